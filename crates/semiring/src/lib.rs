@@ -1,0 +1,102 @@
+//! Semirings for semigraph: graph algorithms as linear algebra.
+//!
+//! A semiring is the only thing an algorithm names. Each one is a zero-sized marker type that
+//! implements [`Semiring`]: its value type, zero, one, add, mul, an optional terminal value,
+//! and the **CUDA source** of the same operations ([`Semiring::cuda`]), so the CPU backend
+//! and the kernels generated for the GPU come from one definition.
+//!
+//! ```
+//! use semigraph_semiring::{MinPlus, OrAnd, PlusTimes, Semiring};
+//!
+//! // The same "dot product" of a row and a vector, in three semirings.
+//! fn dot<S: Semiring>(row: &[S::T], x: &[S::T]) -> S::T {
+//!     row.iter().zip(x).fold(S::zero(), |acc, (&a, &b)| S::add(acc, S::mul(a, b)))
+//! }
+//! assert_eq!(dot::<PlusTimes<f32>>(&[1.0, 2.0], &[3.0, 4.0]), 11.0); // 1*3 + 2*4
+//! assert_eq!(dot::<MinPlus<f32>>(&[1.0, 2.0], &[3.0, 4.0]), 4.0); //  min(1+3, 2+4)
+//! assert!(dot::<OrAnd>(&[false, true], &[true, true]));
+//! ```
+//!
+//! * [`scalar`]: the value types (`bool`, `i32`, `i64`, `u32`, `f16`, `bf16`, `f32`, `f64`,
+//!   and the packed `(distance, predecessor)` pairs [`DistPred`]).
+//! * [`builtin`]: plus-times, min-plus, max-plus, max-min, min-max, or-and, the parent
+//!   semirings min-secondi and any-secondi, and min-plus with predecessors.
+//! * [`semiring!`]: user-defined semirings.
+//! * [`SrVal`]: `sprs` interop, so `sprs` products compute semiring products.
+//! * [`CudaSemiring::prelude`]: the CUDA header a kernel template includes.
+
+pub mod builtin;
+pub mod scalar;
+pub mod semiring;
+pub mod sprs_interop;
+mod user;
+
+pub use builtin::{
+    AnySecondI, AtomicOp, IndexNumber, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI,
+    Number, OrAnd, PlusTimes, SignedNumber,
+};
+pub use half::{bf16, f16};
+pub use scalar::{DistPred, NO_PRED, PackedDist, Scalar, ScalarType};
+pub use semiring::{AtomicAdd, CudaSemiring, Semiring};
+pub use sprs_interop::SrVal;
+
+/// Calls a generic macro once for every built-in semiring over every value type it supports,
+/// as `$mac!(Label, SemiringType);`. Tests use it to run one body over all of them.
+///
+/// ```
+/// use semigraph_semiring::{for_each_builtin, Semiring};
+/// let mut names = Vec::new();
+/// macro_rules! collect { ($label:ident, $s:ty) => { names.push(<$s>::full_name()); }; }
+/// for_each_builtin!(collect);
+/// assert!(names.contains(&"min_plus_f32".to_string()));
+/// assert!(names.contains(&"or_and_bool".to_string()));
+/// assert_eq!(names.len(), 43);
+/// ```
+#[macro_export]
+macro_rules! for_each_builtin {
+    ($mac:ident) => {
+        $mac!(plus_times_f16, $crate::PlusTimes<$crate::f16>);
+        $mac!(plus_times_bf16, $crate::PlusTimes<$crate::bf16>);
+        $mac!(plus_times_f32, $crate::PlusTimes<f32>);
+        $mac!(plus_times_f64, $crate::PlusTimes<f64>);
+        $mac!(plus_times_i32, $crate::PlusTimes<i32>);
+        $mac!(plus_times_i64, $crate::PlusTimes<i64>);
+        $mac!(plus_times_u32, $crate::PlusTimes<u32>);
+        $mac!(min_plus_f16, $crate::MinPlus<$crate::f16>);
+        $mac!(min_plus_bf16, $crate::MinPlus<$crate::bf16>);
+        $mac!(min_plus_f32, $crate::MinPlus<f32>);
+        $mac!(min_plus_f64, $crate::MinPlus<f64>);
+        $mac!(min_plus_i32, $crate::MinPlus<i32>);
+        $mac!(min_plus_i64, $crate::MinPlus<i64>);
+        $mac!(min_plus_u32, $crate::MinPlus<u32>);
+        $mac!(max_plus_f16, $crate::MaxPlus<$crate::f16>);
+        $mac!(max_plus_bf16, $crate::MaxPlus<$crate::bf16>);
+        $mac!(max_plus_f32, $crate::MaxPlus<f32>);
+        $mac!(max_plus_f64, $crate::MaxPlus<f64>);
+        $mac!(max_plus_i32, $crate::MaxPlus<i32>);
+        $mac!(max_plus_i64, $crate::MaxPlus<i64>);
+        $mac!(max_min_f16, $crate::MaxMin<$crate::f16>);
+        $mac!(max_min_bf16, $crate::MaxMin<$crate::bf16>);
+        $mac!(max_min_f32, $crate::MaxMin<f32>);
+        $mac!(max_min_f64, $crate::MaxMin<f64>);
+        $mac!(max_min_i32, $crate::MaxMin<i32>);
+        $mac!(max_min_i64, $crate::MaxMin<i64>);
+        $mac!(max_min_u32, $crate::MaxMin<u32>);
+        $mac!(min_max_f16, $crate::MinMax<$crate::f16>);
+        $mac!(min_max_bf16, $crate::MinMax<$crate::bf16>);
+        $mac!(min_max_f32, $crate::MinMax<f32>);
+        $mac!(min_max_f64, $crate::MinMax<f64>);
+        $mac!(min_max_i32, $crate::MinMax<i32>);
+        $mac!(min_max_i64, $crate::MinMax<i64>);
+        $mac!(min_max_u32, $crate::MinMax<u32>);
+        $mac!(or_and_bool, $crate::OrAnd);
+        $mac!(min_secondi_u32, $crate::MinSecondI<u32>);
+        $mac!(min_secondi_i32, $crate::MinSecondI<i32>);
+        $mac!(min_secondi_i64, $crate::MinSecondI<i64>);
+        $mac!(any_secondi_u32, $crate::AnySecondI<u32>);
+        $mac!(any_secondi_i32, $crate::AnySecondI<i32>);
+        $mac!(any_secondi_i64, $crate::AnySecondI<i64>);
+        $mac!(min_plus_pred_dpf32, $crate::MinPlusPred<f32>);
+        $mac!(min_plus_pred_dpi32, $crate::MinPlusPred<i32>);
+    };
+}

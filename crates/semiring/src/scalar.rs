@@ -1,0 +1,568 @@
+//! Value types a semiring computes on, with their CUDA spelling.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use half::{bf16, f16};
+
+/// Every value type that semigraph's kernels are generated for.
+///
+/// The [`ScalarType::name`] is the short name used in kernel keys (`f32`, `dpf32`, ...),
+/// so a kernel name seen in a profiler can be read back with [`ScalarType::from_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ScalarType {
+    /// `bool` (1 byte; CUDA `bool`).
+    Bool,
+    /// `i32` (CUDA `int`).
+    I32,
+    /// `i64` (CUDA `long long`).
+    I64,
+    /// `u32` (CUDA `unsigned int`).
+    U32,
+    /// IEEE half precision (`half::f16`, CUDA `__half`).
+    F16,
+    /// bfloat16 (`half::bf16`, CUDA `__nv_bfloat16`).
+    Bf16,
+    /// `f32` (CUDA `float`).
+    F32,
+    /// `f64` (CUDA `double`).
+    F64,
+    /// [`DistPred<f32>`]: an `f32` distance and a `u32` predecessor packed in 64 bits.
+    DistPredF32,
+    /// [`DistPred<i32>`]: an `i32` distance and a `u32` predecessor packed in 64 bits.
+    DistPredI32,
+}
+
+impl ScalarType {
+    /// All scalar types, in a fixed order.
+    pub const ALL: [ScalarType; 10] = [
+        ScalarType::Bool,
+        ScalarType::I32,
+        ScalarType::I64,
+        ScalarType::U32,
+        ScalarType::F16,
+        ScalarType::Bf16,
+        ScalarType::F32,
+        ScalarType::F64,
+        ScalarType::DistPredF32,
+        ScalarType::DistPredI32,
+    ];
+
+    /// Short name used in kernel keys and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScalarType::Bool => "bool",
+            ScalarType::I32 => "i32",
+            ScalarType::I64 => "i64",
+            ScalarType::U32 => "u32",
+            ScalarType::F16 => "f16",
+            ScalarType::Bf16 => "bf16",
+            ScalarType::F32 => "f32",
+            ScalarType::F64 => "f64",
+            ScalarType::DistPredF32 => "dpf32",
+            ScalarType::DistPredI32 => "dpi32",
+        }
+    }
+
+    /// Inverse of [`ScalarType::name`].
+    pub fn from_name(name: &str) -> Option<ScalarType> {
+        ScalarType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The CUDA C++ type of a value.
+    pub const fn cuda_type(self) -> &'static str {
+        match self {
+            ScalarType::Bool => "bool",
+            ScalarType::I32 => "int",
+            ScalarType::I64 => "long long",
+            ScalarType::U32 => "unsigned int",
+            ScalarType::F16 => "sg_f16",
+            ScalarType::Bf16 => "sg_bf16",
+            ScalarType::F32 => "float",
+            ScalarType::F64 => "double",
+            ScalarType::DistPredF32 | ScalarType::DistPredI32 => "unsigned long long",
+        }
+    }
+
+    /// CUDA definitions this type needs, if any.
+    ///
+    /// `f16` and `bf16` are defined here rather than through `cuda_fp16.h`/`cuda_bf16.h`,
+    /// which NVRTC does not ship: a 2-byte struct with `+`, `*` and comparisons computed in
+    /// `f32` and rounded once to nearest-even, which is exactly how `half` computes on the
+    /// CPU (an `f32` result of two 16-bit operands, rounded once, is correctly rounded).
+    pub const fn cuda_type_prelude(self) -> Option<&'static str> {
+        match self {
+            ScalarType::F16 => Some(CUDA_F16),
+            ScalarType::Bf16 => Some(CUDA_BF16),
+            _ => None,
+        }
+    }
+
+    /// Size of one value in bytes (the same on the host and on the device).
+    pub const fn size_bytes(self) -> usize {
+        match self {
+            ScalarType::Bool => 1,
+            ScalarType::F16 | ScalarType::Bf16 => 2,
+            ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
+            ScalarType::I64 | ScalarType::F64 => 8,
+            ScalarType::DistPredF32 | ScalarType::DistPredI32 => 8,
+        }
+    }
+
+    /// Whether the type is a floating-point type (results are compared with a tolerance).
+    pub const fn is_float(self) -> bool {
+        matches!(
+            self,
+            ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
+        )
+    }
+}
+
+impl fmt::Display for ScalarType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+macro_rules! cuda_half_type {
+    ($t:literal, $to_f32:literal, $from_f32:literal) => {
+        concat!(
+            "struct ",
+            $t,
+            " { unsigned short x; };\n",
+            "__device__ __forceinline__ ",
+            $t,
+            " ",
+            $t,
+            "_bits(unsigned int b) { ",
+            $t,
+            " h; h.x = (unsigned short)b; return h; }\n",
+            "__device__ __forceinline__ float ",
+            $t,
+            "_to_f32(",
+            $t,
+            " h) { ",
+            $to_f32,
+            " }\n",
+            "__device__ __forceinline__ ",
+            $t,
+            " ",
+            $t,
+            "_from_f32(float f) { ",
+            $t,
+            " h; ",
+            $from_f32,
+            " return h; }\n",
+            "__device__ __forceinline__ ",
+            $t,
+            " operator+(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return ",
+            $t,
+            "_from_f32(",
+            $t,
+            "_to_f32(a) + ",
+            $t,
+            "_to_f32(b)); }\n",
+            "__device__ __forceinline__ ",
+            $t,
+            " operator*(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return ",
+            $t,
+            "_from_f32(",
+            $t,
+            "_to_f32(a) * ",
+            $t,
+            "_to_f32(b)); }\n",
+            "__device__ __forceinline__ bool operator<(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return ",
+            $t,
+            "_to_f32(a) < ",
+            $t,
+            "_to_f32(b); }\n",
+            "__device__ __forceinline__ bool operator>(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return ",
+            $t,
+            "_to_f32(a) > ",
+            $t,
+            "_to_f32(b); }\n",
+            "__device__ __forceinline__ bool operator==(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return ",
+            $t,
+            "_to_f32(a) == ",
+            $t,
+            "_to_f32(b); }\n",
+            "__device__ __forceinline__ bool operator!=(",
+            $t,
+            " a, ",
+            $t,
+            " b) { return !(a == b); }\n",
+        )
+    };
+}
+
+const CUDA_F16: &str = cuda_half_type!(
+    "sg_f16",
+    "float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h.x)); return f;",
+    "asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h.x) : \"f\"(f));"
+);
+const CUDA_BF16: &str = cuda_half_type!(
+    "sg_bf16",
+    "return __uint_as_float(((unsigned int)h.x) << 16);",
+    "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h.x) : \"f\"(f));"
+);
+
+/// A value type a semiring computes on.
+///
+/// Implemented for `bool`, `i32`, `i64`, `u32`, `f16`, `bf16`, `f32`, `f64` and the packed
+/// [`DistPred`] pairs. The host and device representations are identical (same size, same
+/// bits), so vectors can be copied to the GPU as they are.
+pub trait Scalar:
+    Copy + Default + PartialEq + PartialOrd + fmt::Debug + fmt::Display + Send + Sync + 'static
+{
+    /// The runtime tag of this type.
+    const TYPE: ScalarType;
+
+    /// The value's bits, zero-extended to 64 bits.
+    fn to_bits64(self) -> u64;
+
+    /// A CUDA C++ expression of type [`ScalarType::cuda_type`] that is exactly this value,
+    /// bit for bit (infinities and negative zero included).
+    fn cuda_literal(self) -> String;
+}
+
+impl Scalar for bool {
+    const TYPE: ScalarType = ScalarType::Bool;
+    fn to_bits64(self) -> u64 {
+        self as u64
+    }
+    fn cuda_literal(self) -> String {
+        if self { "true".into() } else { "false".into() }
+    }
+}
+
+impl Scalar for i32 {
+    const TYPE: ScalarType = ScalarType::I32;
+    fn to_bits64(self) -> u64 {
+        self as u32 as u64
+    }
+    fn cuda_literal(self) -> String {
+        if self == i32::MIN {
+            "(-2147483647 - 1)".into()
+        } else {
+            format!("({self})")
+        }
+    }
+}
+
+impl Scalar for i64 {
+    const TYPE: ScalarType = ScalarType::I64;
+    fn to_bits64(self) -> u64 {
+        self as u64
+    }
+    fn cuda_literal(self) -> String {
+        if self == i64::MIN {
+            "(-9223372036854775807LL - 1LL)".into()
+        } else {
+            format!("({self}LL)")
+        }
+    }
+}
+
+impl Scalar for u32 {
+    const TYPE: ScalarType = ScalarType::U32;
+    fn to_bits64(self) -> u64 {
+        self as u64
+    }
+    fn cuda_literal(self) -> String {
+        format!("({self}u)")
+    }
+}
+
+impl Scalar for f16 {
+    const TYPE: ScalarType = ScalarType::F16;
+    fn to_bits64(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn cuda_literal(self) -> String {
+        format!("sg_f16_bits(0x{:04x}u)", self.to_bits())
+    }
+}
+
+impl Scalar for bf16 {
+    const TYPE: ScalarType = ScalarType::Bf16;
+    fn to_bits64(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn cuda_literal(self) -> String {
+        format!("sg_bf16_bits(0x{:04x}u)", self.to_bits())
+    }
+}
+
+impl Scalar for f32 {
+    const TYPE: ScalarType = ScalarType::F32;
+    fn to_bits64(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn cuda_literal(self) -> String {
+        format!("__int_as_float(0x{:08x})", self.to_bits())
+    }
+}
+
+impl Scalar for f64 {
+    const TYPE: ScalarType = ScalarType::F64;
+    fn to_bits64(self) -> u64 {
+        self.to_bits()
+    }
+    fn cuda_literal(self) -> String {
+        format!("__longlong_as_double(0x{:016x}LL)", self.to_bits())
+    }
+}
+
+/// A distance type that packs into 32 bits with an order-preserving encoding, so that the
+/// lexicographic minimum of `(distance, predecessor)` is the minimum of one `u64`.
+pub trait PackedDist:
+    Copy + PartialOrd + fmt::Debug + fmt::Display + Send + Sync + 'static
+{
+    /// The packed scalar type tag.
+    const TYPE: ScalarType;
+    /// "No path": the largest distance.
+    const INFINITY: Self;
+    /// Zero distance.
+    const ZERO: Self;
+    /// The encoding: `a < b` if and only if `encode(a) < encode(b)` (for non-NaN values).
+    fn encode(self) -> u32;
+    /// Inverse of [`PackedDist::encode`].
+    fn decode(bits: u32) -> Self;
+    /// Saturating addition; any operand at [`PackedDist::INFINITY`] gives infinity.
+    fn sat_add(self, other: Self) -> Self;
+    /// CUDA device functions `sg_dp_enc`, `sg_dp_dec` and `sg_dp_add` for this type.
+    const CUDA_HELPERS: &'static str;
+}
+
+impl PackedDist for f32 {
+    const TYPE: ScalarType = ScalarType::DistPredF32;
+    const INFINITY: f32 = f32::INFINITY;
+    const ZERO: f32 = 0.0;
+    fn encode(self) -> u32 {
+        let b = self.to_bits();
+        if b & 0x8000_0000 != 0 {
+            !b
+        } else {
+            b | 0x8000_0000
+        }
+    }
+    fn decode(bits: u32) -> f32 {
+        f32::from_bits(if bits & 0x8000_0000 != 0 {
+            bits & 0x7fff_ffff
+        } else {
+            !bits
+        })
+    }
+    fn sat_add(self, other: f32) -> f32 {
+        self + other
+    }
+    const CUDA_HELPERS: &'static str = "\
+__device__ __forceinline__ unsigned int sg_dp_enc(float d) {
+    unsigned int b = __float_as_uint(d);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+__device__ __forceinline__ float sg_dp_dec(unsigned int e) {
+    return __uint_as_float((e & 0x80000000u) ? (e & 0x7fffffffu) : ~e);
+}
+__device__ __forceinline__ float sg_dp_add(float a, float b) { return a + b; }
+#define SG_DP_INF __int_as_float(0x7f800000)
+";
+}
+
+impl PackedDist for i32 {
+    const TYPE: ScalarType = ScalarType::DistPredI32;
+    const INFINITY: i32 = i32::MAX;
+    const ZERO: i32 = 0;
+    fn encode(self) -> u32 {
+        (self as u32) ^ 0x8000_0000
+    }
+    fn decode(bits: u32) -> i32 {
+        (bits ^ 0x8000_0000) as i32
+    }
+    fn sat_add(self, other: i32) -> i32 {
+        if self == i32::MAX || other == i32::MAX {
+            i32::MAX
+        } else {
+            self.saturating_add(other)
+        }
+    }
+    const CUDA_HELPERS: &'static str = "\
+__device__ __forceinline__ unsigned int sg_dp_enc(int d) { return ((unsigned int)d) ^ 0x80000000u; }
+__device__ __forceinline__ int sg_dp_dec(unsigned int e) { return (int)(e ^ 0x80000000u); }
+__device__ __forceinline__ int sg_dp_add(int a, int b) {
+    if (a == 2147483647 || b == 2147483647) return 2147483647;
+    long long s = (long long)a + (long long)b;
+    return s > 2147483647LL ? 2147483647 : (s < -2147483648LL ? (-2147483647 - 1) : (int)s);
+}
+#define SG_DP_INF 2147483647
+";
+}
+
+/// A `(distance, predecessor)` pair packed in one `u64`: the encoded distance in the high
+/// 32 bits and the predecessor in the low 32 bits.
+///
+/// Comparing two packed values compares distances first and breaks ties by the smaller
+/// predecessor, so the minimum is deterministic and a single 64-bit `atomicMin` on the GPU.
+///
+/// ```
+/// use semigraph_semiring::DistPred;
+/// let a = DistPred::new(2.5f32, 7);
+/// assert_eq!((a.dist(), a.pred()), (2.5, 7));
+/// assert!(DistPred::new(1.0f32, 9) < DistPred::new(2.0, 0));
+/// assert!(DistPred::new(-1.0f32, 9) < DistPred::new(0.0, 0));
+/// assert!(DistPred::new(2.0f32, 3) < DistPred::new(2.0, 4));
+/// ```
+#[repr(transparent)]
+pub struct DistPred<D>(u64, PhantomData<D>);
+
+/// The predecessor of a [`DistPred`] that has none.
+pub const NO_PRED: u32 = u32::MAX;
+
+impl<D: PackedDist> DistPred<D> {
+    /// Packs a distance and a predecessor.
+    pub fn new(dist: D, pred: u32) -> Self {
+        DistPred(((dist.encode() as u64) << 32) | pred as u64, PhantomData)
+    }
+    /// The distance.
+    pub fn dist(self) -> D {
+        D::decode((self.0 >> 32) as u32)
+    }
+    /// The predecessor ([`NO_PRED`] for none).
+    pub fn pred(self) -> u32 {
+        self.0 as u32
+    }
+    /// The packed bits.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+    /// Rebuilds a pair from [`DistPred::bits`].
+    pub fn from_bits(bits: u64) -> Self {
+        DistPred(bits, PhantomData)
+    }
+    /// "Unreachable": infinite distance, no predecessor.
+    pub fn unreachable() -> Self {
+        Self::new(D::INFINITY, NO_PRED)
+    }
+}
+
+impl<D> Clone for DistPred<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D> Copy for DistPred<D> {}
+impl<D> PartialEq for DistPred<D> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<D> Eq for DistPred<D> {}
+impl<D> PartialOrd for DistPred<D> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<D> Ord for DistPred<D> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+impl<D> std::hash::Hash for DistPred<D> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+impl<D: PackedDist> Default for DistPred<D> {
+    fn default() -> Self {
+        Self::unreachable()
+    }
+}
+impl<D: PackedDist> fmt::Debug for DistPred<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DistPred({:?}, {})", self.dist(), self.pred() as i64)
+    }
+}
+impl<D: PackedDist> fmt::Display for DistPred<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pred() == NO_PRED {
+            write!(f, "{}@-", self.dist())
+        } else {
+            write!(f, "{}@{}", self.dist(), self.pred())
+        }
+    }
+}
+
+impl<D: PackedDist> Scalar for DistPred<D> {
+    const TYPE: ScalarType = D::TYPE;
+    fn to_bits64(self) -> u64 {
+        self.0
+    }
+    fn cuda_literal(self) -> String {
+        format!("0x{:016x}ULL", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for t in ScalarType::ALL {
+            assert_eq!(ScalarType::from_name(t.name()), Some(t));
+        }
+        assert_eq!(ScalarType::from_name("f128"), None);
+    }
+
+    #[test]
+    fn packed_order_matches_value_order() {
+        let xs = [
+            f32::NEG_INFINITY,
+            -3.5,
+            -0.0,
+            0.0,
+            1e-30,
+            2.0,
+            1e30,
+            f32::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert!(w[0].encode() <= w[1].encode(), "{w:?}");
+            assert_eq!(f32::decode(w[0].encode()).to_bits(), w[0].to_bits());
+        }
+        let is = [i32::MIN, -5, 0, 7, i32::MAX];
+        for w in is.windows(2) {
+            assert!(w[0].encode() < w[1].encode());
+            assert_eq!(i32::decode(w[0].encode()), w[0]);
+        }
+    }
+
+    #[test]
+    fn literals_are_exact() {
+        assert_eq!(f32::INFINITY.cuda_literal(), "__int_as_float(0x7f800000)");
+        assert_eq!(i32::MIN.cuda_literal(), "(-2147483647 - 1)");
+        assert_eq!(u32::MAX.cuda_literal(), "(4294967295u)");
+        assert_eq!(f16::INFINITY.cuda_literal(), "sg_f16_bits(0x7c00u)");
+    }
+}

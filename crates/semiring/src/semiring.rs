@@ -1,0 +1,286 @@
+//! The [`Semiring`] trait and the CUDA source it carries.
+
+use std::fmt::{self, Write as _};
+
+use crate::scalar::{Scalar, ScalarType};
+
+/// A semiring `(T, add, mul, zero, one)`: the one thing an algorithm names.
+///
+/// Implementors are zero-sized marker types (`MinPlus<f32>`, `OrAnd`, ...). Each carries the
+/// CPU scalar operations **and** the CUDA source of the same operations
+/// ([`Semiring::cuda`]), so one definition feeds the CPU backend and the generated kernels.
+///
+/// # Laws
+/// `add` is associative and commutative with identity [`Semiring::zero`]; `mul` is
+/// associative, distributes over `add`, and [`Semiring::zero`] annihilates it
+/// (`mul(zero, x) = mul(x, zero) = zero`). The annihilation law is what lets padded formats
+/// (ELL, DIA, dense) store the semiring zero where there is no entry: padding then contributes
+/// nothing to any product. Integer semirings that saturate (min-plus over `i32`, ...) obey the
+/// laws as long as no finite result overflows. The index semirings ([`Semiring::USES_INDEX`])
+/// have no right identity: their product is the index of the vector entry, not a value.
+///
+/// # Products
+/// A matrix-vector product computes `y[i] = add_k mul_at(A[i][k], x[k], k)` over the stored
+/// entries of row `i`, starting from `zero`. [`Semiring::mul_at`] receives the inner index `k`,
+/// which the parent-computing semirings return.
+pub trait Semiring: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// The value type.
+    type T: Scalar;
+    /// The semiring's name without the type, as used in kernel keys: `[a-z0-9_]+`.
+    const NAME: &'static str;
+    /// Whether [`Semiring::mul_at`] uses the inner index (parent-computing semirings).
+    const USES_INDEX: bool = false;
+
+    /// Identity of `add`, annihilator of `mul`; the value of a missing entry.
+    fn zero() -> Self::T;
+    /// Identity of `mul` (left identity for the index semirings).
+    fn one() -> Self::T;
+    /// The semiring addition.
+    fn add(a: Self::T, b: Self::T) -> Self::T;
+    /// The semiring multiplication.
+    fn mul(a: Self::T, b: Self::T) -> Self::T;
+    /// The multiplication of `A[i][k]` by `x[k]`, given the inner index `k`.
+    #[inline]
+    fn mul_at(a: Self::T, b: Self::T, k: u64) -> Self::T {
+        let _ = k;
+        Self::mul(a, b)
+    }
+    /// Whether `a` is terminal: `add(a, x) == a` for every `x`, so a reduction may stop.
+    #[inline]
+    fn is_terminal(a: Self::T) -> bool {
+        let _ = a;
+        false
+    }
+    /// Whether a [`Semiring::is_terminal`] value can exist at all.
+    const HAS_TERMINAL: bool = false;
+
+    /// The CUDA source of this semiring's operations.
+    fn cuda() -> CudaSemiring;
+
+    /// `true` if `v` is the semiring zero (bitwise for floats: `-0.0` is not `+inf`).
+    #[inline]
+    fn is_zero(v: Self::T) -> bool {
+        v.to_bits64() == Self::zero().to_bits64()
+    }
+
+    /// The full name of this semiring over its type, e.g. `min_plus_f32`.
+    fn full_name() -> String {
+        format!("{}_{}", Self::NAME, <Self::T as Scalar>::TYPE.name())
+    }
+}
+
+/// How a kernel combines a value into memory with the semiring's `add`, atomically.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicAdd {
+    /// A native CUDA atomic: a statement over `sr_t* p` and `sr_t v`, e.g. `atomicMin(p, v);`.
+    Native(String),
+    /// A compare-and-swap loop on the value's own 4- or 8-byte word.
+    Cas,
+    /// A compare-and-swap loop on the aligned 32-bit word holding a 1- or 2-byte value.
+    Word32,
+}
+
+impl AtomicAdd {
+    /// The fallback for a type: [`AtomicAdd::Cas`] for 4- and 8-byte values, else
+    /// [`AtomicAdd::Word32`].
+    pub fn cas_for(t: ScalarType) -> AtomicAdd {
+        if t.size_bytes() >= 4 {
+            AtomicAdd::Cas
+        } else {
+            AtomicAdd::Word32
+        }
+    }
+}
+
+/// The CUDA C++ source of a semiring over one value type.
+///
+/// Expressions are written over the device variables `a`, `b` (values of type `sr_t`) and
+/// `k` (the inner index, `unsigned long long`), and may call functions defined in
+/// [`CudaSemiring::helpers`]. They use nothing from `std::`, which NVRTC lacks.
+/// [`CudaSemiring::prelude`] renders everything as one header that kernel templates include.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CudaSemiring {
+    /// Semiring name (`min_plus`).
+    pub name: &'static str,
+    /// Value type.
+    pub value_type: ScalarType,
+    /// Literal of the zero.
+    pub zero: String,
+    /// Literal of the one.
+    pub one: String,
+    /// `add(a, b)`.
+    pub add: String,
+    /// `mul(a, b, k)`.
+    pub mul: String,
+    /// Predicate over `a`: whether it is terminal (`None`: never).
+    pub terminal: Option<String>,
+    /// How to `add` into memory atomically.
+    pub atomic: AtomicAdd,
+    /// Device functions used by the expressions.
+    pub helpers: String,
+}
+
+impl CudaSemiring {
+    /// Starts the description of semiring `S` with its literals filled in from the CPU
+    /// definition; the expressions are the caller's.
+    pub fn new<S: Semiring>(add: impl Into<String>, mul: impl Into<String>) -> CudaSemiring {
+        let t = <S::T as Scalar>::TYPE;
+        assert!(
+            is_key_name(S::NAME),
+            "semiring name {:?} must be non-empty and use only [a-z0-9_] (it is part of kernel keys)",
+            S::NAME
+        );
+        CudaSemiring {
+            name: S::NAME,
+            value_type: t,
+            zero: S::zero().cuda_literal(),
+            one: S::one().cuda_literal(),
+            add: add.into(),
+            mul: mul.into(),
+            terminal: None,
+            atomic: AtomicAdd::cas_for(t),
+            helpers: String::new(),
+        }
+    }
+
+    /// Sets the terminal predicate.
+    pub fn terminal(mut self, pred: impl Into<String>) -> Self {
+        self.terminal = Some(pred.into());
+        self
+    }
+
+    /// Sets a native atomic statement.
+    pub fn native_atomic(mut self, stmt: Option<&str>) -> Self {
+        if let Some(s) = stmt {
+            self.atomic = AtomicAdd::Native(s.to_string());
+        }
+        self
+    }
+
+    /// Appends helper device functions.
+    pub fn helpers(mut self, src: &str) -> Self {
+        self.helpers.push_str(src);
+        self
+    }
+
+    /// `name_type`, e.g. `min_plus_f32`.
+    pub fn full_name(&self) -> String {
+        format!("{}_{}", self.name, self.value_type.name())
+    }
+
+    /// The header that defines the semiring for kernel templates:
+    /// `sr_t`, `SR_ZERO`, `SR_ONE`, `sr_add`, `sr_mul`, `sr_is_terminal`,
+    /// `SR_HAS_TERMINAL`, `SR_USES_INDEX`-independent `sr_atomic_add`.
+    pub fn prelude(&self) -> String {
+        let t = self.value_type;
+        let ty = t.cuda_type();
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "// semiring {} (generated by semigraph-semiring)",
+            self.full_name()
+        );
+        if let Some(h) = t.cuda_type_prelude() {
+            s.push_str(h);
+        }
+        let _ = writeln!(s, "typedef {ty} sr_t;");
+        let _ = writeln!(s, "#define SR_ZERO ({})", self.zero);
+        let _ = writeln!(s, "#define SR_ONE ({})", self.one);
+        let _ = writeln!(
+            s,
+            "#define SR_HAS_TERMINAL {}",
+            self.terminal.is_some() as u8
+        );
+        if !self.helpers.is_empty() {
+            s.push_str(&self.helpers);
+            if !self.helpers.ends_with('\n') {
+                s.push('\n');
+            }
+        }
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) {{ return ({}); }}",
+            self.add
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) {{ \
+             (void)k; return ({}); }}",
+            self.mul
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ bool sr_is_terminal(sr_t a) {{ (void)a; return ({}); }}",
+            self.terminal.as_deref().unwrap_or("false")
+        );
+        s.push_str(&atomic_source(t, &self.atomic));
+        s
+    }
+}
+
+/// The `sr_atomic_add(sr_t* p, sr_t v)` device function for a type and strategy.
+fn atomic_source(t: ScalarType, atomic: &AtomicAdd) -> String {
+    match atomic {
+        AtomicAdd::Native(stmt) => {
+            format!("__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{ {stmt} }}\n")
+        }
+        AtomicAdd::Cas => {
+            let w = if t.size_bytes() == 8 {
+                "unsigned long long"
+            } else {
+                "unsigned int"
+            };
+            format!(
+                "__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{
+    {w}* wp = ({w}*)p;
+    {w} old = *wp, assumed;
+    do {{
+        assumed = old;
+        sr_t cur = *(sr_t*)&assumed;
+        sr_t nv = sr_add(cur, v);
+        {w} nw = *({w}*)&nv;
+        if (nw == assumed) return;
+        old = atomicCAS(wp, assumed, nw);
+    }} while (old != assumed);
+}}
+"
+            )
+        }
+        AtomicAdd::Word32 => {
+            let (narrow, mask) = if t.size_bytes() == 1 {
+                ("unsigned char", "0xffu")
+            } else {
+                ("unsigned short", "0xffffu")
+            };
+            format!(
+                "__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{
+    unsigned long long addr = (unsigned long long)p;
+    unsigned int* wp = (unsigned int*)(addr & ~3ull);
+    unsigned int shift = (unsigned int)(addr & 3ull) * 8u;
+    unsigned int old = *wp, assumed;
+    do {{
+        assumed = old;
+        {narrow} cb = ({narrow})((assumed >> shift) & {mask});
+        sr_t cur = *(sr_t*)&cb;
+        sr_t nv = sr_add(cur, v);
+        {narrow} nb = *({narrow}*)&nv;
+        unsigned int nw = (assumed & ~({mask} << shift)) | ((unsigned int)nb << shift);
+        if (nw == assumed) return;
+        old = atomicCAS(wp, assumed, nw);
+    }} while (old != assumed);
+}}
+"
+            )
+        }
+    }
+}
+
+/// Whether `name` can stand in a kernel key: non-empty, `[a-z0-9_]`, no double underscore
+/// (double underscores separate the fields of a key).
+pub fn is_key_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains("__")
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+}
