@@ -29,6 +29,7 @@ pub mod builtin;
 pub mod scalar;
 pub mod semiring;
 pub mod sprs_interop;
+pub mod testing;
 mod user;
 
 pub use builtin::{

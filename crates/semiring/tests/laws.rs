@@ -1,9 +1,6 @@
 #![allow(missing_docs)]
 //! The semiring laws, as property tests, for every built-in semiring and value type.
 
-mod common;
-
-use common::TestValue;
 use proptest::prelude::*;
 use semigraph_semiring::{Semiring, for_each_builtin};
 

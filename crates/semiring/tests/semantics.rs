@@ -2,8 +2,6 @@
 //! Inputs on which the semirings must give different answers, the CUDA source of each
 //! semiring, and sprs interop.
 
-mod common;
-
 use std::path::PathBuf;
 
 use proptest::prelude::*;

@@ -1,11 +1,13 @@
-#![allow(missing_docs, dead_code)]
 //! Test values for every scalar type: small exact integers, so float laws hold exactly.
 
 use semigraph_semiring::{DistPred, PackedDist, Scalar, bf16, f16};
 
+/// Small exact values of a scalar type: every semiring law holds exactly on them (no
+/// rounding, no overflow), so results can be compared with `==`.
 pub trait TestValue: Scalar {
     /// Half-width of the range of small values that keeps every law exact for this type.
     const RANGE: i32;
+    /// The value for `i`, clamped into `-RANGE..=RANGE` first.
     fn from_small(i: i32) -> Self;
 }
 
@@ -62,4 +64,20 @@ impl<D: PackedDist + TestValue> TestValue for DistPred<D> {
     fn from_small(i: i32) -> Self {
         DistPred::new(D::from_small(i), i.unsigned_abs() % 7)
     }
+}
+
+/// A value of semiring `S` for test input `i`: the semiring zero when `zero` is set,
+/// otherwise a small exact value that is **not** the zero (non-negative for the index
+/// semirings, whose values are vertex ids).
+pub fn test_value<S: Semiring>(i: i32, zero: bool) -> S::T
+where
+    S::T: TestValue,
+{
+    if zero {
+        return S::zero();
+    }
+    let r = <S::T as TestValue>::RANGE;
+    let i = if S::USES_INDEX && S::NAME != "min_plus_pred" { i.rem_euclid(r + 1) } else { i.clamp(-r, r) };
+    let v = <S::T as TestValue>::from_small(i);
+    if S::is_zero(v) { S::one() } else { v }
 }

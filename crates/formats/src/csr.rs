@@ -1,0 +1,279 @@
+//! Compressed sparse rows: the hub every other format converts through.
+
+use std::marker::PhantomData;
+
+use rayon::prelude::*;
+use semigraph_semiring::Semiring;
+
+use crate::coo::Coo;
+use crate::dense::Dense;
+use crate::dia::Dia;
+use crate::ell::Ell;
+use crate::error::FormatError;
+use crate::hyb::Hyb;
+use crate::index::{check_fits, Index};
+use crate::matrix::{ConvertOptions, Format};
+
+/// Compressed sparse rows: row `i` holds the entries `row_ptr[i]..row_ptr[i + 1]` of
+/// `col_idx` and `vals`, with strictly increasing columns (no duplicates).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Csr<S: Semiring, I: Index = u32> {
+    nrows: usize,
+    ncols: usize,
+    row_ptr: Vec<I>,
+    col_idx: Vec<I>,
+    vals: Vec<S::T>,
+    _s: PhantomData<S>,
+}
+
+impl<S: Semiring, I: Index> Csr<S, I> {
+    /// Builds from raw parts, checking every invariant.
+    pub fn try_from_parts(
+        nrows: usize,
+        ncols: usize,
+        row_ptr: Vec<I>,
+        col_idx: Vec<I>,
+        vals: Vec<S::T>,
+    ) -> Result<Self, FormatError> {
+        check_fits::<I>(nrows, ncols, vals.len())?;
+        let bad = |reason: String| FormatError::InvalidStructure { format: Format::Csr, reason };
+        if row_ptr.len() != nrows + 1 {
+            return Err(bad(format!("row_ptr has {} entries, expected {}", row_ptr.len(), nrows + 1)));
+        }
+        if col_idx.len() != vals.len() {
+            return Err(bad(format!("{} column indices, {} values", col_idx.len(), vals.len())));
+        }
+        if row_ptr[0].to_usize() != 0 || row_ptr[nrows].to_usize() != vals.len() {
+            return Err(bad("row_ptr must start at 0 and end at the number of entries".into()));
+        }
+        for i in 0..nrows {
+            let (a, b) = (row_ptr[i].to_usize(), row_ptr[i + 1].to_usize());
+            if a > b {
+                return Err(bad(format!("row_ptr decreases at row {i}")));
+            }
+            for k in a..b {
+                let c = col_idx[k].to_usize();
+                if c >= ncols {
+                    return Err(bad(format!("column {c} in row {i} is out of range (ncols {ncols})")));
+                }
+                if k > a && col_idx[k - 1] >= col_idx[k] {
+                    return Err(bad(format!("columns of row {i} are not strictly increasing")));
+                }
+            }
+        }
+        Ok(Csr { nrows, ncols, row_ptr, col_idx, vals, _s: PhantomData })
+    }
+
+    /// An `nrows x ncols` matrix with no entries.
+    pub fn empty(nrows: usize, ncols: usize) -> Result<Self, FormatError> {
+        check_fits::<I>(nrows, ncols, 0)?;
+        Ok(Csr {
+            nrows,
+            ncols,
+            row_ptr: vec![I::default(); nrows + 1],
+            col_idx: vec![],
+            vals: vec![],
+            _s: PhantomData,
+        })
+    }
+
+    /// From entries bucketed by row (`start[i]..start[i + 1]`), each bucket in any column
+    /// order: sorts each row by column (stably) and combines duplicates with `S::add`.
+    pub(crate) fn from_row_buckets(
+        nrows: usize,
+        ncols: usize,
+        start: &[usize],
+        mut cols: Vec<I>,
+        mut vals: Vec<S::T>,
+    ) -> Self {
+        let mut row_ptr = Vec::with_capacity(nrows + 1);
+        row_ptr.push(I::default());
+        let mut w = 0usize;
+        let mut scratch: Vec<(I, S::T)> = Vec::new();
+        for i in 0..nrows {
+            let (a, b) = (start[i], start[i + 1]);
+            let sorted = cols[a..b].windows(2).all(|p| p[0] < p[1]);
+            if sorted {
+                for k in a..b {
+                    cols[w] = cols[k];
+                    vals[w] = vals[k];
+                    w += 1;
+                }
+            } else {
+                scratch.clear();
+                scratch.extend((a..b).map(|k| (cols[k], vals[k])));
+                scratch.sort_by_key(|e| e.0); // stable: duplicates keep their order
+                let mut last: Option<I> = None;
+                for &(c, v) in &scratch {
+                    if last == Some(c) {
+                        vals[w - 1] = S::add(vals[w - 1], v);
+                    } else {
+                        cols[w] = c;
+                        vals[w] = v;
+                        w += 1;
+                        last = Some(c);
+                    }
+                }
+            }
+            row_ptr.push(I::try_from_usize(w).expect("fewer entries than the input"));
+        }
+        cols.truncate(w);
+        vals.truncate(w);
+        Csr { nrows, ncols, row_ptr, col_idx: cols, vals, _s: PhantomData }
+    }
+
+    /// Number of rows.
+    pub fn nrows(&self) -> usize {
+        self.nrows
+    }
+    /// Number of columns.
+    pub fn ncols(&self) -> usize {
+        self.ncols
+    }
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.vals.len()
+    }
+    /// Row pointers (`nrows + 1` entries).
+    pub fn row_ptr(&self) -> &[I] {
+        &self.row_ptr
+    }
+    /// Column indices.
+    pub fn col_idx(&self) -> &[I] {
+        &self.col_idx
+    }
+    /// Values.
+    pub fn vals(&self) -> &[S::T] {
+        &self.vals
+    }
+    /// Mutable values (the structure cannot change through this).
+    pub fn vals_mut(&mut self) -> &mut [S::T] {
+        &mut self.vals
+    }
+    /// The columns and values of row `i`.
+    #[track_caller]
+    pub fn row(&self, i: usize) -> (&[I], &[S::T]) {
+        let (a, b) = (self.row_ptr[i].to_usize(), self.row_ptr[i + 1].to_usize());
+        (&self.col_idx[a..b], &self.vals[a..b])
+    }
+    /// Length of row `i`.
+    pub fn row_len(&self, i: usize) -> usize {
+        self.row_ptr[i + 1].to_usize() - self.row_ptr[i].to_usize()
+    }
+    /// The value at `(i, j)`, if stored.
+    pub fn get(&self, i: usize, j: usize) -> Option<S::T> {
+        let (c, v) = self.row(i);
+        c.binary_search_by(|x| x.to_usize().cmp(&j)).ok().map(|k| v[k])
+    }
+    /// Iterates `(row, col, value)` in row-major order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize, S::T)> + '_ {
+        (0..self.nrows).flat_map(move |i| {
+            let (c, v) = self.row(i);
+            c.iter().zip(v).map(move |(c, v)| (i, c.to_usize(), *v))
+        })
+    }
+
+    /// The transpose (equivalently, this matrix in CSC order).
+    pub fn transpose(&self) -> Csr<S, I> {
+        let mut count = vec![0usize; self.ncols + 1];
+        for c in &self.col_idx {
+            count[c.to_usize() + 1] += 1;
+        }
+        for j in 0..self.ncols {
+            count[j + 1] += count[j];
+        }
+        let mut next = count.clone();
+        let mut cols = vec![I::default(); self.nnz()];
+        let mut vals = vec![S::zero(); self.nnz()];
+        for (i, j, v) in self.iter() {
+            let p = next[j];
+            cols[p] = I::try_from_usize(i).expect("fits");
+            vals[p] = v;
+            next[j] += 1;
+        }
+        Csr {
+            nrows: self.ncols,
+            ncols: self.nrows,
+            row_ptr: count.into_iter().map(|p| I::try_from_usize(p).expect("fits")).collect(),
+            col_idx: cols,
+            vals,
+            _s: PhantomData,
+        }
+    }
+
+    /// To COO (row-major order).
+    pub fn to_coo(&self) -> Coo<S, I> {
+        let mut rows = Vec::with_capacity(self.nnz());
+        for i in 0..self.nrows {
+            rows.extend(std::iter::repeat_n(I::try_from_usize(i).expect("fits"), self.row_len(i)));
+        }
+        Coo::try_from_triplets(self.nrows, self.ncols, rows, self.col_idx.clone(), self.vals.clone())
+            .expect("a valid CSR gives valid triplets")
+    }
+
+    /// To ELL; errors if the padding would exceed `opts.max_fill`.
+    pub fn to_ell(&self, opts: &ConvertOptions) -> Result<Ell<S, I>, FormatError> {
+        Ell::from_csr(self, opts)
+    }
+    /// To DIA; errors if the padding would exceed `opts.max_fill`.
+    pub fn to_dia(&self, opts: &ConvertOptions) -> Result<Dia<S, I>, FormatError> {
+        Dia::from_csr(self, opts)
+    }
+    /// To HYB (ELL + COO tail).
+    pub fn to_hyb(&self, opts: &ConvertOptions) -> Result<Hyb<S, I>, FormatError> {
+        Hyb::from_csr(self, opts)
+    }
+    /// To dense; errors if it would exceed `opts.max_dense_entries`.
+    pub fn to_dense(&self, opts: &ConvertOptions) -> Result<Dense<S>, FormatError> {
+        Dense::from_csr(self, opts)
+    }
+
+    /// Changes the semiring keeping the values (same value type): CSR has no padding.
+    pub fn retype<S2: Semiring<T = S::T>>(self) -> Csr<S2, I> {
+        Csr {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            row_ptr: self.row_ptr,
+            col_idx: self.col_idx,
+            vals: self.vals,
+            _s: PhantomData,
+        }
+    }
+
+    /// Maps every value into another semiring's value type (the structure is kept).
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> Csr<S2, I> {
+        Csr {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            row_ptr: self.row_ptr.clone(),
+            col_idx: self.col_idx.clone(),
+            vals: self.vals.par_iter().map(|v| f(*v)).collect(),
+            _s: PhantomData,
+        }
+    }
+
+    /// The same structure with every value `S2::one()`.
+    pub fn pattern<S2: Semiring>(&self) -> Csr<S2, I> {
+        self.map::<S2>(|_| S2::one())
+    }
+
+    /// `y = A x` in the semiring, rows in parallel.
+    ///
+    /// # Panics
+    /// If `x.len() != ncols`.
+    #[track_caller]
+    pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
+        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        (0..self.nrows)
+            .into_par_iter()
+            .with_min_len(1024)
+            .map(|i| {
+                let (c, v) = self.row(i);
+                c.iter().zip(v).fold(S::zero(), |acc, (c, a)| {
+                    let c = c.to_usize();
+                    S::add(acc, S::mul_at(*a, x[c], c as u64))
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,232 @@
+//! [`EdgeList`]: a graph as read from a file or made by a generator, before it is given a
+//! semiring and a format.
+
+use semigraph_semiring::Semiring;
+
+use crate::coo::Coo;
+use crate::csr::Csr;
+use crate::error::FormatError;
+use crate::generate::Rng;
+use crate::index::{check_fits, Index};
+use crate::weight::{Weight, WeightValue};
+
+/// Edge weights as a file gives them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Weights {
+    /// No weights (a pattern): each edge becomes `S::one()`.
+    None,
+    /// Signed integers.
+    Int(Vec<i64>),
+    /// Unsigned integers beyond `i64` (`uint64` Matrix Market files).
+    UInt(Vec<u64>),
+    /// Reals.
+    Real(Vec<f64>),
+}
+
+impl Weights {
+    /// The weight of edge `k`, `None` for a pattern.
+    pub fn get(&self, k: usize) -> Option<Weight> {
+        match self {
+            Weights::None => None,
+            Weights::Int(v) => Some(Weight::Int(v[k])),
+            Weights::UInt(v) => Some(Weight::UInt(v[k])),
+            Weights::Real(v) => Some(Weight::Real(v[k])),
+        }
+    }
+    fn len(&self) -> Option<usize> {
+        match self {
+            Weights::None => None,
+            Weights::Int(v) => Some(v.len()),
+            Weights::UInt(v) => Some(v.len()),
+            Weights::Real(v) => Some(v.len()),
+        }
+    }
+}
+
+/// How to give weights to a graph (see [`EdgeList::assign_weights`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WeightSpec {
+    /// Every edge weighs 1.
+    Unit,
+    /// Integers drawn uniformly from `lo..=hi`, from `seed`; an edge and its reverse may differ.
+    Uniform {
+        /// Smallest weight.
+        lo: i64,
+        /// Largest weight.
+        hi: i64,
+        /// Seed.
+        seed: u64,
+    },
+}
+
+/// A directed graph (or a rectangular matrix) as arcs `src[k] -> dst[k]` with optional
+/// weights. Vertex ids are `0..nrows` for sources and `0..ncols` for targets.
+///
+/// Undirected inputs (symmetric Matrix Market, PACE, undirected GML) are expanded to both
+/// arcs when read; [`EdgeList::symmetrize`] does the same on request (`--undirected`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeList {
+    /// Rows (source vertices).
+    pub nrows: usize,
+    /// Columns (target vertices).
+    pub ncols: usize,
+    /// Source of each arc.
+    pub src: Vec<u32>,
+    /// Target of each arc.
+    pub dst: Vec<u32>,
+    /// Weights.
+    pub weights: Weights,
+    /// For files whose vertex ids are arbitrary labels (LDBC, GML, adjacency lists): the
+    /// label of each vertex. Otherwise `None` and vertex `v` is written as `v + base`.
+    pub labels: Option<Vec<i64>>,
+    /// 0 or 1: how the input numbered its vertices (1 for DIMACS and Matrix Market).
+    pub base: u8,
+}
+
+impl EdgeList {
+    /// An empty graph on `n` vertices, 0-based.
+    pub fn new(nrows: usize, ncols: usize) -> EdgeList {
+        EdgeList { nrows, ncols, src: vec![], dst: vec![], weights: Weights::None, labels: None, base: 0 }
+    }
+
+    /// Number of arcs.
+    pub fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    /// Whether there are no arcs.
+    pub fn is_empty(&self) -> bool {
+        self.src.is_empty()
+    }
+
+    /// The number of vertices of a graph (`max(nrows, ncols)`).
+    pub fn num_vertices(&self) -> usize {
+        self.nrows.max(self.ncols)
+    }
+
+    /// How vertex `v` is written in outputs: its label, or `v + base`.
+    pub fn vertex_label(&self, v: usize) -> i64 {
+        match &self.labels {
+            Some(l) => l[v],
+            None => v as i64 + self.base as i64,
+        }
+    }
+
+    /// The vertex written as `label` in the input (inverse of [`EdgeList::vertex_label`]).
+    pub fn vertex_of_label(&self, label: i64) -> Option<usize> {
+        match &self.labels {
+            Some(l) => l.iter().position(|x| *x == label),
+            None => {
+                let v = label - self.base as i64;
+                (v >= 0 && (v as usize) < self.num_vertices()).then_some(v as usize)
+            }
+        }
+    }
+
+    /// Adds the reverse of every arc that is not a self-loop (with the same weight).
+    pub fn symmetrize(&mut self) {
+        let n = self.len();
+        for k in 0..n {
+            if self.src[k] != self.dst[k] {
+                self.src.push(self.dst[k]);
+                self.dst.push(self.src[k]);
+                match &mut self.weights {
+                    Weights::None => {}
+                    Weights::Int(w) => w.push(w[k]),
+                    Weights::UInt(w) => w.push(w[k]),
+                    Weights::Real(w) => w.push(w[k]),
+                }
+            }
+        }
+        let n = self.num_vertices();
+        self.nrows = n;
+        self.ncols = n;
+    }
+
+    /// Replaces the weights (unit, or seeded uniform integers): for benchmarks on
+    /// unweighted inputs.
+    pub fn assign_weights(&mut self, spec: WeightSpec) {
+        self.weights = Weights::Int(match spec {
+            WeightSpec::Unit => vec![1; self.len()],
+            WeightSpec::Uniform { lo, hi, seed } => {
+                assert!(lo <= hi, "empty weight range {lo}..={hi}");
+                let rng = Rng::new(seed);
+                let span = (hi - lo) as u64 + 1;
+                (0..self.len() as u64).map(|k| lo + rng.below(k, span) as i64).collect()
+            }
+        });
+    }
+
+    /// Checks the arrays agree (for lists built by hand).
+    pub fn validate(&self) -> Result<(), FormatError> {
+        let bad = |reason: String| FormatError::InvalidStructure { format: crate::Format::Coo, reason };
+        if self.src.len() != self.dst.len() || self.weights.len().is_some_and(|l| l != self.src.len()) {
+            return Err(bad("src, dst and weights differ in length".into()));
+        }
+        if let Some((k, _)) = self
+            .src
+            .iter()
+            .zip(&self.dst)
+            .enumerate()
+            .find(|(_, (s, d))| **s as usize >= self.nrows || **d as usize >= self.ncols)
+        {
+            return Err(bad(format!("arc {k} ({} -> {}) outside {} x {}", self.src[k], self.dst[k], self.nrows, self.ncols)));
+        }
+        Ok(())
+    }
+
+    /// The adjacency matrix in COO: `A[src][dst] = weight` (or `S::one()` for a pattern).
+    /// Errors if a weight cannot be represented in `S::T` or the size overflows `I`.
+    pub fn to_coo<S: Semiring, I: Index>(&self) -> Result<Coo<S, I>, FormatError>
+    where
+        S::T: WeightValue,
+    {
+        self.validate()?;
+        check_fits::<I>(self.nrows, self.ncols, self.len())?;
+        let conv = |k: usize| -> Result<S::T, FormatError> {
+            match self.weights.get(k) {
+                None => Ok(S::one()),
+                Some(w) => S::T::from_weight(w).ok_or_else(|| FormatError::BadValue {
+                    row: self.src[k] as usize,
+                    col: self.dst[k] as usize,
+                    value: w.to_string(),
+                    ty: <S::T as semigraph_semiring::Scalar>::TYPE.name(),
+                }),
+            }
+        };
+        let vals = (0..self.len()).map(conv).collect::<Result<Vec<_>, _>>()?;
+        let cast = |v: &Vec<u32>| v.iter().map(|&x| I::try_from_usize(x as usize).expect("checked")).collect();
+        Coo::try_from_triplets(self.nrows, self.ncols, cast(&self.src), cast(&self.dst), vals)
+    }
+
+    /// The adjacency matrix in CSR, duplicates combined with `S::add`.
+    pub fn to_csr<S: Semiring, I: Index>(&self) -> Result<Csr<S, I>, FormatError>
+    where
+        S::T: WeightValue,
+    {
+        Ok(self.to_coo::<S, I>()?.to_csr())
+    }
+
+    /// The arcs of a matrix, with its values as weights (for writing it out).
+    pub fn from_csr<S: Semiring, I: Index>(a: &Csr<S, I>) -> Result<EdgeList, FormatError>
+    where
+        S::T: WeightValue,
+    {
+        let mut e = EdgeList::new(a.nrows(), a.ncols());
+        u32::from_usize_or(a.nrows(), "rows")?;
+        u32::from_usize_or(a.ncols(), "columns")?;
+        let mut ints = Vec::new();
+        let mut reals = Vec::new();
+        for (i, j, v) in a.iter() {
+            e.src.push(i as u32);
+            e.dst.push(j as u32);
+            match v.to_weight() {
+                Weight::Int(x) => ints.push(x),
+                Weight::UInt(x) => ints.push(x as i64),
+                Weight::Real(x) => reals.push(x),
+            }
+        }
+        e.weights = if reals.is_empty() { Weights::Int(ints) } else { Weights::Real(reals) };
+        Ok(e)
+    }
+}

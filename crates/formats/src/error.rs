@@ -1,0 +1,146 @@
+//! Errors.
+//!
+//! The policy (after sprs): a violated *contract* panics with `#[track_caller]`
+//! (a row index out of bounds in `push`, vectors of the wrong length given to a product);
+//! everything that depends on data or the environment returns a `Result`: malformed files,
+//! sizes that overflow an index type, conversions that would allocate too much.
+
+use std::path::PathBuf;
+
+use crate::matrix::Format;
+
+/// A matrix could not be built or converted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FormatError {
+    /// A size does not fit the index type.
+    #[error("{what} = {value} does not fit the index type {index}")]
+    IndexOverflow {
+        /// What overflowed ("rows", "stored entries", ...).
+        what: &'static str,
+        /// The value.
+        value: u128,
+        /// The index type.
+        index: &'static str,
+    },
+    /// Converting to a padded format would store too many padding entries.
+    #[error(
+        "{format} would store {stored} values for {nnz} entries (fill {fill:.2}), over the \
+         limit {limit:.2}; choose another format or raise the limit"
+    )]
+    FillTooLarge {
+        /// The target format.
+        format: Format,
+        /// Values the format would store, padding included.
+        stored: u128,
+        /// Entries of the matrix.
+        nnz: usize,
+        /// `stored / nnz`.
+        fill: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// Raw parts do not describe a valid matrix.
+    #[error("invalid {format} structure: {reason}")]
+    InvalidStructure {
+        /// The format.
+        format: Format,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A value does not fit the value type.
+    #[error("entry ({row}, {col}): value {value} cannot be represented as {ty}")]
+    BadValue {
+        /// Row of the entry (0-based).
+        row: usize,
+        /// Column of the entry (0-based).
+        col: usize,
+        /// The value as read.
+        value: String,
+        /// The target type.
+        ty: &'static str,
+    },
+}
+
+/// A graph file could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{}: {kind}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct ReadError {
+    /// The file.
+    pub path: PathBuf,
+    /// The 1-based line, where one is to blame.
+    pub line: Option<u64>,
+    /// What went wrong.
+    pub kind: ReadErrorKind,
+}
+
+/// What went wrong while reading a graph file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadErrorKind {
+    /// The operating system failed to read (or decompress) the file.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    /// A header, banner or size line is malformed.
+    #[error("bad header: {0}")]
+    BadHeader(String),
+    /// A data line is malformed.
+    #[error("bad line: {0}")]
+    BadLine(String),
+    /// A vertex id is outside the range the header declares.
+    #[error("vertex id {id} out of range {range}")]
+    IdOutOfRange {
+        /// The id as written.
+        id: String,
+        /// The allowed range, as text.
+        range: String,
+    },
+    /// The number of entries differs from the header.
+    #[error("{what}: the header declares {declared}, the file has {found}")]
+    CountMismatch {
+        /// What was counted.
+        what: &'static str,
+        /// Declared count.
+        declared: u64,
+        /// Found count (a lower bound when the file has more).
+        found: u64,
+    },
+    /// A weight is not a number, is NaN, or does not fit the declared type.
+    #[error("bad weight {value:?}: {reason}")]
+    BadWeight {
+        /// The weight as written.
+        value: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A size overflows what semigraph can index.
+    #[error("size overflows: {0}")]
+    Overflow(String),
+    /// The same entry appears twice where the format forbids it.
+    #[error("duplicate entry ({row}, {col}), first given on line {first_line}")]
+    Duplicate {
+        /// 1-based row.
+        row: u64,
+        /// 1-based column.
+        col: u64,
+        /// Line of the first occurrence.
+        first_line: u64,
+    },
+    /// A valid file that semigraph does not support (complex values, ...).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The file format could not be determined.
+    #[error("cannot tell the file format: {0}")]
+    UnknownFormat(String),
+}
+
+impl ReadError {
+    /// An error at a line.
+    pub fn at(path: impl Into<PathBuf>, line: u64, kind: ReadErrorKind) -> ReadError {
+        ReadError { path: path.into(), line: Some(line), kind }
+    }
+    /// An error about the whole file.
+    pub fn file(path: impl Into<PathBuf>, kind: ReadErrorKind) -> ReadError {
+        ReadError { path: path.into(), line: None, kind }
+    }
+}

@@ -1,0 +1,236 @@
+//! Graph file readers and writers.
+//!
+//! [`read_graph`] reads any supported file into an [`EdgeList`], choosing the reader from
+//! the file name (or [`ReadOptions::format`]); gzip and xz files are decompressed on the
+//! fly, recognised by their magic bytes. Readers stream line by line (no whole file in one
+//! string), show a progress bar on large files when standard error is a terminal, and
+//! reject malformed input with a [`ReadError`] that names the file, the line and the reason.
+//!
+//! | format | extensions | vertex ids |
+//! |---|---|---|
+//! | Matrix Market (coordinate, array; real, integer, pattern; general, symmetric, skew-symmetric) | `.mtx`, `.mm` | 1-based |
+//! | DIMACS 9th challenge shortest paths (`p sp`, `a u v w`) | `.gr` | 1-based |
+//! | PACE 2016 (`p tw n m`, undirected) | `.gr` starting with `p tw` | 1-based |
+//! | DIMACS sources (`p aux sp ss`, `s v`) ([`read_sources`]) | `.ss` | 1-based |
+//! | SNAP/GAP edge lists (`u v`, `u v w`; `#`/`%` comments) | `.el`, `.wel`, `.txt`, `.edges`, `.tsv` | 0- or 1-based ([`IdBase`]) |
+//! | LDBC Graphalytics (`.v` vertex labels, `.e` edges) | `.v`, `.e` | labels |
+//! | adjacency lists (`v n1 n2 ...`) | `.adj`, `*-input` | labels |
+//! | GML (`graph [ node [ id ] edge [ source target value ] ]`) | `.gml` | labels |
+
+mod dimacs;
+mod gml;
+mod lines;
+mod mtx;
+mod text;
+mod write;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub use dimacs::read_sources;
+pub use write::{write_graph, write_atomic, OutputFormat};
+
+use crate::edgelist::EdgeList;
+use crate::error::{ReadError, ReadErrorKind};
+
+/// The input file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Matrix Market.
+    MatrixMarket,
+    /// DIMACS `.gr` (`p sp`) or PACE (`p tw`), told apart by the `p` line.
+    Dimacs,
+    /// Edge list, weighted or not.
+    EdgeList,
+    /// Adjacency lists.
+    Adjacency,
+    /// LDBC Graphalytics `.v` + `.e`.
+    Ldbc,
+    /// GML.
+    Gml,
+}
+
+impl std::str::FromStr for InputFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "mtx" | "mm" | "matrix-market" => InputFormat::MatrixMarket,
+            "gr" | "dimacs" | "pace" => InputFormat::Dimacs,
+            "el" | "wel" | "edges" | "edge-list" | "snap" => InputFormat::EdgeList,
+            "adj" | "adjacency" => InputFormat::Adjacency,
+            "ldbc" | "v" | "e" => InputFormat::Ldbc,
+            "gml" => InputFormat::Gml,
+            _ => return Err(format!("unknown input format {s:?} (mtx, gr, el, adj, ldbc, gml)")),
+        })
+    }
+}
+
+/// How edge lists number their vertices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IdBase {
+    /// Ids start at 0.
+    Zero,
+    /// Ids start at 1.
+    One,
+    /// 0-based if some id is 0, else 1-based.
+    #[default]
+    Auto,
+}
+
+/// Options of [`read_graph`].
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The format; `None` infers it from the file name.
+    pub format: Option<InputFormat>,
+    /// Id base of edge lists.
+    pub base: IdBase,
+    /// Add the reverse of every arc (for undirected edge lists; formats that declare
+    /// symmetry apply it themselves).
+    pub undirected: bool,
+    /// Never show a progress bar (one is shown only on large files read from a terminal).
+    pub quiet: bool,
+}
+
+/// The file name without compression suffixes, lower-cased.
+fn base_name(path: &Path) -> String {
+    let mut name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    for suffix in [".gz", ".xz"] {
+        if let Some(s) = name.strip_suffix(suffix) {
+            name = s.to_string();
+        }
+    }
+    name
+}
+
+/// Infers the format from the file name.
+pub fn detect_format(path: &Path) -> Result<InputFormat, ReadError> {
+    let name = base_name(path);
+    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    Ok(match ext {
+        "mtx" | "mm" => InputFormat::MatrixMarket,
+        "gr" => InputFormat::Dimacs,
+        "el" | "wel" | "txt" | "edges" | "tsv" => InputFormat::EdgeList,
+        "adj" => InputFormat::Adjacency,
+        "v" | "e" => InputFormat::Ldbc,
+        "gml" => InputFormat::Gml,
+        _ if name.ends_with("-input") => InputFormat::Adjacency,
+        _ => {
+            return Err(ReadError::file(
+                path,
+                ReadErrorKind::UnknownFormat(format!(
+                    "extension {ext:?} is not one of .mtx .gr .el .wel .txt .edges .adj .v .e .gml \
+                     (optionally .gz/.xz); name the format explicitly"
+                )),
+            ));
+        }
+    })
+}
+
+/// Reads a graph file.
+///
+/// ```
+/// use semigraph_formats::io::{read_graph, ReadOptions};
+/// let dir = std::env::temp_dir().join("semigraph-doc-read");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let p = dir.join("tiny.gr");
+/// std::fs::write(&p, "c tiny\np sp 3 2\na 1 2 5\na 2 3 7\n").unwrap();
+/// let g = read_graph(&p, &ReadOptions::default()).unwrap();
+/// assert_eq!((g.num_vertices(), g.len(), g.base), (3, 2, 1));
+/// std::fs::write(&p, "p sp 3 2\na 1 2 5\na 2 4 7\n").unwrap();
+/// let e = read_graph(&p, &ReadOptions::default()).unwrap_err();
+/// assert_eq!(e.line, Some(3)); // vertex 4 is out of range
+/// ```
+pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList, ReadError> {
+    let path = path.as_ref();
+    let format = match opts.format {
+        Some(f) => f,
+        None => detect_format(path)?,
+    };
+    let mut g = match format {
+        InputFormat::MatrixMarket => mtx::read(open(path, opts)?, path)?,
+        InputFormat::Dimacs => dimacs::read_gr(open(path, opts)?, path)?,
+        InputFormat::EdgeList => text::read_edge_list(open(path, opts)?, path, opts.base)?,
+        InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,
+        InputFormat::Gml => gml::read(open(path, opts)?, path)?,
+        InputFormat::Ldbc => {
+            let (v, e) = ldbc_pair(path);
+            text::read_ldbc(open(&v, opts)?, &v, open(&e, opts)?, &e)?
+        }
+    };
+    if opts.undirected {
+        g.symmetrize();
+    }
+    Ok(g)
+}
+
+/// The `.v` and `.e` files of an LDBC graph, given either.
+fn ldbc_pair(path: &Path) -> (PathBuf, PathBuf) {
+    let s = path.to_string_lossy();
+    let stem = s.strip_suffix(".v").or_else(|| s.strip_suffix(".e")).unwrap_or(&s);
+    (PathBuf::from(format!("{stem}.v")), PathBuf::from(format!("{stem}.e")))
+}
+
+/// Counts bytes read from the file for the progress bar.
+struct Counting<R> {
+    inner: R,
+    bar: ProgressBar,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bar.inc(n as u64);
+        if n == 0 {
+            self.bar.finish_and_clear();
+        }
+        Ok(n)
+    }
+}
+
+/// Files at least this large get a progress bar (when stderr is a terminal).
+const PROGRESS_BYTES: u64 = 16 << 20;
+
+/// Opens a file for reading, decompressing gzip and xz transparently.
+pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufRead>>, ReadError> {
+    let io = |e| ReadError::file(path, ReadErrorKind::Io(e));
+    let file = File::open(path).map_err(io)?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = if !opts.quiet && len >= PROGRESS_BYTES && std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(len);
+        b.set_style(
+            ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        b.set_message(format!("reading {}", path.display()));
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut raw = BufReader::with_capacity(1 << 20, Counting { inner: file, bar });
+    let magic = raw.fill_buf().map_err(io)?;
+    let reader: Box<dyn BufRead> = if magic.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::with_capacity(1 << 20, flate2::bufread::MultiGzDecoder::new(raw)))
+    } else if magic.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Box::new(BufReader::with_capacity(1 << 20, liblzma::bufread::XzDecoder::new_multi_decoder(raw)))
+    } else {
+        Box::new(raw)
+    };
+    Ok(lines::Lines::new(reader, path))
+}
+
+/// The folder of the shared test data: `$SEMIGRAPH_DATA` if set, else the first
+/// `shared/data` or `../shared/data` found from the working directory upwards. Never a path
+/// fixed at build time: binaries run from other places (the GPU machine).
+pub fn data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("SEMIGRAPH_DATA") {
+        return Some(PathBuf::from(d));
+    }
+    let cwd = std::env::current_dir().ok()?;
+    cwd.ancestors()
+        .flat_map(|a| [a.join("shared/data"), a.join("../shared/data")])
+        .find(|p| p.join("README.md").is_file())
+}

@@ -1,0 +1,172 @@
+//! Edge lists (SNAP/GAP), adjacency lists and LDBC Graphalytics `.v`/`.e` files.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::Path;
+
+use super::lines::{err_at, parse_i64, parse_u64, show, tokens, Lines, WeightAcc};
+use super::IdBase;
+use crate::edgelist::EdgeList;
+use crate::error::{ReadError, ReadErrorKind};
+
+fn is_comment(t: &[u8]) -> bool {
+    t.is_empty() || t[0] == b'#' || t[0] == b'%'
+}
+
+/// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
+/// largest id + 1 - base.
+pub(crate) fn read_edge_list<R: BufRead>(mut lines: Lines<R>, path: &Path, base: IdBase) -> Result<EdgeList, ReadError> {
+    let mut raw_src: Vec<u64> = Vec::new();
+    let mut raw_dst: Vec<u64> = Vec::new();
+    let mut w = WeightAcc::default();
+    let mut weighted: Option<bool> = None;
+    let (mut min_id, mut max_id) = (u64::MAX, 0u64);
+    let lowest = match base {
+        IdBase::One => 1,
+        _ => 0,
+    };
+    while let Some((no, l)) = lines.next_line()? {
+        let t = l.trim_ascii();
+        if is_comment(t) {
+            continue;
+        }
+        let toks: Vec<&[u8]> = tokens(t).collect();
+        let has_w = match toks.len() {
+            2 => false,
+            3 => true,
+            k => return Err(err_at(path, no, ReadErrorKind::BadLine(format!("{k} fields, expected \"u v\" or \"u v w\"")))),
+        };
+        if *weighted.get_or_insert(has_w) != has_w {
+            return Err(err_at(path, no, ReadErrorKind::BadLine("some lines have a weight and some do not".into())));
+        }
+        let id = |t: &[u8]| -> Result<u64, ReadError> {
+            match parse_u64(t) {
+                Some(v) if v >= lowest && v - lowest < u32::MAX as u64 => Ok(v),
+                _ => Err(err_at(path, no, ReadErrorKind::IdOutOfRange { id: show(t), range: format!("{lowest}..{}", u32::MAX as u64 + lowest) })),
+            }
+        };
+        let (u, v) = (id(toks[0])?, id(toks[1])?);
+        min_id = min_id.min(u).min(v);
+        max_id = max_id.max(u).max(v);
+        raw_src.push(u);
+        raw_dst.push(v);
+        if has_w {
+            w.push(toks[2]).map_err(|k| err_at(path, no, k))?;
+        }
+    }
+    let b = match base {
+        IdBase::Zero => 0,
+        IdBase::One => 1,
+        IdBase::Auto => u64::from(min_id != 0 && min_id != u64::MAX),
+    };
+    let n = if raw_src.is_empty() { 0 } else { (max_id + 1 - b) as usize };
+    let mut g = EdgeList::new(n, n);
+    g.base = b as u8;
+    g.src = raw_src.into_iter().map(|x| (x - b) as u32).collect();
+    g.dst = raw_dst.into_iter().map(|x| (x - b) as u32).collect();
+    g.weights = w.finish(weighted == Some(true));
+    Ok(g)
+}
+
+/// Maps arbitrary integer labels to `0..n` in order of first appearance.
+#[derive(Default)]
+struct Labels {
+    index: HashMap<i64, u32>,
+    labels: Vec<i64>,
+}
+
+impl Labels {
+    fn get_or_add(&mut self, l: i64) -> u32 {
+        *self.index.entry(l).or_insert_with(|| {
+            self.labels.push(l);
+            (self.labels.len() - 1) as u32
+        })
+    }
+}
+
+fn label(path: &Path, no: u64, t: &[u8]) -> Result<i64, ReadError> {
+    parse_i64(t).ok_or_else(|| err_at(path, no, ReadErrorKind::BadLine(format!("vertex id {:?} is not an integer", show(t)))))
+}
+
+/// `v n1 n2 ...` per line: the out-neighbours of `v`. Ids are labels.
+pub(crate) fn read_adjacency<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeList, ReadError> {
+    let mut labels = Labels::default();
+    let mut g = EdgeList::new(0, 0);
+    while let Some((no, l)) = lines.next_line()? {
+        let t = l.trim_ascii();
+        if is_comment(t) {
+            continue;
+        }
+        let mut toks = tokens(t);
+        let v = labels.get_or_add(label(path, no, toks.next().expect("non-empty line"))?);
+        for t in toks {
+            let u = labels.get_or_add(label(path, no, t)?);
+            g.src.push(v);
+            g.dst.push(u);
+        }
+    }
+    let n = labels.labels.len();
+    (g.nrows, g.ncols) = (n, n);
+    g.labels = Some(labels.labels);
+    Ok(g)
+}
+
+/// LDBC Graphalytics: the `.v` file lists vertex labels (their order gives ids `0..n`), the
+/// `.e` file `src dst [weight]` by label.
+pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
+    mut vlines: Lines<R>,
+    vpath: &Path,
+    elines: Lines<Q>,
+    epath: &Path,
+) -> Result<EdgeList, ReadError> {
+    let mut labels = Labels::default();
+    while let Some((no, l)) = vlines.next_line()? {
+        let t = l.trim_ascii();
+        if is_comment(t) {
+            continue;
+        }
+        let toks: Vec<&[u8]> = tokens(t).collect();
+        if toks.len() != 1 {
+            return Err(err_at(vpath, no, ReadErrorKind::BadLine(format!("{} fields, a .v line holds one vertex id", toks.len()))));
+        }
+        let lab = label(vpath, no, toks[0])?;
+        if labels.index.contains_key(&lab) {
+            return Err(err_at(vpath, no, ReadErrorKind::BadLine(format!("vertex {lab} listed twice"))));
+        }
+        labels.get_or_add(lab);
+    }
+    let n = labels.labels.len();
+    let mut g = EdgeList::new(n, n);
+    let mut w = WeightAcc::default();
+    let mut weighted = None;
+    let mut el = elines;
+    while let Some((no, l)) = el.next_line()? {
+        let t = l.trim_ascii();
+        if is_comment(t) {
+            continue;
+        }
+        let toks: Vec<&[u8]> = tokens(t).collect();
+        let has_w = match toks.len() {
+            2 => false,
+            3 => true,
+            k => return Err(err_at(epath, no, ReadErrorKind::BadLine(format!("{k} fields, expected \"src dst [weight]\"")))),
+        };
+        if *weighted.get_or_insert(has_w) != has_w {
+            return Err(err_at(epath, no, ReadErrorKind::BadLine("some edges have a weight and some do not".into())));
+        }
+        let id = |t: &[u8]| -> Result<u32, ReadError> {
+            let lab = label(epath, no, t)?;
+            labels.index.get(&lab).copied().ok_or_else(|| {
+                err_at(epath, no, ReadErrorKind::IdOutOfRange { id: show(t), range: format!("the {n} vertices of {}", vpath.display()) })
+            })
+        };
+        g.src.push(id(toks[0])?);
+        g.dst.push(id(toks[1])?);
+        if has_w {
+            w.push(toks[2]).map_err(|k| err_at(epath, no, k))?;
+        }
+    }
+    g.weights = w.finish(weighted == Some(true));
+    g.labels = Some(labels.labels);
+    Ok(g)
+}

@@ -1,0 +1,175 @@
+//! Structure statistics and a first format recommendation.
+
+use std::fmt;
+
+use semigraph_semiring::Semiring;
+
+use crate::csr::Csr;
+use crate::hyb::hyb_width;
+use crate::index::Index;
+use crate::matrix::Format;
+
+/// Structure statistics of a matrix (pattern only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stats {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries.
+    pub nnz: usize,
+    /// Shortest row.
+    pub row_len_min: usize,
+    /// Longest row.
+    pub row_len_max: usize,
+    /// Mean row length.
+    pub row_len_mean: f64,
+    /// Standard deviation of the row length.
+    pub row_len_stddev: f64,
+    /// Row-length histogram in power-of-two buckets: `(lo, hi, rows)` counts the rows with
+    /// `lo <= length <= hi` (`0..=0`, `1..=1`, `2..=3`, `4..=7`, ...).
+    pub row_len_histogram: Vec<(usize, usize, usize)>,
+    /// Number of occupied diagonals.
+    pub diagonals: usize,
+    /// Largest `|column - row|` of an entry.
+    pub bandwidth: usize,
+    /// ELL values stored per entry (`nrows * max row length / nnz`).
+    pub ell_fill: f64,
+    /// DIA values stored per entry (`diagonals * nrows / nnz`).
+    pub dia_fill: f64,
+    /// HYB ELL width by [`hyb_width`].
+    pub hyb_width: usize,
+    /// Share of the entries HYB puts in its COO tail.
+    pub hyb_coo_share: f64,
+    /// HYB's ELL values stored per ELL entry.
+    pub hyb_ell_fill: f64,
+    /// The format recommended by [`Stats::recommend`].
+    pub recommended: Format,
+    /// Why.
+    pub reason: String,
+}
+
+impl Stats {
+    /// Computes the statistics of `a`.
+    pub fn of<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
+        let n = a.nrows();
+        let nnz = a.nnz();
+        let lens: Vec<usize> = (0..n).map(|i| a.row_len(i)).collect();
+        let max = lens.iter().copied().max().unwrap_or(0);
+        let min = lens.iter().copied().min().unwrap_or(0);
+        let mean = if n == 0 { 0.0 } else { nnz as f64 / n as f64 };
+        let var = if n == 0 { 0.0 } else { lens.iter().map(|&l| (l as f64 - mean).powi(2)).sum::<f64>() / n as f64 };
+        let mut buckets: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+        let mut hist = vec![0usize; max + 1];
+        for &l in &lens {
+            hist[l] += 1;
+            let b = if l == 0 { 0 } else { (usize::BITS - l.leading_zeros()) as usize };
+            while buckets.len() <= b {
+                let k = buckets.len();
+                buckets.push((1 << (k - 1), (1 << k) - 1, 0));
+            }
+            buckets[b].2 += 1;
+        }
+        let mut present = vec![false; n + a.ncols()];
+        let mut bandwidth = 0usize;
+        for (i, j, _) in a.iter() {
+            present[j + n - i] = true;
+            bandwidth = bandwidth.max(i.abs_diff(j));
+        }
+        let diagonals = present.iter().filter(|p| **p).count();
+        let per_entry = |stored: f64| if nnz == 0 { 1.0 } else { stored / nnz as f64 };
+        let w = hyb_width(&hist, n);
+        let ell_part: usize = lens.iter().map(|&l| l.min(w)).sum();
+        let mut s = Stats {
+            nrows: n,
+            ncols: a.ncols(),
+            nnz,
+            row_len_min: min,
+            row_len_max: max,
+            row_len_mean: mean,
+            row_len_stddev: var.sqrt(),
+            row_len_histogram: buckets,
+            diagonals,
+            bandwidth,
+            ell_fill: per_entry((n * max) as f64),
+            dia_fill: per_entry(diagonals as f64 * n as f64),
+            hyb_width: w,
+            hyb_coo_share: if nnz == 0 { 0.0 } else { (nnz - ell_part) as f64 / nnz as f64 },
+            hyb_ell_fill: if ell_part == 0 { 1.0 } else { (w * n) as f64 / ell_part as f64 },
+            recommended: Format::Csr,
+            reason: String::new(),
+        };
+        (s.recommended, s.reason) = s.recommend();
+        s
+    }
+
+    /// A first recommendation from the structure alone (GPU benchmarks refine it):
+    /// 1. dense when at least a quarter of the values are entries (and it has at most 2^26
+    ///    values);
+    /// 2. DIA when it stores at most 1.5 values per entry;
+    /// 3. ELL when it stores at most 1.5 values per entry;
+    /// 4. HYB when its ELL part stores at most 1.5 values per ELL entry and its COO tail holds
+    ///    at most a third of the entries;
+    /// 5. CSR otherwise (skewed degrees, as in power-law graphs).
+    pub fn recommend(&self) -> (Format, String) {
+        let cells = self.nrows as f64 * self.ncols as f64;
+        if self.nnz == 0 {
+            return (Format::Csr, "no entries".into());
+        }
+        if cells <= (1u64 << 26) as f64 && self.nnz as f64 >= 0.25 * cells {
+            return (Format::Dense, format!("density {:.2} >= 0.25", self.nnz as f64 / cells));
+        }
+        if self.dia_fill <= 1.5 {
+            return (Format::Dia, format!("{} diagonals, DIA fill {:.2} <= 1.5", self.diagonals, self.dia_fill));
+        }
+        if self.ell_fill <= 1.5 {
+            return (Format::Ell, format!("ELL fill {:.2} <= 1.5", self.ell_fill));
+        }
+        if self.hyb_width > 0 && self.hyb_ell_fill <= 1.5 && self.hyb_coo_share <= 1.0 / 3.0 {
+            return (
+                Format::Hyb,
+                format!(
+                    "HYB width {}: ELL fill {:.2}, {:.1}% of entries in COO",
+                    self.hyb_width,
+                    self.hyb_ell_fill,
+                    100.0 * self.hyb_coo_share
+                ),
+            );
+        }
+        (
+            Format::Csr,
+            format!(
+                "irregular rows (mean {:.2}, stddev {:.2}, max {}): ELL fill {:.2}, DIA fill {:.2}",
+                self.row_len_mean, self.row_len_stddev, self.row_len_max, self.ell_fill, self.dia_fill
+            ),
+        )
+    }
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "rows            {}", self.nrows)?;
+        writeln!(f, "columns         {}", self.ncols)?;
+        writeln!(f, "entries         {}", self.nnz)?;
+        writeln!(
+            f,
+            "row length      min {} / max {} / mean {:.3} / stddev {:.3}",
+            self.row_len_min, self.row_len_max, self.row_len_mean, self.row_len_stddev
+        )?;
+        for (lo, hi, c) in &self.row_len_histogram {
+            if *c > 0 {
+                writeln!(f, "  rows of length {lo:>6}..={hi:<6} {c}")?;
+            }
+        }
+        writeln!(f, "diagonals       {}", self.diagonals)?;
+        writeln!(f, "bandwidth       {}", self.bandwidth)?;
+        writeln!(f, "ELL fill        {:.3}", self.ell_fill)?;
+        writeln!(f, "DIA fill        {:.3}", self.dia_fill)?;
+        writeln!(
+            f,
+            "HYB             width {}, ELL fill {:.3}, COO share {:.3}",
+            self.hyb_width, self.hyb_ell_fill, self.hyb_coo_share
+        )?;
+        write!(f, "recommended     {} ({})", self.recommended, self.reason)
+    }
+}
