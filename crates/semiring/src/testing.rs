@@ -1,6 +1,7 @@
-//! Test values for every scalar type: small exact integers, so float laws hold exactly.
+//! Helpers for tests of semirings and of code generic over them (other crates' tests use
+//! them too, as nalgebra-sparse ships its proptest strategies).
 
-use semigraph_semiring::{DistPred, PackedDist, Scalar, bf16, f16};
+use crate::{bf16, f16, DistPred, PackedDist, Scalar, Semiring};
 
 /// Small exact values of a scalar type: every semiring law holds exactly on them (no
 /// rounding, no overflow), so results can be compared with `==`.

@@ -2,6 +2,7 @@
 //! The semiring laws, as property tests, for every built-in semiring and value type.
 
 use proptest::prelude::*;
+use semigraph_semiring::testing::TestValue;
 use semigraph_semiring::{Semiring, for_each_builtin};
 
 /// Picks a value: the semiring zero, its one, or a small exact number.
