@@ -287,6 +287,12 @@ macro_rules! marker {
             }
         }
         impl<T> Copy for $name<T> {}
+        impl<T> PartialEq for $name<T> {
+            fn eq(&self, _: &Self) -> bool {
+                true
+            }
+        }
+        impl<T> Eq for $name<T> {}
         impl<T> Default for $name<T> {
             fn default() -> Self {
                 $name(PhantomData)
@@ -499,7 +505,7 @@ impl<T: Number> Semiring for MinMax<T> {
 }
 
 /// `(or, and)` over `bool`: reachability and BFS without parents. `true` is terminal.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OrAnd;
 
 impl Semiring for OrAnd {

@@ -23,7 +23,7 @@ use crate::scalar::{Scalar, ScalarType};
 /// A matrix-vector product computes `y[i] = add_k mul_at(A[i][k], x[k], k)` over the stored
 /// entries of row `i`, starting from `zero`. [`Semiring::mul_at`] receives the inner index `k`,
 /// which the parent-computing semirings return.
-pub trait Semiring: Copy + Default + fmt::Debug + Send + Sync + 'static {
+pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync + 'static {
     /// The value type.
     type T: Scalar;
     /// The semiring's name without the type, as used in kernel keys: `[a-z0-9_]+`.

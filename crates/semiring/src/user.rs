@@ -42,7 +42,7 @@ macro_rules! semiring {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         $vis struct $name;
 
         impl $crate::Semiring for $name {
