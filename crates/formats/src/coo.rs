@@ -6,7 +6,7 @@ use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
 use crate::error::FormatError;
-use crate::index::{check_fits, Index};
+use crate::index::{Index, check_fits};
 
 /// A sparse matrix as three parallel arrays `(rows[k], cols[k], vals[k])`.
 ///
@@ -30,7 +30,14 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// An empty `nrows x ncols` matrix; errors if the shape does not fit `I`.
     pub fn new(nrows: usize, ncols: usize) -> Result<Self, FormatError> {
         check_fits::<I>(nrows, ncols, 0)?;
-        Ok(Coo { nrows, ncols, rows: vec![], cols: vec![], vals: vec![], _s: PhantomData })
+        Ok(Coo {
+            nrows,
+            ncols,
+            rows: vec![],
+            cols: vec![],
+            vals: vec![],
+            _s: PhantomData,
+        })
     }
 
     /// Builds from triplets, checking lengths and bounds.
@@ -42,7 +49,10 @@ impl<S: Semiring, I: Index> Coo<S, I> {
         vals: Vec<S::T>,
     ) -> Result<Self, FormatError> {
         check_fits::<I>(nrows, ncols, vals.len())?;
-        let bad = |reason: String| FormatError::InvalidStructure { format: crate::Format::Coo, reason };
+        let bad = |reason: String| FormatError::InvalidStructure {
+            format: crate::Format::Coo,
+            reason,
+        };
         if rows.len() != vals.len() || cols.len() != vals.len() {
             return Err(bad(format!(
                 "{} rows, {} cols, {} values",
@@ -60,7 +70,14 @@ impl<S: Semiring, I: Index> Coo<S, I> {
                 )));
             }
         }
-        Ok(Coo { nrows, ncols, rows, cols, vals, _s: PhantomData })
+        Ok(Coo {
+            nrows,
+            ncols,
+            rows,
+            cols,
+            vals,
+            _s: PhantomData,
+        })
     }
 
     /// Appends an entry.
@@ -76,8 +93,10 @@ impl<S: Semiring, I: Index> Coo<S, I> {
             self.ncols
         );
         // In bounds, so it fits I (the shape was checked).
-        self.rows.push(I::try_from_usize(row).expect("checked shape"));
-        self.cols.push(I::try_from_usize(col).expect("checked shape"));
+        self.rows
+            .push(I::try_from_usize(row).expect("checked shape"));
+        self.cols
+            .push(I::try_from_usize(col).expect("checked shape"));
         self.vals.push(val);
     }
 
@@ -129,7 +148,14 @@ impl<S: Semiring, I: Index> Coo<S, I> {
 
     /// Changes the semiring keeping the values (same value type).
     pub fn retype<S2: Semiring<T = S::T>>(self) -> Coo<S2, I> {
-        Coo { nrows: self.nrows, ncols: self.ncols, rows: self.rows, cols: self.cols, vals: self.vals, _s: PhantomData }
+        Coo {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            rows: self.rows,
+            cols: self.cols,
+            vals: self.vals,
+            _s: PhantomData,
+        }
     }
 
     /// Maps every value into another semiring's value type.
@@ -150,7 +176,13 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        assert_eq!(
+            x.len(),
+            self.ncols,
+            "x has {} entries, the matrix {} columns",
+            x.len(),
+            self.ncols
+        );
         let mut y = vec![S::zero(); self.nrows];
         for (r, c, v) in self.iter() {
             y[r] = S::add(y[r], S::mul_at(v, x[c], c as u64));

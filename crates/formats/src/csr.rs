@@ -11,7 +11,7 @@ use crate::dia::Dia;
 use crate::ell::Ell;
 use crate::error::FormatError;
 use crate::hyb::Hyb;
-use crate::index::{check_fits, Index};
+use crate::index::{Index, check_fits};
 use crate::matrix::{ConvertOptions, Format};
 
 /// Compressed sparse rows: row `i` holds the entries `row_ptr[i]..row_ptr[i + 1]` of
@@ -36,15 +36,28 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         vals: Vec<S::T>,
     ) -> Result<Self, FormatError> {
         check_fits::<I>(nrows, ncols, vals.len())?;
-        let bad = |reason: String| FormatError::InvalidStructure { format: Format::Csr, reason };
+        let bad = |reason: String| FormatError::InvalidStructure {
+            format: Format::Csr,
+            reason,
+        };
         if row_ptr.len() != nrows + 1 {
-            return Err(bad(format!("row_ptr has {} entries, expected {}", row_ptr.len(), nrows + 1)));
+            return Err(bad(format!(
+                "row_ptr has {} entries, expected {}",
+                row_ptr.len(),
+                nrows + 1
+            )));
         }
         if col_idx.len() != vals.len() {
-            return Err(bad(format!("{} column indices, {} values", col_idx.len(), vals.len())));
+            return Err(bad(format!(
+                "{} column indices, {} values",
+                col_idx.len(),
+                vals.len()
+            )));
         }
         if row_ptr[0].to_usize() != 0 || row_ptr[nrows].to_usize() != vals.len() {
-            return Err(bad("row_ptr must start at 0 and end at the number of entries".into()));
+            return Err(bad(
+                "row_ptr must start at 0 and end at the number of entries".into(),
+            ));
         }
         for i in 0..nrows {
             let (a, b) = (row_ptr[i].to_usize(), row_ptr[i + 1].to_usize());
@@ -54,14 +67,25 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             for k in a..b {
                 let c = col_idx[k].to_usize();
                 if c >= ncols {
-                    return Err(bad(format!("column {c} in row {i} is out of range (ncols {ncols})")));
+                    return Err(bad(format!(
+                        "column {c} in row {i} is out of range (ncols {ncols})"
+                    )));
                 }
                 if k > a && col_idx[k - 1] >= col_idx[k] {
-                    return Err(bad(format!("columns of row {i} are not strictly increasing")));
+                    return Err(bad(format!(
+                        "columns of row {i} are not strictly increasing"
+                    )));
                 }
             }
         }
-        Ok(Csr { nrows, ncols, row_ptr, col_idx, vals, _s: PhantomData })
+        Ok(Csr {
+            nrows,
+            ncols,
+            row_ptr,
+            col_idx,
+            vals,
+            _s: PhantomData,
+        })
     }
 
     /// An `nrows x ncols` matrix with no entries.
@@ -119,7 +143,14 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         }
         cols.truncate(w);
         vals.truncate(w);
-        Csr { nrows, ncols, row_ptr, col_idx: cols, vals, _s: PhantomData }
+        Csr {
+            nrows,
+            ncols,
+            row_ptr,
+            col_idx: cols,
+            vals,
+            _s: PhantomData,
+        }
     }
 
     /// Number of rows.
@@ -163,7 +194,9 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// The value at `(i, j)`, if stored.
     pub fn get(&self, i: usize, j: usize) -> Option<S::T> {
         let (c, v) = self.row(i);
-        c.binary_search_by(|x| x.to_usize().cmp(&j)).ok().map(|k| v[k])
+        c.binary_search_by(|x| x.to_usize().cmp(&j))
+            .ok()
+            .map(|k| v[k])
     }
     /// Iterates `(row, col, value)` in row-major order.
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize, S::T)> + '_ {
@@ -194,7 +227,10 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         Csr {
             nrows: self.ncols,
             ncols: self.nrows,
-            row_ptr: count.into_iter().map(|p| I::try_from_usize(p).expect("fits")).collect(),
+            row_ptr: count
+                .into_iter()
+                .map(|p| I::try_from_usize(p).expect("fits"))
+                .collect(),
             col_idx: cols,
             vals,
             _s: PhantomData,
@@ -205,10 +241,19 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     pub fn to_coo(&self) -> Coo<S, I> {
         let mut rows = Vec::with_capacity(self.nnz());
         for i in 0..self.nrows {
-            rows.extend(std::iter::repeat_n(I::try_from_usize(i).expect("fits"), self.row_len(i)));
+            rows.extend(std::iter::repeat_n(
+                I::try_from_usize(i).expect("fits"),
+                self.row_len(i),
+            ));
         }
-        Coo::try_from_triplets(self.nrows, self.ncols, rows, self.col_idx.clone(), self.vals.clone())
-            .expect("a valid CSR gives valid triplets")
+        Coo::try_from_triplets(
+            self.nrows,
+            self.ncols,
+            rows,
+            self.col_idx.clone(),
+            self.vals.clone(),
+        )
+        .expect("a valid CSR gives valid triplets")
     }
 
     /// To ELL; errors if the padding would exceed `opts.max_fill`.
@@ -263,7 +308,13 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        assert_eq!(
+            x.len(),
+            self.ncols,
+            "x has {} entries, the matrix {} columns",
+            x.len(),
+            self.ncols
+        );
         (0..self.nrows)
             .into_par_iter()
             .with_min_len(1024)

@@ -23,7 +23,12 @@ pub struct Dense<S: Semiring> {
 impl<S: Semiring> Dense<S> {
     /// A matrix filled with the semiring zero.
     pub fn zeros(nrows: usize, ncols: usize) -> Self {
-        Dense { nrows, ncols, vals: vec![S::zero(); nrows * ncols], _s: PhantomData }
+        Dense {
+            nrows,
+            ncols,
+            vals: vec![S::zero(); nrows * ncols],
+            _s: PhantomData,
+        }
     }
 
     /// From row-major values.
@@ -34,7 +39,12 @@ impl<S: Semiring> Dense<S> {
                 reason: format!("{} values for {nrows} x {ncols}", vals.len()),
             });
         }
-        Ok(Dense { nrows, ncols, vals, _s: PhantomData })
+        Ok(Dense {
+            nrows,
+            ncols,
+            vals,
+            _s: PhantomData,
+        })
     }
 
     /// From CSR; refuses (before allocating) beyond `opts.max_dense_entries` values.
@@ -75,13 +85,23 @@ impl<S: Semiring> Dense<S> {
     /// The value at `(i, j)`.
     #[track_caller]
     pub fn get(&self, i: usize, j: usize) -> S::T {
-        assert!(i < self.nrows && j < self.ncols, "({i}, {j}) outside {} x {}", self.nrows, self.ncols);
+        assert!(
+            i < self.nrows && j < self.ncols,
+            "({i}, {j}) outside {} x {}",
+            self.nrows,
+            self.ncols
+        );
         self.vals[i * self.ncols + j]
     }
     /// Sets the value at `(i, j)`.
     #[track_caller]
     pub fn set(&mut self, i: usize, j: usize, v: S::T) {
-        assert!(i < self.nrows && j < self.ncols, "({i}, {j}) outside {} x {}", self.nrows, self.ncols);
+        assert!(
+            i < self.nrows && j < self.ncols,
+            "({i}, {j}) outside {} x {}",
+            self.nrows,
+            self.ncols
+        );
         self.vals[i * self.ncols + j] = v;
     }
     /// Number of values that are not the semiring zero.
@@ -114,7 +134,13 @@ impl<S: Semiring> Dense<S> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        assert_eq!(
+            x.len(),
+            self.ncols,
+            "x has {} entries, the matrix {} columns",
+            x.len(),
+            self.ncols
+        );
         self.vals
             .par_chunks(self.ncols.max(1))
             .take(self.nrows)
@@ -122,11 +148,16 @@ impl<S: Semiring> Dense<S> {
                 row.iter()
                     .zip(x)
                     .enumerate()
-                    .fold(S::zero(), |acc, (j, (a, b))| S::add(acc, S::mul_at(*a, *b, j as u64)))
+                    .fold(S::zero(), |acc, (j, (a, b))| {
+                        S::add(acc, S::mul_at(*a, *b, j as u64))
+                    })
             })
             .collect::<Vec<_>>()
             .into_iter()
-            .chain(std::iter::repeat_n(S::zero(), if self.ncols == 0 { self.nrows } else { 0 }))
+            .chain(std::iter::repeat_n(
+                S::zero(),
+                if self.ncols == 0 { self.nrows } else { 0 },
+            ))
             .collect()
     }
 }

@@ -8,7 +8,7 @@ use semigraph_semiring::Semiring;
 use crate::csr::Csr;
 use crate::error::FormatError;
 use crate::index::Index;
-use crate::matrix::{check_fill, ConvertOptions, Format};
+use crate::matrix::{ConvertOptions, Format, check_fill};
 
 /// DIA: a sorted list of diagonal offsets (`column - row`) and, for each, a dense array of
 /// `nrows` values: `data[d * nrows + i] = A[i][i + offsets[d]]`.
@@ -53,7 +53,13 @@ impl<S: Semiring, I: Index> Dia<S, I> {
         for (i, j, v) in a.iter() {
             data[slot[j + n - i] * n + i] = v;
         }
-        Ok(Dia { nrows: n, ncols: a.ncols(), offsets, data, _s: PhantomData })
+        Ok(Dia {
+            nrows: n,
+            ncols: a.ncols(),
+            offsets,
+            data,
+            _s: PhantomData,
+        })
     }
 
     /// Number of rows.
@@ -106,20 +112,32 @@ impl<S: Semiring, I: Index> Dia<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        assert_eq!(
+            x.len(),
+            self.ncols,
+            "x has {} entries, the matrix {} columns",
+            x.len(),
+            self.ncols
+        );
         let n = self.nrows;
         (0..n)
             .into_par_iter()
             .with_min_len(1024)
             .map(|i| {
-                self.offsets.iter().enumerate().fold(S::zero(), |acc, (d, off)| {
-                    let j = i as i64 + off;
-                    if j < 0 || j >= self.ncols as i64 {
-                        acc
-                    } else {
-                        S::add(acc, S::mul_at(self.data[d * n + i], x[j as usize], j as u64))
-                    }
-                })
+                self.offsets
+                    .iter()
+                    .enumerate()
+                    .fold(S::zero(), |acc, (d, off)| {
+                        let j = i as i64 + off;
+                        if j < 0 || j >= self.ncols as i64 {
+                            acc
+                        } else {
+                            S::add(
+                                acc,
+                                S::mul_at(self.data[d * n + i], x[j as usize], j as u64),
+                            )
+                        }
+                    })
             })
             .collect()
     }

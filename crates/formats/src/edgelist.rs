@@ -7,7 +7,7 @@ use crate::coo::Coo;
 use crate::csr::Csr;
 use crate::error::FormatError;
 use crate::generate::Rng;
-use crate::index::{check_fits, Index};
+use crate::index::{Index, check_fits};
 use crate::weight::{Weight, WeightValue};
 
 /// Edge weights as a file gives them.
@@ -86,7 +86,15 @@ pub struct EdgeList {
 impl EdgeList {
     /// An empty graph on `n` vertices, 0-based.
     pub fn new(nrows: usize, ncols: usize) -> EdgeList {
-        EdgeList { nrows, ncols, src: vec![], dst: vec![], weights: Weights::None, labels: None, base: 0 }
+        EdgeList {
+            nrows,
+            ncols,
+            src: vec![],
+            dst: vec![],
+            weights: Weights::None,
+            labels: None,
+            base: 0,
+        }
     }
 
     /// Number of arcs.
@@ -152,15 +160,22 @@ impl EdgeList {
                 assert!(lo <= hi, "empty weight range {lo}..={hi}");
                 let rng = Rng::new(seed);
                 let span = (hi - lo) as u64 + 1;
-                (0..self.len() as u64).map(|k| lo + rng.below(k, span) as i64).collect()
+                (0..self.len() as u64)
+                    .map(|k| lo + rng.below(k, span) as i64)
+                    .collect()
             }
         });
     }
 
     /// Checks the arrays agree (for lists built by hand).
     pub fn validate(&self) -> Result<(), FormatError> {
-        let bad = |reason: String| FormatError::InvalidStructure { format: crate::Format::Coo, reason };
-        if self.src.len() != self.dst.len() || self.weights.len().is_some_and(|l| l != self.src.len()) {
+        let bad = |reason: String| FormatError::InvalidStructure {
+            format: crate::Format::Coo,
+            reason,
+        };
+        if self.src.len() != self.dst.len()
+            || self.weights.len().is_some_and(|l| l != self.src.len())
+        {
             return Err(bad("src, dst and weights differ in length".into()));
         }
         if let Some((k, _)) = self
@@ -170,7 +185,10 @@ impl EdgeList {
             .enumerate()
             .find(|(_, (s, d))| **s as usize >= self.nrows || **d as usize >= self.ncols)
         {
-            return Err(bad(format!("arc {k} ({} -> {}) outside {} x {}", self.src[k], self.dst[k], self.nrows, self.ncols)));
+            return Err(bad(format!(
+                "arc {k} ({} -> {}) outside {} x {}",
+                self.src[k], self.dst[k], self.nrows, self.ncols
+            )));
         }
         Ok(())
     }
@@ -195,8 +213,18 @@ impl EdgeList {
             }
         };
         let vals = (0..self.len()).map(conv).collect::<Result<Vec<_>, _>>()?;
-        let cast = |v: &Vec<u32>| v.iter().map(|&x| I::try_from_usize(x as usize).expect("checked")).collect();
-        Coo::try_from_triplets(self.nrows, self.ncols, cast(&self.src), cast(&self.dst), vals)
+        let cast = |v: &Vec<u32>| {
+            v.iter()
+                .map(|&x| I::try_from_usize(x as usize).expect("checked"))
+                .collect()
+        };
+        Coo::try_from_triplets(
+            self.nrows,
+            self.ncols,
+            cast(&self.src),
+            cast(&self.dst),
+            vals,
+        )
     }
 
     /// The adjacency matrix in CSR, duplicates combined with `S::add`.
@@ -226,7 +254,11 @@ impl EdgeList {
                 Weight::Real(x) => reals.push(x),
             }
         }
-        e.weights = if reals.is_empty() { Weights::Int(ints) } else { Weights::Real(reals) };
+        e.weights = if reals.is_empty() {
+            Weights::Int(ints)
+        } else {
+            Weights::Real(reals)
+        };
         Ok(e)
     }
 }

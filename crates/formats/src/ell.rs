@@ -8,7 +8,7 @@ use semigraph_semiring::Semiring;
 use crate::csr::Csr;
 use crate::error::FormatError;
 use crate::index::Index;
-use crate::matrix::{check_fill, ConvertOptions, Format};
+use crate::matrix::{ConvertOptions, Format, check_fill};
 
 /// ELLPACK with `width` slots per row, column-major: slot `k` of row `i` is at
 /// `k * nrows + i`, so consecutive rows (GPU threads) read consecutive addresses.
@@ -35,7 +35,11 @@ impl<S: Semiring, I: Index> Ell<S, I> {
     }
 
     /// From the first `width` entries of each row of `a` (rows must not be longer).
-    pub(crate) fn from_csr_width(a: &Csr<S, I>, width: usize, max_fill: f64) -> Result<Self, FormatError> {
+    pub(crate) fn from_csr_width(
+        a: &Csr<S, I>,
+        width: usize,
+        max_fill: f64,
+    ) -> Result<Self, FormatError> {
         let n = a.nrows();
         let stored = (width as u128) * (n as u128);
         check_fill(Format::Ell, stored, a.nnz(), max_fill)?;
@@ -53,7 +57,14 @@ impl<S: Semiring, I: Index> Ell<S, I> {
                 vals[k * n + i] = v[k];
             }
         }
-        Ok(Ell { nrows: n, ncols: a.ncols(), width, col_idx, vals, _s: PhantomData })
+        Ok(Ell {
+            nrows: n,
+            ncols: a.ncols(),
+            width,
+            col_idx,
+            vals,
+            _s: PhantomData,
+        })
     }
 
     /// Number of rows.
@@ -106,7 +117,13 @@ impl<S: Semiring, I: Index> Ell<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(x.len(), self.ncols, "x has {} entries, the matrix {} columns", x.len(), self.ncols);
+        assert_eq!(
+            x.len(),
+            self.ncols,
+            "x has {} entries, the matrix {} columns",
+            x.len(),
+            self.ncols
+        );
         let n = self.nrows;
         (0..n)
             .into_par_iter()

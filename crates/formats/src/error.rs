@@ -137,10 +137,18 @@ pub enum ReadErrorKind {
 impl ReadError {
     /// An error at a line.
     pub fn at(path: impl Into<PathBuf>, line: u64, kind: ReadErrorKind) -> ReadError {
-        ReadError { path: path.into(), line: Some(line), kind }
+        ReadError {
+            path: path.into(),
+            line: Some(line),
+            kind,
+        }
     }
     /// An error about the whole file.
     pub fn file(path: impl Into<PathBuf>, kind: ReadErrorKind) -> ReadError {
-        ReadError { path: path.into(), line: None, kind }
+        ReadError {
+            path: path.into(),
+            line: None,
+            kind,
+        }
     }
 }

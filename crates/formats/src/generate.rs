@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::edgelist::{EdgeList, Weights};
 
-/// A counter-based random number generator: `at(k)` is the SplitMix64 finaliser of
+/// A counter-based random number generator: `at(k)` is the `SplitMix64` finaliser of
 /// `seed` and `k`, so the `k`-th draw needs no state and no order.
 #[derive(Clone, Copy, Debug)]
 pub struct Rng {
@@ -18,12 +18,16 @@ pub struct Rng {
 impl Rng {
     /// A generator for `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng { seed: mix(seed ^ 0x5851_f42d_4c95_7f2d) }
+        Rng {
+            seed: mix(seed ^ 0x5851_f42d_4c95_7f2d),
+        }
     }
     /// The `k`-th 64-bit draw.
     #[inline]
     pub fn at(&self, k: u64) -> u64 {
-        mix(self.seed.wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+        mix(self
+            .seed
+            .wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
     }
     /// A draw uniform in `0..n` (`n > 0`), by 128-bit multiply (bias below 2^-64 * n).
     #[inline]
@@ -45,7 +49,10 @@ fn mix(mut z: u64) -> u64 {
 }
 
 fn checked_vertices(n: u64, what: &str) -> usize {
-    assert!(n <= u32::MAX as u64, "{what}: {n} vertices do not fit 32-bit vertex ids");
+    assert!(
+        n <= u32::MAX as u64,
+        "{what}: {n} vertices do not fit 32-bit vertex ids"
+    );
     n as usize
 }
 
@@ -58,7 +65,10 @@ fn checked_vertices(n: u64, what: &str) -> usize {
 /// # Panics
 /// If `scale > 31`.
 pub fn kronecker(scale: u32, edge_factor: u32, seed: u64) -> EdgeList {
-    assert!(scale <= 31, "Kronecker scale {scale} > 31 does not fit 32-bit vertex ids");
+    assert!(
+        scale <= 31,
+        "Kronecker scale {scale} > 31 does not fit 32-bit vertex ids"
+    );
     let n = checked_vertices(1u64 << scale, "kronecker");
     let m = (edge_factor as u64) << scale;
     let rng = Rng::new(seed);
@@ -86,7 +96,10 @@ pub fn kronecker(scale: u32, edge_factor: u32, seed: u64) -> EdgeList {
         .collect();
     let perm = permutation(n, Rng::new(seed ^ 0xa5a5_a5a5_a5a5_a5a5));
     let mut g = EdgeList::new(n, n);
-    (g.src, g.dst) = arcs.into_par_iter().map(|(i, j)| (perm[i as usize], perm[j as usize])).unzip();
+    (g.src, g.dst) = arcs
+        .into_par_iter()
+        .map(|(i, j)| (perm[i as usize], perm[j as usize]))
+        .unzip();
     g
 }
 
@@ -106,14 +119,22 @@ fn permutation(n: usize, rng: Rng) -> Vec<u32> {
 /// # Panics
 /// If `scale > 31`.
 pub fn urand(scale: u32, degree: u32, seed: u64) -> EdgeList {
-    assert!(scale <= 31, "urand scale {scale} > 31 does not fit 32-bit vertex ids");
+    assert!(
+        scale <= 31,
+        "urand scale {scale} > 31 does not fit 32-bit vertex ids"
+    );
     let n = checked_vertices(1u64 << scale, "urand");
     let m = (degree as u64) << scale;
     let rng = Rng::new(seed);
     let mut g = EdgeList::new(n, n);
     (g.src, g.dst) = (0..m)
         .into_par_iter()
-        .map(|e| (rng.below(2 * e, n as u64) as u32, rng.below(2 * e + 1, n as u64) as u32))
+        .map(|e| {
+            (
+                rng.below(2 * e, n as u64) as u32,
+                rng.below(2 * e + 1, n as u64) as u32,
+            )
+        })
         .unzip();
     g
 }
@@ -241,6 +262,9 @@ mod tests {
         for k in 0..100_000 {
             buckets[r.below(k, 10) as usize] += 1;
         }
-        assert!(buckets.iter().all(|&b| (9_000..11_000).contains(&b)), "{buckets:?}");
+        assert!(
+            buckets.iter().all(|&b| (9_000..11_000).contains(&b)),
+            "{buckets:?}"
+        );
     }
 }

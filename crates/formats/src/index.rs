@@ -23,7 +23,11 @@ pub trait Index: Copy + Ord + Eq + Hash + Debug + Default + Send + Sync + 'stati
     fn from_usize_or(v: usize, what: &'static str) -> Result<Self, FormatError> {
         match Self::try_from_usize(v) {
             Some(i) if i != Self::SENTINEL => Ok(i),
-            _ => Err(FormatError::IndexOverflow { what, value: v as u128, index: Self::NAME }),
+            _ => Err(FormatError::IndexOverflow {
+                what,
+                value: v as u128,
+                index: Self::NAME,
+            }),
         }
     }
 }

@@ -33,8 +33,14 @@ pub enum Format {
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 6] =
-        [Format::Coo, Format::Csr, Format::Ell, Format::Dia, Format::Hyb, Format::Dense];
+    pub const ALL: [Format; 6] = [
+        Format::Coo,
+        Format::Csr,
+        Format::Ell,
+        Format::Dia,
+        Format::Hyb,
+        Format::Dense,
+    ];
 
     /// Lower-case name (`csr`), as in kernel keys and on the command line.
     pub const fn name(self) -> &'static str {
@@ -61,7 +67,9 @@ impl FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown format {s:?} (expected one of coo, csr, ell, dia, hyb, dense)"))
+            .ok_or_else(|| {
+                format!("unknown format {s:?} (expected one of coo, csr, ell, dia, hyb, dense)")
+            })
     }
 }
 
@@ -80,16 +88,35 @@ pub struct ConvertOptions {
 impl Default for ConvertOptions {
     /// `max_fill` 8, at most 2^28 dense values (1 GiB of `f32`), automatic HYB width.
     fn default() -> Self {
-        ConvertOptions { max_fill: 8.0, max_dense_entries: 1 << 28, hyb_width: None }
+        ConvertOptions {
+            max_fill: 8.0,
+            max_dense_entries: 1 << 28,
+            hyb_width: None,
+        }
     }
 }
 
 /// Refuses a padded format whose `stored` values exceed `limit * nnz`.
-pub(crate) fn check_fill(format: Format, stored: u128, nnz: usize, limit: f64) -> Result<(), FormatError> {
-    let fill = if nnz == 0 { if stored == 0 { 1.0 } else { f64::INFINITY } } else { stored as f64 / nnz as f64 };
+pub(crate) fn check_fill(
+    format: Format,
+    stored: u128,
+    nnz: usize,
+    limit: f64,
+) -> Result<(), FormatError> {
+    let fill = if nnz == 0 {
+        if stored == 0 { 1.0 } else { f64::INFINITY }
+    } else {
+        stored as f64 / nnz as f64
+    };
     // An empty or all-padding-free matrix is always fine; otherwise compare.
     if stored > nnz as u128 && fill > limit {
-        return Err(FormatError::FillTooLarge { format, stored, nnz, fill, limit });
+        return Err(FormatError::FillTooLarge {
+            format,
+            stored,
+            nnz,
+            fill,
+            limit,
+        });
     }
     Ok(())
 }
@@ -149,7 +176,11 @@ impl<S: Semiring, I: Index> SparseMatrix<S, I> {
     }
 
     /// Converts to `format` (through CSR).
-    pub fn convert(&self, format: Format, opts: &ConvertOptions) -> Result<SparseMatrix<S, I>, FormatError> {
+    pub fn convert(
+        &self,
+        format: Format,
+        opts: &ConvertOptions,
+    ) -> Result<SparseMatrix<S, I>, FormatError> {
         if format == self.format() {
             return Ok(self.clone());
         }
@@ -157,7 +188,11 @@ impl<S: Semiring, I: Index> SparseMatrix<S, I> {
     }
 
     /// `a` in `format`.
-    pub fn from_csr(a: &Csr<S, I>, format: Format, opts: &ConvertOptions) -> Result<SparseMatrix<S, I>, FormatError> {
+    pub fn from_csr(
+        a: &Csr<S, I>,
+        format: Format,
+        opts: &ConvertOptions,
+    ) -> Result<SparseMatrix<S, I>, FormatError> {
         Ok(match format {
             Format::Coo => SparseMatrix::Coo(a.to_coo()),
             Format::Csr => SparseMatrix::Csr(a.clone()),

@@ -58,12 +58,20 @@ impl Stats {
         let max = lens.iter().copied().max().unwrap_or(0);
         let min = lens.iter().copied().min().unwrap_or(0);
         let mean = if n == 0 { 0.0 } else { nnz as f64 / n as f64 };
-        let var = if n == 0 { 0.0 } else { lens.iter().map(|&l| (l as f64 - mean).powi(2)).sum::<f64>() / n as f64 };
+        let var = if n == 0 {
+            0.0
+        } else {
+            lens.iter().map(|&l| (l as f64 - mean).powi(2)).sum::<f64>() / n as f64
+        };
         let mut buckets: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
         let mut hist = vec![0usize; max + 1];
         for &l in &lens {
             hist[l] += 1;
-            let b = if l == 0 { 0 } else { (usize::BITS - l.leading_zeros()) as usize };
+            let b = if l == 0 {
+                0
+            } else {
+                (usize::BITS - l.leading_zeros()) as usize
+            };
             while buckets.len() <= b {
                 let k = buckets.len();
                 buckets.push((1 << (k - 1), (1 << k) - 1, 0));
@@ -94,8 +102,16 @@ impl Stats {
             ell_fill: per_entry((n * max) as f64),
             dia_fill: per_entry(diagonals as f64 * n as f64),
             hyb_width: w,
-            hyb_coo_share: if nnz == 0 { 0.0 } else { (nnz - ell_part) as f64 / nnz as f64 },
-            hyb_ell_fill: if ell_part == 0 { 1.0 } else { (w * n) as f64 / ell_part as f64 },
+            hyb_coo_share: if nnz == 0 {
+                0.0
+            } else {
+                (nnz - ell_part) as f64 / nnz as f64
+            },
+            hyb_ell_fill: if ell_part == 0 {
+                1.0
+            } else {
+                (w * n) as f64 / ell_part as f64
+            },
             recommended: Format::Csr,
             reason: String::new(),
         };
@@ -117,10 +133,19 @@ impl Stats {
             return (Format::Csr, "no entries".into());
         }
         if cells <= (1u64 << 26) as f64 && self.nnz as f64 >= 0.25 * cells {
-            return (Format::Dense, format!("density {:.2} >= 0.25", self.nnz as f64 / cells));
+            return (
+                Format::Dense,
+                format!("density {:.2} >= 0.25", self.nnz as f64 / cells),
+            );
         }
         if self.dia_fill <= 1.5 {
-            return (Format::Dia, format!("{} diagonals, DIA fill {:.2} <= 1.5", self.diagonals, self.dia_fill));
+            return (
+                Format::Dia,
+                format!(
+                    "{} diagonals, DIA fill {:.2} <= 1.5",
+                    self.diagonals, self.dia_fill
+                ),
+            );
         }
         if self.ell_fill <= 1.5 {
             return (Format::Ell, format!("ELL fill {:.2} <= 1.5", self.ell_fill));
@@ -140,7 +165,11 @@ impl Stats {
             Format::Csr,
             format!(
                 "irregular rows (mean {:.2}, stddev {:.2}, max {}): ELL fill {:.2}, DIA fill {:.2}",
-                self.row_len_mean, self.row_len_stddev, self.row_len_max, self.ell_fill, self.dia_fill
+                self.row_len_mean,
+                self.row_len_stddev,
+                self.row_len_max,
+                self.ell_fill,
+                self.dia_fill
             ),
         )
     }

@@ -1,6 +1,6 @@
 //! Conversions between the weights of graph files and the value types of semirings.
 
-use semigraph_semiring::{bf16, f16, DistPred, PackedDist, Scalar, NO_PRED};
+use semigraph_semiring::{DistPred, NO_PRED, PackedDist, Scalar, bf16, f16};
 
 /// One weight as a file stores it.
 #[derive(Clone, Copy, Debug, PartialEq)]

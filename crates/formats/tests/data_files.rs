@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use semigraph_formats::io::{data_dir, read_graph, IdBase, InputFormat, ReadOptions};
+use semigraph_formats::io::{IdBase, InputFormat, ReadOptions, data_dir, read_graph};
 use semigraph_formats::{EdgeList, ReadErrorKind};
 
 fn data() -> PathBuf {
@@ -15,8 +15,14 @@ fn data() -> PathBuf {
 
 fn load(rel: &str) -> EdgeList {
     let p = data().join(rel);
-    read_graph(&p, &ReadOptions { quiet: true, ..Default::default() })
-        .unwrap_or_else(|e| panic!("{} failed to load: {e}", p.display()))
+    read_graph(
+        &p,
+        &ReadOptions {
+            quiet: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{} failed to load: {e}", p.display()))
 }
 
 fn self_loops(g: &EdgeList) -> usize {
@@ -55,20 +61,39 @@ fn degrees(g: &EdgeList) -> Vec<usize> {
 fn dimacs_rome99() {
     let g = load("dimacs9-rome99/rome99.gr");
     assert_eq!((g.num_vertices(), g.len()), (3_353, 4_444));
-    let semigraph_formats::Weights::Int(w) = &g.weights else { panic!("integer weights expected") };
-    assert_eq!((*w.iter().min().unwrap(), *w.iter().max().unwrap()), (1, 12_711));
+    let semigraph_formats::Weights::Int(w) = &g.weights else {
+        panic!("integer weights expected")
+    };
+    assert_eq!(
+        (*w.iter().min().unwrap(), *w.iter().max().unwrap()),
+        (1, 12_711)
+    );
 }
 
-/// The LAGraph table of the data README: `| file | bytes | banner | rows cols entries | what |`.
+/// The `LAGraph` table of the data README: `| file | bytes | banner | rows cols entries | what |`.
 fn lagraph_table() -> Vec<(String, String, Vec<usize>)> {
     let readme = std::fs::read_to_string(data().join("README.md")).unwrap();
-    let section = readme.split("## 3. `lagraph/`").nth(1).unwrap().split("## 4.").next().unwrap();
+    let section = readme
+        .split("## 3. `lagraph/`")
+        .nth(1)
+        .unwrap()
+        .split("## 4.")
+        .next()
+        .unwrap();
     section
         .lines()
-        .filter(|l| l.starts_with("| ") && l.split('|').nth(1).is_some_and(|c| c.trim().ends_with(".mtx")))
+        .filter(|l| {
+            l.starts_with("| ")
+                && l.split('|')
+                    .nth(1)
+                    .is_some_and(|c| c.trim().ends_with(".mtx"))
+        })
         .map(|l| {
             let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-            let sizes = cells[4].split_whitespace().filter_map(|x| x.parse().ok()).collect();
+            let sizes = cells[4]
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
             (cells[1].to_string(), cells[3].to_string(), sizes)
         })
         .collect()
@@ -77,7 +102,11 @@ fn lagraph_table() -> Vec<(String, String, Vec<usize>)> {
 #[test]
 fn lagraph_matrices_load_with_readme_counts() {
     let table = lagraph_table();
-    assert!(table.len() > 80, "README table parsed: {} rows", table.len());
+    assert!(
+        table.len() > 80,
+        "README table parsed: {} rows",
+        table.len()
+    );
     let mut checked = 0;
     for (file, banner, sizes) in table {
         if file.starts_with("mangled") || banner.contains("complex") {
@@ -110,20 +139,31 @@ fn lagraph_matrices_load_with_readme_counts() {
 fn lagraph_values_and_types() {
     use semigraph_formats::Weights;
     let g = load("lagraph/matrix_uint64.mtx");
-    let Weights::UInt(w) = &g.weights else { panic!("{:?}", g.weights) };
+    let Weights::UInt(w) = &g.weights else {
+        panic!("{:?}", g.weights)
+    };
     assert!(w.contains(&u64::MAX));
     let g = load("lagraph/matrix_fp32.mtx"); // an "integer" file declared float, with -inf
-    let Weights::Real(w) = &g.weights else { panic!("{:?}", g.weights) };
+    let Weights::Real(w) = &g.weights else {
+        panic!("{:?}", g.weights)
+    };
     assert!(w.contains(&f64::NEG_INFINITY) && w.contains(&f64::INFINITY));
     let g = load("lagraph/skew_fp32.mtx"); // (5,1) = inf, so (1,5) = -inf
-    let k = (0..g.len()).find(|&k| (g.src[k], g.dst[k]) == (0, 4)).unwrap();
-    assert_eq!(g.weights.get(k), Some(semigraph_formats::Weight::Real(f64::NEG_INFINITY)));
+    let k = (0..g.len())
+        .find(|&k| (g.src[k], g.dst[k]) == (0, 4))
+        .unwrap();
+    assert_eq!(
+        g.weights.get(k),
+        Some(semigraph_formats::Weight::Real(f64::NEG_INFINITY))
+    );
     let a = load("lagraph/west0067.mtx");
     let b = load("lagraph/west0067_noheader.mtx");
     let c = load("lagraph/west0067_jumbled.mtx");
     assert_eq!((a.len(), b.len(), c.len()), (294, 294, 294));
     let sorted = |g: &EdgeList| {
-        let mut e: Vec<_> = (0..g.len()).map(|k| (g.src[k], g.dst[k], g.weights.get(k).unwrap().to_string())).collect();
+        let mut e: Vec<_> = (0..g.len())
+            .map(|k| (g.src[k], g.dst[k], g.weights.get(k).unwrap().to_string()))
+            .collect();
         e.sort();
         e
     };
@@ -137,18 +177,33 @@ fn malformed_matrix_market_files_are_rejected_with_a_line() {
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("mangled"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("mangled")
+        })
         .collect();
     names.sort();
     assert_eq!(names.len(), 25);
     for p in names {
-        let r = std::panic::catch_unwind(|| read_graph(&p, &ReadOptions { quiet: true, ..Default::default() }));
+        let r = std::panic::catch_unwind(|| {
+            read_graph(
+                &p,
+                &ReadOptions {
+                    quiet: true,
+                    ..Default::default()
+                },
+            )
+        });
         let e = match r {
             Err(_) => panic!("{} panicked", p.display()),
             Ok(Ok(_)) => panic!("{} was accepted", p.display()),
             Ok(Err(e)) => e,
         };
-        let line = e.line.unwrap_or_else(|| panic!("{}: no line in {e}", p.display()));
+        let line = e
+            .line
+            .unwrap_or_else(|| panic!("{}: no line in {e}", p.display()));
         let msg = e.to_string();
         assert!(msg.contains(&format!(":{line}: ")), "{msg}");
         println!("{msg}");
@@ -158,18 +213,60 @@ fn malformed_matrix_market_files_are_rejected_with_a_line() {
 #[test]
 fn specific_malformations_are_named() {
     let err = |f: &str| {
-        read_graph(data().join("lagraph").join(f), &ReadOptions { quiet: true, ..Default::default() }).unwrap_err()
+        read_graph(
+            data().join("lagraph").join(f),
+            &ReadOptions {
+                quiet: true,
+                ..Default::default()
+            },
+        )
+        .unwrap_err()
     };
     let e = err("mangled14.mtx");
-    assert!(matches!(e.kind, ReadErrorKind::Duplicate { row: 2, col: 2, first_line: 7 }), "{e}");
+    assert!(
+        matches!(
+            e.kind,
+            ReadErrorKind::Duplicate {
+                row: 2,
+                col: 2,
+                first_line: 7
+            }
+        ),
+        "{e}"
+    );
     assert_eq!(e.line, Some(8));
-    assert!(matches!(err("mangled13.mtx").kind, ReadErrorKind::IdOutOfRange { .. }));
-    assert!(matches!(err("mangled10.mtx").kind, ReadErrorKind::CountMismatch { declared: 3, found: 2, .. }));
-    assert!(matches!(err("mangled_int8.mtx").kind, ReadErrorKind::BadWeight { .. }));
-    assert!(matches!(err("mangled_uint32.mtx").kind, ReadErrorKind::BadWeight { .. }));
-    assert!(matches!(err("mangled_bool.mtx").kind, ReadErrorKind::BadWeight { .. }));
-    assert!(matches!(err("mangled11.mtx").kind, ReadErrorKind::BadLine(_)));
-    assert!(matches!(err("complex.mtx").kind, ReadErrorKind::Unsupported(_)));
+    assert!(matches!(
+        err("mangled13.mtx").kind,
+        ReadErrorKind::IdOutOfRange { .. }
+    ));
+    assert!(matches!(
+        err("mangled10.mtx").kind,
+        ReadErrorKind::CountMismatch {
+            declared: 3,
+            found: 2,
+            ..
+        }
+    ));
+    assert!(matches!(
+        err("mangled_int8.mtx").kind,
+        ReadErrorKind::BadWeight { .. }
+    ));
+    assert!(matches!(
+        err("mangled_uint32.mtx").kind,
+        ReadErrorKind::BadWeight { .. }
+    ));
+    assert!(matches!(
+        err("mangled_bool.mtx").kind,
+        ReadErrorKind::BadWeight { .. }
+    ));
+    assert!(matches!(
+        err("mangled11.mtx").kind,
+        ReadErrorKind::BadLine(_)
+    ));
+    assert!(matches!(
+        err("complex.mtx").kind,
+        ReadErrorKind::Unsupported(_)
+    ));
 }
 
 #[test]
@@ -186,9 +283,21 @@ fn suitesparse_edge_lists() {
         assert_eq!((g.num_vertices(), g.len(), g.base), (v, e, base), "{f}");
     }
     assert_eq!(self_loops(&load("suitesparse-derived/EVA.edges.txt")), 2);
-    assert_eq!(self_loops(&load("suitesparse-derived/commanche_dual.edges.txt")), 7_920);
+    assert_eq!(
+        self_loops(&load("suitesparse-derived/commanche_dual.edges.txt")),
+        7_920
+    );
     let p = data().join("suitesparse-derived/3elt.edges.txt");
-    let g = read_graph(&p, &ReadOptions { undirected: true, base: IdBase::One, quiet: true, ..Default::default() }).unwrap();
+    let g = read_graph(
+        &p,
+        &ReadOptions {
+            undirected: true,
+            base: IdBase::One,
+            quiet: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(g.len(), 2 * 13_722);
 }
 
@@ -198,9 +307,16 @@ fn network_science() {
     assert_eq!(g.num_vertices(), 1_589);
     assert_eq!(g.len(), 2 * 2_742 - self_loops(&g));
     assert_eq!(g.labels.as_ref().unwrap()[0], 0);
-    let semigraph_formats::Weights::Real(w) = &g.weights else { panic!() };
-    let (lo, hi) = w.iter().fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(*x), b.max(*x)));
-    assert!((lo - 0.0526).abs() < 1e-3 && (hi - 4.75).abs() < 1e-9, "{lo} {hi}");
+    let semigraph_formats::Weights::Real(w) = &g.weights else {
+        panic!()
+    };
+    let (lo, hi) = w
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(*x), b.max(*x)));
+    assert!(
+        (lo - 0.0526).abs() < 1e-3 && (hi - 4.75).abs() < 1e-9,
+        "{lo} {hi}"
+    );
     let isolated = degrees(&g).iter().filter(|d| **d == 0).count();
     assert_eq!(isolated, 128);
     let g = load("network-science/USPowerGrid.txt");
@@ -225,7 +341,15 @@ fn ldbc_graphalytics() {
     assert_eq!((g.num_vertices(), g.len()), (8, 10));
     for f in ["example-directed-input", "example-undirected-input"] {
         let p = data().join("ldbc-graphalytics").join(f);
-        let g = read_graph(&p, &ReadOptions { format: Some(InputFormat::Adjacency), quiet: true, ..Default::default() }).unwrap();
+        let g = read_graph(
+            &p,
+            &ReadOptions {
+                format: Some(InputFormat::Adjacency),
+                quiet: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(g.len() >= 12, "{f}");
     }
 }
@@ -237,7 +361,11 @@ fn every_graph_file_of_the_data_set_loads() {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
-            if p.is_dir() { walk(&p, out) } else { out.push(p) }
+            if p.is_dir() {
+                walk(&p, out)
+            } else {
+                out.push(p)
+            }
         }
     }
     let mut files = vec![];

@@ -4,18 +4,26 @@
 
 use proptest::prelude::*;
 use semigraph_formats::{ConvertOptions, Coo, Csr, Format, FormatError, SparseMatrix};
-use semigraph_semiring::testing::{test_value, TestValue};
-use semigraph_semiring::{for_each_builtin, MinPlus, OrAnd, Semiring, SrVal};
+use semigraph_semiring::testing::{TestValue, test_value};
+use semigraph_semiring::{MinPlus, OrAnd, Semiring, SrVal, for_each_builtin};
 
 /// Random triplets: `(row, col, small value, is the semiring zero)`, duplicates allowed.
 fn triplets(max: usize) -> impl Strategy<Value = (usize, usize, Vec<(usize, usize, i32)>)> {
     (1..=max, 1..=max).prop_flat_map(|(r, c)| {
-        (Just(r), Just(c), prop::collection::vec((0..r, 0..c, -1000i32..1000), 0..(r * c + 4)))
+        (
+            Just(r),
+            Just(c),
+            prop::collection::vec((0..r, 0..c, -1000i32..1000), 0..(r * c + 4)),
+        )
     })
 }
 
 /// The dense reference: duplicates combined with `add` in order, missing = zero.
-fn dense_ref<S: Semiring>(r: usize, c: usize, t: &[(usize, usize, S::T)]) -> Vec<Vec<Option<S::T>>> {
+fn dense_ref<S: Semiring>(
+    r: usize,
+    c: usize,
+    t: &[(usize, usize, S::T)],
+) -> Vec<Vec<Option<S::T>>> {
     let mut d = vec![vec![None; c]; r];
     for &(i, j, v) in t {
         d[i][j] = Some(match d[i][j] {
@@ -29,10 +37,12 @@ fn dense_ref<S: Semiring>(r: usize, c: usize, t: &[(usize, usize, S::T)]) -> Vec
 fn spmv_ref<S: Semiring>(d: &[Vec<Option<S::T>>], x: &[S::T]) -> Vec<S::T> {
     d.iter()
         .map(|row| {
-            row.iter().enumerate().fold(S::zero(), |acc, (k, v)| match v {
-                Some(v) => S::add(acc, S::mul_at(*v, x[k], k as u64)),
-                None => acc,
-            })
+            row.iter()
+                .enumerate()
+                .fold(S::zero(), |acc, (k, v)| match v {
+                    Some(v) => S::add(acc, S::mul_at(*v, x[k], k as u64)),
+                    None => acc,
+                })
         })
         .collect()
 }
@@ -60,19 +70,30 @@ fn check_spmv<S: Semiring>(
         if products.is_empty() {
             prop_assert!(S::is_zero(got[i]), "row {i} in {f}");
         } else {
-            prop_assert!(products.contains(&got[i]), "row {i} in {f}: {:?} not in {products:?}", got[i]);
+            prop_assert!(
+                products.contains(&got[i]),
+                "row {i} in {f}: {:?} not in {products:?}",
+                got[i]
+            );
         }
     }
     Ok(())
 }
 
-fn check_all_formats<S: Semiring>(r: usize, c: usize, raw: &[(usize, usize, i32)]) -> Result<(), TestCaseError>
+fn check_all_formats<S: Semiring>(
+    r: usize,
+    c: usize,
+    raw: &[(usize, usize, i32)],
+) -> Result<(), TestCaseError>
 where
     S::T: TestValue,
 {
     // Values are never the semiring zero here: DIA and dense cannot store that (see
     // `explicit_entries_survive` for what each format keeps).
-    let t: Vec<(usize, usize, S::T)> = raw.iter().map(|&(i, j, v)| (i, j, test_value::<S>(v, false))).collect();
+    let t: Vec<(usize, usize, S::T)> = raw
+        .iter()
+        .map(|&(i, j, v)| (i, j, test_value::<S>(v, false)))
+        .collect();
     let mut coo = Coo::<S, u32>::new(r, c).unwrap();
     for &(i, j, v) in &t {
         coo.push(i, j, v);
@@ -87,10 +108,15 @@ where
             prop_assert!(got == *w, "{} ({i},{j}): {got:?} != {w:?}", S::full_name());
         }
     }
-    let x: Vec<S::T> = (0..c).map(|k| test_value::<S>(k as i32 * 7 - 11, k % 5 == 3)).collect();
+    let x: Vec<S::T> = (0..c)
+        .map(|k| test_value::<S>(k as i32 * 7 - 11, k % 5 == 3))
+        .collect();
     let y_ref = spmv_ref::<S>(&want, &x);
     check_spmv::<S>(&want, &x, &csr.spmv(&x), &y_ref, Format::Csr)?;
-    let opts = ConvertOptions { max_fill: f64::INFINITY, ..Default::default() };
+    let opts = ConvertOptions {
+        max_fill: f64::INFINITY,
+        ..Default::default()
+    };
     let base = SparseMatrix::Coo(coo);
     // Entries whose combined value is the semiring zero are dropped by DIA and dense only.
     let csr_no_zero = {
@@ -110,9 +136,17 @@ where
         for f2 in Format::ALL {
             let b = a.convert(f2, &opts).unwrap();
             let back = b.to_csr().unwrap();
-            let lossy = [f1, f2].iter().any(|f| matches!(f, Format::Dia | Format::Dense));
+            let lossy = [f1, f2]
+                .iter()
+                .any(|f| matches!(f, Format::Dia | Format::Dense));
             let expected = if lossy { &csr_no_zero } else { &csr };
-            prop_assert!(&back == expected, "{}: {} -> {} -> csr differs", S::full_name(), f1, f2);
+            prop_assert!(
+                &back == expected,
+                "{}: {} -> {} -> csr differs",
+                S::full_name(),
+                f1,
+                f2
+            );
         }
     }
     // The transpose of the transpose is the matrix, and transposes agree with the reference.
@@ -153,7 +187,10 @@ fn explicit_entries_survive() {
     assert_eq!(csr.nnz(), 3);
     let opts = ConvertOptions::default();
     for f in Format::ALL {
-        let back = SparseMatrix::from_csr(&csr, f, &opts).unwrap().to_csr().unwrap();
+        let back = SparseMatrix::from_csr(&csr, f, &opts)
+            .unwrap()
+            .to_csr()
+            .unwrap();
         assert_eq!(back.get(0, 0), Some(0.0), "{f} lost the zero-weight edge");
         assert_eq!(back.get(1, 1), Some(5.0), "{f}");
         // COO, CSR, ELL and HYB keep an entry equal to the semiring zero; DIA and dense
@@ -174,14 +211,23 @@ fn ell_and_dia_padding_is_the_semiring_zero() {
     let opts = ConvertOptions::default();
     let ell = csr.to_ell(&opts).unwrap();
     // Column-major, width 2: slot 0 of rows 0,1,2 then slot 1.
-    assert_eq!(ell.vals(), &[1.0, f32::INFINITY, 0.0, 2.0, f32::INFINITY, f32::INFINITY]);
+    assert_eq!(
+        ell.vals(),
+        &[1.0, f32::INFINITY, 0.0, 2.0, f32::INFINITY, f32::INFINITY]
+    );
     assert_eq!(ell.col_idx(), &[0, u32::MAX, 2, 1, u32::MAX, u32::MAX]);
     let dia = csr.to_dia(&opts).unwrap();
     assert_eq!(dia.offsets(), &[0, 1]);
-    assert_eq!(dia.data(), &[1.0, f32::INFINITY, 0.0, 2.0, f32::INFINITY, f32::INFINITY]);
+    assert_eq!(
+        dia.data(),
+        &[1.0, f32::INFINITY, 0.0, 2.0, f32::INFINITY, f32::INFINITY]
+    );
     // With or-and the padding is `false`.
     let b: Csr<OrAnd> = csr.pattern();
-    assert_eq!(b.to_ell(&opts).unwrap().vals(), &[true, false, true, true, false, false]);
+    assert_eq!(
+        b.to_ell(&opts).unwrap().vals(),
+        &[true, false, true, true, false, false]
+    );
 }
 
 #[test]
@@ -203,13 +249,21 @@ fn padded_formats_refuse_excessive_fill_before_allocating() {
     let a: Csr<MinPlus<f32>> = g.to_csr().unwrap();
     let e = a.to_ell(&ConvertOptions::default()).unwrap_err();
     match e {
-        FormatError::FillTooLarge { format: Format::Ell, stored, nnz, .. } => {
+        FormatError::FillTooLarge {
+            format: Format::Ell,
+            stored,
+            nnz,
+            ..
+        } => {
             assert_eq!((stored, nnz), (99_999 * 100_000, 99_999));
         }
         e => panic!("{e}"),
     }
     assert!(e.to_string().contains("ell would store"), "{e}");
-    assert!(matches!(a.to_dense(&ConvertOptions::default()), Err(FormatError::FillTooLarge { .. })));
+    assert!(matches!(
+        a.to_dense(&ConvertOptions::default()),
+        Err(FormatError::FillTooLarge { .. })
+    ));
     // HYB handles the star: one ELL column, nothing in COO... or all in COO.
     let h = a.to_hyb(&ConvertOptions::default()).unwrap();
     assert_eq!(h.nnz(), a.nnz());
@@ -218,12 +272,19 @@ fn padded_formats_refuse_excessive_fill_before_allocating() {
 #[test]
 fn sizes_that_overflow_the_index_type_are_errors() {
     let e = Coo::<MinPlus<f32>, u32>::new(u32::MAX as usize + 1, 1).unwrap_err();
-    assert!(matches!(e, FormatError::IndexOverflow { what: "rows", .. }), "{e}");
+    assert!(
+        matches!(e, FormatError::IndexOverflow { what: "rows", .. }),
+        "{e}"
+    );
     assert!(Coo::<MinPlus<f32>, u64>::new(u32::MAX as usize + 1, 1).is_ok());
     let bad = Csr::<MinPlus<f32>>::try_from_parts(2, 2, vec![0, 2, 1], vec![0, 1], vec![1.0, 2.0]);
     assert!(matches!(bad, Err(FormatError::InvalidStructure { .. })));
     let bad = Csr::<MinPlus<f32>>::try_from_parts(1, 2, vec![0, 2], vec![1, 0], vec![1.0, 2.0]);
-    assert!(bad.unwrap_err().to_string().contains("not strictly increasing"));
+    assert!(
+        bad.unwrap_err()
+            .to_string()
+            .contains("not strictly increasing")
+    );
 }
 
 #[test]
@@ -235,10 +296,19 @@ fn wrong_vector_length_panics() {
 
 #[test]
 fn stats_and_recommendations() {
-    use semigraph_formats::{generate, Stats};
+    use semigraph_formats::{Stats, generate};
     let grid: Csr<MinPlus<f32>> = generate::grid(64, 64, 1, 100, 1).to_csr().unwrap();
     let s = Stats::of(&grid);
-    assert_eq!((s.nrows, s.diagonals, s.bandwidth, s.row_len_max, s.row_len_min), (4096, 4, 64, 4, 2));
+    assert_eq!(
+        (
+            s.nrows,
+            s.diagonals,
+            s.bandwidth,
+            s.row_len_max,
+            s.row_len_min
+        ),
+        (4096, 4, 64, 4, 2)
+    );
     assert_eq!(s.recommended, Format::Dia, "{s}");
     let kron: Csr<MinPlus<f32>> = generate::kronecker(12, 16, 1).to_csr().unwrap();
     let s = Stats::of(&kron);

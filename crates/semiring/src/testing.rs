@@ -1,7 +1,7 @@
 //! Helpers for tests of semirings and of code generic over them (other crates' tests use
 //! them too, as nalgebra-sparse ships its proptest strategies).
 
-use crate::{bf16, f16, DistPred, PackedDist, Scalar, Semiring};
+use crate::{DistPred, PackedDist, Scalar, Semiring, bf16, f16};
 
 /// Small exact values of a scalar type: every semiring law holds exactly on them (no
 /// rounding, no overflow), so results can be compared with `==`.
@@ -78,7 +78,11 @@ where
         return S::zero();
     }
     let r = <S::T as TestValue>::RANGE;
-    let i = if S::USES_INDEX && S::NAME != "min_plus_pred" { i.rem_euclid(r + 1) } else { i.clamp(-r, r) };
+    let i = if S::USES_INDEX && S::NAME != "min_plus_pred" {
+        i.rem_euclid(r + 1)
+    } else {
+        i.clamp(-r, r)
+    };
     let v = <S::T as TestValue>::from_small(i);
     if S::is_zero(v) { S::one() } else { v }
 }

@@ -5,7 +5,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{err_at, parse_f64, parse_i64, show, Lines};
+use super::lines::{Lines, err_at, parse_f64, parse_i64, show};
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -68,13 +68,20 @@ impl<R: BufRead> Tokenizer<R> {
                             self.line = no;
                         }
                         None => {
-                            return Err(err_at(self.lines.path(), line, ReadErrorKind::BadLine("unterminated string".into())));
+                            return Err(err_at(
+                                self.lines.path(),
+                                line,
+                                ReadErrorKind::BadLine("unterminated string".into()),
+                            ));
                         }
                     }
                 }
             }
             let start = self.pos;
-            while self.pos < self.cur.len() && !self.cur[self.pos].is_ascii_whitespace() && !b"[]\"".contains(&self.cur[self.pos]) {
+            while self.pos < self.cur.len()
+                && !self.cur[self.pos].is_ascii_whitespace()
+                && !b"[]\"".contains(&self.cur[self.pos])
+            {
                 self.pos += 1;
             }
             let word = &self.cur[start..self.pos];
@@ -89,17 +96,32 @@ impl<R: BufRead> Tokenizer<R> {
 }
 
 pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList, ReadError> {
-    let mut tk = Tokenizer { lines, cur: Vec::new(), pos: 0, line: 0 };
+    let mut tk = Tokenizer {
+        lines,
+        cur: Vec::new(),
+        pos: 0,
+        line: 0,
+    };
     let bad = |line: u64, msg: String| err_at(path, line, ReadErrorKind::BadLine(msg));
     // Find `graph [`.
     loop {
         match tk.next()? {
             Some((Tok::Key(k), _)) if k == "graph" => match tk.next()? {
                 Some((Tok::Open, _)) => break,
-                other => return Err(bad(other.map(|o| o.1).unwrap_or(0), "expected \"[\" after \"graph\"".into())),
+                other => {
+                    return Err(bad(
+                        other.map(|o| o.1).unwrap_or(0),
+                        "expected \"[\" after \"graph\"".into(),
+                    ));
+                }
             },
             Some(_) => continue,
-            None => return Err(ReadError::file(path, ReadErrorKind::BadHeader("no \"graph [\" found".into()))),
+            None => {
+                return Err(ReadError::file(
+                    path,
+                    ReadErrorKind::BadHeader("no \"graph [\" found".into()),
+                ));
+            }
         }
     }
     let mut directed = false;
@@ -122,8 +144,11 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                         read_list(&mut tk, path, 0, &mut attrs)?;
                         let get = |name: &str| attrs.iter().find(|a| a.0 == name);
                         let int = |name: &str| -> Result<i64, ReadError> {
-                            let (_, v, l) = get(name).ok_or_else(|| bad(line, format!("{k} without {name}")))?;
-                            parse_i64(v).ok_or_else(|| bad(*l, format!("{name} {:?} is not an integer", show(v))))
+                            let (_, v, l) = get(name)
+                                .ok_or_else(|| bad(line, format!("{k} without {name}")))?;
+                            parse_i64(v).ok_or_else(|| {
+                                bad(*l, format!("{name} {:?} is not an integer", show(v)))
+                            })
                         };
                         if k == "node" {
                             ids.push(int("id")?);
@@ -133,10 +158,14 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                                 Some((_, v, l)) => match parse_f64(v) {
                                     Some(x) if !x.is_nan() => Some(x),
                                     _ => {
-                                        return Err(err_at(path, *l, ReadErrorKind::BadWeight {
-                                            value: show(v),
-                                            reason: "not a number".into(),
-                                        }));
+                                        return Err(err_at(
+                                            path,
+                                            *l,
+                                            ReadErrorKind::BadWeight {
+                                                value: show(v),
+                                                reason: "not a number".into(),
+                                            },
+                                        ));
                                     }
                                 },
                             };
@@ -144,7 +173,9 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                         }
                     }
                     (_, Tok::Open) => read_list(&mut tk, path, 1, &mut Vec::new())?,
-                    (_, Tok::Close) => return Err(bad(vline, format!("key {k:?} without a value"))),
+                    (_, Tok::Close) => {
+                        return Err(bad(vline, format!("key {k:?} without a value")));
+                    }
                     _ => {}
                 }
             }
@@ -154,20 +185,33 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     let mut index = std::collections::HashMap::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
         if index.insert(*id, i as u32).is_some() {
-            return Err(ReadError::file(path, ReadErrorKind::BadLine(format!("node id {id} defined twice"))));
+            return Err(ReadError::file(
+                path,
+                ReadErrorKind::BadLine(format!("node id {id} defined twice")),
+            ));
         }
     }
     let n = ids.len();
     let mut g = EdgeList::new(n, n);
     let weighted = edges.iter().any(|e| e.2.is_some());
     if weighted && edges.iter().any(|e| e.2.is_none()) {
-        return Err(ReadError::file(path, ReadErrorKind::BadLine("some edges have a value and some do not".into())));
+        return Err(ReadError::file(
+            path,
+            ReadErrorKind::BadLine("some edges have a value and some do not".into()),
+        ));
     }
     let mut ws = Vec::new();
     for (s, t, w, line) in edges {
         let id = |x: i64| {
             index.get(&x).copied().ok_or_else(|| {
-                err_at(path, line, ReadErrorKind::IdOutOfRange { id: x.to_string(), range: "the node ids of the file".into() })
+                err_at(
+                    path,
+                    line,
+                    ReadErrorKind::IdOutOfRange {
+                        id: x.to_string(),
+                        range: "the node ids of the file".into(),
+                    },
+                )
             })
         };
         g.src.push(id(s)?);
@@ -195,7 +239,11 @@ fn read_list<R: BufRead>(
 ) -> Result<(), ReadError> {
     loop {
         let Some((tok, line)) = tk.next()? else {
-            return Err(err_at(path, tk.line, ReadErrorKind::BadLine("unclosed \"[\"".into())));
+            return Err(err_at(
+                path,
+                tk.line,
+                ReadErrorKind::BadLine("unclosed \"[\"".into()),
+            ));
         };
         match tok {
             Tok::Close => return Ok(()),
@@ -207,9 +255,21 @@ fn read_list<R: BufRead>(
                     }
                 }
                 Some((Tok::Str, _)) => {}
-                _ => return Err(err_at(path, line, ReadErrorKind::BadLine(format!("key {k:?} without a value")))),
+                _ => {
+                    return Err(err_at(
+                        path,
+                        line,
+                        ReadErrorKind::BadLine(format!("key {k:?} without a value")),
+                    ));
+                }
             },
-            other => return Err(err_at(path, line, ReadErrorKind::BadLine(format!("expected a key, found {other:?}")))),
+            other => {
+                return Err(err_at(
+                    path,
+                    line,
+                    ReadErrorKind::BadLine(format!("expected a key, found {other:?}")),
+                ));
+            }
         }
     }
 }

@@ -15,7 +15,12 @@ pub struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     pub(crate) fn new(reader: R, path: &Path) -> Self {
-        Lines { reader, buf: Vec::with_capacity(256), line: 0, path: path.to_path_buf() }
+        Lines {
+            reader,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            path: path.to_path_buf(),
+        }
     }
 
     /// The next line and its number, without its terminator; `None` at the end of the file.
@@ -53,7 +58,8 @@ pub(crate) fn err_at(path: &Path, line: u64, kind: ReadErrorKind) -> ReadError {
 
 /// Whitespace-separated tokens.
 pub(crate) fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty())
+    line.split(|b| b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
 }
 
 /// A token as text, for messages.
@@ -82,7 +88,11 @@ pub(crate) fn parse_i64(tok: &[u8]) -> Option<i64> {
     match tok.strip_prefix(b"-") {
         Some(rest) => {
             let v = parse_u64(rest)?;
-            if v == 1 << 63 { Some(i64::MIN) } else { i64::try_from(v).ok().map(|v| -v) }
+            if v == 1 << 63 {
+                Some(i64::MIN)
+            } else {
+                i64::try_from(v).ok().map(|v| -v)
+            }
         }
         None => parse_u64(tok).and_then(|v| i64::try_from(v).ok()),
     }
@@ -103,20 +113,25 @@ pub(crate) struct WeightAcc {
 impl WeightAcc {
     /// Adds a weight token; `Err` with the reason if it is not a number or is NaN.
     pub(crate) fn push(&mut self, tok: &[u8]) -> Result<(), ReadErrorKind> {
-        if self.reals.is_none() {
-            if let Some(v) = parse_i64(tok) {
-                self.ints.push(v);
-                return Ok(());
-            }
+        if self.reals.is_none()
+            && let Some(v) = parse_i64(tok)
+        {
+            self.ints.push(v);
+            return Ok(());
         }
         let v = parse_f64(tok).ok_or_else(|| ReadErrorKind::BadWeight {
             value: show(tok),
             reason: "not a number".into(),
         })?;
         if v.is_nan() {
-            return Err(ReadErrorKind::BadWeight { value: show(tok), reason: "NaN is not a weight".into() });
+            return Err(ReadErrorKind::BadWeight {
+                value: show(tok),
+                reason: "NaN is not a weight".into(),
+            });
         }
-        let reals = self.reals.get_or_insert_with(|| self.ints.drain(..).map(|x| x as f64).collect());
+        let reals = self
+            .reals
+            .get_or_insert_with(|| self.ints.drain(..).map(|x| x as f64).collect());
         reals.push(v);
         Ok(())
     }
@@ -140,5 +155,6 @@ pub(crate) fn check_vertices(path: &Path, line: u64, n: u64) -> Result<usize, Re
             ReadErrorKind::Overflow(format!("{n} vertices do not fit 32-bit vertex ids")),
         ));
     }
-    usize::try_from(n).map_err(|_| err_at(path, line, ReadErrorKind::Overflow(format!("{n} vertices"))))
+    usize::try_from(n)
+        .map_err(|_| err_at(path, line, ReadErrorKind::Overflow(format!("{n} vertices"))))
 }

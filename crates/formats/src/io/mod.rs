@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub use dimacs::read_sources;
-pub use write::{write_graph, write_atomic, OutputFormat};
+pub use write::{OutputFormat, write_atomic, write_graph};
 
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
@@ -63,7 +63,11 @@ impl std::str::FromStr for InputFormat {
             "adj" | "adjacency" => InputFormat::Adjacency,
             "ldbc" | "v" | "e" => InputFormat::Ldbc,
             "gml" => InputFormat::Gml,
-            _ => return Err(format!("unknown input format {s:?} (mtx, gr, el, adj, ldbc, gml)")),
+            _ => {
+                return Err(format!(
+                    "unknown input format {s:?} (mtx, gr, el, adj, ldbc, gml)"
+                ));
+            }
         })
     }
 }
@@ -96,7 +100,10 @@ pub struct ReadOptions {
 
 /// The file name without compression suffixes, lower-cased.
 fn base_name(path: &Path) -> String {
-    let mut name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
     for suffix in [".gz", ".xz"] {
         if let Some(s) = name.strip_suffix(suffix) {
             name = s.to_string();
@@ -169,8 +176,14 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
 /// The `.v` and `.e` files of an LDBC graph, given either.
 fn ldbc_pair(path: &Path) -> (PathBuf, PathBuf) {
     let s = path.to_string_lossy();
-    let stem = s.strip_suffix(".v").or_else(|| s.strip_suffix(".e")).unwrap_or(&s);
-    (PathBuf::from(format!("{stem}.v")), PathBuf::from(format!("{stem}.e")))
+    let stem = s
+        .strip_suffix(".v")
+        .or_else(|| s.strip_suffix(".e"))
+        .unwrap_or(&s);
+    (
+        PathBuf::from(format!("{stem}.v")),
+        PathBuf::from(format!("{stem}.e")),
+    )
 }
 
 /// Counts bytes read from the file for the progress bar.
@@ -201,9 +214,11 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
     let bar = if !opts.quiet && len >= PROGRESS_BYTES && std::io::stderr().is_terminal() {
         let b = ProgressBar::new(len);
         b.set_style(
-            ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
-                .expect("valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
         );
         b.set_message(format!("reading {}", path.display()));
         b
@@ -213,9 +228,15 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
     let mut raw = BufReader::with_capacity(1 << 20, Counting { inner: file, bar });
     let magic = raw.fill_buf().map_err(io)?;
     let reader: Box<dyn BufRead> = if magic.starts_with(&[0x1f, 0x8b]) {
-        Box::new(BufReader::with_capacity(1 << 20, flate2::bufread::MultiGzDecoder::new(raw)))
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            flate2::bufread::MultiGzDecoder::new(raw),
+        ))
     } else if magic.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        Box::new(BufReader::with_capacity(1 << 20, liblzma::bufread::XzDecoder::new_multi_decoder(raw)))
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            liblzma::bufread::XzDecoder::new_multi_decoder(raw),
+        ))
     } else {
         Box::new(raw)
     };

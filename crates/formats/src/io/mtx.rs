@@ -3,7 +3,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{check_vertices, err_at, parse_f64, parse_i64, parse_u64, show, tokens, Lines};
+use super::lines::{Lines, check_vertices, err_at, parse_f64, parse_i64, parse_u64, show, tokens};
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -19,7 +19,11 @@ enum Symmetry {
 enum Kind {
     Pattern,
     /// Integers in `min..=max`.
-    Int { min: i128, max: i128, name: &'static str },
+    Int {
+        min: i128,
+        max: i128,
+        name: &'static str,
+    },
     Real,
 }
 
@@ -63,34 +67,68 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
     match first {
         None => return Err(bad_header(0, "empty file".into())),
         Some(l) if l.len() >= 14 && l[..14].eq_ignore_ascii_case(b"%%MatrixMarket") => {
-            let words: Vec<String> = tokens(&l[14..]).map(|t| show(t).to_ascii_lowercase()).collect();
+            let words: Vec<String> = tokens(&l[14..])
+                .map(|t| show(t).to_ascii_lowercase())
+                .collect();
             if words.len() != 4 {
-                return Err(bad_header(1, format!("the banner has {} words after %%MatrixMarket, expected 4", words.len())));
+                return Err(bad_header(
+                    1,
+                    format!(
+                        "the banner has {} words after %%MatrixMarket, expected 4",
+                        words.len()
+                    ),
+                ));
             }
             if words[0] != "matrix" {
-                return Err(bad_header(1, format!("object {:?} is not \"matrix\"", words[0])));
+                return Err(bad_header(
+                    1,
+                    format!("object {:?} is not \"matrix\"", words[0]),
+                ));
             }
             coordinate = match words[1].as_str() {
                 "coordinate" => true,
                 "array" => false,
-                w => return Err(bad_header(1, format!("format {w:?} is neither \"coordinate\" nor \"array\""))),
+                w => {
+                    return Err(bad_header(
+                        1,
+                        format!("format {w:?} is neither \"coordinate\" nor \"array\""),
+                    ));
+                }
             };
             field = words[2].clone();
             match field.as_str() {
                 "real" | "double" | "integer" | "pattern" => {}
                 "complex" => {
-                    return Err(err_at(path, 1, ReadErrorKind::Unsupported("complex matrices".into())));
+                    return Err(err_at(
+                        path,
+                        1,
+                        ReadErrorKind::Unsupported("complex matrices".into()),
+                    ));
                 }
-                w => return Err(bad_header(1, format!("field {w:?} is not real, integer, pattern or complex"))),
+                w => {
+                    return Err(bad_header(
+                        1,
+                        format!("field {w:?} is not real, integer, pattern or complex"),
+                    ));
+                }
             }
             symmetry = match words[3].as_str() {
                 "general" => Symmetry::General,
                 "symmetric" => Symmetry::Symmetric,
                 "skew-symmetric" => Symmetry::Skew,
                 "hermitian" => {
-                    return Err(bad_header(1, "hermitian matrices are complex, and complex matrices are not supported".into()));
+                    return Err(bad_header(
+                        1,
+                        "hermitian matrices are complex, and complex matrices are not supported"
+                            .into(),
+                    ));
                 }
-                w => return Err(bad_header(1, format!("symmetry {w:?} is not general, symmetric or skew-symmetric"))),
+                w => {
+                    return Err(bad_header(
+                        1,
+                        format!("symmetry {w:?} is not general, symmetric or skew-symmetric"),
+                    ));
+                }
             };
         }
         // No banner: a general real matrix whose size line comes first.
@@ -118,7 +156,9 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                 let ty = ty.trim();
                 match graphblas_type(ty) {
                     Some(Ok(k)) => gb_type = Some((k, no)),
-                    Some(Err(msg)) => return Err(err_at(path, no, ReadErrorKind::Unsupported(msg))),
+                    Some(Err(msg)) => {
+                        return Err(err_at(path, no, ReadErrorKind::Unsupported(msg)));
+                    }
                     None => return Err(bad_header(no, format!("unknown GraphBLAS type {ty:?}"))),
                 }
             }
@@ -137,28 +177,61 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
     if sizes.len() != want {
         return Err(bad_header(
             size_line_no,
-            format!("the size line has {} numbers, expected {want} ({})", sizes.len(), if coordinate { "rows columns entries" } else { "rows columns" }),
+            format!(
+                "the size line has {} numbers, expected {want} ({})",
+                sizes.len(),
+                if coordinate {
+                    "rows columns entries"
+                } else {
+                    "rows columns"
+                }
+            ),
         ));
     }
     let num = |t: &[u8]| {
-        parse_u64(t).ok_or_else(|| bad_header(size_line_no, format!("size {:?} is not a non-negative integer", show(t))))
+        parse_u64(t).ok_or_else(|| {
+            bad_header(
+                size_line_no,
+                format!("size {:?} is not a non-negative integer", show(t)),
+            )
+        })
     };
     let nrows = check_vertices(path, size_line_no, num(sizes[0])?)?;
     let ncols = check_vertices(path, size_line_no, num(sizes[1])?)?;
     // Consistency of the header.
     if symmetry != Symmetry::General && nrows != ncols {
-        return Err(bad_header(size_line_no, format!("a {} matrix must be square, this one is {nrows} x {ncols}", if symmetry == Symmetry::Skew { "skew-symmetric" } else { "symmetric" })));
+        return Err(bad_header(
+            size_line_no,
+            format!(
+                "a {} matrix must be square, this one is {nrows} x {ncols}",
+                if symmetry == Symmetry::Skew {
+                    "skew-symmetric"
+                } else {
+                    "symmetric"
+                }
+            ),
+        ));
     }
     if !coordinate && field == "pattern" {
-        return Err(bad_header(1, "\"array pattern\" is not a valid Matrix Market combination".into()));
+        return Err(bad_header(
+            1,
+            "\"array pattern\" is not a valid Matrix Market combination".into(),
+        ));
     }
     if symmetry == Symmetry::Skew && field == "pattern" {
-        return Err(bad_header(1, "a skew-symmetric matrix cannot be a pattern".into()));
+        return Err(bad_header(
+            1,
+            "a skew-symmetric matrix cannot be a pattern".into(),
+        ));
     }
     let kind = match (field.as_str(), gb_type) {
         ("pattern", _) => Kind::Pattern,
         (_, Some((k, _))) => k,
-        ("integer", None) => Kind::Int { min: i64::MIN as i128, max: i64::MAX as i128, name: "integer" },
+        ("integer", None) => Kind::Int {
+            min: i64::MIN as i128,
+            max: i64::MAX as i128,
+            name: "integer",
+        },
         _ => Kind::Real,
     };
     if let (Symmetry::Skew, Kind::Int { min: 0, name, .. }) = (symmetry, kind) {
@@ -177,7 +250,13 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
             Symmetry::Symmetric => n * (n + 1) / 2,
             Symmetry::Skew => n * n.saturating_sub(1) / 2,
         };
-        u64::try_from(c).map_err(|_| err_at(path, size_line_no, ReadErrorKind::Overflow(format!("{nrows} x {ncols} array"))))?
+        u64::try_from(c).map_err(|_| {
+            err_at(
+                path,
+                size_line_no,
+                ReadErrorKind::Overflow(format!("{nrows} x {ncols} array")),
+            )
+        })?
     };
     let mut src: Vec<u32> = Vec::new();
     let mut dst: Vec<u32> = Vec::new();
@@ -203,7 +282,15 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
             continue;
         }
         if count == declared {
-            return Err(err_at(path, no, ReadErrorKind::CountMismatch { what: "entries", declared, found: count + 1 }));
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::CountMismatch {
+                    what: "entries",
+                    declared,
+                    found: count + 1,
+                },
+            ));
         }
         if no != expect_line {
             line_runs.push((count, no));
@@ -225,17 +312,42 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
             }
             let idx = |t: &[u8], n: usize| -> Result<usize, ReadError> {
                 let v = parse_u64(t).ok_or_else(|| {
-                    err_at(path, no, ReadErrorKind::BadLine(format!("index {:?} is not a positive integer", show(t))))
+                    err_at(
+                        path,
+                        no,
+                        ReadErrorKind::BadLine(format!(
+                            "index {:?} is not a positive integer",
+                            show(t)
+                        )),
+                    )
                 })?;
                 if v == 0 || v > n as u64 {
-                    return Err(err_at(path, no, ReadErrorKind::IdOutOfRange { id: show(t), range: format!("1..={n}") }));
+                    return Err(err_at(
+                        path,
+                        no,
+                        ReadErrorKind::IdOutOfRange {
+                            id: show(t),
+                            range: format!("1..={n}"),
+                        },
+                    ));
                 }
                 Ok(v as usize - 1)
             };
-            (idx(toks[0], nrows)?, idx(toks[1], ncols)?, toks.get(2).copied())
+            (
+                idx(toks[0], nrows)?,
+                idx(toks[1], ncols)?,
+                toks.get(2).copied(),
+            )
         } else {
             if toks.len() != 1 {
-                return Err(err_at(path, no, ReadErrorKind::BadLine(format!("{} fields, an array line holds one value", toks.len()))));
+                return Err(err_at(
+                    path,
+                    no,
+                    ReadErrorKind::BadLine(format!(
+                        "{} fields, an array line holds one value",
+                        toks.len()
+                    )),
+                ));
             }
             let pos = (ai, aj);
             ai += 1;
@@ -250,10 +362,27 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
             (pos.0, pos.1, Some(toks[0]))
         };
         if symmetry == Symmetry::Skew && i == j {
-            return Err(err_at(path, no, ReadErrorKind::BadLine(format!("skew-symmetric matrix with a diagonal entry ({}, {})", i + 1, j + 1))));
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadLine(format!(
+                    "skew-symmetric matrix with a diagonal entry ({}, {})",
+                    i + 1,
+                    j + 1
+                )),
+            ));
         }
         let mirror = symmetry != Symmetry::General && i != j;
-        let bad_w = |t: &[u8], reason: String| err_at(path, no, ReadErrorKind::BadWeight { value: show(t), reason });
+        let bad_w = |t: &[u8], reason: String| {
+            err_at(
+                path,
+                no,
+                ReadErrorKind::BadWeight {
+                    value: show(t),
+                    reason,
+                },
+            )
+        };
         match (&mut vals, kind) {
             (Vals::None, _) => {}
             (Vals::Real(v), _) => {
@@ -268,22 +397,36 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
             }
             (Vals::Int(v), Kind::Int { min, max, name }) => {
                 let t = vtok.expect("value token");
-                let x = parse_i64(t).ok_or_else(|| bad_w(t, format!("not an integer of type {name}")))?;
+                let x = parse_i64(t)
+                    .ok_or_else(|| bad_w(t, format!("not an integer of type {name}")))?;
                 if (x as i128) < min || (x as i128) > max {
-                    return Err(bad_w(t, format!("outside the range {min}..={max} of {name}")));
+                    return Err(bad_w(
+                        t,
+                        format!("outside the range {min}..={max} of {name}"),
+                    ));
                 }
                 v.push(x);
                 if mirror {
-                    let m = if symmetry == Symmetry::Skew { x.checked_neg() } else { Some(x) };
-                    let m = m.filter(|m| (*m as i128) >= min && (*m as i128) <= max).ok_or_else(|| {
-                        bad_w(t, format!("its negation (skew-symmetric) is outside {name}"))
-                    })?;
+                    let m = if symmetry == Symmetry::Skew {
+                        x.checked_neg()
+                    } else {
+                        Some(x)
+                    };
+                    let m = m
+                        .filter(|m| (*m as i128) >= min && (*m as i128) <= max)
+                        .ok_or_else(|| {
+                            bad_w(
+                                t,
+                                format!("its negation (skew-symmetric) is outside {name}"),
+                            )
+                        })?;
                     v.push(m);
                 }
             }
             (Vals::UInt(v), Kind::Int { name, .. }) => {
                 let t = vtok.expect("value token");
-                let x = parse_u64(t).ok_or_else(|| bad_w(t, format!("not an integer of type {name}")))?;
+                let x = parse_u64(t)
+                    .ok_or_else(|| bad_w(t, format!("not an integer of type {name}")))?;
                 v.push(x);
                 if mirror {
                     v.push(x);
@@ -300,7 +443,15 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
         count += 1;
     }
     if count != declared {
-        return Err(err_at(path, lines.line(), ReadErrorKind::CountMismatch { what: "entries", declared, found: count }));
+        return Err(err_at(
+            path,
+            lines.line(),
+            ReadErrorKind::CountMismatch {
+                what: "entries",
+                declared,
+                found: count,
+            },
+        ));
     }
     if coordinate {
         check_duplicates(path, &src, &dst, symmetry != Symmetry::General, &line_runs)?;
@@ -311,12 +462,26 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
         Vals::UInt(v) => Weights::UInt(v),
         Vals::Real(v) => Weights::Real(v),
     };
-    Ok(EdgeList { nrows, ncols, src, dst, weights, labels: None, base: 1 })
+    Ok(EdgeList {
+        nrows,
+        ncols,
+        src,
+        dst,
+        weights,
+        labels: None,
+        base: 1,
+    })
 }
 
 /// Rejects an entry given twice (Matrix Market files must not repeat entries; for symmetric
 /// files, `(i, j)` and `(j, i)` are the same entry). Names the line of the second one.
-fn check_duplicates(path: &Path, src: &[u32], dst: &[u32], sym: bool, runs: &[(u64, u64)]) -> Result<(), ReadError> {
+fn check_duplicates(
+    path: &Path,
+    src: &[u32],
+    dst: &[u32],
+    sym: bool,
+    runs: &[(u64, u64)],
+) -> Result<(), ReadError> {
     // Stored entries only: with symmetry, every stored entry was followed by its mirror
     // unless it is on the diagonal; key each stored entry by its lower-triangle position.
     let mut keys: Vec<(u32, u32, u64)> = Vec::with_capacity(src.len());
@@ -341,7 +506,11 @@ fn check_duplicates(path: &Path, src: &[u32], dst: &[u32], sym: bool, runs: &[(u
             return Err(err_at(
                 path,
                 line_of(b),
-                ReadErrorKind::Duplicate { row: w[0].0 as u64 + 1, col: w[0].1 as u64 + 1, first_line: line_of(a) },
+                ReadErrorKind::Duplicate {
+                    row: w[0].0 as u64 + 1,
+                    col: w[0].1 as u64 + 1,
+                    first_line: line_of(a),
+                },
             ));
         }
     }

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{err_at, parse_i64, parse_u64, show, tokens, Lines, WeightAcc};
 use super::IdBase;
+use super::lines::{Lines, WeightAcc, err_at, parse_i64, parse_u64, show, tokens};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -15,7 +15,11 @@ fn is_comment(t: &[u8]) -> bool {
 
 /// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
 /// largest id + 1 - base.
-pub(crate) fn read_edge_list<R: BufRead>(mut lines: Lines<R>, path: &Path, base: IdBase) -> Result<EdgeList, ReadError> {
+pub(crate) fn read_edge_list<R: BufRead>(
+    mut lines: Lines<R>,
+    path: &Path,
+    base: IdBase,
+) -> Result<EdgeList, ReadError> {
     let mut raw_src: Vec<u64> = Vec::new();
     let mut raw_dst: Vec<u64> = Vec::new();
     let mut w = WeightAcc::default();
@@ -34,15 +38,32 @@ pub(crate) fn read_edge_list<R: BufRead>(mut lines: Lines<R>, path: &Path, base:
         let has_w = match toks.len() {
             2 => false,
             3 => true,
-            k => return Err(err_at(path, no, ReadErrorKind::BadLine(format!("{k} fields, expected \"u v\" or \"u v w\"")))),
+            k => {
+                return Err(err_at(
+                    path,
+                    no,
+                    ReadErrorKind::BadLine(format!("{k} fields, expected \"u v\" or \"u v w\"")),
+                ));
+            }
         };
         if *weighted.get_or_insert(has_w) != has_w {
-            return Err(err_at(path, no, ReadErrorKind::BadLine("some lines have a weight and some do not".into())));
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadLine("some lines have a weight and some do not".into()),
+            ));
         }
         let id = |t: &[u8]| -> Result<u64, ReadError> {
             match parse_u64(t) {
                 Some(v) if v >= lowest && v - lowest < u32::MAX as u64 => Ok(v),
-                _ => Err(err_at(path, no, ReadErrorKind::IdOutOfRange { id: show(t), range: format!("{lowest}..{}", u32::MAX as u64 + lowest) })),
+                _ => Err(err_at(
+                    path,
+                    no,
+                    ReadErrorKind::IdOutOfRange {
+                        id: show(t),
+                        range: format!("{lowest}..{}", u32::MAX as u64 + lowest),
+                    },
+                )),
             }
         };
         let (u, v) = (id(toks[0])?, id(toks[1])?);
@@ -59,7 +80,11 @@ pub(crate) fn read_edge_list<R: BufRead>(mut lines: Lines<R>, path: &Path, base:
         IdBase::One => 1,
         IdBase::Auto => u64::from(min_id != 0 && min_id != u64::MAX),
     };
-    let n = if raw_src.is_empty() { 0 } else { (max_id + 1 - b) as usize };
+    let n = if raw_src.is_empty() {
+        0
+    } else {
+        (max_id + 1 - b) as usize
+    };
     let mut g = EdgeList::new(n, n);
     g.base = b as u8;
     g.src = raw_src.into_iter().map(|x| (x - b) as u32).collect();
@@ -85,11 +110,20 @@ impl Labels {
 }
 
 fn label(path: &Path, no: u64, t: &[u8]) -> Result<i64, ReadError> {
-    parse_i64(t).ok_or_else(|| err_at(path, no, ReadErrorKind::BadLine(format!("vertex id {:?} is not an integer", show(t)))))
+    parse_i64(t).ok_or_else(|| {
+        err_at(
+            path,
+            no,
+            ReadErrorKind::BadLine(format!("vertex id {:?} is not an integer", show(t))),
+        )
+    })
 }
 
 /// `v n1 n2 ...` per line: the out-neighbours of `v`. Ids are labels.
-pub(crate) fn read_adjacency<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeList, ReadError> {
+pub(crate) fn read_adjacency<R: BufRead>(
+    mut lines: Lines<R>,
+    path: &Path,
+) -> Result<EdgeList, ReadError> {
     let mut labels = Labels::default();
     let mut g = EdgeList::new(0, 0);
     while let Some((no, l)) = lines.next_line()? {
@@ -127,11 +161,22 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
         }
         let toks: Vec<&[u8]> = tokens(t).collect();
         if toks.len() != 1 {
-            return Err(err_at(vpath, no, ReadErrorKind::BadLine(format!("{} fields, a .v line holds one vertex id", toks.len()))));
+            return Err(err_at(
+                vpath,
+                no,
+                ReadErrorKind::BadLine(format!(
+                    "{} fields, a .v line holds one vertex id",
+                    toks.len()
+                )),
+            ));
         }
         let lab = label(vpath, no, toks[0])?;
         if labels.index.contains_key(&lab) {
-            return Err(err_at(vpath, no, ReadErrorKind::BadLine(format!("vertex {lab} listed twice"))));
+            return Err(err_at(
+                vpath,
+                no,
+                ReadErrorKind::BadLine(format!("vertex {lab} listed twice")),
+            ));
         }
         labels.get_or_add(lab);
     }
@@ -149,15 +194,32 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
         let has_w = match toks.len() {
             2 => false,
             3 => true,
-            k => return Err(err_at(epath, no, ReadErrorKind::BadLine(format!("{k} fields, expected \"src dst [weight]\"")))),
+            k => {
+                return Err(err_at(
+                    epath,
+                    no,
+                    ReadErrorKind::BadLine(format!("{k} fields, expected \"src dst [weight]\"")),
+                ));
+            }
         };
         if *weighted.get_or_insert(has_w) != has_w {
-            return Err(err_at(epath, no, ReadErrorKind::BadLine("some edges have a weight and some do not".into())));
+            return Err(err_at(
+                epath,
+                no,
+                ReadErrorKind::BadLine("some edges have a weight and some do not".into()),
+            ));
         }
         let id = |t: &[u8]| -> Result<u32, ReadError> {
             let lab = label(epath, no, t)?;
             labels.index.get(&lab).copied().ok_or_else(|| {
-                err_at(epath, no, ReadErrorKind::IdOutOfRange { id: show(t), range: format!("the {n} vertices of {}", vpath.display()) })
+                err_at(
+                    epath,
+                    no,
+                    ReadErrorKind::IdOutOfRange {
+                        id: show(t),
+                        range: format!("the {n} vertices of {}", vpath.display()),
+                    },
+                )
             })
         };
         g.src.push(id(toks[0])?);

@@ -1,0 +1,237 @@
+#![allow(missing_docs)]
+//! Writers and readers agree; malformed inputs of every text format name their line.
+
+use std::path::PathBuf;
+
+use semigraph_formats::generate::{self, Rng};
+use semigraph_formats::io::{IdBase, ReadOptions, read_graph, read_sources, write_graph};
+use semigraph_formats::{EdgeList, ReadErrorKind, Weights};
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("semigraph-io-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn q() -> ReadOptions {
+    ReadOptions {
+        quiet: true,
+        ..Default::default()
+    }
+}
+
+fn sorted_arcs(g: &EdgeList) -> Vec<(i64, i64, Option<String>)> {
+    let mut v: Vec<_> = (0..g.len())
+        .map(|k| {
+            (
+                g.vertex_label(g.src[k] as usize),
+                g.vertex_label(g.dst[k] as usize),
+                g.weights.get(k).map(|w| w.to_string()),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_writer_round_trips_plain_and_compressed() {
+    let mut g = generate::grid(5, 7, 1, 99, 3);
+    let mut real = g.clone();
+    real.weights = Weights::Real(
+        (0..g.len())
+            .map(|k| Rng::new(1).unit(k as u64) * 10.0 - 3.0)
+            .collect(),
+    );
+    let kron = generate::kronecker(6, 4, 9); // has repeated arcs
+    let e = write_graph(tmp("dup.mtx"), &kron, None).unwrap_err();
+    assert!(e.to_string().contains("forbids duplicate entries"), "{e}");
+    let mut unweighted =
+        EdgeList::from_csr(&kron.to_csr::<semigraph_semiring::OrAnd, u32>().unwrap()).unwrap();
+    unweighted.weights = Weights::None;
+    g.base = 0;
+    for name in [
+        "g.mtx", "g.gr", "g.wel", "g.e", "g.gml", "g.mtx.gz", "g.gr.xz", "g.wel.gz",
+    ] {
+        for (label, graph) in [("int", &g), ("real", &real), ("pattern", &unweighted)] {
+            if name.contains(".gr") && label == "pattern" {
+                continue; // DIMACS always has weights (written as 1)
+            }
+            let p = tmp(&format!("{label}-{name}"));
+            write_graph(&p, graph, None).unwrap();
+            let back = read_graph(&p, &q()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(back.len(), graph.len(), "{label} {name}");
+            let relabel = |x: &EdgeList| -> Vec<(i64, i64, Option<String>)> {
+                // Compare by 0-based vertex number whatever the file's numbering.
+                let mut v: Vec<_> = sorted_arcs(x)
+                    .into_iter()
+                    .map(|(a, b, w)| (a - x.vertex_label(0), b - x.vertex_label(0), w))
+                    .collect();
+                v.sort();
+                v
+            };
+            if name.contains(".e") || name.contains(".gml") {
+                assert_eq!(sorted_arcs(&back), sorted_arcs(graph), "{label} {name}");
+            } else {
+                assert_eq!(relabel(&back), relabel(graph), "{label} {name}");
+            }
+        }
+    }
+    // No temporary file is left beside the outputs.
+    let dir = tmp("x").parent().unwrap().to_path_buf();
+    assert!(
+        std::fs::read_dir(dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains(".tmp-"))
+    );
+}
+
+#[test]
+fn dimacs_errors_name_the_line() {
+    let cases = [
+        ("a 1 2 3\n", 1, "before the \"p\" line"),
+        ("p sp 2 1\na 1 2 x\n", 2, "not a number"),
+        ("p sp 2 1\na 1 2 nan\n", 2, "NaN"),
+        ("p sp 2 1\na 1 2 3\na 2 1 4\n", 3, "declares 1"),
+        ("p sp 2 2\na 1 2 3\n", 2, "declares 2"),
+        ("p sp 2 1\na 0 2 3\n", 2, "out of range"),
+        ("p sp 99999999999 1\n", 1, "32-bit"),
+        ("p xx 2 1\n", 1, "expected \"p sp"),
+        ("p tw 3 1\n1 2 3\n", 2, "expected \"u v\""),
+    ];
+    for (text, line, needle) in cases {
+        let p = tmp("bad.gr");
+        std::fs::write(&p, text).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert_eq!(e.line, Some(line), "{text:?}: {e}");
+        assert!(e.to_string().contains(needle), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn edge_list_bases_weights_and_errors() {
+    let p = tmp("a.el");
+    std::fs::write(&p, "# comment\n1 2\n2 3\n").unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    assert_eq!((g.num_vertices(), g.base), (3, 1)); // no id 0: 1-based
+    let g = read_graph(
+        &p,
+        &ReadOptions {
+            base: IdBase::Zero,
+            ..q()
+        },
+    )
+    .unwrap();
+    assert_eq!((g.num_vertices(), g.base), (4, 0));
+    std::fs::write(&p, "0 1 5\n1 2 2.5\n").unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    assert_eq!(g.weights, Weights::Real(vec![5.0, 2.5])); // ints turned real
+    for (text, line, needle) in [
+        ("0 1\n1 2 3\n", 2, "some lines have a weight"),
+        ("0 1 nan\n", 1, "NaN"),
+        ("0 x\n", 1, "out of range"),
+        ("0 1 2 3\n", 1, "4 fields"),
+        ("0 1 abc\n", 1, "not a number"),
+    ] {
+        std::fs::write(&p, text).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert_eq!(e.line, Some(line), "{text:?}: {e}");
+        assert!(e.to_string().contains(needle), "{text:?}: {e}");
+    }
+    std::fs::write(&p, "0 1\n").unwrap();
+    let e = read_graph(
+        &p,
+        &ReadOptions {
+            base: IdBase::One,
+            ..q()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e.kind, ReadErrorKind::IdOutOfRange { .. }), "{e}");
+}
+
+#[test]
+fn ldbc_gml_and_sources() {
+    let v = tmp("l.v");
+    let e = tmp("l.e");
+    std::fs::write(&v, "100\n7\n55\n").unwrap();
+    std::fs::write(&e, "100 7 1.5\n7 55 2\n").unwrap();
+    let g = read_graph(&e, &q()).unwrap();
+    assert_eq!(g.labels, Some(vec![100, 7, 55]));
+    assert_eq!((g.src.clone(), g.dst.clone()), (vec![0, 1], vec![1, 2]));
+    std::fs::write(&e, "100 8 1.5\n").unwrap();
+    let err = read_graph(&v, &q()).unwrap_err();
+    assert_eq!(err.line, Some(1));
+    assert!(err.to_string().contains("l.e:1: vertex id 8"), "{err}");
+    let gml = tmp("g.gml");
+    std::fs::write(&gml, "Creator \"x\"\ngraph [\n directed 0\n node [ id 4 label \"a b\" graphics [ x 1 ] ]\n node [ id 9 ]\n edge [ source 4 target 9 value 2.5 ]\n]\n").unwrap();
+    let g = read_graph(&gml, &q()).unwrap();
+    assert_eq!((g.len(), g.labels.clone()), (2, Some(vec![4, 9])));
+    std::fs::write(
+        &gml,
+        "graph [\n node [ id 4 ]\n edge [ source 4 target 5 ]\n]\n",
+    )
+    .unwrap();
+    let err = read_graph(&gml, &q()).unwrap_err();
+    assert_eq!(err.line, Some(3), "{err}");
+    let ss = tmp("s.ss");
+    std::fs::write(&ss, "c sources\np aux sp ss 2\ns 1\ns 7\n").unwrap();
+    assert_eq!(read_sources(&ss).unwrap(), vec![0, 6]);
+    std::fs::write(&ss, "p aux sp ss 3\ns 1\n").unwrap();
+    assert!(read_sources(&ss).is_err());
+}
+
+#[test]
+fn unknown_and_missing_files() {
+    let e = read_graph(tmp("x.unknown"), &q()).unwrap_err();
+    assert!(matches!(e.kind, ReadErrorKind::UnknownFormat(_)), "{e}");
+    let e = read_graph(tmp("missing.mtx"), &q()).unwrap_err();
+    assert!(
+        matches!(e.kind, ReadErrorKind::Io(_)) && e.to_string().contains("missing.mtx"),
+        "{e}"
+    );
+}
+
+#[test]
+fn weights_become_semiring_values_or_are_refused() {
+    use semigraph_formats::{Csr, FormatError};
+    use semigraph_semiring::{MinPlus, OrAnd};
+    let mut g = generate::path(3);
+    g.weights = Weights::Real(vec![1.5, f64::NAN]);
+    let e = g.to_csr::<MinPlus<f32>, u32>().unwrap_err();
+    assert!(
+        matches!(e, FormatError::BadValue { row: 1, col: 2, .. }),
+        "{e}"
+    );
+    g.weights = Weights::Real(vec![1.5, 2.0]);
+    assert!(g.to_csr::<MinPlus<i32>, u32>().is_err()); // 1.5 is not an integer
+    let a: Csr<OrAnd> = generate::path(3).to_csr().unwrap(); // unit weights: 1 is `true`
+    assert_eq!(a.nnz(), 2);
+}
+
+#[test]
+fn weight_assignment_is_seeded() {
+    use semigraph_formats::edgelist::WeightSpec;
+    let mut a = generate::kronecker(8, 8, 1);
+    let mut b = a.clone();
+    a.assign_weights(WeightSpec::Uniform {
+        lo: 1,
+        hi: 100,
+        seed: 5,
+    });
+    b.assign_weights(WeightSpec::Uniform {
+        lo: 1,
+        hi: 100,
+        seed: 5,
+    });
+    assert_eq!(a.weights, b.weights);
+    let Weights::Int(w) = &a.weights else {
+        panic!()
+    };
+    assert!(w.iter().all(|x| (1..=100).contains(x)));
+    assert!(w.contains(&1) && w.contains(&100));
+    b.assign_weights(WeightSpec::Unit);
+    assert_eq!(b.weights, Weights::Int(vec![1; b.len()]));
+}
