@@ -176,13 +176,7 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(
-            x.len(),
-            self.ncols,
-            "x has {} entries, the matrix {} columns",
-            x.len(),
-            self.ncols
-        );
+        crate::matrix::assert_x_len(x.len(), self.ncols);
         let mut y = vec![S::zero(); self.nrows];
         for (r, c, v) in self.iter() {
             y[r] = S::add(y[r], S::mul_at(v, x[c], c as u64));

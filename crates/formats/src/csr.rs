@@ -308,13 +308,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(
-            x.len(),
-            self.ncols,
-            "x has {} entries, the matrix {} columns",
-            x.len(),
-            self.ncols
-        );
+        crate::matrix::assert_x_len(x.len(), self.ncols);
         (0..self.nrows)
             .into_par_iter()
             .with_min_len(1024)

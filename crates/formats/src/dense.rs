@@ -134,13 +134,7 @@ impl<S: Semiring> Dense<S> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(
-            x.len(),
-            self.ncols,
-            "x has {} entries, the matrix {} columns",
-            x.len(),
-            self.ncols
-        );
+        crate::matrix::assert_x_len(x.len(), self.ncols);
         self.vals
             .par_chunks(self.ncols.max(1))
             .take(self.nrows)

@@ -112,13 +112,7 @@ impl<S: Semiring, I: Index> Dia<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        assert_eq!(
-            x.len(),
-            self.ncols,
-            "x has {} entries, the matrix {} columns",
-            x.len(),
-            self.ncols
-        );
+        crate::matrix::assert_x_len(x.len(), self.ncols);
         let n = self.nrows;
         (0..n)
             .into_par_iter()

@@ -121,6 +121,15 @@ pub(crate) fn check_fill(
     Ok(())
 }
 
+/// Panics unless a vector of `x_len` entries can multiply a matrix of `ncols` columns.
+#[track_caller]
+pub(crate) fn assert_x_len(x_len: usize, ncols: usize) {
+    assert_eq!(
+        x_len, ncols,
+        "x has {x_len} entries, the matrix {ncols} columns"
+    );
+}
+
 /// A matrix in any of the formats.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SparseMatrix<S: Semiring, I: Index = u32> {

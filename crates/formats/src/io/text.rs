@@ -13,6 +13,26 @@ fn is_comment(t: &[u8]) -> bool {
     t.is_empty() || t[0] == b'#' || t[0] == b'%'
 }
 
+/// Checks an arc line `u v` or `u v w`: whether it has a weight, the same as every line
+/// before it (`weighted` remembers the first).
+fn arc_fields(toks: &[&[u8]], weighted: &mut Option<bool>) -> Result<bool, ReadErrorKind> {
+    let has_w = match toks.len() {
+        2 => false,
+        3 => true,
+        k => {
+            return Err(ReadErrorKind::BadLine(format!(
+                "{k} fields, expected \"u v\" or \"u v w\""
+            )));
+        }
+    };
+    if *weighted.get_or_insert(has_w) != has_w {
+        return Err(ReadErrorKind::BadLine(
+            "some lines have a weight and some do not".into(),
+        ));
+    }
+    Ok(has_w)
+}
+
 /// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
 /// largest id + 1 - base.
 pub(crate) fn read_edge_list<R: BufRead>(
@@ -35,24 +55,7 @@ pub(crate) fn read_edge_list<R: BufRead>(
             continue;
         }
         let toks: Vec<&[u8]> = tokens(t).collect();
-        let has_w = match toks.len() {
-            2 => false,
-            3 => true,
-            k => {
-                return Err(err_at(
-                    path,
-                    no,
-                    ReadErrorKind::BadLine(format!("{k} fields, expected \"u v\" or \"u v w\"")),
-                ));
-            }
-        };
-        if *weighted.get_or_insert(has_w) != has_w {
-            return Err(err_at(
-                path,
-                no,
-                ReadErrorKind::BadLine("some lines have a weight and some do not".into()),
-            ));
-        }
+        let has_w = arc_fields(&toks, &mut weighted).map_err(|k| err_at(path, no, k))?;
         let id = |t: &[u8]| -> Result<u64, ReadError> {
             match parse_u64(t) {
                 Some(v) if v >= lowest && v - lowest < u32::MAX as u64 => Ok(v),
@@ -191,24 +194,7 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
             continue;
         }
         let toks: Vec<&[u8]> = tokens(t).collect();
-        let has_w = match toks.len() {
-            2 => false,
-            3 => true,
-            k => {
-                return Err(err_at(
-                    epath,
-                    no,
-                    ReadErrorKind::BadLine(format!("{k} fields, expected \"src dst [weight]\"")),
-                ));
-            }
-        };
-        if *weighted.get_or_insert(has_w) != has_w {
-            return Err(err_at(
-                epath,
-                no,
-                ReadErrorKind::BadLine("some edges have a weight and some do not".into()),
-            ));
-        }
+        let has_w = arc_fields(&toks, &mut weighted).map_err(|k| err_at(epath, no, k))?;
         let id = |t: &[u8]| -> Result<u32, ReadError> {
             let lab = label(epath, no, t)?;
             labels.index.get(&lab).copied().ok_or_else(|| {
