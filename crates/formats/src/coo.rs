@@ -126,13 +126,7 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// the order they appear.
     pub fn to_csr(&self) -> Csr<S, I> {
         let n = self.nrows;
-        let mut count = vec![0usize; n + 1];
-        for r in &self.rows {
-            count[r.to_usize() + 1] += 1;
-        }
-        for i in 0..n {
-            count[i + 1] += count[i];
-        }
+        let count = bucket_starts(&self.rows, n);
         // Bucket by row, keeping the original order inside a row.
         let mut next = count.clone();
         let mut cols = vec![I::default(); self.nnz()];
@@ -183,4 +177,17 @@ impl<S: Semiring, I: Index> Coo<S, I> {
         }
         y
     }
+}
+
+/// Counting-sort offsets: `starts[b]..starts[b + 1]` is where the keys equal to `b` go,
+/// for keys in `0..n`.
+pub(crate) fn bucket_starts<I: Index>(keys: &[I], n: usize) -> Vec<usize> {
+    let mut starts = vec![0usize; n + 1];
+    for k in keys {
+        starts[k.to_usize() + 1] += 1;
+    }
+    for b in 0..n {
+        starts[b + 1] += starts[b];
+    }
+    starts
 }

@@ -208,13 +208,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
 
     /// The transpose (equivalently, this matrix in CSC order).
     pub fn transpose(&self) -> Csr<S, I> {
-        let mut count = vec![0usize; self.ncols + 1];
-        for c in &self.col_idx {
-            count[c.to_usize() + 1] += 1;
-        }
-        for j in 0..self.ncols {
-            count[j + 1] += count[j];
-        }
+        let count = crate::coo::bucket_starts(&self.col_idx, self.ncols);
         let mut next = count.clone();
         let mut cols = vec![I::default(); self.nnz()];
         let mut vals = vec![S::zero(); self.nnz()];
