@@ -74,7 +74,7 @@ impl FromStr for Format {
 }
 
 /// Limits and choices for conversions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConvertOptions {
     /// ELL and DIA refuse to store more than `max_fill` values (padding included) per entry.
     pub max_fill: f64,

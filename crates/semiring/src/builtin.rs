@@ -639,6 +639,11 @@ impl<D: PackedDist> Semiring for MinPlusPred<D> {
     fn add(a: DistPred<D>, b: DistPred<D>) -> DistPred<D> {
         if b < a { b } else { a }
     }
+    /// Only a strictly smaller distance improves; a tie keeps the old predecessor.
+    #[inline]
+    fn improves(old: DistPred<D>, new: DistPred<D>) -> bool {
+        (new.bits() >> 32) < (old.bits() >> 32)
+    }
     /// Without an index the product keeps `b`'s predecessor.
     #[inline]
     fn mul(a: DistPred<D>, b: DistPred<D>) -> DistPred<D> {

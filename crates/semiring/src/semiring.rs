@@ -57,6 +57,19 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
     /// The CUDA source of this semiring's operations.
     fn cuda() -> CudaSemiring;
 
+    /// `true` if `new` strictly improves `old`: the value a relaxation `old <- add(old, new)`
+    /// should take, and report as a change. The default is "the sum differs from `old`"
+    /// (bitwise), which for a selecting addition (min, max, or) means `new` is strictly better.
+    ///
+    /// [`MinPlusPred`](crate::MinPlusPred) overrides it to compare distances only: a tie in
+    /// distance with a smaller predecessor is not an improvement. Label-correcting algorithms
+    /// rely on this so that a predecessor is only ever set on a strict decrease of distance,
+    /// which keeps predecessor graphs free of cycles unless a negative cycle exists.
+    #[inline]
+    fn improves(old: Self::T, new: Self::T) -> bool {
+        Self::add(old, new).to_bits64() != old.to_bits64()
+    }
+
     /// `true` if `v` is the semiring zero (bitwise for floats: `-0.0` is not `+inf`).
     #[inline]
     fn is_zero(v: Self::T) -> bool {

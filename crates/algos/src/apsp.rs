@@ -1,0 +1,263 @@
+//! All-pairs shortest paths by repeated min-plus squaring, and the transitive closure by
+//! repeated or-and squaring.
+
+use semigraph_formats::Csr;
+use semigraph_semiring::{DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, Semiring};
+
+use crate::backend::{Accum, Backend};
+use crate::graph::{Graph, GraphOptions};
+use crate::sssp::{Distance, bellman_ford, with_pred};
+use crate::{Error, Result};
+
+/// Options of [`apsp`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApspOptions {
+    /// Also compute the next-hop matrix (costs a second word per entry on the backend).
+    pub next_hop: bool,
+}
+
+/// All-pairs shortest paths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apsp<D> {
+    /// Number of vertices.
+    pub n: usize,
+    /// `dist[i * n + j]`: length of a shortest path `i -> j`; `D::INFINITY` if none.
+    pub dist: Vec<D>,
+    /// `next[i * n + j]`: the vertex after `i` on a shortest path `i -> j` (`i` itself for
+    /// `i == j`, [`NO_PRED`] if `j` is unreachable); `None` unless asked for.
+    pub next: Option<Vec<u32>>,
+    /// Squarings run (the last one changed nothing).
+    pub rounds: usize,
+}
+
+impl<D: Distance> Apsp<D> {
+    /// The distance `i -> j`, `None` if unreachable.
+    pub fn distance(&self, i: usize, j: usize) -> Option<D> {
+        let d = self.dist[i * self.n + j];
+        (d != D::INFINITY).then_some(d)
+    }
+
+    /// The vertices of a shortest path `i -> ... -> j` from the next-hop matrix; `None` if
+    /// `j` is unreachable or no next-hop matrix was computed.
+    pub fn path(&self, i: usize, j: usize) -> Option<Vec<u32>> {
+        let next = self.next.as_ref()?;
+        self.distance(i, j)?;
+        let mut path = vec![i as u32];
+        let mut x = i;
+        while x != j && path.len() <= self.n {
+            x = next[x * self.n + j] as usize;
+            path.push(x as u32);
+        }
+        (x == j).then_some(path)
+    }
+}
+
+/// The squaring loop: `D <- improve(D, D (+).(x) D)` until nothing improves or `max_rounds`.
+/// Returns the array, the rounds, and whether it converged.
+fn square_until_fixed<B: Backend, S: Semiring>(
+    b: &B,
+    n: usize,
+    d0: &[S::T],
+    max_rounds: usize,
+) -> Result<(Vec<S::T>, usize, bool)> {
+    let mut d = b.dense::<S>(n, n, d0)?;
+    let mut c = b.dense_filled::<S>(n, n, S::zero())?;
+    let mut rounds = 0;
+    loop {
+        if rounds == max_rounds {
+            return Ok((b.read_dense(&d)?, rounds, false));
+        }
+        rounds += 1;
+        b.gemm(&mut c, Accum::Replace, &d, &d)?;
+        if b.improve_dense(&mut d, &c)? == 0 {
+            return Ok((b.read_dense(&d)?, rounds, true));
+        }
+    }
+}
+
+/// `A` as a dense `n x n` array with `one` added on the diagonal (paths of length 0).
+fn dense_with_diagonal<S: Semiring>(a: &Csr<S>) -> Result<Vec<S::T>> {
+    let n = a.nrows();
+    let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
+        what: format!("{n}x{n} distance matrix"),
+        needed: u64::MAX,
+        available: None,
+    })?;
+    let mut d = crate::cpu::try_vec(len, S::zero(), &format!("{n}x{n} distance matrix"))?;
+    for (i, j, w) in a.iter() {
+        d[i * n + j] = S::add(d[i * n + j], w);
+    }
+    for i in 0..n {
+        d[i * n + i] = S::add(d[i * n + i], S::one());
+    }
+    Ok(d)
+}
+
+fn check_square<S: Semiring>(a: &Csr<S>) -> Result<usize> {
+    if a.nrows() != a.ncols() {
+        return Err(Error::InvalidArgument(format!(
+            "an adjacency matrix must be square, this one is {}x{}",
+            a.nrows(),
+            a.ncols()
+        )));
+    }
+    Ok(a.nrows())
+}
+
+/// Squarings that suffice without a negative cycle: paths have at most `n - 1` arcs, and
+/// squaring `r` times covers `2^r` arcs; one more squaring confirms nothing changes.
+fn max_squarings(n: usize) -> usize {
+    (usize::BITS - n.max(2).saturating_sub(1).leading_zeros()) as usize + 1
+}
+
+/// All-pairs shortest paths by repeated min-plus squaring of the dense distance matrix.
+///
+/// `D_0 = A` with 0 on the diagonal; `D_{r+1} = improve(D_r, D_r (+).(x) D_r)` (semiring GEMM);
+/// it stops as soon as a squaring changes nothing, after at most `ceil(log2(n - 1)) + 1`
+/// squarings. With `next_hop`, entries carry the intermediate vertex of the squaring that
+/// last improved them ([`MinPlusPred`]); since an entry only changes on a strict improvement,
+/// following intermediates always reaches an older entry, and the next-hop matrix is built
+/// from them on the host.
+///
+/// # Arguments
+/// - `b`: the backend that runs the GEMMs.
+/// - `a`: the square adjacency matrix (weights may be negative; parallel arcs keep the
+///   lightest).
+/// - `opts`: whether to build the next-hop matrix.
+///
+/// # Returns
+/// [`Apsp`]: the `n x n` distances (and next hops), row-major.
+///
+/// # Errors
+/// [`Error::NegativeCycle`] if a diagonal entry becomes negative: the cycle is named by running
+/// [`bellman_ford`] from that vertex. `OutOfMemory` when `n x n` entries do not fit; backend
+/// errors.
+///
+/// # Complexity
+/// `O(n^3 log n)` work, `O(n^2)` memory (8 bytes per entry with next hops, else
+/// `size_of::<D>()`); `O(log n)` GEMMs.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{apsp, arcs_to_csr, ApspOptions, CpuBackend};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 2), (1, 2, 3), (0, 2, 9)])?;
+/// let r = apsp(&CpuBackend::new(), &a, &ApspOptions { next_hop: true })?;
+/// assert_eq!(r.distance(0, 2), Some(5));
+/// assert_eq!(r.distance(2, 0), None);
+/// assert_eq!(r.path(0, 2), Some(vec![0, 1, 2]));
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn apsp<B: Backend, D: Distance>(
+    b: &B,
+    a: &Csr<MinPlus<D>>,
+    opts: &ApspOptions,
+) -> Result<Apsp<D>> {
+    let n = check_square(a)?;
+    let limit = max_squarings(n);
+    let (dist, next, rounds) = if opts.next_hop {
+        let d0 = dense_with_diagonal(&with_pred(a))?;
+        let (d, rounds, _) = square_until_fixed::<B, MinPlusPred<D>>(b, n, &d0, limit)?;
+        let dist: Vec<D> = d.iter().map(|v| v.dist()).collect();
+        check_diagonal(b, a, n, &dist)?;
+        (dist, Some(next_hops(n, &d)), rounds)
+    } else {
+        let d0 = dense_with_diagonal(a)?;
+        let (dist, rounds, _) = square_until_fixed::<B, MinPlus<D>>(b, n, &d0, limit)?;
+        let dist: Vec<D> = dist
+            .iter()
+            .map(|v| if *v == D::HIGHEST { D::INFINITY } else { *v })
+            .collect();
+        check_diagonal(b, a, n, &dist)?;
+        (dist, None, rounds)
+    };
+    Ok(Apsp {
+        n,
+        dist,
+        next,
+        rounds,
+    })
+}
+
+fn check_diagonal<B: Backend, D: Distance>(
+    b: &B,
+    a: &Csr<MinPlus<D>>,
+    n: usize,
+    dist: &[D],
+) -> Result<()> {
+    let Some(v) = (0..n).find(|&i| dist[i * n + i] < <D as Number>::ZERO) else {
+        return Ok(());
+    };
+    let g = Graph::new(b, &with_pred(a), GraphOptions::default())?;
+    match bellman_ford(&g, v) {
+        Err(e @ Error::NegativeCycle { .. }) => Err(e),
+        Err(e) => Err(e),
+        // Cannot happen: a negative diagonal entry is a negative closed walk through `v`.
+        Ok(_) => Err(Error::NegativeCycle {
+            cycle: vec![v as u32],
+        }),
+    }
+}
+
+/// Next hops from converged `(distance, intermediate)` entries.
+fn next_hops<D: Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
+    let mut next = vec![NO_PRED; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let e = d[i * n + j];
+            if i == j {
+                next[i * n + j] = i as u32;
+                continue;
+            }
+            if e.dist() == D::INFINITY {
+                continue;
+            }
+            // The first hop of i -> j is the first hop of i -> via, an entry improved in an
+            // earlier squaring; a direct arc has no intermediate.
+            let mut k = j;
+            for _ in 0..=n {
+                let via = d[i * n + k].pred();
+                if via == NO_PRED || via as usize == i || via as usize == k {
+                    break;
+                }
+                k = via as usize;
+            }
+            next[i * n + j] = k as u32;
+        }
+    }
+    next
+}
+
+/// The transitive closure by repeated or-and squaring: `reach[i * n + j]` is `true` if `j` is
+/// reachable from `i` (every vertex reaches itself).
+///
+/// The same squaring loop as [`apsp`] in the [`OrAnd`] semiring: a one-line change of
+/// semiring.
+///
+/// # Arguments
+/// - `b`: the backend; `a`: the square adjacency pattern.
+///
+/// # Returns
+/// The `n x n` reachability matrix, row-major.
+///
+/// # Errors
+/// `InvalidArgument` for a non-square matrix; `OutOfMemory`; backend errors.
+///
+/// # Complexity
+/// `O(n^3 log n)` work, `O(log n)` GEMMs.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, transitive_closure, CpuBackend};
+///
+/// let a = arcs_to_csr(3, &[(0, 1, true), (1, 2, true)])?;
+/// let r = transitive_closure(&CpuBackend::new(), &a)?;
+/// assert_eq!(r, vec![true, true, true, false, true, true, false, false, true]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn transitive_closure<B: Backend>(b: &B, a: &Csr<OrAnd>) -> Result<Vec<bool>> {
+    let n = check_square(a)?;
+    let d0 = dense_with_diagonal(a)?;
+    Ok(square_until_fixed::<B, OrAnd>(b, n, &d0, max_squarings(n))?.0)
+}

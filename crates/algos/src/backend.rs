@@ -1,0 +1,290 @@
+//! The backend interface: everything an algorithm may ask of a CPU or a GPU.
+//!
+//! # Model
+//! A backend owns three kinds of handles, all typed by a [`Semiring`]:
+//! - [`Backend::Matrix`]: a sparse matrix in one [`Format`], built from a [`Csr`];
+//! - [`Backend::Dense`]: a dense `rows x cols` array, row-major. A vector is a `n x 1` array,
+//!   a block of `k` vectors is `n x k`, a distance matrix is `n x n`;
+//! - [`Backend::Sparse`]: a sparse vector (sorted indices and their values), the frontier of
+//!   push-style algorithms.
+//!
+//! Handles live where the backend computes (host memory for the CPU, device memory for a GPU)
+//! and stay there between calls; only the `read_*` methods bring data back.
+//!
+//! # Entries and zeros
+//! As in GraphBLAS, a dense array has an entry at `i` unless its value is the semiring's
+//! [`Semiring::zero`] (the "no entry" value: `+inf` for min-plus, `false` for or-and, `MAX`
+//! for the parent semirings). Masks, [`Backend::nvals`] and [`Backend::compact`] use this rule;
+//! because the zero annihilates `mul`, a missing input entry never contributes to a product.
+//!
+//! # Products
+//! Every product calls `S::mul_at(matrix_entry, vector_entry, k)` with `k` the inner index:
+//! - [`Backend::mxm`]: `y(i, c) = add_k mul(A(i, k), X(k, c), k)` (SpMV when `X` has one
+//!   column, SpMM otherwise; the "pull" direction);
+//! - [`Backend::vxm`]: `y(j) = add_k mul(A(k, j), x(k), k)` over the entries of a sparse `x`
+//!   (SpMSpV; the "push" direction, which scatters along the rows of `A`);
+//! - [`Backend::gemm`]: `C(i, j) = add_k mul(A(i, k), B(k, j), k)` on dense arrays.
+//!
+//! Output masks ([`Mask`]) and accumulation ([`Accum`]) follow GraphBLAS:
+//! `y<mask> = accum(y, t)`: where the mask forbids, `y` keeps its value; where it allows, `y`
+//! becomes `t` ([`Accum::Replace`]) or `add(y, t)` ([`Accum::Add`]).
+//!
+//! # Contracts
+//! Shapes must agree; a mismatch is a bug in the caller and panics. Failures that depend on
+//! the machine (memory, a driver, a kernel compiler) return [`Error`](crate::Error).
+
+use semigraph_formats::{ConvertOptions, Csr, Format};
+use semigraph_semiring::{MinPlusPred, PackedDist, Semiring};
+
+use crate::Result;
+
+/// Where a backend computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// Host CPU.
+    Cpu,
+    /// An NVIDIA GPU.
+    Gpu,
+}
+
+/// Shape and layout of a [`Backend::Matrix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatrixInfo {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries (of the CSR it was built from).
+    pub nnz: usize,
+    /// The format the backend stores it in.
+    pub format: Format,
+}
+
+/// How a result is combined with the existing output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Accum {
+    /// `y = t` where the mask allows.
+    #[default]
+    Replace,
+    /// `y = add(y, t)` where the mask allows.
+    Add,
+}
+
+/// A binary element-wise operation of the semiring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ewise {
+    /// `add(y, x)`.
+    Add,
+    /// `mul(y, x)` (index argument 0).
+    Mul,
+}
+
+/// A unary operation applied to every allowed entry of a dense array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UnaryOp<T> {
+    /// `y = c` everywhere the mask allows (also where `y` had no entry).
+    Fill(T),
+    /// `y = mul(y, c)` (index argument 0): scales, or shifts in min-plus.
+    MulBy(T),
+    /// `y = add(y, c)`.
+    AddTo(T),
+}
+
+/// An output mask over a dense array of any semiring (see the module docs for what an entry
+/// is).
+pub enum Mask<'a, B: Backend + ?Sized + 'a> {
+    /// Every position.
+    All,
+    /// Only positions where the mask array has an entry.
+    Keep(B::MaskRef<'a>),
+    /// Only positions where the mask array has no entry (a complemented mask).
+    Skip(B::MaskRef<'a>),
+}
+
+impl<'a, B: Backend + ?Sized + 'a> Clone for Mask<'a, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<'a, B: Backend + ?Sized + 'a> Copy for Mask<'a, B> {}
+
+impl<B: Backend + ?Sized> std::fmt::Debug for Mask<'_, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Mask::All => "All",
+            Mask::Keep(_) => "Keep",
+            Mask::Skip(_) => "Skip",
+        })
+    }
+}
+
+/// Everything an algorithm may ask of a backend.
+///
+/// Implemented by [`CpuBackend`](crate::CpuBackend) here and by the GPU backend of
+/// `semigraph-gpu`. The shared test suite (`tests/backend.rs`) runs every method on every
+/// format and built-in semiring, so a new backend is checked against the CPU one by adding
+/// one line there.
+pub trait Backend: Send + Sync {
+    /// A sparse matrix of semiring `S`.
+    type Matrix<S: Semiring>: Send + Sync;
+    /// A dense row-major array of semiring `S`.
+    type Dense<S: Semiring>: Send + Sync;
+    /// A sparse vector of semiring `S` (indices sorted, no duplicates).
+    type Sparse<S: Semiring>: Send + Sync;
+    /// A borrowed view of a dense array of any semiring, used as a mask.
+    type MaskRef<'a>: Copy
+    where
+        Self: 'a;
+
+    /// A short description, e.g. `cpu (rayon, 8 threads)`.
+    fn name(&self) -> String;
+    /// CPU or GPU.
+    fn kind(&self) -> BackendKind;
+
+    // ---- data movement -------------------------------------------------------------------
+
+    /// Builds a matrix in `format` from `a`, within the fill limits of `opts`.
+    fn matrix<S: Semiring>(
+        &self,
+        a: &Csr<S>,
+        format: Format,
+        opts: &ConvertOptions,
+    ) -> Result<Self::Matrix<S>>;
+    /// Shape, entry count and format of `a`.
+    fn matrix_info<S: Semiring>(&self, a: &Self::Matrix<S>) -> MatrixInfo;
+    /// A `rows x cols` array from row-major `data` (`data.len() == rows * cols`).
+    fn dense<S: Semiring>(&self, rows: usize, cols: usize, data: &[S::T])
+    -> Result<Self::Dense<S>>;
+    /// A `rows x cols` array with every value `value`.
+    fn dense_filled<S: Semiring>(
+        &self,
+        rows: usize,
+        cols: usize,
+        value: S::T,
+    ) -> Result<Self::Dense<S>>;
+    /// `(rows, cols)` of `x`.
+    fn dense_shape<S: Semiring>(&self, x: &Self::Dense<S>) -> (usize, usize);
+    /// The values of `x`, row-major.
+    fn read_dense<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Vec<S::T>>;
+    /// Sets the value at flat (row-major) position `i`.
+    fn set<S: Semiring>(&self, x: &mut Self::Dense<S>, i: usize, value: S::T) -> Result<()>;
+    /// A sparse vector of length `n` from sorted, distinct `idx` and their `vals`.
+    fn sparse<S: Semiring>(&self, n: usize, idx: &[u32], vals: &[S::T]) -> Result<Self::Sparse<S>>;
+    /// Number of entries of `x`.
+    fn sparse_nnz<S: Semiring>(&self, x: &Self::Sparse<S>) -> usize;
+    /// Indices and values of `x`.
+    fn read_sparse<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
+    /// A dense `n x 1` array with the entries of `x` and zero elsewhere.
+    fn to_dense<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<Self::Dense<S>>;
+    /// The entries of `x` (flat positions) as a sparse vector: frontier compaction.
+    fn compact<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Self::Sparse<S>>;
+    /// A mask view of `m`.
+    fn mask<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Self::MaskRef<'a>;
+
+    // ---- products ------------------------------------------------------------------------
+
+    /// `y<mask> = accum(y, A (+).(x) X)`: SpMV (`X` is `n x 1`) or SpMM (`X` is `n x k`).
+    fn mxm<S: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &Self::Matrix<S>,
+        x: &Self::Dense<S>,
+    ) -> Result<()>;
+    /// `x (+).(x) A` for a sparse `x`, keeping only output positions the mask allows
+    /// (SpMSpV, push). The result holds the non-zero outputs.
+    fn vxm<S: Semiring>(
+        &self,
+        x: &Self::Sparse<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+    ) -> Result<Self::Sparse<S>>;
+    /// `C = accum(C, A (+).(x) B)` on dense arrays (semiring GEMM).
+    fn gemm<S: Semiring>(
+        &self,
+        c: &mut Self::Dense<S>,
+        accum: Accum,
+        a: &Self::Dense<S>,
+        b: &Self::Dense<S>,
+    ) -> Result<()>;
+
+    // ---- element-wise --------------------------------------------------------------------
+
+    /// `y<mask> = op(y, x)`, same shapes.
+    fn ewise<S: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
+        op: Ewise,
+        x: &Self::Dense<S>,
+    ) -> Result<()>;
+    /// `y<mask> = op(y)`.
+    fn apply<S: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
+        op: UnaryOp<S::T>,
+    ) -> Result<()>;
+    /// `y(i) = value` for every entry `i` of the sparse `at` (of any semiring).
+    fn assign_at<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        at: &Self::Sparse<M>,
+        value: S::T,
+    ) -> Result<()>;
+
+    // ---- reductions and change detection -------------------------------------------------
+
+    /// `add` over the allowed positions of `x` (the zero if none).
+    fn reduce<S: Semiring>(&self, x: &Self::Dense<S>, mask: Mask<'_, Self>) -> Result<S::T>;
+    /// `add` over the entries of a sparse `x`.
+    fn reduce_sparse<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<S::T>;
+    /// Number of entries (non-zero values) of `x`.
+    fn nvals<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<usize>;
+    /// Relaxation, "did anything change": for each entry `(i, v)` of `t` where
+    /// [`Semiring::improves`]`(d(i), v)`, sets `d(i) = add(d(i), v)`; returns those entries
+    /// with their new values.
+    fn improve<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        t: &Self::Sparse<S>,
+    ) -> Result<Self::Sparse<S>>;
+    /// The dense form of [`Backend::improve`]: relaxes `d` by every position of `t` and
+    /// returns how many positions improved.
+    fn improve_dense<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        t: &Self::Dense<S>,
+    ) -> Result<usize>;
+    /// `a (+) b` for sparse vectors (the union; `add` where both have an entry).
+    fn union<S: Semiring>(
+        &self,
+        a: &Self::Sparse<S>,
+        b: &Self::Sparse<S>,
+    ) -> Result<Self::Sparse<S>>;
+    /// The entries of `x` whose distance lies in `[lo, hi)` (delta-stepping's buckets).
+    fn select_dist<D: PackedDist>(
+        &self,
+        x: &Self::Sparse<MinPlusPred<D>>,
+        lo: D,
+        hi: D,
+    ) -> Result<Self::Sparse<MinPlusPred<D>>>;
+
+    // ---- provided ------------------------------------------------------------------------
+
+    /// [`Mask::Keep`] of `m`.
+    fn keep<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
+        Mask::Keep(self.mask(m))
+    }
+    /// [`Mask::Skip`] of `m` (the complement).
+    fn skip<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
+        Mask::Skip(self.mask(m))
+    }
+    /// An `n x 1` array of zeros (no entries) with `value` at `i`.
+    fn unit<S: Semiring>(&self, n: usize, i: usize, value: S::T) -> Result<Self::Dense<S>> {
+        let mut x = self.dense_filled::<S>(n, 1, S::zero())?;
+        self.set::<S>(&mut x, i, value)?;
+        Ok(x)
+    }
+}

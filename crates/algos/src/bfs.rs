@@ -1,0 +1,281 @@
+//! Breadth-first search: levels and parents, push/pull with direction switching, and
+//! multi-source BFS through SpMM.
+
+use semigraph_semiring::{MinPlus, MinSecondI, Semiring};
+
+use crate::backend::{Accum, Backend, UnaryOp};
+use crate::graph::Graph;
+use crate::{Result, check_vertex};
+
+/// The semiring of BFS: `(min, secondi)` over `u32`. `x (+).(x) A` gives each newly reached
+/// vertex the smallest id of a frontier vertex with an arc to it: its parent.
+pub type BfsSemiring = MinSecondI<u32>;
+
+/// Level of a vertex that was not reached.
+pub const UNREACHED: u32 = u32::MAX;
+/// Parent of a vertex that was not reached.
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// Which direction a BFS level runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Push while the frontier is small, pull while it is large (Beamer's rule, below).
+    #[default]
+    Auto,
+    /// Always push: SpMSpV of the frontier along out-arcs.
+    Push,
+    /// Always pull: masked SpMV of the unvisited vertices along in-arcs.
+    Pull,
+}
+
+/// Options of [`bfs`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BfsOptions {
+    /// Direction policy.
+    pub direction: Direction,
+}
+
+/// The result of a BFS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bfs {
+    /// The source (0-based).
+    pub source: usize,
+    /// Hop count from the source; [`UNREACHED`] if not reached. `levels[source] == 0`.
+    pub levels: Vec<u32>,
+    /// The smallest-id vertex one level closer with an arc to this one; the source is its own
+    /// parent; [`NO_PARENT`] if not reached.
+    pub parents: Vec<u32>,
+    /// Number of vertices reached (the source included).
+    pub reached: usize,
+    /// Number of non-empty levels after the source's (the eccentricity of the source).
+    pub depth: u32,
+    /// Levels run in push and in pull direction.
+    pub push_steps: u32,
+    /// See `push_steps`.
+    pub pull_steps: u32,
+}
+
+impl Bfs {
+    /// The level of `v`, `None` if not reached.
+    pub fn level(&self, v: usize) -> Option<u32> {
+        (self.levels[v] != UNREACHED).then_some(self.levels[v])
+    }
+    /// The parent of `v`, `None` if not reached.
+    pub fn parent(&self, v: usize) -> Option<u32> {
+        (self.parents[v] != NO_PARENT).then_some(self.parents[v])
+    }
+}
+
+/// Beamer's switch to pull: the frontier is larger than 1/ALPHA of the unvisited vertices.
+const ALPHA: usize = 14;
+/// ... and back to push: the frontier is smaller than 1/BETA of all vertices.
+const BETA: usize = 24;
+
+enum Frontier<B: Backend> {
+    Sparse(B::Sparse<BfsSemiring>),
+    Dense(B::Dense<BfsSemiring>),
+}
+
+/// Breadth-first search from `source`, computing levels and parents.
+///
+/// Each level is one product in the `(min, secondi)` semiring masked by the complement of the
+/// visited set, `t<!parents> = frontier (+).(x) A`, followed by `parents (+)= t` and
+/// `levels<t> = level`. Push levels use SpMSpV along `A` (cost: the out-arcs of the
+/// frontier); pull levels use a masked SpMV along `A^T` that stops scanning a vertex's in-arcs
+/// at its first frontier neighbour with parent id 0 (cost: at most the in-arcs of the unvisited
+/// vertices). [`Direction::Auto`] follows Beamer: pull once the frontier has more than
+/// `unvisited / 14` vertices, push again once it has fewer than `n / 24` (vertex counts stand in
+/// for arc counts). Pull needs a graph built with `GraphOptions { pull: true, .. }`; without
+/// it `Auto` always pushes.
+///
+/// # Arguments
+/// - `g`: the graph, a pattern in [`BfsSemiring`] (`Csr::pattern`).
+/// - `source`: a vertex id, `0..g.n()`.
+/// - `opts`: direction policy.
+///
+/// # Returns
+/// [`Bfs`]: levels, parents (the smallest-id parent, so the result does not depend on the
+/// backend or direction), counts.
+///
+/// # Errors
+/// [`Error::VertexOutOfRange`](crate::Error::VertexOutOfRange); `InvalidArgument` for
+/// [`Direction::Pull`] on a graph without `A^T`; backend errors.
+///
+/// # Complexity
+/// `O(n + m)` work for push-only runs; a pull level costs `O(n + m)` in the worst case.
+/// One round of backend calls per level (`depth + 1` levels).
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, bfs, BfsOptions, CpuBackend, Graph, GraphOptions};
+///
+/// // 0 -> 1 -> 2, 0 -> 3 -> 2, 4 isolated.
+/// let a = arcs_to_csr(5, &[(0, 1, 0), (1, 2, 0), (0, 3, 0), (3, 2, 0)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions { pull: true, ..Default::default() })?;
+/// let r = bfs(&g, 0, &BfsOptions::default())?;
+/// assert_eq!(r.level(2), Some(2));
+/// assert_eq!(r.parent(2), Some(1)); // smallest-id parent
+/// assert_eq!(r.level(4), None);
+/// assert_eq!(r.parents[0], 0);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn bfs<B: Backend>(
+    g: &Graph<'_, B, BfsSemiring>,
+    source: usize,
+    opts: &BfsOptions,
+) -> Result<Bfs> {
+    type P = BfsSemiring;
+    type L = MinPlus<u32>;
+    let (b, n) = (g.backend(), g.n());
+    check_vertex(source, n)?;
+    if opts.direction == Direction::Pull {
+        g.require_pull("pull BFS")?;
+    }
+    let s = source as u32;
+    let mut parents = b.unit::<P>(n, source, s)?;
+    let mut levels = b.unit::<L>(n, source, 0)?;
+    let mut frontier = Frontier::<B>::Sparse(b.sparse::<P>(n, &[s], &[s])?);
+    let (mut nf, mut unvisited) = (1usize, n - 1);
+    let (mut level, mut pushes, mut pulls) = (0u32, 0u32, 0u32);
+    let mut pulling = false;
+    loop {
+        pulling = match (opts.direction, g.pull()) {
+            (Direction::Push, _) | (Direction::Auto, None) => false,
+            (Direction::Pull, _) => true,
+            (Direction::Auto, Some(_)) if pulling => nf * BETA >= n,
+            (Direction::Auto, Some(_)) => nf * ALPHA > unvisited,
+        };
+        level += 1;
+        frontier = if pulling {
+            pulls += 1;
+            let x = match frontier {
+                Frontier::Dense(d) => d,
+                Frontier::Sparse(s) => b.to_dense(&s)?,
+            };
+            let mut t = b.dense_filled::<P>(n, 1, P::zero())?;
+            b.mxm(
+                &mut t,
+                b.skip(&parents),
+                Accum::Replace,
+                g.require_pull("pull BFS")?,
+                &x,
+            )?;
+            nf = b.improve_dense(&mut parents, &t)?;
+            b.apply(&mut levels, b.keep(&t), UnaryOp::Fill(level))?;
+            Frontier::Dense(t)
+        } else {
+            pushes += 1;
+            let x = match frontier {
+                Frontier::Sparse(s) => s,
+                Frontier::Dense(d) => b.compact(&d)?,
+            };
+            let t = b.vxm(&x, g.push(), b.skip(&parents))?;
+            let t = b.improve(&mut parents, &t)?;
+            nf = b.sparse_nnz(&t);
+            b.assign_at(&mut levels, &t, level)?;
+            Frontier::Sparse(t)
+        };
+        if nf == 0 {
+            break;
+        }
+        unvisited -= nf;
+    }
+    Ok(Bfs {
+        source,
+        levels: b.read_dense(&levels)?,
+        parents: b.read_dense(&parents)?,
+        reached: n - unvisited,
+        depth: level - 1,
+        push_steps: pushes,
+        pull_steps: pulls,
+    })
+}
+
+/// BFS from several sources at once: one SpMM per level on an `n x k` block, column `j`
+/// holding the search from `sources[j]`.
+///
+/// Each level is `T<!P> = A^T (+).(x) F` in [`BfsSemiring`] with `F` the previous level's
+/// block, then `P (+)= T`, `L<T> = level`. Results equal [`bfs`] from each source.
+///
+/// # Arguments
+/// - `g`: the graph, built with `GraphOptions { pull: true, .. }`.
+/// - `sources`: vertex ids (repeats allowed).
+///
+/// # Returns
+/// One [`Bfs`] per source, in order (all levels are pull steps).
+///
+/// # Errors
+/// A source out of range; a graph without `A^T`; backend errors (the block needs
+/// `3 * n * k * 4` bytes).
+///
+/// # Complexity
+/// `O(depth * (n + m) * k)` work, `depth + 1` `SpMMs` for the deepest source.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, bfs_multi, CpuBackend, Graph, GraphOptions};
+///
+/// let a = arcs_to_csr(3, &[(0, 1, 0), (1, 2, 0)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions { pull: true, ..Default::default() })?;
+/// let r = bfs_multi(&g, &[0, 1])?;
+/// assert_eq!(r[0].levels, vec![0, 1, 2]);
+/// assert_eq!(r[1].level(0), None);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn bfs_multi<B: Backend>(g: &Graph<'_, B, BfsSemiring>, sources: &[usize]) -> Result<Vec<Bfs>> {
+    type P = BfsSemiring;
+    type L = MinPlus<u32>;
+    let (b, n, k) = (g.backend(), g.n(), sources.len());
+    for &s in sources {
+        check_vertex(s, n)?;
+    }
+    let at = g.require_pull("multi-source BFS")?;
+    if k == 0 {
+        return Ok(vec![]);
+    }
+    let mut parents = b.dense_filled::<P>(n, k, P::zero())?;
+    let mut levels = b.dense_filled::<L>(n, k, L::zero())?;
+    for (j, &s) in sources.iter().enumerate() {
+        b.set::<P>(&mut parents, s * k + j, s as u32)?;
+        b.set::<L>(&mut levels, s * k + j, 0)?;
+    }
+    let mut f = b.dense::<P>(n, k, &b.read_dense(&parents)?)?;
+    let mut level = 0u32;
+    loop {
+        level += 1;
+        let mut t = b.dense_filled::<P>(n, k, P::zero())?;
+        b.mxm(&mut t, b.skip(&parents), Accum::Replace, at, &f)?;
+        let nf = b.improve_dense(&mut parents, &t)?;
+        if nf == 0 {
+            break;
+        }
+        b.apply(&mut levels, b.keep(&t), UnaryOp::Fill(level))?;
+        f = t;
+    }
+    let (pv, lv) = (b.read_dense(&parents)?, b.read_dense(&levels)?);
+    Ok(sources
+        .iter()
+        .enumerate()
+        .map(|(j, &s)| {
+            let levels: Vec<u32> = (0..n).map(|i| lv[i * k + j]).collect();
+            let reached = levels.iter().filter(|&&l| l != UNREACHED).count();
+            let depth = levels
+                .iter()
+                .filter(|&&l| l != UNREACHED)
+                .max()
+                .copied()
+                .unwrap_or(0);
+            Bfs {
+                source: s,
+                parents: (0..n).map(|i| pv[i * k + j]).collect(),
+                levels,
+                reached,
+                depth,
+                push_steps: 0,
+                pull_steps: level,
+            }
+        })
+        .collect())
+}

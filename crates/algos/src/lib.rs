@@ -1,0 +1,49 @@
+//! Graph algorithms as semiring linear algebra, over one backend interface.
+//!
+//! - [`Backend`]: what an algorithm may ask of a CPU or GPU (SpMV/SpMM with masks and
+//!   accumulation, SpMSpV, semiring GEMM, element-wise ops, reductions, relaxation).
+//! - [`CpuBackend`]: the multi-threaded reference backend.
+//! - [`Graph`]: an adjacency matrix held by a backend, in push (CSR `A`) and pull (`A^T`, any
+//!   format) form.
+//! - Algorithms: [`bfs`] and [`bfs_multi`], [`bellman_ford`], [`delta_stepping`], [`apsp`],
+//!   [`transitive_closure`], [`reachability`], [`widest_path`], and [`path_closure`] for any
+//!   selecting semiring.
+//!
+//! ```
+//! use semigraph_algos::{bfs, BfsOptions, CpuBackend, Graph, GraphOptions};
+//! use semigraph_formats::generate;
+//!
+//! let grid = generate::grid(3, 4, 1, 9, 7).to_csr::<semigraph_algos::BfsSemiring, u32>()?;
+//! let cpu = CpuBackend::new();
+//! let g = Graph::new(&cpu, &grid, GraphOptions { pull: true, ..Default::default() })?;
+//! let r = bfs(&g, 0, &BfsOptions::default())?;
+//! assert_eq!(r.depth, 5); // corner to corner: 2 + 3 hops
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod apsp;
+pub mod backend;
+pub mod bfs;
+pub mod cpu;
+pub mod error;
+pub mod graph;
+pub mod paths;
+pub mod sssp;
+pub mod testing;
+
+pub use apsp::{Apsp, ApspOptions, apsp, transitive_closure};
+pub use backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, UnaryOp};
+pub use bfs::{Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, UNREACHED, bfs, bfs_multi};
+pub use cpu::CpuBackend;
+pub use error::{Error, Result, check_vertex};
+pub use graph::{Graph, GraphOptions, arcs_to_csr};
+pub use paths::{path_closure, reachability, widest_path};
+pub use sssp::{
+    DeltaGraph, Distance, ShortestPaths, SsspSemiring, auto_delta, bellman_ford, delta_stepping,
+    with_pred,
+};
+
+#[doc(hidden)]
+pub use semigraph_formats::Format as __Format;
+#[doc(hidden)]
+pub use semigraph_semiring as __semiring;

@@ -1,0 +1,118 @@
+//! Other path problems from the same label-correcting loop as Bellman-Ford: only the semiring
+//! changes.
+
+use semigraph_semiring::{MaxMin, Number, OrAnd, Semiring};
+
+use crate::backend::Backend;
+use crate::graph::Graph;
+use crate::sssp::{Relaxed, relax_rounds};
+use crate::{Error, Result};
+
+/// Runs the label-correcting loop of [`bellman_ford`](crate::bellman_ford) in any semiring
+/// whose `add` selects (min, max, or): `d(source) = one`, then
+/// `d(v) = add over arcs u -> v of mul(A(u, v), d(u))` until nothing changes.
+///
+/// # Arguments
+/// - `g`: the graph in semiring `S`; `source`: a vertex id.
+///
+/// # Returns
+/// `d` for every vertex (`S::zero()` where nothing arrives) and the rounds run.
+///
+/// # Errors
+/// `InvalidArgument` if values still change after `n` rounds (a semiring with no fixed point
+/// on this graph, like min-plus with a negative cycle); `VertexOutOfRange`; backend errors.
+///
+/// # Complexity
+/// At most `n` rounds of SpMSpV over the changed vertices: `O(n * m)` work in the worst case.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, path_closure, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MaxPlus;
+///
+/// // Longest paths in a DAG are max-plus paths.
+/// let a = arcs_to_csr::<MaxPlus<i64>>(3, &[(0, 1, 2), (1, 2, 2), (0, 2, 3)])?;
+/// let cpu = CpuBackend::new();
+/// let (d, _) = path_closure(&Graph::new(&cpu, &a, GraphOptions::default())?, 0)?;
+/// assert_eq!(d, vec![0, 2, 4]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn path_closure<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    source: usize,
+) -> Result<(Vec<S::T>, usize)> {
+    match relax_rounds(g, source, g.n())? {
+        Relaxed::Converged { d, rounds } => Ok((g.backend().read_dense(&d)?, rounds)),
+        Relaxed::Limit { .. } => Err(Error::InvalidArgument(format!(
+            "{} values still change after {} rounds: no fixed point",
+            S::full_name(),
+            g.n()
+        ))),
+    }
+}
+
+/// Which vertices a source reaches: [`path_closure`] in the or-and semiring.
+///
+/// # Arguments
+/// - `g`: the graph as an or-and pattern (`Csr::pattern::<OrAnd>()`); `source`: a vertex id.
+///
+/// # Returns
+/// `reach[v]` is `true` if a path `source -> v` exists (`reach[source]` is `true`).
+///
+/// # Errors
+/// `VertexOutOfRange`; backend errors.
+///
+/// # Complexity
+/// `O(n + m)` work: each vertex changes once; one round per BFS level.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, reachability, CpuBackend, Graph, GraphOptions};
+///
+/// let a = arcs_to_csr(3, &[(0, 1, true), (2, 1, true)])?;
+/// let cpu = CpuBackend::new();
+/// let r = reachability(&Graph::new(&cpu, &a, GraphOptions::default())?, 0)?;
+/// assert_eq!(r, vec![true, true, false]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn reachability<B: Backend>(g: &Graph<'_, B, OrAnd>, source: usize) -> Result<Vec<bool>> {
+    Ok(path_closure(g, source)?.0)
+}
+
+/// Widest (maximum-bottleneck) paths: [`path_closure`] in the max-min semiring. The width of
+/// a path is its narrowest arc; `width[v]` is the widest path `source -> v`.
+///
+/// # Arguments
+/// - `g`: the graph with arc capacities in [`MaxMin`]; `source`: a vertex id.
+///
+/// # Returns
+/// `width[v]`: `D::HIGHEST` for the source (an empty path is unbounded), `D::LOWEST` where
+/// unreachable.
+///
+/// # Errors
+/// `VertexOutOfRange`; backend errors.
+///
+/// # Complexity
+/// At most `n` rounds of SpMSpV over the changed vertices.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, widest_path, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MaxMin;
+///
+/// // 0 -> 1 -> 3 has width min(5, 4) = 4; 0 -> 2 -> 3 has width min(9, 2) = 2.
+/// let a = arcs_to_csr::<MaxMin<f32>>(4, &[(0, 1, 5.0), (1, 3, 4.0), (0, 2, 9.0), (2, 3, 2.0)])?;
+/// let cpu = CpuBackend::new();
+/// let w = widest_path(&Graph::new(&cpu, &a, GraphOptions::default())?, 0)?;
+/// assert_eq!(w[3], 4.0);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn widest_path<B: Backend, D: Number>(
+    g: &Graph<'_, B, MaxMin<D>>,
+    source: usize,
+) -> Result<Vec<D>>
+where
+    MaxMin<D>: Semiring<T = D>,
+{
+    Ok(path_closure(g, source)?.0)
+}
