@@ -9,7 +9,7 @@ use crate::graph::{Graph, GraphOptions};
 use crate::sssp::{Distance, bellman_ford, with_pred};
 use crate::{Error, Result};
 
-/// Options of [`apsp`].
+/// Options of [`apsp`](fn@apsp).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ApspOptions {
     /// Also compute the next-hop matrix (costs a second word per entry on the backend).
@@ -232,7 +232,7 @@ fn next_hops<D: Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
 /// The transitive closure by repeated or-and squaring: `reach[i * n + j]` is `true` if `j` is
 /// reachable from `i` (every vertex reaches itself).
 ///
-/// The same squaring loop as [`apsp`] in the [`OrAnd`] semiring: a one-line change of
+/// The same squaring loop as [`apsp`](fn@apsp) in the [`OrAnd`] semiring: a one-line change of
 /// semiring.
 ///
 /// # Arguments

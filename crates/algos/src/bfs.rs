@@ -28,7 +28,7 @@ pub enum Direction {
     Pull,
 }
 
-/// Options of [`bfs`].
+/// Options of [`bfs`](fn@bfs).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BfsOptions {
     /// Direction policy.
@@ -196,7 +196,7 @@ pub fn bfs<B: Backend>(
 /// holding the search from `sources[j]`.
 ///
 /// Each level is `T<!P> = A^T (+).(x) F` in [`BfsSemiring`] with `F` the previous level's
-/// block, then `P (+)= T`, `L<T> = level`. Results equal [`bfs`] from each source.
+/// block, then `P (+)= T`, `L<T> = level`. Results equal [`bfs`](fn@bfs) from each source.
 ///
 /// # Arguments
 /// - `g`: the graph, built with `GraphOptions { pull: true, .. }`.

@@ -5,7 +5,7 @@
 //! - [`CpuBackend`]: the multi-threaded reference backend.
 //! - [`Graph`]: an adjacency matrix held by a backend, in push (CSR `A`) and pull (`A^T`, any
 //!   format) form.
-//! - Algorithms: [`bfs`] and [`bfs_multi`], [`bellman_ford`], [`delta_stepping`], [`apsp`],
+//! - Algorithms: [`bfs`](fn@bfs) and [`bfs_multi`], [`bellman_ford`], [`delta_stepping`], [`apsp`](fn@apsp),
 //!   [`transitive_closure`], [`reachability`], [`widest_path`], and [`path_closure`] for any
 //!   selecting semiring.
 //!

@@ -235,6 +235,33 @@ impl EdgeList {
         Ok(self.to_coo::<S, I>()?.to_csr())
     }
 
+    /// The pattern of the adjacency matrix in CSR: every arc `S::one()`, weights ignored,
+    /// parallel arcs merged.
+    pub fn to_pattern_csr<S: Semiring, I: Index>(&self) -> Result<Csr<S, I>, FormatError> {
+        let mut p = EdgeList {
+            weights: Weights::None,
+            labels: None,
+            ..EdgeList::new(self.nrows, self.ncols)
+        };
+        p.src.clone_from(&self.src);
+        p.dst.clone_from(&self.dst);
+        p.validate()?;
+        check_fits::<I>(self.nrows, self.ncols, self.len())?;
+        let cast = |v: &Vec<u32>| {
+            v.iter()
+                .map(|&x| I::try_from_usize(x as usize).expect("checked"))
+                .collect()
+        };
+        let coo = Coo::<S, I>::try_from_triplets(
+            self.nrows,
+            self.ncols,
+            cast(&self.src),
+            cast(&self.dst),
+            vec![S::one(); self.len()],
+        )?;
+        Ok(coo.to_csr())
+    }
+
     /// The arcs of a matrix, with its values as weights (for writing it out).
     pub fn from_csr<S: Semiring, I: Index>(a: &Csr<S, I>) -> Result<EdgeList, FormatError>
     where

@@ -24,7 +24,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line and its number, without its terminator; `None` at the end of the file.
-    pub(crate) fn next_line(&mut self) -> Result<Option<(u64, &[u8])>, ReadError> {
+    pub fn next_line(&mut self) -> Result<Option<(u64, &[u8])>, ReadError> {
         self.buf.clear();
         let n = self
             .reader
@@ -41,12 +41,12 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The number of the line last returned.
-    pub(crate) fn line(&self) -> u64 {
+    pub fn line(&self) -> u64 {
         self.line
     }
 
     /// The file.
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 }

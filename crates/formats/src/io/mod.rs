@@ -19,7 +19,7 @@
 
 mod dimacs;
 mod gml;
-mod lines;
+pub mod lines;
 mod mtx;
 mod text;
 mod write;

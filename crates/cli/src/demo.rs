@@ -1,0 +1,349 @@
+//! `semigraph demo`: generated graphs, every algorithm, every result checked against an
+//! independent oracle (queue BFS, binary-heap Dijkstra, Floyd-Warshall), one table.
+
+use std::io::{IsTerminal, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use semigraph_algos::testing::{
+    TestGraph, check_bfs, check_shortest_paths, oracle_dijkstra, oracle_floyd_warshall,
+};
+use semigraph_algos::{
+    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Graph, GraphOptions,
+    apsp, bellman_ford, bfs, delta_stepping, with_pred,
+};
+use semigraph_formats::edgelist::WeightSpec;
+use semigraph_formats::{EdgeList, generate};
+use semigraph_semiring::MinPlus;
+use serde_json::json;
+
+use crate::output::{Output, fmt_duration};
+use crate::{BackendChoice, CliError, Common, DemoSize, Res};
+
+/// One line of the table.
+struct Row {
+    graph: String,
+    algorithm: String,
+    backend: String,
+    format: String,
+    time: Duration,
+    rate: String,
+    check: Result<String, String>,
+}
+
+/// Runs `f`; a panic (a failed assertion in a check) becomes `Err(message)`.
+fn checked(f: impl FnOnce() -> String) -> Result<String, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "check failed".into())
+    })
+}
+
+fn rate(arcs: usize, t: Duration) -> String {
+    let teps = arcs as f64 / t.as_secs_f64().max(1e-9);
+    if teps >= 1e9 {
+        format!("{:.2} GTEPS", teps / 1e9)
+    } else {
+        format!("{:.1} MTEPS", teps / 1e6)
+    }
+}
+
+pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
+    if c.backend == BackendChoice::Gpu {
+        return Err(CliError(
+            "--backend gpu: this build of semigraph has no GPU backend (semigraph-gpu is not compiled in); use --backend cpu or auto".into(),
+        ));
+    }
+    let cpu = CpuBackend::new();
+    let note = if c.backend == BackendChoice::Auto {
+        "auto: no GPU backend in this build, so "
+    } else {
+        ""
+    };
+    if !c.quiet {
+        eprintln!("semigraph demo: backend {note}{}", cpu.name());
+    }
+    let rows = run_on(&cpu, c, size)?;
+    let failed = rows.iter().filter(|r| r.check.is_err()).count();
+    let out = Output::new(c);
+    out.write(|w| {
+        if c.json {
+            let v: Vec<_> = rows
+                .iter()
+                .map(|r| {
+                    json!({"graph": r.graph, "algorithm": r.algorithm, "backend": r.backend, "format": r.format,
+                        "time_ms": r.time.as_secs_f64() * 1e3, "rate": r.rate,
+                        "check": match &r.check { Ok(m) => json!({"ok": true, "detail": m}), Err(e) => json!({"ok": false, "detail": e}) }})
+                })
+                .collect();
+            writeln!(w, "{}", serde_json::to_string_pretty(&json!({"rows": v, "failed": failed})).expect("serializable"))
+        } else {
+            table(w, &rows)?;
+            if failed == 0 {
+                writeln!(w, "all {} checks passed", rows.len())
+            } else {
+                writeln!(w, "{failed} of {} checks FAILED", rows.len())
+            }
+        }
+    })?;
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn table(w: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
+    let head = [
+        "graph",
+        "algorithm",
+        "backend",
+        "format",
+        "time",
+        "rate",
+        "check",
+    ];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.graph.clone(),
+                r.algorithm.clone(),
+                r.backend.clone(),
+                r.format.clone(),
+                fmt_duration(r.time),
+                r.rate.clone(),
+                match &r.check {
+                    Ok(m) => format!("ok ({m})"),
+                    Err(e) => format!("FAILED: {e}"),
+                },
+            ]
+        })
+        .collect();
+    let mut width = head.map(str::len);
+    for row in &cells {
+        for (k, c) in row.iter().enumerate() {
+            width[k] = width[k].max(c.len());
+        }
+    }
+    let line = |w: &mut dyn Write, cols: &[&str]| -> std::io::Result<()> {
+        let s: Vec<String> = cols
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("{c:<0$}", width[k]))
+            .collect();
+        writeln!(w, "{}", s.join("  ").trim_end())
+    };
+    line(w, &head)?;
+    line(
+        w,
+        &width
+            .map(|n| "-".repeat(n))
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )?;
+    for row in &cells {
+        line(w, &row.iter().map(String::as_str).collect::<Vec<_>>())?;
+    }
+    Ok(())
+}
+
+struct Sizes {
+    grid: usize,
+    kron: u32,
+    apsp_grid: usize,
+    apsp_kron: u32,
+}
+
+fn sizes(s: DemoSize) -> Sizes {
+    match s {
+        DemoSize::Small => Sizes {
+            grid: 64,
+            kron: 10,
+            apsp_grid: 12,
+            apsp_kron: 6,
+        },
+        DemoSize::Medium => Sizes {
+            grid: 256,
+            kron: 14,
+            apsp_grid: 20,
+            apsp_kron: 8,
+        },
+        DemoSize::Large => Sizes {
+            grid: 1024,
+            kron: 18,
+            apsp_grid: 32,
+            apsp_kron: 9,
+        },
+    }
+}
+
+/// A Graph500-style undirected Kronecker graph with integer weights 1..=100.
+fn kron(scale: u32) -> EdgeList {
+    let mut g = generate::kronecker(scale, 16, 2);
+    g.symmetrize();
+    g.assign_weights(WeightSpec::Uniform {
+        lo: 1,
+        hi: 100,
+        seed: 3,
+    });
+    g
+}
+
+fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
+    let s = sizes(size);
+    let graphs = [
+        (
+            format!("grid {0}x{0}", s.grid),
+            generate::grid(s.grid, s.grid, 1, 100, 1),
+            false,
+        ),
+        (format!("kronecker scale {}", s.kron), kron(s.kron), false),
+        (
+            format!("grid {0}x{0}", s.apsp_grid),
+            generate::grid(s.apsp_grid, s.apsp_grid, 1, 100, 4),
+            true,
+        ),
+        (
+            format!("kronecker scale {}", s.apsp_kron),
+            kron(s.apsp_kron),
+            true,
+        ),
+    ];
+    let bar = if !c.quiet && std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(10);
+        b.set_style(
+            ProgressStyle::with_template("{msg:40} [{bar:30}] {pos}/{len} {elapsed}")
+                .expect("valid template"),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut rows = Vec::new();
+    let backend = b.name().split(' ').next().unwrap_or("?").to_string();
+    for (name, el, small) in graphs {
+        let tg = TestGraph::from_edges(&name, &el);
+        let a = el.to_csr::<MinPlus<i32>, u32>()?;
+        // The source: the vertex with most out-arcs (a Kronecker graph has isolated vertices).
+        let source = (0..tg.n).max_by_key(|&v| a.row_len(v)).unwrap_or(0);
+        let row = |algorithm: &str, format: String, time: Duration, rate: String, check| Row {
+            graph: name.clone(),
+            algorithm: algorithm.into(),
+            backend: backend.clone(),
+            format,
+            time,
+            rate,
+            check,
+        };
+        if !small {
+            bar.set_message(format!("{name}: bfs"));
+            let pattern = a.pattern::<BfsSemiring>();
+            let g = Graph::new(
+                b,
+                &pattern,
+                GraphOptions {
+                    pull: true,
+                    ..Default::default()
+                },
+            )?;
+            let fmt = g.pull_info().map_or("csr", |i| i.format.name());
+            let t = Instant::now();
+            let r = bfs(&g, source, &BfsOptions::default())?;
+            let time = t.elapsed();
+            let arcs = tg.arcs.iter().filter(|x| r.levels[x.0] != u32::MAX).count();
+            let check = checked(|| {
+                check_bfs(&pattern, &r);
+                format!("{} reached, depth {}, = queue BFS", r.reached, r.depth)
+            });
+            rows.push(row(
+                "bfs",
+                format!("{fmt} pull + csr push"),
+                time,
+                rate(arcs, time),
+                check,
+            ));
+            bar.inc(1);
+
+            bar.set_message(format!("{name}: dijkstra oracle"));
+            let want = oracle_dijkstra(tg.n, &tg.arcs, source);
+            bar.set_message(format!("{name}: bellman-ford"));
+            let g = Graph::new(b, &with_pred(&a), GraphOptions::default())?;
+            let t = Instant::now();
+            let sp = bellman_ford(&g, source)?;
+            let time = t.elapsed();
+            let arcs = tg.arcs.iter().filter(|x| want[x.0].is_some()).count();
+            let check = checked(|| {
+                check_shortest_paths(&tg.arcs, &sp, &want);
+                format!("{} rounds, = Dijkstra", sp.rounds)
+            });
+            rows.push(row(
+                "sssp bellman-ford",
+                "csr push".into(),
+                time,
+                rate(arcs, time),
+                check,
+            ));
+            bar.inc(1);
+
+            bar.set_message(format!("{name}: delta-stepping"));
+            let g = DeltaGraph::new(b, &a, None)?;
+            let t = Instant::now();
+            let sp = delta_stepping(&g, source)?;
+            let time = t.elapsed();
+            let check = checked(|| {
+                check_shortest_paths(&tg.arcs, &sp, &want);
+                format!("delta {}, = Dijkstra", g.delta())
+            });
+            rows.push(row(
+                "sssp delta-stepping",
+                "csr push".into(),
+                time,
+                rate(arcs, time),
+                check,
+            ));
+            bar.inc(1);
+        } else {
+            bar.set_message(format!("{name}: apsp"));
+            let t = Instant::now();
+            let r = apsp(b, &a, &ApspOptions { next_hop: true })?;
+            let time = t.elapsed();
+            let n = tg.n;
+            let ops = 2.0 * (n as f64).powi(3) * r.rounds as f64;
+            let check = checked(|| {
+                let fw = oracle_floyd_warshall(n, &tg.arcs).expect("positive weights");
+                for i in 0..n {
+                    for j in 0..n {
+                        assert_eq!(
+                            r.distance(i, j).map(i64::from),
+                            fw[i * n + j],
+                            "apsp {i} -> {j}"
+                        );
+                        if let Some(p) = r.path(i, j) {
+                            let len: i64 = p
+                                .windows(2)
+                                .map(|e| {
+                                    a.get(e[0] as usize, e[1] as usize)
+                                        .expect("path arc exists")
+                                        as i64
+                                })
+                                .sum();
+                            assert_eq!(Some(len), fw[i * n + j], "next-hop path {i} -> {j}");
+                        }
+                    }
+                }
+                format!("{} squarings, = Floyd-Warshall, paths rebuilt", r.rounds)
+            });
+            let rate = format!("{:.2} G(min,+)/s", ops / time.as_secs_f64().max(1e-9) / 1e9);
+            rows.push(row("apsp (next hops)", "dense".into(), time, rate, check));
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(rows)
+}

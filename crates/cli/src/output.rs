@@ -1,0 +1,195 @@
+//! Writing results: `#` header lines then one line per vertex, or JSON; to stdout or, with
+//! `--output`, atomically to a file.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use semigraph_algos::{Apsp, Distance};
+use semigraph_formats::EdgeList;
+use semigraph_formats::io::write_atomic;
+use serde_json::{Value, json};
+
+use crate::{CliError, Common, Res};
+
+/// Where results go.
+pub struct Output {
+    path: Option<std::path::PathBuf>,
+    pub json: bool,
+}
+
+impl Output {
+    pub fn new(c: &Common) -> Output {
+        Output {
+            path: c.output.clone(),
+            json: c.json,
+        }
+    }
+
+    /// Runs `body` on stdout or on a temporary file renamed over `--output` when it succeeds.
+    pub fn write(&self, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Res<()> {
+        match &self.path {
+            Some(p) => write_atomic(p, body).map_err(|e| CliError(format!("{}: {e}", p.display()))),
+            None => {
+                let stdout = io::stdout();
+                let mut w = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+                match body(&mut w).and_then(|_| w.flush()) {
+                    // A closed pipe (`| head`) is not an error.
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                    r => r.map_err(|e| CliError(format!("stdout: {e}"))),
+                }
+            }
+        }
+    }
+}
+
+/// `# key: value` lines (text) or top-level fields (JSON).
+pub struct Header(Vec<(String, String)>);
+
+impl Header {
+    pub fn new(command: &str, file: &Path, g: &EdgeList) -> Header {
+        Header(vec![
+            ("command".into(), command.into()),
+            (
+                "graph".into(),
+                format!(
+                    "{}: {} vertices, {} arcs",
+                    file.display(),
+                    g.num_vertices(),
+                    g.len()
+                ),
+            ),
+        ])
+    }
+    pub fn push(&mut self, k: &str, v: String) {
+        self.0.push((k.into(), v));
+    }
+    pub fn extend(&mut self, kv: Vec<(String, String)>) {
+        self.0.extend(kv);
+    }
+    fn text(&self, w: &mut dyn Write) -> io::Result<()> {
+        for (k, v) in &self.0 {
+            writeln!(w, "# {k}: {v}")?;
+        }
+        Ok(())
+    }
+    fn json(&self) -> serde_json::Map<String, Value> {
+        self.0
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect()
+    }
+}
+
+pub fn fmt_duration(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 1.0 {
+        format!("{s:.3} s")
+    } else {
+        format!("{:.3} ms", s * 1e3)
+    }
+}
+
+/// One line per vertex, `id value parent`, ids in the input's numbering; `inf` for no value,
+/// `-` for no parent. JSON: `{header..., "vertices": [{"id", "value", "parent"}]}` with
+/// `null`s.
+pub fn write_vertices(
+    out: &Output,
+    h: &Header,
+    g: &EdgeList,
+    value: impl Fn(usize) -> Option<String>,
+    parent: impl Fn(usize) -> Option<u32>,
+) -> Res<()> {
+    let n = g.num_vertices();
+    out.write(|w| {
+        if out.json {
+            let mut obj = h.json();
+            let vs: Vec<Value> = (0..n)
+                .map(|v| {
+                    let val = value(v).map(|s| s.parse::<f64>().map(|x| json!(x)).unwrap_or(json!(s)));
+                    json!({"id": g.vertex_label(v), "value": val, "parent": parent(v).map(|p| g.vertex_label(p as usize))})
+                })
+                .collect();
+            obj.insert("vertices".into(), Value::Array(vs));
+            serde_json::to_writer(&mut *w, &Value::Object(obj)).map_err(io::Error::other)?;
+            writeln!(w)
+        } else {
+            h.text(w)?;
+            for v in 0..n {
+                let val = value(v).unwrap_or_else(|| "inf".into());
+                match parent(v) {
+                    Some(p) => writeln!(w, "{} {val} {}", g.vertex_label(v), g.vertex_label(p as usize))?,
+                    None => writeln!(w, "{} {val} -", g.vertex_label(v))?,
+                }
+            }
+            Ok(())
+        }
+    })
+}
+
+/// Distances as Matrix Market (`i j dist`, 1-based positions, unreachable pairs omitted), and
+/// next hops to `next_path` if given. JSON: `{header..., "n", "dist": [[...]]}` with `null`s.
+pub fn write_apsp<D: Distance>(
+    out: &Output,
+    h: &Header,
+    r: &Apsp<D>,
+    next_path: Option<&Path>,
+    integer: bool,
+) -> Res<()> {
+    let n = r.n;
+    let field = if integer { "integer" } else { "real" };
+    out.write(|w| {
+        if out.json {
+            let mut obj = h.json();
+            obj.insert("n".into(), json!(n));
+            let rows: Vec<Value> = (0..n)
+                .map(|i| {
+                    Value::Array(
+                        (0..n)
+                            .map(|j| r.distance(i, j).map_or(Value::Null, |d| json!(d.to_f64())))
+                            .collect(),
+                    )
+                })
+                .collect();
+            obj.insert("dist".into(), Value::Array(rows));
+            serde_json::to_writer(&mut *w, &Value::Object(obj)).map_err(io::Error::other)?;
+            return writeln!(w);
+        }
+        let count = r.dist.iter().filter(|&&d| d != D::INFINITY).count();
+        writeln!(w, "%%MatrixMarket matrix coordinate {field} general")?;
+        for (k, v) in &h.0 {
+            writeln!(w, "% {k}: {v}")?;
+        }
+        writeln!(w, "{n} {n} {count}")?;
+        for i in 0..n {
+            for j in 0..n {
+                if let Some(d) = r.distance(i, j) {
+                    writeln!(w, "{} {} {d}", i + 1, j + 1)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if let (Some(p), Some(next)) = (next_path, &r.next) {
+        let count = next.iter().filter(|&&x| x != u32::MAX).count();
+        write_atomic(p, |w| {
+            writeln!(w, "%%MatrixMarket matrix coordinate integer general")?;
+            writeln!(
+                w,
+                "% next hop: entry (i, j) is the vertex after i on a shortest path i -> j (1-based)"
+            )?;
+            writeln!(w, "{n} {n} {count}")?;
+            for i in 0..n {
+                for j in 0..n {
+                    let x = next[i * n + j];
+                    if x != u32::MAX {
+                        writeln!(w, "{} {} {}", i + 1, j + 1, x + 1)?;
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+    }
+    Ok(())
+}

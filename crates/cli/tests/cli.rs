@@ -1,0 +1,286 @@
+#![allow(missing_docs)]
+//! The `semigraph` binary end to end: outputs, input numbering, errors and exit statuses,
+//! atomic output files, and the demo.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use semigraph_formats::io::data_dir;
+
+fn semigraph(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_semigraph"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn data(rel: &str) -> String {
+    data_dir()
+        .expect("shared data")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("semigraph-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn demo_runs_and_every_check_passes() {
+    let o = semigraph(&["demo", "--size", "small", "--backend", "cpu"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("all 8 checks passed"), "{out}");
+    for alg in ["bfs", "sssp bellman-ford", "sssp delta-stepping", "apsp"] {
+        assert!(out.contains(alg), "{alg} missing from\n{out}");
+    }
+    let j = semigraph(&["demo", "--size", "small", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).expect("demo JSON");
+    assert_eq!(v["failed"], 0);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn bfs_text_output_uses_the_input_numbering() {
+    // LAGraph's karate levels from vertex 30 (0-based) = vertex 31 in the 1-based file.
+    let o = semigraph(&[
+        "bfs",
+        &data("lagraph/karate.mtx"),
+        "--source",
+        "31",
+        "--format",
+        "ell",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut lines = out.lines().peekable();
+    let mut header = 0;
+    while lines.peek().is_some_and(|l| l.starts_with('#')) {
+        lines.next();
+        header += 1;
+    }
+    assert!(header >= 4 && out.contains("# backend: cpu"), "{out}");
+    let want = [
+        2, 1, 2, 2, 3, 3, 3, 2, 1, 2, 3, 3, 3, 2, 2, 2, 4, 2, 2, 2, 2, 2, 2, 2, 3, 3, 2, 2, 2, 2,
+        0, 2, 1, 1,
+    ];
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(' ').map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 34);
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], (k + 1).to_string());
+        assert_eq!(r[1], want[k].to_string(), "vertex {}", k + 1);
+    }
+    assert_eq!(rows[30][2], "31", "the source is its own parent");
+}
+
+#[test]
+fn sssp_json_and_unreachable_vertices() {
+    let o = semigraph(&[
+        "sssp",
+        &data("ldbc-graphalytics/example-directed.e"),
+        "-s",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let vs = v["vertices"].as_array().unwrap();
+    assert_eq!(vs.len(), 10);
+    assert_eq!(vs[0]["id"], 1);
+    assert_eq!(
+        vs[1]["value"],
+        serde_json::Value::Null,
+        "vertex 2 is unreachable"
+    );
+    let t = semigraph(&[
+        "sssp",
+        &data("ldbc-graphalytics/example-directed.e"),
+        "-s",
+        "1",
+        "--algo",
+        "delta-stepping",
+    ]);
+    assert!(stdout(&t).lines().any(|l| l == "2 inf -"), "{}", stdout(&t));
+}
+
+#[test]
+fn errors_exit_non_zero_with_a_message() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["bfs", "/nonexistent/graph.mtx", "-s", "1"],
+            "No such file",
+        ),
+        (
+            &["bfs", &data("lagraph/karate.mtx"), "-s", "0"],
+            "is not a vertex",
+        ),
+        (
+            &["bfs", &data("lagraph/mangled3.mtx"), "-s", "1"],
+            "mangled3.mtx:",
+        ),
+        (
+            &["sssp", &data("lagraph/west0067.mtx"), "-s", "1"],
+            "negative cycle",
+        ),
+        (
+            &[
+                "bfs",
+                &data("lagraph/karate.mtx"),
+                "-s",
+                "1",
+                "--backend",
+                "gpu",
+            ],
+            "no GPU backend",
+        ),
+        (
+            &[
+                "bfs",
+                &data("lagraph/karate.mtx"),
+                "-s",
+                "1",
+                "--format",
+                "diagonal",
+            ],
+            "unknown format",
+        ),
+    ];
+    for (args, msg) in cases {
+        let o = semigraph(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("semigraph: error:") && e.contains(msg),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
+    }
+}
+
+#[test]
+fn output_files_are_written_atomically() {
+    let out = tmp("bfs.txt");
+    let o = semigraph(&[
+        "bfs",
+        &data("lagraph/karate.mtx"),
+        "-s",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .count(),
+        34
+    );
+    // A failing run leaves no file and no temporary behind.
+    let bad = tmp("cycle.txt");
+    let o = semigraph(&[
+        "sssp",
+        &data("lagraph/west0067.mtx"),
+        "-s",
+        "1",
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(!bad.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn generate_convert_stats_apsp_spmv() {
+    let g = tmp("grid.gr");
+    let o = semigraph(&[
+        "generate",
+        "grid",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--weights",
+        "1..9",
+        "-o",
+        g.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = tmp("grid.mtx");
+    let o = semigraph(&["convert", g.to_str().unwrap(), "-o", m.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let st = semigraph(&["stats", m.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&st.stdout).unwrap();
+    assert_eq!(
+        (v["rows"].as_u64(), v["nnz"].as_u64()),
+        (Some(20), Some(62))
+    );
+    // APSP on the grid agrees with SSSP from every vertex.
+    let a = semigraph(&["apsp", m.to_str().unwrap()]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let text = stdout(&a);
+    let entries: Vec<(usize, usize, i64)> = text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .skip(1)
+        .map(|l| {
+            let t: Vec<&str> = l.split(' ').collect();
+            (
+                t[0].parse().unwrap(),
+                t[1].parse().unwrap(),
+                t[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(entries.len(), 400, "a connected grid has every pair");
+    for src in [1usize, 7, 20] {
+        let s = semigraph(&["sssp", m.to_str().unwrap(), "-s", &src.to_string()]);
+        for l in stdout(&s).lines().filter(|l| !l.starts_with('#')) {
+            let t: Vec<&str> = l.split(' ').collect();
+            let (v, d): (usize, i64) = (t[0].parse().unwrap(), t[1].parse().unwrap());
+            assert!(
+                entries.contains(&(src, v, d)),
+                "apsp {src} -> {v} != sssp {d}"
+            );
+        }
+    }
+    let s = semigraph(&[
+        "spmv",
+        m.to_str().unwrap(),
+        "--semiring",
+        "or-and",
+        "--type",
+        "bool",
+        "--format",
+        "dia",
+    ]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert!(stdout(&s).contains("# format: dia"));
+    assert_eq!(
+        stdout(&s)
+            .lines()
+            .filter(|l| l.ends_with(" true -"))
+            .count(),
+        20
+    );
+}
