@@ -290,37 +290,9 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let g = load_weighted(&file, &c)?;
             let s = source_of(&g, source, &file)?;
             let (header, dist, pred) = if integer_weights(&g) {
-                let job = SsspJob::<i32> {
-                    g: &g,
-                    source: s,
-                    algo,
-                    delta: delta.map(i32::from_f64),
-                };
-                let (h, sp) = dispatch(&c, job)?;
-                (
-                    h,
-                    sp.dist
-                        .iter()
-                        .map(|d| (*d != i32::MAX).then(|| d.to_string()))
-                        .collect::<Vec<_>>(),
-                    sp.pred,
-                )
+                run_sssp::<i32>(&c, &g, s, algo, delta)?
             } else {
-                let job = SsspJob::<f32> {
-                    g: &g,
-                    source: s,
-                    algo,
-                    delta: delta.map(f32::from_f64),
-                };
-                let (h, sp) = dispatch(&c, job)?;
-                (
-                    h,
-                    sp.dist
-                        .iter()
-                        .map(|d| d.is_finite().then(|| d.to_string()))
-                        .collect::<Vec<_>>(),
-                    sp.pred,
-                )
+                run_sssp::<f32>(&c, &g, s, algo, delta)?
             };
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
@@ -636,6 +608,30 @@ fn parse_weights(s: &str) -> Res<Option<(i64, i64)>> {
         return Err(bad());
     }
     Ok(Some((lo, hi)))
+}
+
+/// Shortest paths with `D` distances: the header lines, each distance as text (`None` if
+/// unreachable) and the predecessors.
+fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
+    c: &Common,
+    g: &EdgeList,
+    source: usize,
+    algo: SsspAlgo,
+    delta: Option<f64>,
+) -> Res<(Lines, Vec<Option<String>>, Vec<u32>)> {
+    let job = SsspJob::<D> {
+        g,
+        source,
+        algo,
+        delta: delta.map(D::from_f64),
+    };
+    let (h, sp) = dispatch(c, job)?;
+    let dist = sp
+        .dist
+        .iter()
+        .map(|d| (*d != D::INFINITY).then(|| d.to_string()))
+        .collect();
+    Ok((h, dist, sp.pred))
 }
 
 /// `key: value` lines for an output header.
