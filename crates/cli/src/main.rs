@@ -653,7 +653,12 @@ fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
                 "--backend gpu: this build of semigraph has no GPU backend (semigraph-gpu is not compiled in); use --backend cpu or auto".into(),
             ));
         }
-        BackendChoice::Cpu | BackendChoice::Auto => job.run(&cpu)?,
+        BackendChoice::Cpu | BackendChoice::Auto => {
+            let spin = spinner(c, &format!("running on {}", cpu.name()));
+            let r = job.run(&cpu);
+            spin.finish_and_clear();
+            r?
+        }
     };
     let chosen = if c.backend == BackendChoice::Auto {
         " (auto: no GPU backend in this build)"
@@ -662,6 +667,23 @@ fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
     };
     h.insert(0, ("backend".into(), format!("{}{chosen}", cpu.name())));
     Ok((h, out))
+}
+
+/// A spinner with elapsed time on stderr while a long run works (only on a terminal, and not
+/// with `--quiet`).
+fn spinner(c: &Common, msg: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if c.quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let p = indicatif::ProgressBar::new_spinner();
+    p.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            .expect("valid template"),
+    );
+    p.set_message(msg.to_string());
+    p.enable_steady_tick(Duration::from_millis(120));
+    p
 }
 
 fn mteps(arcs: usize, t: Duration) -> String {
