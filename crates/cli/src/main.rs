@@ -412,16 +412,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     })?,
                 ),
             };
-            write_graph(path, &g, fmt).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-            note(
-                &c,
-                &format!(
-                    "wrote {} ({} vertices, {} arcs)",
-                    path.display(),
-                    g.num_vertices(),
-                    g.len()
-                ),
-            );
+            save(&c, path, &g, fmt)?;
         }
         Cmd::Generate {
             kind,
@@ -466,23 +457,26 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     Some((lo, hi)) => WeightSpec::Uniform { lo, hi, seed },
                 });
             }
-            write_graph(path, &g, None)
-                .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-            note(
-                &c,
-                &format!(
-                    "wrote {} ({} vertices, {} arcs)",
-                    path.display(),
-                    g.num_vertices(),
-                    g.len()
-                ),
-            );
+            save(&c, path, &g, None)?;
         }
         Cmd::Demo { size } => {
             return demo::run(&c, size);
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `g` to `path` (atomically) and says so.
+fn save(c: &Common, path: &Path, g: &EdgeList, fmt: Option<OutputFormat>) -> Res<()> {
+    write_graph(path, g, fmt).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let msg = format!(
+        "wrote {} ({} vertices, {} arcs)",
+        path.display(),
+        g.num_vertices(),
+        g.len()
+    );
+    note(c, &msg);
+    Ok(())
 }
 
 fn note(c: &Common, msg: &str) {
