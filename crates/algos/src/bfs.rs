@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MinPlus, MinSecondI, Semiring};
 
-use crate::backend::{Accum, Backend, UnaryOp};
+use crate::backend::{Accum, Backend, Mask, UnaryOp};
 use crate::graph::Graph;
 use crate::{Result, check_vertex};
 
@@ -139,6 +139,8 @@ pub fn bfs<B: Backend>(
     let (mut nf, mut unvisited) = (1usize, n - 1);
     let (mut level, mut pushes, mut pulls) = (0u32, 0u32, 0u32);
     let mut pulling = false;
+    // The previous pull frontier, reused (cleared) as the next output: no allocation per level.
+    let mut spare: Option<B::Dense<P>> = None;
     loop {
         pulling = match (opts.direction, g.pull()) {
             (Direction::Push, _) | (Direction::Auto, None) => false,
@@ -153,7 +155,13 @@ pub fn bfs<B: Backend>(
                 Frontier::Dense(d) => d,
                 Frontier::Sparse(s) => b.to_dense(&s)?,
             };
-            let mut t = b.dense_filled::<P>(n, 1, P::zero())?;
+            let mut t = match spare.take() {
+                Some(mut d) => {
+                    b.apply(&mut d, Mask::All, UnaryOp::Fill(P::zero()))?;
+                    d
+                }
+                None => b.dense_filled::<P>(n, 1, P::zero())?,
+            };
             b.mxm(
                 &mut t,
                 b.skip(&parents),
@@ -163,6 +171,7 @@ pub fn bfs<B: Backend>(
             )?;
             nf = b.improve_dense(&mut parents, &t)?;
             b.apply(&mut levels, b.keep(&t), UnaryOp::Fill(level))?;
+            spare = Some(x);
             Frontier::Dense(t)
         } else {
             pushes += 1;
@@ -235,24 +244,29 @@ pub fn bfs_multi<B: Backend>(g: &Graph<'_, B, BfsSemiring>, sources: &[usize]) -
     if k == 0 {
         return Ok(vec![]);
     }
-    let mut parents = b.dense_filled::<P>(n, k, P::zero())?;
-    let mut levels = b.dense_filled::<L>(n, k, L::zero())?;
+    // Column j starts with source j as its own parent at level 0.
+    let mut start_p = crate::cpu::try_vec(n * k, P::zero(), "multi-source BFS block")?;
+    let mut start_l = crate::cpu::try_vec(n * k, L::zero(), "multi-source BFS block")?;
     for (j, &s) in sources.iter().enumerate() {
-        b.set::<P>(&mut parents, s * k + j, s as u32)?;
-        b.set::<L>(&mut levels, s * k + j, 0)?;
+        start_p[s * k + j] = s as u32;
+        start_l[s * k + j] = 0;
     }
-    let mut f = b.dense::<P>(n, k, &b.read_dense(&parents)?)?;
+    let mut parents = b.dense::<P>(n, k, &start_p)?;
+    let mut levels = b.dense::<L>(n, k, &start_l)?;
+    let mut f = b.dense::<P>(n, k, &start_p)?;
+    let mut t = b.dense_filled::<P>(n, k, P::zero())?;
     let mut level = 0u32;
     loop {
         level += 1;
-        let mut t = b.dense_filled::<P>(n, k, P::zero())?;
         b.mxm(&mut t, b.skip(&parents), Accum::Replace, at, &f)?;
         let nf = b.improve_dense(&mut parents, &t)?;
         if nf == 0 {
             break;
         }
         b.apply(&mut levels, b.keep(&t), UnaryOp::Fill(level))?;
-        f = t;
+        // The new frontier is t; the old one becomes the (cleared) next output.
+        std::mem::swap(&mut f, &mut t);
+        b.apply(&mut t, Mask::All, UnaryOp::Fill(P::zero()))?;
     }
     let (pv, lv) = (b.read_dense(&parents)?, b.read_dense(&levels)?);
     Ok(sources

@@ -389,7 +389,7 @@ impl Backend for CpuBackend {
             }
         }
         // A sum may cancel to zero (plus-times): drop it, as no entry.
-        if idx.len() != vals.len() || vals.iter().any(|v| S::is_zero(*v)) {
+        if vals.iter().any(|v| S::is_zero(*v)) {
             let (i2, v2) = idx
                 .into_iter()
                 .zip(vals)

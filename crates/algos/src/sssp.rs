@@ -264,8 +264,8 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
             )));
         }
         let opts = GraphOptions::default();
+        let c = with_pred(a);
         let part = |light: bool| {
-            let c = with_pred(a);
             let arcs: Vec<(u32, u32, DistPred<D>)> = c
                 .iter()
                 .filter(|t| (t.2.dist() <= delta) == light)

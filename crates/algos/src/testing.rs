@@ -660,12 +660,10 @@ impl TestGraph {
     pub fn from_edges(name: &str, g: &semigraph_formats::EdgeList) -> TestGraph {
         let arcs = (0..g.len())
             .map(|k| {
-                let w = match g.weights.get(k) {
-                    Some(semigraph_formats::Weight::Int(w)) => w,
-                    Some(semigraph_formats::Weight::UInt(w)) => w as i64,
-                    Some(semigraph_formats::Weight::Real(w)) => w as i64,
-                    None => 1,
-                };
+                let w = g.weights.get(k).map_or(1, |w| {
+                    <i64 as semigraph_formats::WeightValue>::from_weight(w)
+                        .expect("test graphs have integer weights")
+                });
                 (g.src[k] as usize, g.dst[k] as usize, w)
             })
             .collect();

@@ -217,12 +217,9 @@ fn karate_bfs_from_30() {
 fn arcs_f64(g: &EdgeList) -> Vec<(usize, usize, f64)> {
     (0..g.len())
         .map(|k| {
-            let w = match g.weights.get(k) {
-                Some(semigraph_formats::Weight::Int(w)) => w as f64,
-                Some(semigraph_formats::Weight::UInt(w)) => w as f64,
-                Some(semigraph_formats::Weight::Real(w)) => w,
-                None => 1.0,
-            };
+            let w = g.weights.get(k).map_or(1.0, |w| {
+                <f64 as semigraph_formats::WeightValue>::from_weight(w).expect("an f64 weight")
+            });
             (g.src[k] as usize, g.dst[k] as usize, w)
         })
         .collect()

@@ -19,7 +19,7 @@ use semigraph_formats::{EdgeList, generate};
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
-use crate::output::{Output, fmt_duration};
+use crate::output::{Output, fmt_duration, teps};
 use crate::{BackendChoice, CliError, Common, DemoSize, Res};
 
 /// One line of the table.
@@ -41,15 +41,6 @@ fn checked(f: impl FnOnce() -> String) -> Result<String, String> {
             .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_else(|| "check failed".into())
     })
-}
-
-fn rate(arcs: usize, t: Duration) -> String {
-    let teps = arcs as f64 / t.as_secs_f64().max(1e-9);
-    if teps >= 1e9 {
-        format!("{:.2} GTEPS", teps / 1e9)
-    } else {
-        format!("{:.1} MTEPS", teps / 1e6)
-    }
 }
 
 pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
@@ -265,7 +256,7 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
                 "bfs",
                 format!("{fmt} pull + csr push"),
                 time,
-                rate(arcs, time),
+                teps(arcs, time),
                 check,
             ));
             bar.inc(1);
@@ -286,7 +277,7 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
                 "sssp bellman-ford",
                 "csr push".into(),
                 time,
-                rate(arcs, time),
+                teps(arcs, time),
                 check,
             ));
             bar.inc(1);
@@ -304,7 +295,7 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
                 "sssp delta-stepping",
                 "csr push".into(),
                 time,
-                rate(arcs, time),
+                teps(arcs, time),
                 check,
             ));
             bar.inc(1);

@@ -680,10 +680,6 @@ fn spinner(c: &Common, msg: &str) -> indicatif::ProgressBar {
     p
 }
 
-fn mteps(arcs: usize, t: Duration) -> String {
-    format!("{:.1} MTEPS", arcs as f64 / t.as_secs_f64().max(1e-9) / 1e6)
-}
-
 /// Arcs leaving reached vertices: the edges a traversal from the source examines.
 fn reached_arcs(g: &EdgeList, reached: impl Fn(usize) -> bool) -> usize {
     g.src.iter().filter(|&&s| reached(s as usize)).count()
@@ -733,7 +729,7 @@ impl Job for BfsJob<'_> {
                         fmt_duration(time),
                         r.push_steps,
                         r.pull_steps,
-                        mteps(arcs, time)
+                        output::teps(arcs, time)
                     ),
                 ),
             ],
@@ -788,7 +784,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
                         "build {}, sssp {}, {}",
                         fmt_duration(upload),
                         fmt_duration(time),
-                        mteps(arcs, time)
+                        output::teps(arcs, time)
                     ),
                 ),
                 (

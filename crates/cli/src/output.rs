@@ -81,6 +81,16 @@ impl Header {
     }
 }
 
+/// Traversed edges per second, as MTEPS or GTEPS.
+pub fn teps(arcs: usize, t: Duration) -> String {
+    let teps = arcs as f64 / t.as_secs_f64().max(1e-9);
+    if teps >= 1e9 {
+        format!("{:.2} GTEPS", teps / 1e9)
+    } else {
+        format!("{:.1} MTEPS", teps / 1e6)
+    }
+}
+
 pub fn fmt_duration(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s >= 1.0 {
