@@ -655,6 +655,7 @@ impl<D: PackedDist> Semiring for MinPlusPred<D> {
     }
     fn cuda() -> CudaSemiring {
         CudaSemiring::new::<Self>(CUDA_MIN, "sg_dp_mul(a, b, (unsigned int)k)")
+            .improves("(b >> 32) < (a >> 32)")
             .helpers(D::CUDA_HELPERS)
             .helpers(
                 "__device__ __forceinline__ unsigned long long sg_dp_mul(unsigned long long a, \

@@ -129,6 +129,9 @@ pub struct CudaSemiring {
     pub terminal: Option<String>,
     /// How to `add` into memory atomically.
     pub atomic: AtomicAdd,
+    /// Predicate over `a` (old) and `b` (new): whether `b` strictly improves `a`
+    /// ([`Semiring::improves`]); `None`: the default, "`add(a, b)` differs from `a` bitwise".
+    pub improves: Option<String>,
     /// Device functions used by the expressions.
     pub helpers: String,
 }
@@ -152,6 +155,7 @@ impl CudaSemiring {
             mul: mul.into(),
             terminal: None,
             atomic: AtomicAdd::cas_for(t),
+            improves: None,
             helpers: String::new(),
         }
     }
@@ -159,6 +163,13 @@ impl CudaSemiring {
     /// Sets the terminal predicate.
     pub fn terminal(mut self, pred: impl Into<String>) -> Self {
         self.terminal = Some(pred.into());
+        self
+    }
+
+    /// Sets the improvement predicate over `a` (old) and `b` (new), for semirings that
+    /// override [`Semiring::improves`].
+    pub fn improves(mut self, pred: impl Into<String>) -> Self {
+        self.improves = Some(pred.into());
         self
     }
 
@@ -182,8 +193,10 @@ impl CudaSemiring {
     }
 
     /// The header that defines the semiring for kernel templates:
-    /// `sr_t`, `SR_ZERO`, `SR_ONE`, `sr_add`, `sr_mul`, `sr_is_terminal`,
-    /// `SR_HAS_TERMINAL`, `SR_USES_INDEX`-independent `sr_atomic_add`.
+    /// `sr_t`, `SR_ZERO`, `SR_ONE`, `SR_HAS_TERMINAL`, `sr_add`, `sr_mul`, `sr_is_terminal`,
+    /// `sr_atomic_add`, and the bit-level helpers `sr_word_t` (an unsigned integer of the
+    /// value's size), `sr_to_word`, `sr_from_word`, `sr_is_zero` (bitwise, as
+    /// [`Semiring::is_zero`]) and `sr_improves(old, new)` ([`Semiring::improves`]).
     pub fn prelude(&self) -> String {
         let t = self.value_type;
         let ty = t.cuda_type();
@@ -197,6 +210,23 @@ impl CudaSemiring {
             s.push_str(h);
         }
         let _ = writeln!(s, "typedef {ty} sr_t;");
+        let word = match t.size_bytes() {
+            1 => "unsigned char",
+            2 => "unsigned short",
+            4 => "unsigned int",
+            _ => "unsigned long long",
+        };
+        let _ = writeln!(s, "typedef {word} sr_word_t;");
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ sr_word_t sr_to_word(sr_t v) {{ \
+             union {{ sr_t v; sr_word_t w; }} u; u.w = 0; u.v = v; return u.w; }}"
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ sr_t sr_from_word(sr_word_t w) {{ \
+             union {{ sr_t v; sr_word_t w; }} u; u.w = w; return u.v; }}"
+        );
         let _ = writeln!(s, "#define SR_ZERO ({})", self.zero);
         let _ = writeln!(s, "#define SR_ONE ({})", self.one);
         let _ = writeln!(
@@ -225,6 +255,18 @@ impl CudaSemiring {
             s,
             "__device__ __forceinline__ bool sr_is_terminal(sr_t a) {{ (void)a; return ({}); }}",
             self.terminal.as_deref().unwrap_or("false")
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ bool sr_is_zero(sr_t a) {{ \
+             return sr_to_word(a) == sr_to_word(SR_ZERO); }}"
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) {{ return ({}); }}",
+            self.improves
+                .as_deref()
+                .unwrap_or("sr_to_word(sr_add(a, b)) != sr_to_word(a)")
         );
         s.push_str(&atomic_source(t, &self.atomic));
         s

@@ -10,12 +10,17 @@ __device__ __forceinline__ bool operator>(sg_bf16 a, sg_bf16 b) { return sg_bf16
 __device__ __forceinline__ bool operator==(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) == sg_bf16_to_f32(b); }
 __device__ __forceinline__ bool operator!=(sg_bf16 a, sg_bf16 b) { return !(a == b); }
 typedef sg_bf16 sr_t;
+typedef unsigned short sr_word_t;
+__device__ __forceinline__ sr_word_t sr_to_word(sr_t v) { union { sr_t v; sr_word_t w; } u; u.w = 0; u.v = v; return u.w; }
+__device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_word_t w; } u; u.w = w; return u.v; }
 #define SR_ZERO (sg_bf16_bits(0x7f80u))
 #define SR_ONE (sg_bf16_bits(0x0000u))
 #define SR_HAS_TERMINAL 1
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b < a ? b : a); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (a + b); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == sg_bf16_bits(0xff80u)); }
+__device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
+__device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {
     unsigned long long addr = (unsigned long long)p;
     unsigned int* wp = (unsigned int*)(addr & ~3ull);
