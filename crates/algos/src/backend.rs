@@ -273,6 +273,13 @@ pub trait Backend: Send + Sync {
 
     // ---- provided ------------------------------------------------------------------------
 
+    /// Waits until every queued operation has finished (a GPU queues work asynchronously;
+    /// the CPU computes in the call, so its default does nothing). Time a call with a host
+    /// clock only around the call *and* a `synchronize`.
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// [`Mask::Keep`] of `m`.
     fn keep<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
         Mask::Keep(self.mask(m))

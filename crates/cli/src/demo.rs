@@ -20,7 +20,7 @@ use semigraph_semiring::MinPlus;
 use serde_json::json;
 
 use crate::output::{Output, fmt_duration, teps};
-use crate::{BackendChoice, CliError, Common, DemoSize, Res};
+use crate::{BackendChoice, Common, DemoSize, Res};
 
 /// One line of the table.
 struct Row {
@@ -44,21 +44,47 @@ fn checked(f: impl FnOnce() -> String) -> Result<String, String> {
 }
 
 pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
-    if c.backend == BackendChoice::Gpu {
-        return Err(CliError(
-            "--backend gpu: this build of semigraph has no GPU backend (semigraph-gpu is not compiled in); use --backend cpu or auto".into(),
-        ));
-    }
-    let cpu = CpuBackend::new();
-    let note = if c.backend == BackendChoice::Auto {
-        "auto: no GPU backend in this build, so "
-    } else {
-        ""
+    let rows = match crate::open_gpu(c)? {
+        Ok(gpu) => {
+            if !c.quiet {
+                eprintln!("semigraph demo: backend {}", gpu.name());
+                eprintln!(
+                    "semigraph demo: warming up (the small demo, untimed, compiles every kernel the demo uses)"
+                );
+            }
+            // Kernels compile on first use: one untimed pass keeps compile time out of the
+            // times below.
+            let quiet = Common {
+                quiet: true,
+                ..c.clone()
+            };
+            run_on(&gpu, &quiet, DemoSize::Small)?;
+            let rows = run_on(&gpu, c, size)?;
+            if !c.quiet {
+                let st = gpu.compile_stats();
+                eprintln!(
+                    "semigraph demo: {} kernels compiled in {:.2} s, {} read from the disk cache in {:.3} s (not in the times below)",
+                    st.compiled,
+                    st.compile_time.as_secs_f64(),
+                    st.from_disk,
+                    st.disk_time.as_secs_f64()
+                );
+            }
+            rows
+        }
+        Err(why) => {
+            let cpu = CpuBackend::new();
+            if !c.quiet {
+                let note = if c.backend == BackendChoice::Auto {
+                    format!("no usable GPU ({why}), so ")
+                } else {
+                    String::new()
+                };
+                eprintln!("semigraph demo: backend {note}{}", cpu.name());
+            }
+            run_on(&cpu, c, size)?
+        }
     };
-    if !c.quiet {
-        eprintln!("semigraph demo: backend {note}{}", cpu.name());
-    }
-    let rows = run_on(&cpu, c, size)?;
     let failed = rows.iter().filter(|r| r.check.is_err()).count();
     let out = Output::new(c);
     out.write(|w| {

@@ -3,6 +3,7 @@
 //! Run `semigraph --help` for the subcommands and options, and `semigraph demo` for a
 //! self-checking tour that needs no data.
 
+mod bench;
 mod demo;
 mod output;
 
@@ -18,6 +19,7 @@ use semigraph_algos::{
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::io::{OutputFormat, ReadOptions, read_graph, write_graph};
 use semigraph_formats::{EdgeList, Format, Stats, Weights, generate};
+use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 use serde_json::json;
 
@@ -169,27 +171,13 @@ enum Cmd {
         /// What to generate.
         #[arg(value_enum)]
         kind: GenKind,
-        /// Grid rows.
-        #[arg(long, default_value_t = 100)]
-        rows: usize,
-        /// Grid columns.
-        #[arg(long, default_value_t = 100)]
-        cols: usize,
-        /// log2 of the vertex count (kronecker, urand).
-        #[arg(long, default_value_t = 16)]
-        scale: u32,
-        /// Arcs per vertex (kronecker, urand).
-        #[arg(long, default_value_t = 16)]
-        edge_factor: u32,
-        /// Vertices (path, star, complete).
-        #[arg(long, default_value_t = 100)]
-        n: usize,
-        /// Integer weights drawn from LO..=HI ("unit" for none on generated graphs).
-        #[arg(long, default_value = "1..100")]
-        weights: String,
-        /// Seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        gen_args: GenArgs,
+    },
+    /// Benchmarks on the GPU (needs an NVIDIA GPU).
+    Bench {
+        #[command(subcommand)]
+        what: BenchCmd,
     },
     /// Generates a road-like grid and a Kronecker graph, runs BFS, both SSSP algorithms and
     /// APSP, checks every result against an independent oracle and prints a table.
@@ -198,6 +186,96 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = DemoSize::Medium)]
         size: DemoSize,
     },
+}
+
+/// The size, weights and seed of a generated graph.
+#[derive(Args, Clone, Debug)]
+struct GenArgs {
+    /// Grid rows.
+    #[arg(long, default_value_t = 100)]
+    rows: usize,
+    /// Grid columns.
+    #[arg(long, default_value_t = 100)]
+    cols: usize,
+    /// log2 of the vertex count (kronecker, urand).
+    #[arg(long, default_value_t = 16)]
+    scale: u32,
+    /// Arcs per vertex (kronecker, urand).
+    #[arg(long, default_value_t = 16)]
+    edge_factor: u32,
+    /// Vertices (path, star, complete).
+    #[arg(long, default_value_t = 100)]
+    n: usize,
+    /// Integer weights drawn from LO..=HI ("unit" for none on generated graphs).
+    #[arg(long, default_value = "1..100")]
+    weights: String,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Subcommand)]
+enum BenchCmd {
+    /// SpMV per format and semiring against cuSPARSE's CSR SpMV (plus-times f32) on the same
+    /// matrix, in one run: median device time of --runs runs (at least 20) after warm-up,
+    /// compile time apart, effective bandwidth and the ratio to cuSPARSE.
+    Spmv {
+        /// The graph file (or --generate).
+        file: Option<PathBuf>,
+        /// Generate the graph instead of reading a file (sizes as for `generate`).
+        #[arg(long, value_enum)]
+        generate: Option<GenKind>,
+        #[command(flatten)]
+        gen_args: GenArgs,
+        /// Semirings, comma-separated: min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool.
+        #[arg(long, default_value = "min-plus:f32,plus-times:f32")]
+        semirings: String,
+        /// Formats, comma-separated (csr runs each CSR kernel).
+        #[arg(long, default_value = "csr,ell,dia,coo,hyb")]
+        formats: String,
+        /// Timed runs per configuration (at least 20).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+    },
+}
+
+/// Builds the graph `kind` with `a`'s sizes.
+fn generated(kind: GenKind, a: &GenArgs) -> Res<EdgeList> {
+    let w = parse_weights(&a.weights)?;
+    if matches!(kind, GenKind::Kronecker | GenKind::Urand) && a.scale > 30 {
+        return Err(CliError(format!(
+            "--scale {} is too large (at most 30: 32-bit ids)",
+            a.scale
+        )));
+    }
+    let big = |v: usize| v > u32::MAX as usize;
+    if (kind == GenKind::Grid && (big(a.rows.saturating_mul(a.cols))))
+        || (kind == GenKind::Complete && big(a.n.saturating_mul(a.n)))
+    {
+        return Err(CliError("the graph does not fit 32-bit ids".into()));
+    }
+    let mut g = match kind {
+        GenKind::Grid => {
+            let (lo, hi) = w.unwrap_or((1, 1));
+            generate::grid(a.rows, a.cols, lo, hi, a.seed)
+        }
+        GenKind::Kronecker => generate::kronecker(a.scale, a.edge_factor, a.seed),
+        GenKind::Urand => generate::urand(a.scale, a.edge_factor, a.seed),
+        GenKind::Path => generate::path(a.n),
+        GenKind::Star => generate::star(a.n),
+        GenKind::Complete => generate::complete(a.n),
+    };
+    if kind != GenKind::Grid {
+        g.assign_weights(match w {
+            None => WeightSpec::Unit,
+            Some((lo, hi)) => WeightSpec::Uniform {
+                lo,
+                hi,
+                seed: a.seed,
+            },
+        });
+    }
+    Ok(g)
 }
 
 /// An error for the user: printed as `semigraph: error: ...`, exit status 1.
@@ -223,6 +301,7 @@ cli_error_from!(
     semigraph_algos::Error,
     semigraph_formats::ReadError,
     semigraph_formats::FormatError,
+    semigraph_gpu::GpuError,
     std::io::Error
 );
 
@@ -414,53 +493,56 @@ fn run(cli: Cli) -> Res<ExitCode> {
             };
             save(&c, path, &g, fmt)?;
         }
-        Cmd::Generate {
-            kind,
-            rows,
-            cols,
-            scale,
-            edge_factor,
-            n,
-            weights,
-            seed,
-        } => {
+        Cmd::Generate { kind, gen_args } => {
             let path = c
                 .output
                 .as_ref()
                 .ok_or_else(|| CliError("generate needs --output FILE".into()))?;
-            let w = parse_weights(&weights)?;
-            if matches!(kind, GenKind::Kronecker | GenKind::Urand) && scale > 30 {
-                return Err(CliError(format!(
-                    "--scale {scale} is too large (at most 30: 32-bit ids)"
-                )));
-            }
-            let big = |v: usize| v > u32::MAX as usize;
-            if (kind == GenKind::Grid && (big(rows.saturating_mul(cols))))
-                || (kind == GenKind::Complete && big(n.saturating_mul(n)))
-            {
-                return Err(CliError("the graph does not fit 32-bit ids".into()));
-            }
-            let mut g = match kind {
-                GenKind::Grid => {
-                    let (lo, hi) = w.unwrap_or((1, 1));
-                    generate::grid(rows, cols, lo, hi, seed)
-                }
-                GenKind::Kronecker => generate::kronecker(scale, edge_factor, seed),
-                GenKind::Urand => generate::urand(scale, edge_factor, seed),
-                GenKind::Path => generate::path(n),
-                GenKind::Star => generate::star(n),
-                GenKind::Complete => generate::complete(n),
-            };
-            if kind != GenKind::Grid {
-                g.assign_weights(match w {
-                    None => WeightSpec::Unit,
-                    Some((lo, hi)) => WeightSpec::Uniform { lo, hi, seed },
-                });
-            }
+            let g = generated(kind, &gen_args)?;
             save(&c, path, &g, None)?;
         }
         Cmd::Demo { size } => {
             return demo::run(&c, size);
+        }
+        Cmd::Bench {
+            what:
+                BenchCmd::Spmv {
+                    file,
+                    generate,
+                    gen_args,
+                    semirings,
+                    formats,
+                    runs,
+                },
+        } => {
+            let (g, label) = match (file, generate) {
+                (Some(f), None) => (load(&f, &c)?, f.display().to_string()),
+                (None, Some(kind)) => {
+                    let g = generated(kind, &gen_args)?;
+                    let label = match kind {
+                        GenKind::Grid => format!("grid {}x{}", gen_args.rows, gen_args.cols),
+                        GenKind::Kronecker | GenKind::Urand => format!(
+                            "{kind:?} scale {} edge factor {}",
+                            gen_args.scale, gen_args.edge_factor
+                        )
+                        .to_lowercase(),
+                        _ => format!("{kind:?} n={}", gen_args.n).to_lowercase(),
+                    };
+                    (g, label)
+                }
+                _ => {
+                    return Err(CliError(
+                        "bench spmv needs a FILE or --generate KIND (not both)".into(),
+                    ));
+                }
+            };
+            let formats = formats
+                .split(',')
+                .map(|f| f.trim().parse::<Format>().map_err(CliError))
+                .collect::<Res<Vec<_>>>()?;
+            let semirings: Vec<String> =
+                semirings.split(',').map(|s| s.trim().to_string()).collect();
+            bench::spmv(&c, &g, &label, &semirings, &formats, runs)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -637,29 +719,56 @@ trait Job {
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)>;
 }
 
-/// Runs `job` on the backend `--backend` names. This build has only the CPU backend: `auto`
-/// runs on it and says so in the output header; `gpu` is an error.
+/// Opens the GPU for `--backend gpu` (an error says why not) or `auto` (`None`, with the
+/// reason, when there is none: the caller falls back to the CPU and says so).
+fn open_gpu(c: &Common) -> Res<std::result::Result<GpuBackend, String>> {
+    match c.backend {
+        BackendChoice::Cpu => Ok(Err("--backend cpu".into())),
+        BackendChoice::Gpu => GpuBackend::new()
+            .map(Ok)
+            .map_err(|e| CliError(format!("--backend gpu: {e}"))),
+        BackendChoice::Auto => Ok(GpuBackend::new().map_err(|e| e.to_string())),
+    }
+}
+
+/// Runs `job` on the backend `--backend` names: `gpu` fails when no GPU can be used; `auto`
+/// uses the GPU when there is one, else the CPU, and says which (and why) in the output
+/// header and, unless `--quiet`, on stderr.
 fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
-    let cpu = CpuBackend::new();
-    let (mut h, out) = match c.backend {
-        BackendChoice::Gpu => {
-            return Err(CliError(
-                "--backend gpu: this build of semigraph has no GPU backend (semigraph-gpu is not compiled in); use --backend cpu or auto".into(),
-            ));
+    let (mut h, out, name, note) = match open_gpu(c)? {
+        Ok(gpu) => {
+            let spin = spinner(c, &format!("running on {}", gpu.name()));
+            let r = job.run(&gpu);
+            spin.finish_and_clear();
+            let (h, out) = r?;
+            let stats = gpu.compile_stats();
+            let note = format!(
+                " ({} kernels compiled in {:.2} s, {} from the disk cache in {:.3} s)",
+                stats.compiled,
+                stats.compile_time.as_secs_f64(),
+                stats.from_disk,
+                stats.disk_time.as_secs_f64()
+            );
+            (h, out, gpu.name(), note)
         }
-        BackendChoice::Cpu | BackendChoice::Auto => {
+        Err(why) => {
+            let cpu = CpuBackend::new();
+            let note = if c.backend == BackendChoice::Auto {
+                if !c.quiet {
+                    eprintln!("semigraph: no usable GPU ({why}); running on the CPU");
+                }
+                " (auto: no usable GPU)".to_string()
+            } else {
+                String::new()
+            };
             let spin = spinner(c, &format!("running on {}", cpu.name()));
             let r = job.run(&cpu);
             spin.finish_and_clear();
-            r?
+            let (h, out) = r?;
+            (h, out, cpu.name(), note)
         }
     };
-    let chosen = if c.backend == BackendChoice::Auto {
-        " (auto: no GPU backend in this build)"
-    } else {
-        ""
-    };
-    h.insert(0, ("backend".into(), format!("{}{chosen}", cpu.name())));
+    h.insert(0, ("backend".into(), format!("{name}{note}")));
     Ok((h, out))
 }
 
@@ -861,10 +970,12 @@ where
         let x = b.dense_filled::<S>(a.ncols(), 1, S::one())?;
         let mut y = b.dense_filled::<S>(a.nrows(), 1, S::zero())?;
         b.mxm(&mut y, Mask::All, Default::default(), &m, &x)?;
+        b.synchronize()?;
         let mut times = Vec::with_capacity(self.repeat);
         for _ in 0..self.repeat {
             let t = Instant::now();
             b.mxm(&mut y, Mask::All, Default::default(), &m, &x)?;
+            b.synchronize()?;
             times.push(t.elapsed());
         }
         times.sort();

@@ -1,0 +1,1 @@
+//! Criterion benchmarks of semigraph live in `benches/`; this crate has no library code.

@@ -1,0 +1,293 @@
+//! Measurement helpers for benchmarks: device-event timing, a copy-bandwidth ceiling and
+//! cuSPARSE's CSR SpMV as a peer (plus-times `f32`).
+//!
+//! Used by `semigraph bench spmv` and the criterion bench in `benches/`. Timings are taken
+//! with CUDA events around each run after warm-up runs, so compilation, module loading and
+//! handle creation stay out of them.
+
+use std::ffi::c_void;
+
+use cudarc::cusparse::sys as cs;
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, sys as ds};
+use semigraph_formats::Csr;
+use semigraph_semiring::PlusTimes;
+
+use crate::GpuBackend;
+use crate::error::{GpuError, driver};
+
+/// Times of repeated runs, in milliseconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// Every run's time, in run order.
+    pub runs_ms: Vec<f64>,
+}
+
+impl Timing {
+    /// The median run.
+    pub fn median_ms(&self) -> f64 {
+        let mut v = self.runs_ms.clone();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            return f64::NAN;
+        }
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    }
+
+    /// The fastest run.
+    pub fn min_ms(&self) -> f64 {
+        self.runs_ms.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+}
+
+impl GpuBackend {
+    /// Runs `f` `warmup` times, then `runs` times with device events around each run, and
+    /// returns the device time of each timed run.
+    ///
+    /// # Errors
+    /// What `f` returns, or a driver failure.
+    pub fn time<E: From<GpuError>>(
+        &self,
+        warmup: usize,
+        runs: usize,
+        mut f: impl FnMut() -> Result<(), E>,
+    ) -> Result<Timing, E> {
+        for _ in 0..warmup {
+            f()?;
+        }
+        let ev = || {
+            self.dev
+                .ctx
+                .new_event(Some(ds::CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(|e| driver("create an event", e))
+        };
+        let (start, end) = (ev()?, ev()?);
+        let mut out = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            start
+                .record(&self.dev.stream)
+                .map_err(|e| driver("record an event", e))?;
+            f()?;
+            end.record(&self.dev.stream)
+                .map_err(|e| driver("record an event", e))?;
+            end.synchronize()
+                .map_err(|e| driver("wait for an event", e))?;
+            let ms = start
+                .elapsed_ms(&end)
+                .map_err(|e| driver("read an event", e))?;
+            out.push(ms as f64);
+        }
+        Ok(Timing { runs_ms: out })
+    }
+
+    /// Device-to-device copy bandwidth in GB/s (bytes read plus bytes written, over the
+    /// median of `runs` copies of `bytes` bytes): the ceiling for memory-bound kernels.
+    ///
+    /// # Errors
+    /// Out of memory or a driver failure.
+    pub fn copy_bandwidth(&self, bytes: usize, runs: usize) -> Result<f64, GpuError> {
+        self.dev
+            .check_fits("the copy-bandwidth test", 2 * bytes as u64)?;
+        let src = self.dev.zeros::<u8>(bytes, "copy source")?;
+        let mut dst = self.dev.zeros::<u8>(bytes, "copy destination")?;
+        let t = self.time(2, runs, || {
+            self.dev
+                .stream
+                .memcpy_dtod(&src, &mut dst)
+                .map_err(|e| driver("device copy", e))
+        })?;
+        Ok(2.0 * bytes as f64 / (t.median_ms() * 1e6))
+    }
+}
+
+/// cuSPARSE's CSR SpMV `y = A x` in `f32` (`CUSPARSE_SPMV_ALG_DEFAULT`), set up once.
+pub struct CusparseSpmv<'g> {
+    gpu: &'g GpuBackend,
+    handle: cs::cusparseHandle_t,
+    mat: cs::cusparseSpMatDescr_t,
+    vx: cs::cusparseDnVecDescr_t,
+    vy: cs::cusparseDnVecDescr_t,
+    _rp: CudaSlice<i32>,
+    _ci: CudaSlice<i32>,
+    _vals: CudaSlice<f32>,
+    _x: CudaSlice<f32>,
+    y: CudaSlice<f32>,
+    buf: CudaSlice<u8>,
+    nrows: usize,
+}
+
+fn cusparse(what: &str, s: cs::cusparseStatus_t) -> Result<(), GpuError> {
+    if s == cs::cusparseStatus_t::CUSPARSE_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(GpuError::Driver {
+            what: format!("cuSPARSE {what}"),
+            message: format!("{s:?}"),
+        })
+    }
+}
+
+/// Whether `libcusparse` can be loaded.
+pub fn cusparse_present() -> bool {
+    // SAFETY: only tries to dlopen the library by its candidate names.
+    unsafe { cs::is_culib_present() }
+}
+
+impl<'g> CusparseSpmv<'g> {
+    /// Uploads `a` and `x` and prepares cuSPARSE's SpMV.
+    ///
+    /// # Errors
+    /// No `libcusparse`, out of memory, or a cuSPARSE failure.
+    pub fn new(gpu: &'g GpuBackend, a: &Csr<PlusTimes<f32>>, x: &[f32]) -> Result<Self, GpuError> {
+        assert_eq!(x.len(), a.ncols(), "x length");
+        if !cusparse_present() {
+            return Err(GpuError::LibraryMissing {
+                library: "libcusparse",
+                hint: "install the CUDA toolkit's cuSPARSE",
+            });
+        }
+        let to_i32 = |v: &[u32]| -> Vec<i32> { v.iter().map(|&u| u as i32).collect() };
+        let d = &gpu.dev;
+        let rp = d.upload(&to_i32(a.row_ptr()), "cuSPARSE row pointers")?;
+        let ci = d.upload(&to_i32(a.col_idx()), "cuSPARSE columns")?;
+        let vals = d.upload(a.vals(), "cuSPARSE values")?;
+        let xd = d.upload(x, "cuSPARSE x")?;
+        let mut y = d.zeros::<f32>(a.nrows(), "cuSPARSE y")?;
+        let mut handle: cs::cusparseHandle_t = std::ptr::null_mut();
+        // SAFETY: `handle` is valid for writes; the library is present (checked above).
+        cusparse("create", unsafe { cs::cusparseCreate(&mut handle) })?;
+        // SAFETY: `handle` was just created; the stream belongs to the backend's context.
+        cusparse("set stream", unsafe {
+            cs::cusparseSetStream(handle, d.stream.cu_stream() as cs::cudaStream_t)
+        })?;
+        let stream = &d.stream;
+        // Raw pointers for cuSPARSE; the buffers move into `self`, which outlives every use.
+        let prp = rp.device_ptr(stream).0;
+        let pci = ci.device_ptr(stream).0;
+        let pv = vals.device_ptr(stream).0;
+        let px = xd.device_ptr(stream).0;
+        let py = y.device_ptr_mut(stream).0;
+        let mut mat: cs::cusparseSpMatDescr_t = std::ptr::null_mut();
+        let mut vx: cs::cusparseDnVecDescr_t = std::ptr::null_mut();
+        let mut vy: cs::cusparseDnVecDescr_t = std::ptr::null_mut();
+        // SAFETY: the device pointers stay valid while `self` owns their buffers; the sizes
+        // match the uploaded arrays (nrows + 1 row pointers, nnz columns and values).
+        unsafe {
+            cusparse(
+                "create CSR",
+                cs::cusparseCreateCsr(
+                    &mut mat,
+                    a.nrows() as i64,
+                    a.ncols() as i64,
+                    a.nnz() as i64,
+                    prp as *mut c_void,
+                    pci as *mut c_void,
+                    pv as *mut c_void,
+                    cs::cusparseIndexType_t::CUSPARSE_INDEX_32I,
+                    cs::cusparseIndexType_t::CUSPARSE_INDEX_32I,
+                    cs::cusparseIndexBase_t::CUSPARSE_INDEX_BASE_ZERO,
+                    cs::cudaDataType::CUDA_R_32F,
+                ),
+            )?;
+            cusparse(
+                "create x",
+                cs::cusparseCreateDnVec(
+                    &mut vx,
+                    a.ncols() as i64,
+                    px as *mut c_void,
+                    cs::cudaDataType::CUDA_R_32F,
+                ),
+            )?;
+            cusparse(
+                "create y",
+                cs::cusparseCreateDnVec(
+                    &mut vy,
+                    a.nrows() as i64,
+                    py as *mut c_void,
+                    cs::cudaDataType::CUDA_R_32F,
+                ),
+            )?;
+        }
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let mut size = 0usize;
+        // SAFETY: the descriptors were created above; alpha/beta are host scalars.
+        cusparse("buffer size", unsafe {
+            cs::cusparseSpMV_bufferSize(
+                handle,
+                cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE,
+                &alpha as *const f32 as *const c_void,
+                mat as _,
+                vx as _,
+                &beta as *const f32 as *const c_void,
+                vy,
+                cs::cudaDataType::CUDA_R_32F,
+                cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_ALG_DEFAULT,
+                &mut size,
+            )
+        })?;
+        let buf = d.zeros::<u8>(size, "cuSPARSE workspace")?;
+        Ok(CusparseSpmv {
+            gpu,
+            handle,
+            mat,
+            vx,
+            vy,
+            _rp: rp,
+            _ci: ci,
+            _vals: vals,
+            _x: xd,
+            y,
+            buf,
+            nrows: a.nrows(),
+        })
+    }
+
+    /// One SpMV (queued on the backend's stream).
+    ///
+    /// # Errors
+    /// A cuSPARSE failure.
+    pub fn run(&mut self) -> Result<(), GpuError> {
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (pb, _g) = self.buf.device_ptr_mut(&self.gpu.dev.stream);
+        // SAFETY: the handle and descriptors are live (destroyed in Drop); the workspace has
+        // the size cuSPARSE asked for.
+        cusparse("SpMV", unsafe {
+            cs::cusparseSpMV(
+                self.handle,
+                cs::cusparseOperation_t::CUSPARSE_OPERATION_NON_TRANSPOSE,
+                &alpha as *const f32 as *const c_void,
+                self.mat as _,
+                self.vx as _,
+                &beta as *const f32 as *const c_void,
+                self.vy,
+                cs::cudaDataType::CUDA_R_32F,
+                cs::cusparseSpMVAlg_t::CUSPARSE_SPMV_ALG_DEFAULT,
+                pb as *mut c_void,
+            )
+        })
+    }
+
+    /// The last result `y`.
+    ///
+    /// # Errors
+    /// A driver failure.
+    pub fn result(&self) -> Result<Vec<f32>, GpuError> {
+        self.gpu.dev.download(&self.y, self.nrows)
+    }
+}
+
+impl Drop for CusparseSpmv<'_> {
+    fn drop(&mut self) {
+        // SAFETY: each object was created in `new` and is destroyed once, here.
+        unsafe {
+            cs::cusparseDestroySpMat(self.mat);
+            cs::cusparseDestroyDnVec(self.vx);
+            cs::cusparseDestroyDnVec(self.vy);
+            cs::cusparseDestroy(self.handle);
+        }
+    }
+}

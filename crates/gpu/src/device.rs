@@ -1,0 +1,270 @@
+//! The device: context, stream, kernel loading and byte-level buffers. Every cudarc call of
+//! the crate lives here or in `backend.rs`.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DriverError, sys};
+use semigraph_semiring::{CudaSemiring, Scalar, Semiring};
+
+use crate::codegen::{self, Kernel, KernelKey};
+use crate::compiler::{Compiler, Origin};
+use crate::error::{GpuError, driver};
+
+/// Counts and times of kernel loads, by where each kernel came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CompileStats {
+    /// Kernels compiled by NVRTC in this backend ("cold").
+    pub compiled: usize,
+    /// Time spent compiling them.
+    pub compile_time: Duration,
+    /// Kernels read from the disk cache ("warm").
+    pub from_disk: usize,
+    /// Time spent reading them.
+    pub disk_time: Duration,
+    /// Kernels this process had compiled or read already.
+    pub from_memory: usize,
+}
+
+/// An open device: context, stream, compiler and the kernels loaded so far.
+pub(crate) struct Device {
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub compiler: Compiler,
+    pub name: String,
+    pub arch: String,
+    funcs: Mutex<HashMap<(TypeId, Kernel), CudaFunction>>,
+    stats: Mutex<CompileStats>,
+}
+
+/// Whether `libcuda` (the driver library) can be loaded.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to dlopen the library by its candidate names; no driver call is made.
+    unsafe { sys::is_culib_present() }
+}
+
+/// A marker type for the semiring-independent kernels' cache entries.
+struct NoSemiring;
+
+impl Device {
+    pub fn open(ordinal: usize) -> Result<Device, GpuError> {
+        if !driver_present() {
+            return Err(GpuError::LibraryMissing {
+                library: "libcuda",
+                hint: "no NVIDIA driver is installed on this machine",
+            });
+        }
+        let count = CudaContext::device_count().map_err(|e| GpuError::NoDevice(e.to_string()))?;
+        if count <= 0 || ordinal >= count as usize {
+            return Err(GpuError::NoDevice(format!(
+                "device {ordinal} requested, {count} present"
+            )));
+        }
+        let ctx = CudaContext::new(ordinal).map_err(|e| driver("create context", e))?;
+        // SAFETY: the backend uses one stream only (the context's default stream), so no
+        // buffer is ever used on two streams: the cross-stream events that tracking records are
+        // never needed.
+        unsafe { ctx.disable_event_tracking() };
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(|e| driver("compute capability", e))?;
+        let arch = format!("sm_{major}{minor}");
+        let name = ctx.name().map_err(|e| driver("device name", e))?;
+        let compiler = Compiler::new(&arch)?;
+        let stream = ctx.default_stream();
+        Ok(Device {
+            ctx,
+            stream,
+            compiler,
+            name,
+            arch,
+            funcs: Mutex::new(HashMap::new()),
+            stats: Mutex::new(CompileStats::default()),
+        })
+    }
+
+    /// The kernel `k` of semiring `S`, compiled and loaded on first use.
+    pub fn func<S: Semiring>(&self, k: Kernel) -> Result<CudaFunction, GpuError> {
+        self.func_of(TypeId::of::<S>(), k, || Some(S::cuda()))
+    }
+
+    /// A semiring-independent kernel.
+    pub fn func_any(&self, k: Kernel) -> Result<CudaFunction, GpuError> {
+        self.func_of(TypeId::of::<NoSemiring>(), k, || None)
+    }
+
+    fn func_of(
+        &self,
+        id: TypeId,
+        k: Kernel,
+        sr: impl FnOnce() -> Option<CudaSemiring>,
+    ) -> Result<CudaFunction, GpuError> {
+        if let Some(f) = self
+            .funcs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(id, k))
+        {
+            return Ok(f.clone());
+        }
+        let sr = sr();
+        let key = KernelKey::new(k, sr.as_ref());
+        let src = codegen::source(k, sr.as_ref());
+        let c = self.compiler.compile(&key, &src)?;
+        {
+            let mut st = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+            match c.origin {
+                Origin::Compiled => {
+                    st.compiled += 1;
+                    st.compile_time += c.time;
+                }
+                Origin::Disk => {
+                    st.from_disk += 1;
+                    st.disk_time += c.time;
+                }
+                Origin::Memory => st.from_memory += 1,
+            }
+        }
+        let name = key.name();
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(c.cubin.to_vec()))
+            .map_err(|e| driver(format!("load module {name}"), e))?;
+        let f = module
+            .load_function(&name)
+            .map_err(|e| driver(format!("load function {name}"), e))?;
+        self.funcs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((id, k), f.clone());
+        Ok(f)
+    }
+
+    pub fn stats(&self) -> CompileStats {
+        *self.stats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `(free, total)` device memory in bytes.
+    pub fn mem_info(&self) -> Result<(usize, usize), GpuError> {
+        self.ctx
+            .mem_get_info()
+            .map_err(|e| driver("memory info", e))
+    }
+
+    /// Refuses, before any allocation, work that needs more than the free device memory.
+    pub fn check_fits(&self, what: &str, bytes: u64) -> Result<(), GpuError> {
+        let (free, _) = self.mem_info()?;
+        if bytes > free as u64 {
+            return Err(GpuError::OutOfMemory {
+                what: what.to_string(),
+                needed: bytes,
+                available: free as u64,
+            });
+        }
+        Ok(())
+    }
+
+    fn oom(&self, what: &str, bytes: usize, e: DriverError) -> GpuError {
+        if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            GpuError::OutOfMemory {
+                what: what.to_string(),
+                needed: bytes as u64,
+                available: self.mem_info().map(|m| m.0 as u64).unwrap_or(0),
+            }
+        } else {
+            driver(format!("allocate {bytes} bytes for {what}"), e)
+        }
+    }
+
+    /// `len` zeroed elements of `T`, rounded up to a whole number of 8-byte words (at least
+    /// one): the compare-and-swap atomics of 1- and 2-byte semiring values read and write the
+    /// aligned 32-bit word around a value, which must lie inside the allocation.
+    pub fn zeros<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+        &self,
+        len: usize,
+        what: &str,
+    ) -> Result<CudaSlice<T>, GpuError> {
+        let size = size_of::<T>().max(1);
+        let n = (len * size).max(1).next_multiple_of(8).div_ceil(size);
+        self.stream
+            .alloc_zeros::<T>(n)
+            .map_err(|e| self.oom(what, len * size_of::<T>(), e))
+    }
+
+    /// A device copy of `data` (at least one element long).
+    pub fn upload<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+        &self,
+        data: &[T],
+        what: &str,
+    ) -> Result<CudaSlice<T>, GpuError> {
+        let mut buf = self.zeros::<T>(data.len(), what)?;
+        if !data.is_empty() {
+            self.stream
+                .memcpy_htod(data, &mut buf.slice_mut(0..data.len()))
+                .map_err(|e| driver(format!("upload {what}"), e))?;
+        }
+        Ok(buf)
+    }
+
+    /// The first `len` elements of `buf`, on the host.
+    pub fn download<T: cudarc::driver::DeviceRepr + Default + Clone>(
+        &self,
+        buf: &CudaSlice<T>,
+        len: usize,
+    ) -> Result<Vec<T>, GpuError> {
+        let mut out = vec![T::default(); len];
+        if len > 0 {
+            self.stream
+                .memcpy_dtoh(&buf.slice(0..len), out.as_mut_slice())
+                .map_err(|e| driver("download", e))?;
+        }
+        self.sync()?;
+        Ok(out)
+    }
+
+    /// Waits for the stream.
+    pub fn sync(&self) -> Result<(), GpuError> {
+        self.stream
+            .synchronize()
+            .map_err(|e| driver("synchronize", e))
+    }
+}
+
+/// The bytes of a slice of scalars.
+pub(crate) fn bytes_of<T: Scalar>(s: &[T]) -> &[u8] {
+    assert_eq!(size_of::<T>(), T::TYPE.size_bytes(), "scalar size");
+    // SAFETY: semigraph scalars (bool, integers, floats, half types, packed pairs) are plain
+    // data of `size_of::<T>()` bytes with no padding, so every byte is initialised.
+    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
+}
+
+/// Scalars from their bytes, as written by [`bytes_of`] or by a kernel over `sr_t`.
+pub(crate) fn scalars_from<T: Scalar>(bytes: &[u8]) -> Vec<T> {
+    let size = size_of::<T>();
+    assert_eq!(size, T::TYPE.size_bytes(), "scalar size");
+    assert_eq!(bytes.len() % size, 0, "whole scalars");
+    let n = bytes.len() / size;
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    // SAFETY: `out` has capacity for `n` values, i.e. `bytes.len()` bytes; the copy
+    // initialises all of them before `set_len`. Every byte pattern that a kernel writes
+    // through `sr_t` is a valid value of the matching Rust type (CUDA `bool` is 0 or 1; the
+    // other types accept any bits).
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), bytes.len());
+        out.set_len(n);
+    }
+    out
+}
+
+/// The bits of `v` as a kernel parameter (zero-extended to 64 bits).
+pub(crate) fn bits<T: Scalar>(v: T) -> u64 {
+    let size = T::TYPE.size_bytes();
+    let mask = if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size * 8)) - 1
+    };
+    v.to_bits64() & mask
+}

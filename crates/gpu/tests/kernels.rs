@@ -1,0 +1,211 @@
+//! Kernel generation and compilation, without a GPU: snapshot tests of generated sources and
+//! NVRTC compilation of every kernel for every built-in semiring.
+//!
+//! NVRTC runs without a GPU. Without `libnvrtc` the compile test prints `SKIPPED`; under
+//! `SEMIGRAPH_REQUIRE_NVRTC=1` (set by CI) it fails instead.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use semigraph_gpu::codegen::{self, Kernel, KernelKey};
+use semigraph_gpu::{Compiler, GpuError, Origin, nvrtc_present};
+use semigraph_semiring::{CudaSemiring, MinPlus, MinPlusPred, OrAnd, PlusTimes, Semiring, bf16};
+
+/// Every built-in semiring's CUDA description.
+fn builtins() -> Vec<CudaSemiring> {
+    let mut v = Vec::new();
+    macro_rules! push {
+        ($label:ident, $s:ty) => {
+            v.push(<$s>::cuda());
+        };
+    }
+    semigraph_semiring::for_each_builtin!(push);
+    v
+}
+
+/// Every (kernel, semiring) pair that exists.
+fn all_kernels() -> Vec<(Kernel, Option<CudaSemiring>)> {
+    let mut v: Vec<(Kernel, Option<CudaSemiring>)> = Kernel::ALL
+        .into_iter()
+        .filter(|k| k.applies_to(None))
+        .map(|k| (k, None))
+        .collect();
+    for sr in builtins() {
+        for k in Kernel::ALL {
+            if k.applies_to(Some(sr.value_type)) {
+                v.push((k, Some(sr.clone())));
+            }
+        }
+    }
+    v
+}
+
+fn nvrtc_or_skip() -> bool {
+    if nvrtc_present() {
+        return true;
+    }
+    if std::env::var("SEMIGRAPH_REQUIRE_NVRTC").is_ok_and(|v| v == "1") {
+        panic!("libnvrtc not found and SEMIGRAPH_REQUIRE_NVRTC=1 (set LD_LIBRARY_PATH)");
+    }
+    eprintln!("SKIPPED: libnvrtc not found");
+    false
+}
+
+#[test]
+fn every_key_is_unique_and_decodes() {
+    let mut seen = std::collections::HashSet::new();
+    for (k, sr) in all_kernels() {
+        let key = KernelKey::new(k, sr.as_ref());
+        let name = key.name();
+        assert!(seen.insert(name.clone()), "duplicate key {name}");
+        assert_eq!(KernelKey::parse(&name).as_ref(), Some(&key));
+        let src = codegen::source(k, sr.as_ref());
+        assert!(
+            src.contains(&format!("void {name}(")),
+            "{name}: kernel symbol"
+        );
+        assert!(!src.contains("std::"), "{name}: NVRTC has no std");
+        assert!(!src.contains("KERNEL"), "{name}: template placeholder left");
+    }
+    assert!(seen.len() > 700, "{} kernels", seen.len());
+}
+
+#[test]
+fn generated_sources_match_snapshots() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let update = std::env::var_os("SEMIGRAPH_UPDATE_SNAPSHOTS").is_some();
+    let cases: Vec<(Kernel, Option<CudaSemiring>)> = vec![
+        (Kernel::SpmvCsrVector, Some(MinPlus::<f32>::cuda())),
+        (Kernel::SpmvEll, Some(OrAnd::cuda())),
+        (Kernel::SpmvCoo, Some(PlusTimes::<bf16>::cuda())),
+        (Kernel::VxmCsr, Some(MinPlusPred::<i32>::cuda())),
+        (Kernel::Gemm, Some(MinPlus::<f64>::cuda())),
+        (Kernel::CompactWrite, Some(MinPlus::<i32>::cuda())),
+        (Kernel::SelectDist, Some(MinPlusPred::<f32>::cuda())),
+        (Kernel::Scan, None),
+    ];
+    let mut failures = Vec::new();
+    for (k, sr) in cases {
+        let name = KernelKey::new(k, sr.as_ref()).name();
+        let path = dir.join(format!("{name}.cu"));
+        let src = codegen::source(k, sr.as_ref());
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &src).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(src.as_str()) {
+            failures.push(path.display().to_string());
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "generated sources differ from snapshots (review, then rerun with \
+         SEMIGRAPH_UPDATE_SNAPSHOTS=1): {failures:?}"
+    );
+}
+
+#[test]
+fn every_kernel_compiles_with_nvrtc() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    // No disk cache: CI must really compile every kernel.
+    let c = Compiler::new("sm_90").unwrap().with_cache_dir(None);
+    let kernels = all_kernels();
+    let start = Instant::now();
+    let failures: Vec<String> = kernels
+        .par_iter()
+        .filter_map(|(k, sr)| {
+            let key = KernelKey::new(*k, sr.as_ref());
+            let src = codegen::source(*k, sr.as_ref());
+            match c.compile(&key, &src) {
+                Ok(out) if out.cubin.starts_with(b"\x7fELF") => None,
+                Ok(_) => Some(format!("{key}: not an ELF CUBIN")),
+                Err(e) => Some(e.to_string()),
+            }
+        })
+        .collect();
+    eprintln!(
+        "compiled {} kernels for sm_90 with NVRTC {:?} in {:.1} s",
+        kernels.len(),
+        c.nvrtc_version(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn compile_errors_carry_key_options_log_and_source() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let c = Compiler::new("sm_90").unwrap().with_cache_dir(None);
+    let key = KernelKey::new(Kernel::Reduce, Some(&MinPlus::<f32>::cuda()));
+    let src = "extern \"C\" __global__ void broken() { undeclared_thing(); }";
+    match c.compile(&key, src) {
+        Err(e @ GpuError::Compile { .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains(&key.name()), "{msg}");
+            assert!(msg.contains("--gpu-architecture=sm_90"), "{msg}");
+            assert!(msg.contains("undeclared_thing"), "{msg}");
+            assert!(msg.contains("identifier"), "NVRTC log: {msg}");
+        }
+        other => panic!("expected a compile error, got {other:?}"),
+    }
+}
+
+#[test]
+fn disk_cache_is_used_and_survives_corruption() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sg-kernel-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // A source no other test compiles, so the process-wide memory cache cannot answer.
+    let sr = MinPlus::<f32>::cuda();
+    let key = KernelKey::new(Kernel::Count, Some(&sr));
+    let src = format!(
+        "{}// disk cache test {}\n",
+        codegen::source(Kernel::Count, Some(&sr)),
+        std::process::id()
+    );
+    let c = Compiler::new("sm_90")
+        .unwrap()
+        .with_cache_dir(Some(dir.clone()));
+    let first = c.compile(&key, &src).unwrap();
+    assert_eq!(first.origin, Origin::Compiled);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        files.len(),
+        1,
+        "one cache file, no temporary left: {files:?}"
+    );
+    assert!(
+        files[0]
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with(&key.name())
+    );
+    let c = c.without_memory_cache();
+    assert_eq!(c.compile(&key, &src).unwrap().origin, Origin::Disk);
+    // A damaged entry is ignored, rebuilt and rewritten.
+    let mut data = std::fs::read(&files[0]).unwrap();
+    let n = data.len();
+    data[n - 1] ^= 0xff;
+    std::fs::write(&files[0], &data).unwrap();
+    let again = c.compile(&key, &src).unwrap();
+    assert_eq!(again.origin, Origin::Compiled);
+    assert_eq!(again.cubin, first.cubin);
+    assert_eq!(c.compile(&key, &src).unwrap().origin, Origin::Disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}
