@@ -77,6 +77,7 @@ where
                 CsrKernel::Vector(8),
                 CsrKernel::Vector(32),
                 CsrKernel::Split(8),
+                CsrKernel::Adaptive,
             ] {
                 variants.push((f, Some(k)));
             }
@@ -88,15 +89,7 @@ where
     for (format, kernel) in variants {
         gpu.set_csr_kernel(kernel);
         let name = match kernel {
-            Some(k) => format!(
-                "csr/{}{}",
-                match k {
-                    CsrKernel::Scalar => "scalar".to_string(),
-                    CsrKernel::Vector(w) => format!("vector{w}"),
-                    CsrKernel::Split(c) => format!("split{c}"),
-                },
-                if k == auto { " (auto)" } else { "" }
-            ),
+            Some(k) => format!("csr/{}{}", k.name(), if k == auto { " (auto)" } else { "" }),
             None => format.name().to_string(),
         };
         let m = match gpu.matrix(&a, format, &Default::default()) {

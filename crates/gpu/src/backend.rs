@@ -30,22 +30,127 @@ pub enum CsrKernel {
     Vector(u32),
     /// Each thread takes this many consecutive entries (load-balanced).
     Split(u32),
+    /// CSR-Adaptive: blocks of short rows through shared memory, long rows a block each
+    /// (split over several blocks beyond [`ADAPTIVE_PIECE`] entries); planned per matrix.
+    Adaptive,
+}
+
+/// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
+pub const ADAPTIVE_ENTRIES: usize = 1024;
+/// Threads per block of [`CsrKernel::Adaptive`] (`SG_AD_THREADS`), also its most rows per block.
+pub const ADAPTIVE_THREADS: u32 = 256;
+/// Entries of one block's piece of a long row in [`CsrKernel::Adaptive`].
+pub const ADAPTIVE_PIECE: usize = 8192;
+
+/// The host plan of [`CsrKernel::Adaptive`]: per block `[r0, r1, p0, p1]` and a slot (the
+/// index of a split row, `u32::MAX` otherwise), and the split rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AdaptivePlan {
+    /// `[r0, r1, p0, p1]` per block.
+    pub blocks: Vec<[u32; 4]>,
+    /// The split row's slot per block (`u32::MAX` for blocks of whole rows).
+    pub slots: Vec<u32>,
+    /// The rows split over several blocks, by slot.
+    pub long_rows: Vec<u32>,
+}
+
+impl AdaptivePlan {
+    /// Plans `rp` (CSR row pointers): consecutive rows of at most [`ADAPTIVE_ENTRIES`]
+    /// entries together fill a block (at most [`ADAPTIVE_THREADS`] rows); a longer row gets
+    /// blocks of its own, one per [`ADAPTIVE_PIECE`] entries.
+    pub fn new(rp: &[u32]) -> AdaptivePlan {
+        let n = rp.len().saturating_sub(1);
+        let mut plan = AdaptivePlan::default();
+        let mut r = 0;
+        while r < n {
+            let len = (rp[r + 1] - rp[r]) as usize;
+            if len > ADAPTIVE_ENTRIES {
+                let slot = if len > ADAPTIVE_PIECE {
+                    plan.long_rows.push(r as u32);
+                    (plan.long_rows.len() - 1) as u32
+                } else {
+                    u32::MAX
+                };
+                let mut p = rp[r] as usize;
+                while p < rp[r + 1] as usize {
+                    let e = (p + ADAPTIVE_PIECE).min(rp[r + 1] as usize);
+                    plan.blocks
+                        .push([r as u32, r as u32 + 1, p as u32, e as u32]);
+                    plan.slots.push(slot);
+                    p = e;
+                }
+                r += 1;
+                continue;
+            }
+            let (start, p0) = (r, rp[r] as usize);
+            while r < n
+                && r - start < ADAPTIVE_THREADS as usize
+                && rp[r + 1] as usize - p0 <= ADAPTIVE_ENTRIES
+            {
+                r += 1;
+            }
+            plan.blocks.push([start as u32, r as u32, p0 as u32, rp[r]]);
+            plan.slots.push(u32::MAX);
+        }
+        plan
+    }
 }
 
 impl CsrKernel {
-    /// The choice for a matrix with these row lengths: split rows when a few rows are far
-    /// longer than the rest (power-law graphs), else a sub-warp about as wide as the average
-    /// row, or a thread per row for very short rows.
+    /// The choice for a matrix with these row lengths: adaptive when a few rows are far
+    /// longer than the rest (power-law graphs), a thread per row when every row is short,
+    /// else a sub-warp about as wide as the average row. `SEMIGRAPH_CSR_KERNEL` (`scalar`,
+    /// `vector8`, `split8`, `adaptive`, ...) overrides the choice.
     pub fn choose(nrows: usize, nnz: usize, max_row: usize) -> CsrKernel {
         let avg = nnz as f64 / nrows.max(1) as f64;
-        if max_row > 4096 && max_row as f64 > 64.0 * avg.max(1.0) {
-            CsrKernel::Split(8)
-        } else if avg < 3.0 {
+        if let Some(k) = std::env::var("SEMIGRAPH_CSR_KERNEL")
+            .ok()
+            .and_then(|v| CsrKernel::parse(&v))
+        {
+            return k;
+        }
+        if max_row > 1024 && max_row as f64 > 64.0 * avg.max(1.0) {
+            CsrKernel::Adaptive
+        } else if max_row <= 16 {
             CsrKernel::Scalar
         } else {
             CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
         }
     }
+}
+
+impl CsrKernel {
+    /// Reads `scalar`, `vectorW`, `splitC` or `adaptive`.
+    pub fn parse(s: &str) -> Option<CsrKernel> {
+        let num = |p: &str| s.strip_prefix(p).and_then(|n| n.parse::<u32>().ok());
+        match s {
+            "scalar" => Some(CsrKernel::Scalar),
+            "adaptive" => Some(CsrKernel::Adaptive),
+            _ => num("vector")
+                .filter(|w| w.is_power_of_two() && (2..=32).contains(w))
+                .map(CsrKernel::Vector)
+                .or_else(|| num("split").filter(|&c| c > 0).map(CsrKernel::Split)),
+        }
+    }
+
+    /// The name [`CsrKernel::parse`] reads.
+    pub fn name(self) -> String {
+        match self {
+            CsrKernel::Scalar => "scalar".into(),
+            CsrKernel::Vector(w) => format!("vector{w}"),
+            CsrKernel::Split(c) => format!("split{c}"),
+            CsrKernel::Adaptive => "adaptive".into(),
+        }
+    }
+}
+
+/// [`AdaptivePlan`] on the device.
+struct DevPlan {
+    nblocks: u32,
+    blocks: CudaSlice<u32>,
+    slots: CudaSlice<u32>,
+    nslots: u32,
+    long_rows: CudaSlice<u32>,
 }
 
 /// A CSR matrix on the device.
@@ -54,6 +159,7 @@ struct DevCsr {
     ci: CudaSlice<u32>,
     vals: CudaSlice<u8>,
     kernel: CsrKernel,
+    plan: Option<DevPlan>,
 }
 
 /// An ELL matrix on the device (column-major).
@@ -472,13 +578,29 @@ impl GpuBackend {
 
     fn dev_csr<S: Semiring>(&self, a: &Csr<S>) -> Result<DevCsr, GpuError> {
         let max_row = (0..a.nrows()).map(|i| a.row_len(i)).max().unwrap_or(0);
+        let kernel = self
+            .csr_kernel
+            .unwrap_or_else(|| CsrKernel::choose(a.nrows(), a.nnz(), max_row));
+        let plan = match kernel {
+            CsrKernel::Adaptive => {
+                let p = AdaptivePlan::new(a.row_ptr());
+                let flat: Vec<u32> = p.blocks.iter().flatten().copied().collect();
+                Some(DevPlan {
+                    nblocks: to_u32("adaptive blocks", p.blocks.len())?,
+                    blocks: self.dev.upload(&flat, "adaptive plan")?,
+                    slots: self.dev.upload(&p.slots, "adaptive slots")?,
+                    nslots: p.long_rows.len() as u32,
+                    long_rows: self.dev.upload(&p.long_rows, "adaptive long rows")?,
+                })
+            }
+            _ => None,
+        };
         Ok(DevCsr {
             rp: self.dev.upload(a.row_ptr(), "CSR row pointers")?,
             ci: self.dev.upload(a.col_idx(), "CSR columns")?,
             vals: self.upload_vals::<S>(a.vals(), "CSR values")?,
-            kernel: self
-                .csr_kernel
-                .unwrap_or_else(|| CsrKernel::choose(a.nrows(), a.nnz(), max_row)),
+            kernel,
+            plan,
         })
     }
 
@@ -805,6 +927,51 @@ impl Backend for GpuBackend {
                             &m.size, &m.zero, &acc, &vw
                         ]
                     );
+                }
+                CsrKernel::Adaptive => {
+                    let p = c.plan.as_ref().expect("adaptive CSR has a plan");
+                    let mut part = self.filled::<S>(
+                        p.nslots as usize * k as usize,
+                        S::zero(),
+                        "adaptive partial rows",
+                    )?;
+                    if p.nblocks > 0 {
+                        let f = self.dev.func::<S>(Kernel::SpmvCsrAdaptive)?;
+                        let cfg = LaunchConfig {
+                            grid_dim: (p.nblocks, k, 1),
+                            block_dim: (ADAPTIVE_THREADS, 1, 1),
+                            shared_mem_bytes: 0,
+                        };
+                        launch!(
+                            self,
+                            f,
+                            cfg,
+                            [
+                                &c.rp, &c.ci, &c.vals, &x.buf, &mut y.buf, &k, &p.blocks, &p.slots,
+                                &mut part, m.buf, &m.mode, &m.size, &m.zero, &acc
+                            ]
+                        );
+                    }
+                    if p.nslots > 0 {
+                        let f = self.dev.func::<S>(Kernel::SpmvCsrAdaptiveFinish)?;
+                        launch!(
+                            self,
+                            f,
+                            cfg1(p.nslots as u64 * k as u64),
+                            [
+                                &p.long_rows,
+                                &part,
+                                &mut y.buf,
+                                &p.nslots,
+                                &k,
+                                m.buf,
+                                &m.mode,
+                                &m.size,
+                                &m.zero,
+                                &acc
+                            ]
+                        );
+                    }
                 }
                 CsrKernel::Split(chunk) => {
                     let nnz = a.info.nnz as u32;

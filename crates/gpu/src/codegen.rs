@@ -26,6 +26,12 @@ pub enum Kernel {
     /// SpMV/SpMM over CSR, load-balanced: each thread takes an equal slice of the entries
     /// (row splitting), and partial rows meet through the semiring's atomic add.
     SpmvCsrSplit,
+    /// SpMV/SpMM over CSR, adaptive (CSR-Adaptive): blocks of short rows stream their
+    /// entries' products through shared memory, a long row gets a block (or several) of its
+    /// own; planned on the host per matrix.
+    SpmvCsrAdaptive,
+    /// The second pass of [`Kernel::SpmvCsrAdaptive`]: the rows split over several blocks.
+    SpmvCsrAdaptiveFinish,
     /// SpMV/SpMM over column-major ELL, a thread per output.
     SpmvEll,
     /// SpMV/SpMM over DIA, a thread per output.
@@ -64,10 +70,12 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 20] = [
+    pub const ALL: [Kernel; 22] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
+        Kernel::SpmvCsrAdaptive,
+        Kernel::SpmvCsrAdaptiveFinish,
         Kernel::SpmvEll,
         Kernel::SpmvDia,
         Kernel::SpmvCoo,
@@ -93,6 +101,8 @@ impl Kernel {
             Kernel::SpmvCsrScalar => ("spmv", "csr", "scalar"),
             Kernel::SpmvCsrVector => ("spmv", "csr", "vector"),
             Kernel::SpmvCsrSplit => ("spmv", "csr", "split"),
+            Kernel::SpmvCsrAdaptive => ("spmv", "csr", "adaptive"),
+            Kernel::SpmvCsrAdaptiveFinish => ("spmv", "csr", "adaptive_finish"),
             Kernel::SpmvEll => ("spmv", "ell", "thread"),
             Kernel::SpmvDia => ("spmv", "dia", "thread"),
             Kernel::SpmvCoo => ("spmv", "coo", "atomic"),
@@ -336,6 +346,83 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
     }
     if (!sr_is_zero(acc) && SG_ALLOWS((unsigned long long)r * k + c))
         sr_atomic_add(&t[(unsigned long long)r * k + c], acc);
+}
+"#
+        }
+        Kernel::SpmvCsrAdaptive => {
+            r#"// CSR-Adaptive, a block of SG_AD_THREADS threads per planned block b (blockIdx.x), column
+// blockIdx.y. Plan entry b: rows [r0, r1), entries [p0, p1), slot.
+// - Several rows (r1 - r0 > 1, at most SG_AD_THREADS rows and SG_AD_ENTRIES entries): the block
+//   writes the products of entries [p0, p1) to shared memory (coalesced), then a group of
+//   threads per row reduces the row from there and stores it.
+// - One row: the block reduces entries [p0, p1) of row r0 (a whole row, stored directly, or a
+//   piece of a long row, added atomically into part[slot[b] * k + c], zero-initialised and
+//   finished by the next kernel).
+#define SG_AD_THREADS 256
+#define SG_AD_ENTRIES 1024
+extern "C" __global__ void __launch_bounds__(SG_AD_THREADS) KERNEL(const sg_idx_t* __restrict__ rp,
+        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
+        sr_t* __restrict__ y, unsigned int k, const uint4* __restrict__ plan,
+        const unsigned int* __restrict__ slot, sr_t* part, SG_MASK_PARAMS, int accum) {
+    __shared__ sr_t sm[SG_AD_ENTRIES];
+    __shared__ sr_t wp[SG_AD_THREADS / 32];
+    uint4 pb = plan[blockIdx.x];
+    unsigned int r0 = pb.x, r1 = pb.y, p0 = pb.z, p1 = pb.w;
+    unsigned int c = blockIdx.y;
+    if (r1 - r0 > 1) {
+        for (unsigned int p = p0 + threadIdx.x; p < p1; p += SG_AD_THREADS) {
+            sg_idx_t j = ci[p];
+            sm[p - p0] = sr_mul(av[p], x[(unsigned long long)j * k + c], j);
+        }
+        __syncthreads();
+        // tpr threads (a power of two <= 32) per row.
+        unsigned int nr = r1 - r0, tpr = SG_AD_THREADS / nr;
+        tpr = tpr >= 32 ? 32 : (1u << (31 - __clz(tpr)));
+        unsigned int g = threadIdx.x / tpr, l = threadIdx.x & (tpr - 1);
+        unsigned long long out = (unsigned long long)(r0 + g) * k + c;
+        bool go = g < nr && SG_ALLOWS(out);
+        sr_t acc = SR_ZERO;
+        if (go) {
+            sg_idx_t e = rp[r0 + g + 1] - p0;
+            for (sg_idx_t q = rp[r0 + g] - p0 + l; q < e; q += tpr) acc = sr_add(acc, sm[q]);
+        }
+        for (unsigned int off = tpr >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, tpr));
+        if (go && l == 0) sg_store(y, out, acc, accum);
+        return;
+    }
+    unsigned long long out = (unsigned long long)r0 * k + c;
+    bool whole = p0 == rp[r0] && p1 == rp[r0 + 1];
+    if (whole && !SG_ALLOWS(out)) return;
+    sr_t acc = SR_ZERO;
+    for (unsigned int p = p0 + threadIdx.x; p < p1; p += SG_AD_THREADS) {
+        sg_idx_t j = ci[p];
+        acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+    }
+    for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+    unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (lane == 0) wp[w] = acc;
+    __syncthreads();
+    if (w == 0) {
+        acc = lane < SG_AD_THREADS / 32 ? wp[lane] : SR_ZERO;
+        for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+        if (lane == 0) {
+            if (whole) sg_store(y, out, acc, accum);
+            else if (!sr_is_zero(acc)) sr_atomic_add(&part[(unsigned long long)slot[blockIdx.x] * k + c], acc);
+        }
+    }
+}
+"#
+        }
+        Kernel::SpmvCsrAdaptiveFinish => {
+            r#"// Stores the long rows that CSR-Adaptive split over several blocks: row rows[s] of column c
+// gets part[s * k + c] (masked, accumulated).
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sr_t* __restrict__ part,
+        sr_t* __restrict__ y, unsigned int nslots, unsigned int k, SG_MASK_PARAMS, int accum) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nslots * k) return;
+    unsigned int s = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    unsigned long long out = (unsigned long long)rows[s] * k + c;
+    if (SG_ALLOWS(out)) sg_store(y, out, part[g], accum);
 }
 "#
         }

@@ -36,7 +36,7 @@ pub mod compiler;
 mod device;
 pub mod error;
 
-pub use backend::{CsrKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse};
+pub use backend::{AdaptivePlan, CsrKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse};
 pub use codegen::{Kernel, KernelKey};
 pub use compiler::{Compiled, Compiler, Origin, nvrtc_present};
 pub use device::{CompileStats, driver_present};

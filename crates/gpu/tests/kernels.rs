@@ -209,3 +209,50 @@ fn disk_cache_is_used_and_survives_corruption() {
     assert_eq!(c.compile(&key, &src).unwrap().origin, Origin::Disk);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn adaptive_plans_cover_every_row_and_entry_once() {
+    use semigraph_gpu::AdaptivePlan;
+    use semigraph_gpu::backend::{ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS};
+    // Row lengths: empty rows, short rows, one of exactly the block size, medium and long
+    // rows (a whole block, split into pieces), and a run of many tiny rows.
+    let mut lens = vec![0usize, 3, 0, 1024, 1025, 5000, 20000, 8192, 8193, 7];
+    lens.extend(std::iter::repeat_n(1, 600));
+    lens.push(0);
+    let mut rp = vec![0u32];
+    for l in &lens {
+        rp.push(rp.last().unwrap() + *l as u32);
+    }
+    let p = AdaptivePlan::new(&rp);
+    assert_eq!(p.blocks.len(), p.slots.len());
+    let (mut next_row, mut next_entry) = (0u32, 0u32);
+    for (b, &[r0, r1, p0, p1]) in p.blocks.iter().enumerate() {
+        assert!(r1 > r0 && p1 >= p0, "block {b}: {r0}..{r1}, {p0}..{p1}");
+        assert_eq!(p0, next_entry, "block {b} starts where the last ended");
+        next_entry = p1;
+        if r1 - r0 > 1 {
+            assert_eq!((r0, p0, p1), (next_row, rp[r0 as usize], rp[r1 as usize]));
+            assert!(r1 - r0 <= ADAPTIVE_THREADS && (p1 - p0) as usize <= ADAPTIVE_ENTRIES);
+            next_row = r1;
+        } else {
+            assert!((p1 - p0) as usize <= ADAPTIVE_PIECE.max(ADAPTIVE_ENTRIES));
+            let whole = p0 == rp[r0 as usize] && p1 == rp[r1 as usize];
+            assert_eq!(
+                whole,
+                p.slots[b] == u32::MAX,
+                "block {b}: slot only for pieces"
+            );
+            if !whole {
+                assert_eq!(p.long_rows[p.slots[b] as usize], r0);
+            }
+            if p1 == rp[r1 as usize] {
+                next_row = r1;
+            }
+        }
+    }
+    assert_eq!(
+        (next_row as usize, next_entry),
+        (lens.len(), *rp.last().unwrap())
+    );
+    assert_eq!(p.long_rows, vec![6, 8], "rows longer than a piece");
+}
