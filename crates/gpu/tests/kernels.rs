@@ -62,7 +62,7 @@ fn every_key_is_unique_and_decodes() {
         assert_eq!(KernelKey::parse(&name).as_ref(), Some(&key));
         let src = codegen::source(k, sr.as_ref());
         assert!(
-            src.contains(&format!("void {name}(")),
+            src.contains(&format!(" {name}(")),
             "{name}: kernel symbol"
         );
         assert!(!src.contains("std::"), "{name}: NVRTC has no std");
