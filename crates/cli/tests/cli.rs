@@ -118,7 +118,7 @@ fn sssp_json_and_unreachable_vertices() {
 
 #[test]
 fn errors_exit_non_zero_with_a_message() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &["bfs", "/nonexistent/graph.mtx", "-s", "1"],
             "No such file",
@@ -141,17 +141,6 @@ fn errors_exit_non_zero_with_a_message() {
                 &data("lagraph/karate.mtx"),
                 "-s",
                 "1",
-                "--backend",
-                "gpu",
-            ],
-            "no GPU backend",
-        ),
-        (
-            &[
-                "bfs",
-                &data("lagraph/karate.mtx"),
-                "-s",
-                "1",
                 "--format",
                 "diagonal",
             ],
@@ -162,10 +151,9 @@ fn errors_exit_non_zero_with_a_message() {
         let o = semigraph(args);
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         let e = stderr(&o);
-        assert!(
-            e.starts_with("semigraph: error:") && e.contains(msg),
-            "{args:?}: {e}"
-        );
+        // (`--backend auto` may first say on stderr that it falls back to the CPU.)
+        let err = e.find("semigraph: error:").map(|i| &e[i..]).unwrap_or("");
+        assert!(err.contains(msg), "{args:?}: {e}");
         assert!(!e.contains("panicked"), "{args:?} panicked: {e}");
     }
 }
@@ -283,4 +271,23 @@ fn generate_convert_stats_apsp_spmv() {
             .count(),
         20
     );
+}
+
+#[test]
+fn backend_gpu_without_a_gpu_fails_and_auto_falls_back_to_the_cpu() {
+    let karate = data("lagraph/karate.mtx");
+    let o = semigraph(&["bfs", &karate, "-s", "1", "--backend", "gpu"]);
+    if o.status.success() {
+        eprintln!("SKIPPED: a GPU is present here, so --backend gpu runs");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.starts_with("semigraph: error: --backend gpu: "), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    let o = semigraph(&["bfs", &karate, "-s", "1", "--backend", "auto"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no usable GPU"), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("(auto: no usable GPU)"), "{out}");
 }

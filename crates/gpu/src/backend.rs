@@ -282,6 +282,9 @@ macro_rules! launch {
     }};
 }
 
+/// Writes a product's partial results into a zeroed temporary (see `mxm`).
+type TempFill<'a> = dyn Fn(&mut CudaSlice<u8>, &MaskArgs<'_>) -> Result<(), GpuError> + 'a;
+
 /// The four mask arguments of a kernel: buffer, mode, element size, bits of the zero.
 struct MaskArgs<'a> {
     buf: &'a CudaSlice<u8>,
@@ -889,10 +892,7 @@ impl Backend for GpuBackend {
         // Kernels that combine partial results atomically write a zeroed temporary `t`; the
         // masked accumulation into `y` follows as an element-wise pass.
         let via_temp =
-            |me: &Self,
-             y: &mut GpuDense<S>,
-             fill: &dyn Fn(&mut CudaSlice<u8>, &MaskArgs<'_>) -> Result<(), GpuError>|
-             -> Result<(), GpuError> {
+            |me: &Self, y: &mut GpuDense<S>, fill: &TempFill<'_>| -> Result<(), GpuError> {
                 let mut t = me.alloc_vals::<S>(y.len(), "product temporary")?;
                 if bits(S::zero()) != 0 {
                     me.apply_raw::<S>(&mut t, y.len(), Mask::All, 0, bits(S::zero()))?;

@@ -61,10 +61,7 @@ fn every_key_is_unique_and_decodes() {
         assert!(seen.insert(name.clone()), "duplicate key {name}");
         assert_eq!(KernelKey::parse(&name).as_ref(), Some(&key));
         let src = codegen::source(k, sr.as_ref());
-        assert!(
-            src.contains(&format!(" {name}(")),
-            "{name}: kernel symbol"
-        );
+        assert!(src.contains(&format!(" {name}(")), "{name}: kernel symbol");
         assert!(!src.contains("std::"), "{name}: NVRTC has no std");
         assert!(!src.contains("KERNEL"), "{name}: template placeholder left");
     }
