@@ -49,16 +49,17 @@ pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
             if !c.quiet {
                 eprintln!("semigraph demo: backend {}", gpu.name());
                 eprintln!(
-                    "semigraph demo: warming up (the small demo, untimed, compiles every kernel the demo uses)"
+                    "semigraph demo: warming up (one untimed pass compiles every kernel the demo uses)"
                 );
             }
-            // Kernels compile on first use: one untimed pass keeps compile time out of the
-            // times below.
+            // Kernels compile on first use, and which ones a graph needs depends on its
+            // structure (the CSR kernel, say): one untimed pass over the same graphs keeps
+            // compile time out of the times below.
             let quiet = Common {
                 quiet: true,
                 ..c.clone()
             };
-            run_on(&gpu, &quiet, DemoSize::Small)?;
+            run_on(&gpu, &quiet, size)?;
             let rows = run_on(&gpu, c, size)?;
             if !c.quiet {
                 let st = gpu.compile_stats();
