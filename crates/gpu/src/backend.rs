@@ -893,10 +893,7 @@ impl Backend for GpuBackend {
         // masked accumulation into `y` follows as an element-wise pass.
         let via_temp =
             |me: &Self, y: &mut GpuDense<S>, fill: &TempFill<'_>| -> Result<(), GpuError> {
-                let mut t = me.alloc_vals::<S>(y.len(), "product temporary")?;
-                if bits(S::zero()) != 0 {
-                    me.apply_raw::<S>(&mut t, y.len(), Mask::All, 0, bits(S::zero()))?;
-                }
+                let mut t = me.filled::<S>(y.len(), S::zero(), "product temporary")?;
                 fill(&mut t, &m)?;
                 let len = y.len();
                 me.ewise_raw::<S>(&mut y.buf, &t, len, mask, acc)
@@ -1010,12 +1007,7 @@ impl Backend for GpuBackend {
             }
             Storage::Coo(c) => via_temp(self, y, &|t, m| self.coo_into::<S>(c, &x.buf, t, k, m))?,
             Storage::Hyb(e, c) => via_temp(self, y, &|t, m| {
-                let all = MaskArgs {
-                    buf: &self.dummy,
-                    mode: 0,
-                    size: 1,
-                    zero: 0,
-                };
+                let all = self.mask_args(Mask::All, 0);
                 self.ell_into::<S>(e, &x.buf, t, n32, k, &all, 0)?;
                 self.coo_into::<S>(c, &x.buf, t, k, m)
             })?,
