@@ -7,11 +7,13 @@ use std::process::{Command, Output};
 
 use semigraph_formats::io::data_dir;
 
+/// The binary under test: `$SEMIGRAPH_BIN` when set (test binaries carried to another
+/// machine, where cargo's build path does not exist), else the one cargo built.
 fn semigraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_semigraph"))
-        .args(args)
-        .output()
-        .expect("runs")
+    let bin = std::env::var_os("SEMIGRAPH_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_semigraph")));
+    Command::new(bin).args(args).output().expect("runs")
 }
 
 fn data(rel: &str) -> String {
