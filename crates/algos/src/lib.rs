@@ -42,8 +42,3 @@ pub use sssp::{
     DeltaGraph, Distance, ShortestPaths, SsspSemiring, auto_delta, bellman_ford, delta_stepping,
     with_pred,
 };
-
-#[doc(hidden)]
-pub use semigraph_formats::Format as __Format;
-#[doc(hidden)]
-pub use semigraph_semiring as __semiring;

@@ -1,16 +1,15 @@
 #![allow(missing_docs)]
 //! Algorithms on the CPU backend: property tests on random graphs (checked exactly against the
-//! oracles of `semigraph_algos::testing`) and peer cases from ../shared/data with published
-//! answers.
-
-use std::path::PathBuf;
+//! oracles of `semigraph_algos::testing`) and peer cases from the repository's `data/` with
+//! published answers.
 
 use proptest::prelude::*;
 use semigraph_algos::testing::*;
 use semigraph_algos::*;
-use semigraph_formats::io::{ReadOptions, data_dir, open, read_graph};
+use semigraph_formats::io::{ReadOptions, open, read_graph};
 use semigraph_formats::{EdgeList, Format};
 use semigraph_semiring::{MinPlus, OrAnd};
+use semigraph_testkit::data::path as data;
 
 fn cpu() -> CpuBackend {
     CpuBackend::new()
@@ -157,13 +156,7 @@ fn zero_weight_cycles_keep_predecessors_acyclic() {
     assert_eq!(sp.pred, vec![2, 0, u32::MAX]);
 }
 
-// ---- peer cases from ../shared/data ----------------------------------------------------------
-
-fn data(rel: &str) -> PathBuf {
-    data_dir()
-        .expect("shared data not found: set SEMIGRAPH_DATA or run beside ../shared/data")
-        .join(rel)
-}
+// ---- peer cases from data/ ---------------------------------------------------------------
 
 fn load(rel: &str, undirected: bool) -> EdgeList {
     read_graph(
@@ -178,7 +171,8 @@ fn load(rel: &str, undirected: bool) -> EdgeList {
 }
 
 /// `(first token, second token)` per line of a reference file (gz/xz allowed).
-fn pairs(rel: &str) -> Vec<(String, String)> {
+/// The whitespace-separated columns of each line of a (possibly compressed) text file.
+fn rows(rel: &str) -> Vec<Vec<String>> {
     let p = data(rel);
     let mut lines = open(
         &p,
@@ -191,12 +185,17 @@ fn pairs(rel: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     while let Some((_, l)) = lines.next_line().unwrap() {
         let l = String::from_utf8_lossy(l);
-        let mut t = l.split_whitespace();
-        if let (Some(a), Some(b)) = (t.next(), t.next()) {
-            out.push((a.to_string(), b.to_string()));
-        }
+        out.push(l.split_whitespace().map(str::to_string).collect());
     }
     out
+}
+
+fn pairs(rel: &str) -> Vec<(String, String)> {
+    rows(rel)
+        .into_iter()
+        .filter(|r| r.len() >= 2)
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect()
 }
 
 #[test]
@@ -395,14 +394,9 @@ fn dimacs_rome99_sssp() {
         &BfsOptions::default(),
     )
     .unwrap();
-    let p = data("dimacs9-rome99/rome99.sssp-from-1.txt");
-    let text = std::fs::read_to_string(&p).unwrap();
     let mut lines = 0;
-    for line in text.lines() {
-        let t: Vec<i64> = line
-            .split_whitespace()
-            .map(|x| x.parse().unwrap())
-            .collect();
+    for row in rows("dimacs9-rome99/rome99.sssp-from-1.txt") {
+        let t: Vec<i64> = row.iter().map(|x| x.parse().unwrap()).collect();
         let v = g.vertex_of_label(t[0]).unwrap();
         let want = (t[1] >= 0).then_some(t[1]);
         assert_eq!(

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use semigraph_formats::io::data_dir;
+use semigraph_testkit::data::path_str as data;
 
 /// The binary under test: `$SEMIGRAPH_BIN` when set (test binaries carried to another
 /// machine, where cargo's build path does not exist), else the one cargo built.
@@ -14,14 +14,6 @@ fn semigraph(args: &[&str]) -> Output {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_semigraph")));
     Command::new(bin).args(args).output().expect("runs")
-}
-
-fn data(rel: &str) -> String {
-    data_dir()
-        .expect("shared data")
-        .join(rel)
-        .display()
-        .to_string()
 }
 
 fn stdout(o: &Output) -> String {
@@ -277,20 +269,41 @@ fn generate_convert_stats_apsp_spmv() {
 }
 
 #[test]
-fn backend_gpu_without_a_gpu_fails_and_auto_falls_back_to_the_cpu() {
+fn backend_gpu_runs_on_a_gpu_or_fails_with_the_reason_and_auto_falls_back() {
     let karate = data("lagraph/karate.mtx");
     let o = semigraph(&["bfs", &karate, "-s", "1", "--backend", "gpu"]);
-    if o.status.success() {
-        eprintln!("SKIPPED: a GPU is present here, so --backend gpu runs");
-        return;
+    let gpu_here = o.status.success();
+    if gpu_here {
+        // A GPU machine: the run says so in its header and gives the CPU's answer.
+        let cpu = semigraph(&["bfs", &karate, "-s", "1", "--backend", "cpu"]);
+        assert!(cpu.status.success(), "{}", stderr(&cpu));
+        let body = |o: &Output| -> Vec<String> {
+            stdout(o)
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(body(&o), body(&cpu));
+        assert!(!stdout(&o).contains("# backend: cpu"), "{}", stdout(&o));
+    } else {
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        assert!(e.starts_with("semigraph: error: --backend gpu: "), "{e}");
+        assert!(!e.contains("panicked"), "{e}");
     }
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
-    assert!(e.starts_with("semigraph: error: --backend gpu: "), "{e}");
-    assert!(!e.contains("panicked"), "{e}");
     let o = semigraph(&["bfs", &karate, "-s", "1", "--backend", "auto"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("no usable GPU"), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("(auto: no usable GPU)"), "{out}");
+    assert_eq!(
+        out.contains("(auto: no usable GPU)"),
+        !gpu_here,
+        "auto uses the GPU exactly when --backend gpu works: {out}"
+    );
+    assert_eq!(
+        stderr(&o).contains("no usable GPU"),
+        !gpu_here,
+        "{}",
+        stderr(&o)
+    );
 }

@@ -242,16 +242,3 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
     };
     Ok(lines::Lines::new(reader, path))
 }
-
-/// The folder of the shared test data: `$SEMIGRAPH_DATA` if set, else the first
-/// `shared/data` or `../shared/data` found from the working directory upwards. Never a path
-/// fixed at build time: binaries run from other places (the GPU machine).
-pub fn data_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("SEMIGRAPH_DATA") {
-        return Some(PathBuf::from(d));
-    }
-    let cwd = std::env::current_dir().ok()?;
-    cwd.ancestors()
-        .flat_map(|a| [a.join("shared/data"), a.join("../shared/data")])
-        .find(|p| p.join("README.md").is_file())
-}
