@@ -1,12 +1,15 @@
 //! All-pairs shortest paths by repeated min-plus squaring, and the transitive closure by
 //! repeated or-and squaring.
 
+use rayon::prelude::*;
 use semigraph_formats::Csr;
-use semigraph_semiring::{DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, Semiring};
+use semigraph_semiring::{
+    DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, PackedDist, Semiring,
+};
 
 use crate::backend::{Accum, Backend};
 use crate::graph::{Graph, GraphOptions};
-use crate::sssp::{Distance, bellman_ford, with_pred};
+use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
 
 /// Options of [`apsp`](fn@apsp).
@@ -114,10 +117,16 @@ fn max_squarings(n: usize) -> usize {
 ///
 /// `D_0 = A` with 0 on the diagonal; `D_{r+1} = improve(D_r, D_r (+).(x) D_r)` (semiring GEMM);
 /// it stops as soon as a squaring changes nothing, after at most `ceil(log2(n - 1)) + 1`
-/// squarings. With `next_hop`, entries carry the intermediate vertex of the squaring that
-/// last improved them ([`MinPlusPred`]); since an entry only changes on a strict improvement,
-/// following intermediates always reaches an older entry, and the next-hop matrix is built
-/// from them on the host.
+/// squarings.
+///
+/// With `next_hop`: for `i32` and `f32` distances, entries carry the intermediate vertex of
+/// the squaring that last improved them ([`MinPlusPred`], a distance and a vertex packed in
+/// 64 bits); since an entry only changes on a strict improvement, following intermediates
+/// always reaches an older entry, and the next-hop matrix is built from them on the host.
+/// For `i64` and `f64` distances (which do not pack), the next hops are built on the host
+/// from the distances: for each destination, a breadth-first search backwards over the arcs
+/// `i -> k` that attain `min_k w(i, k) + d(k, j)`, so that following next hops never cycles
+/// (`O(n m)` host work).
 ///
 /// # Arguments
 /// - `b`: the backend that runs the GEMMs.
@@ -134,8 +143,8 @@ fn max_squarings(n: usize) -> usize {
 /// errors.
 ///
 /// # Complexity
-/// `O(n^3 log n)` work, `O(n^2)` memory (8 bytes per entry with next hops, else
-/// `size_of::<D>()`); `O(log n)` GEMMs.
+/// `O(n^3 log n)` work, `O(n^2)` memory (8 bytes per entry with packed next hops, else
+/// `size_of::<D>()`); `O(log n)` GEMMs; `O(n m)` host work for unpacked next hops.
 ///
 /// # Example
 /// ```
@@ -156,21 +165,23 @@ pub fn apsp<B: Backend, D: Distance>(
 ) -> Result<Apsp<D>> {
     let n = check_square(a)?;
     let limit = max_squarings(n);
-    let (dist, next, rounds) = if opts.next_hop {
-        let d0 = dense_with_diagonal(&with_pred(a))?;
-        let (d, rounds, _) = square_until_fixed::<B, MinPlusPred<D>>(b, n, &d0, limit)?;
-        let dist: Vec<D> = d.iter().map(|v| v.dist()).collect();
-        check_diagonal(b, a, n, &dist)?;
-        (dist, Some(next_hops(n, &d)), rounds)
+    let packed = if opts.next_hop {
+        D::packed_apsp(b, a, limit).transpose()?
     } else {
-        let d0 = dense_with_diagonal(a)?;
-        let (dist, rounds, _) = square_until_fixed::<B, MinPlus<D>>(b, n, &d0, limit)?;
-        let dist: Vec<D> = dist
-            .iter()
-            .map(|v| if *v == D::HIGHEST { D::INFINITY } else { *v })
-            .collect();
-        check_diagonal(b, a, n, &dist)?;
-        (dist, None, rounds)
+        None
+    };
+    let (dist, next, rounds) = match packed {
+        Some((dist, next, rounds)) => {
+            check_diagonal(b, a, n, &dist)?;
+            (dist, Some(next), rounds)
+        }
+        None => {
+            let d0 = dense_with_diagonal(a)?;
+            let (dist, rounds, _) = square_until_fixed::<B, MinPlus<D>>(b, n, &d0, limit)?;
+            check_diagonal(b, a, n, &dist)?;
+            let next = opts.next_hop.then(|| next_hops_from_distances(a, &dist));
+            (dist, next, rounds)
+        }
     };
     Ok(Apsp {
         n,
@@ -178,6 +189,74 @@ pub fn apsp<B: Backend, D: Distance>(
         next,
         rounds,
     })
+}
+
+/// Distances, next hops and squarings of [`packed`].
+#[doc(hidden)]
+pub type Packed<D> = (Vec<D>, Vec<u32>, usize);
+
+/// APSP with next hops by squaring in [`MinPlusPred`] (types that pack into 64 bits).
+pub(crate) fn packed<B: Backend, D: PackedDist + Distance>(
+    b: &B,
+    a: &Csr<MinPlus<D>>,
+    limit: usize,
+) -> Result<Packed<D>> {
+    let n = a.nrows();
+    let d0 = dense_with_diagonal::<MinPlusPred<D>>(&a.map(|w| DistPred::new(w, NO_PRED)))?;
+    let (d, rounds, _) = square_until_fixed::<B, MinPlusPred<D>>(b, n, &d0, limit)?;
+    let dist: Vec<D> = d.iter().map(|v| v.dist()).collect();
+    Ok((dist, next_hops(n, &d), rounds))
+}
+
+/// Next hops from a converged distance matrix: for each destination `j`, a breadth-first
+/// search from `j` backwards over the arcs `i -> k` whose `w(i, k) + d(k, j)` is the least
+/// over `i`'s arcs (bit for bit, in the distance arithmetic), so each `i` points one step
+/// closer to `j` in a tree rooted at `j`.
+fn next_hops_from_distances<D: Distance>(a: &Csr<MinPlus<D>>, dist: &[D]) -> Vec<u32> {
+    let n = a.nrows();
+    let at = a.transpose();
+    let inf = D::INFINITY;
+    // Column j of the result, for each j: next_t[j * n + i].
+    let mut next_t = vec![NO_PRED; n * n];
+    next_t
+        .par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each(|(j, col)| {
+            let dj: Vec<D> = (0..n).map(|k| dist[k * n + j]).collect();
+            let term = |w: D, k: usize| MinPlus::<D>::mul(w, dj[k]);
+            let best: Vec<D> = (0..n)
+                .map(|i| {
+                    let (cols, vals) = a.row(i);
+                    cols.iter()
+                        .zip(vals)
+                        .fold(inf, |m, (&k, &w)| MinPlus::<D>::add(m, term(w, k as usize)))
+                })
+                .collect();
+            col[j] = j as u32;
+            let mut queue = std::collections::VecDeque::from([j]);
+            while let Some(k) = queue.pop_front() {
+                let (srcs, vals) = at.row(k);
+                for (&i, &w) in srcs.iter().zip(vals) {
+                    let i = i as usize;
+                    if col[i] == NO_PRED
+                        && dj[i] != inf
+                        && term(w, k).to_bits64() == best[i].to_bits64()
+                    {
+                        col[i] = k as u32;
+                        queue.push_back(i);
+                    }
+                }
+            }
+        });
+    let mut next = vec![NO_PRED; n * n];
+    next.par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each(|(i, row)| {
+            for (j, e) in row.iter_mut().enumerate() {
+                *e = next_t[j * n + i];
+            }
+        });
+    next
 }
 
 fn check_diagonal<B: Backend, D: Distance>(
@@ -189,7 +268,7 @@ fn check_diagonal<B: Backend, D: Distance>(
     let Some(v) = (0..n).find(|&i| dist[i * n + i] < <D as Number>::ZERO) else {
         return Ok(());
     };
-    let g = Graph::new(b, &with_pred(a), GraphOptions::default())?;
+    let g = Graph::new(b, a, GraphOptions::default())?;
     match bellman_ford(&g, v) {
         Err(e @ Error::NegativeCycle { .. }) => Err(e),
         Err(e) => Err(e),
@@ -201,7 +280,7 @@ fn check_diagonal<B: Backend, D: Distance>(
 }
 
 /// Next hops from converged `(distance, intermediate)` entries.
-fn next_hops<D: Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
+fn next_hops<D: PackedDist + Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
     let mut next = vec![NO_PRED; n * n];
     for i in 0..n {
         for j in 0..n {
@@ -210,7 +289,7 @@ fn next_hops<D: Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
                 next[i * n + j] = i as u32;
                 continue;
             }
-            if e.dist() == D::INFINITY {
+            if e.dist() == <D as Distance>::INFINITY {
                 continue;
             }
             // The first hop of i -> j is the first hop of i -> via, an entry improved in an

@@ -34,7 +34,7 @@
 //! the machine (memory, a driver, a kernel compiler) return [`Error`](crate::Error).
 
 use semigraph_formats::{ConvertOptions, Csr, Format};
-use semigraph_semiring::{MinPlusPred, PackedDist, Semiring};
+use semigraph_semiring::{MinSecondI, Semiring};
 
 use crate::Result;
 
@@ -59,6 +59,10 @@ pub struct MatrixInfo {
     /// The format the backend stores it in.
     pub format: Format,
 }
+
+/// Arrays of vertex ids (parents, predecessors, witnesses): `u32` values whose zero,
+/// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
+pub type Parents = MinSecondI<u32>;
 
 /// How a result is combined with the existing output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -263,13 +267,31 @@ pub trait Backend: Send + Sync {
         a: &Self::Sparse<S>,
         b: &Self::Sparse<S>,
     ) -> Result<Self::Sparse<S>>;
-    /// The entries of `x` whose distance lies in `[lo, hi)` (delta-stepping's buckets).
-    fn select_dist<D: PackedDist>(
+    /// The entries of `x` whose value `v` lies in `[lo, hi)` in the value type's order
+    /// (`!(v < lo) && v < hi`): a value-range selection, e.g. the buckets of delta-stepping.
+    fn select_range<S: Semiring>(
         &self,
-        x: &Self::Sparse<MinPlusPred<D>>,
-        lo: D,
-        hi: D,
-    ) -> Result<Self::Sparse<MinPlusPred<D>>>;
+        x: &Self::Sparse<S>,
+        lo: S::T,
+        hi: S::T,
+    ) -> Result<Self::Sparse<S>>;
+    /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
+    /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
+    /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or
+    /// [`NO_PARENT`](crate::NO_PARENT) if there is none. Other positions of `p` keep their
+    /// values.
+    ///
+    /// After `t = x (+).(x) A` and `changed = improve(d, t)` in a selecting semiring (min-plus,
+    /// max-min, ...), the witnesses of `changed` are the vertices each improvement came from:
+    /// the predecessors of shortest paths, or the parents of a traversal.
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut Self::Dense<Parents>,
+        x: &Self::Sparse<S>,
+        a: &Self::Matrix<S>,
+        d: &Self::Dense<S>,
+        at: &Self::Sparse<M>,
+    ) -> Result<()>;
 
     // ---- provided ------------------------------------------------------------------------
 
@@ -288,6 +310,28 @@ pub trait Backend: Send + Sync {
     fn skip<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
         Mask::Skip(self.mask(m))
     }
+    /// One relaxation step from the frontier `x`: `t = x (+).(x) A` (SpMSpV, masked),
+    /// `changed = improve(d, t)`, and, with `parents`, the [`witness`](Backend::witness) of
+    /// every changed position (the frontier vertex its new value came from). Returns
+    /// `changed` with the new values: the next frontier.
+    ///
+    /// The provided version composes the three operations; a backend may fuse them.
+    fn relax<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        parents: Option<&mut Self::Dense<Parents>>,
+        x: &Self::Sparse<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+    ) -> Result<Self::Sparse<S>> {
+        let t = self.vxm(x, a, mask)?;
+        let changed = self.improve(d, &t)?;
+        if let Some(p) = parents {
+            self.witness(p, x, a, d, &changed)?;
+        }
+        Ok(changed)
+    }
+
     /// An `n x 1` array of zeros (no entries) with `value` at `i`.
     fn unit<S: Semiring>(&self, n: usize, i: usize, value: S::T) -> Result<Self::Dense<S>> {
         let mut x = self.dense_filled::<S>(n, 1, S::zero())?;

@@ -5,9 +5,9 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
-use semigraph_semiring::{MinPlusPred, PackedDist, Semiring};
+use semigraph_semiring::{Scalar, Semiring};
 
-use crate::backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, UnaryOp};
+use crate::backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, UnaryOp};
 use crate::{Error, Result};
 
 /// The CPU backend. Work runs on rayon's global thread pool (`RAYON_NUM_THREADS` sets its
@@ -585,19 +585,66 @@ impl Backend for CpuBackend {
         Ok(CpuSparse { n: a.n, idx, vals })
     }
 
-    fn select_dist<D: PackedDist>(
+    fn select_range<S: Semiring>(
         &self,
-        x: &CpuSparse<MinPlusPred<D>>,
-        lo: D,
-        hi: D,
-    ) -> Result<CpuSparse<MinPlusPred<D>>> {
+        x: &CpuSparse<S>,
+        lo: S::T,
+        hi: S::T,
+    ) -> Result<CpuSparse<S>> {
         let (idx, vals) = x
             .idx
             .iter()
             .zip(&x.vals)
-            .filter(|(_, v)| v.dist() >= lo && v.dist() < hi)
+            .filter(|(_, v)| !(**v < lo) && **v < hi)
             .map(|(i, v)| (*i, *v))
             .unzip();
         Ok(CpuSparse { n: x.n, idx, vals })
+    }
+
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut CpuDense<Parents>,
+        x: &CpuSparse<S>,
+        a: &CpuMatrix<S>,
+        d: &CpuDense<S>,
+        at: &CpuSparse<M>,
+    ) -> Result<()> {
+        let c = a.csr();
+        assert_eq!(
+            x.n,
+            c.nrows(),
+            "witness: x has length {}, A has {} rows",
+            x.n,
+            c.nrows()
+        );
+        assert_eq!(d.data.len(), c.ncols(), "witness: d has the wrong length");
+        assert_eq!(p.data.len(), c.ncols(), "witness: p has the wrong length");
+        assert_eq!(at.n, c.ncols(), "witness: at has the wrong length");
+        let targets = &at.idx;
+        let dd = &d.data;
+        // (j, k) for every term of x (+).(x) A that lands on a target and attains d(j).
+        let found: Vec<(u32, u32)> = x
+            .idx
+            .par_iter()
+            .zip(&x.vals)
+            .flat_map_iter(|(&k, &xv)| {
+                let (cols, vals) = c.row(k as usize);
+                cols.iter().zip(vals).filter_map(move |(&j, &av)| {
+                    let t = S::mul_at(av, xv, k as u64);
+                    (!S::is_zero(t)
+                        && t.to_bits64() == dd[j as usize].to_bits64()
+                        && targets.binary_search(&j).is_ok())
+                    .then_some((j, k))
+                })
+            })
+            .collect();
+        for &j in targets {
+            p.data[j as usize] = crate::NO_PARENT;
+        }
+        for (j, k) in found {
+            let e = &mut p.data[j as usize];
+            *e = (*e).min(k);
+        }
+        Ok(())
     }
 }

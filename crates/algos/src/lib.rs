@@ -32,13 +32,10 @@ pub mod sssp;
 pub mod testing;
 
 pub use apsp::{Apsp, ApspOptions, apsp, transitive_closure};
-pub use backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, UnaryOp};
+pub use backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, UnaryOp};
 pub use bfs::{Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, UNREACHED, bfs, bfs_multi};
 pub use cpu::CpuBackend;
 pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, arcs_to_csr};
 pub use paths::{path_closure, reachability, widest_path};
-pub use sssp::{
-    DeltaGraph, Distance, ShortestPaths, SsspSemiring, auto_delta, bellman_ford, delta_stepping,
-    with_pred,
-};
+pub use sssp::{DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping};

@@ -41,8 +41,8 @@ pub fn path_closure<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
 ) -> Result<(Vec<S::T>, usize)> {
-    match relax_rounds(g, source, g.n())? {
-        Relaxed::Converged { d, rounds } => Ok((g.backend().read_dense(&d)?, rounds)),
+    match relax_rounds(g, source, g.n(), false)? {
+        Relaxed::Converged { d, rounds, .. } => Ok((g.backend().read_dense(&d)?, rounds)),
         Relaxed::Limit { .. } => Err(Error::InvalidArgument(format!(
             "{} values still change after {} rounds: no fixed point",
             S::full_name(),

@@ -1,53 +1,75 @@
 //! Single-source shortest paths: Bellman-Ford over a changed-vertex frontier (with
-//! predecessors and negative-cycle detection) and delta-stepping.
+//! predecessors and negative-cycle detection) and delta-stepping, in [`MinPlus`] over any
+//! [`Distance`] type (`i32`, `i64`, `f32`, `f64`).
+//!
+//! Both relax with [`Backend::relax`]: a push product from the vertices that changed, the
+//! strict improvements it brings, and the [`witness`](Backend::witness) of each improvement,
+//! which is the predecessor (the smallest frontier vertex whose path attains the new
+//! distance). Because a predecessor is only rewritten on a strict improvement, and always
+//! from the previous round's values, the predecessors form a tree unless there is a
+//! negative cycle (zero-weight cycles included).
 
 use semigraph_formats::Csr;
-use semigraph_semiring::{DistPred, MinPlus, MinPlusPred, NO_PRED, Number, PackedDist, Semiring};
+use semigraph_semiring::{MinPlus, Number, Semiring};
 
-use crate::backend::Backend;
+use crate::backend::{Backend, Parents};
 use crate::graph::{Graph, GraphOptions};
-use crate::{Error, Result, check_vertex};
+use crate::{Error, NO_PARENT, Result, check_vertex};
 
-/// A distance type of the shortest-path algorithms: `i32` or `f32` (the two that pack with a
-/// predecessor into one 64-bit word, see [`DistPred`]).
-pub trait Distance: PackedDist + Number {
+/// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
+/// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is
+/// "no path").
+pub trait Distance: Number + semigraph_formats::WeightValue {
     /// `true` for integer distances.
     const INTEGER: bool;
-    /// As `f64` (exact for `i32` and `f32`).
+    /// "No path": the largest value (`+inf` for floats), the zero of [`MinPlus`].
+    const INFINITY: Self;
+    /// As `f64` (exact for `i32`, `f32` and `f64`; `i64` beyond 2^53 rounds).
     fn to_f64(self) -> f64;
     /// From `f64`, rounded (saturating for integers).
     fn from_f64(x: f64) -> Self;
-}
-
-impl Distance for i32 {
-    const INTEGER: bool = true;
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> i32 {
-        x.round() as i32
-    }
-}
-
-impl Distance for f32 {
-    const INTEGER: bool = false;
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> f32 {
-        x as f32
+    /// All-pairs distances with next hops for types that pack with a vertex id into one
+    /// 64-bit word (`i32`, `f32`), by squaring in [`semigraph_semiring::MinPlusPred`];
+    /// `None` for the others (see [`apsp`](fn@crate::apsp)).
+    #[doc(hidden)]
+    fn packed_apsp<B: Backend>(
+        _b: &B,
+        _a: &Csr<MinPlus<Self>>,
+        _limit: usize,
+    ) -> Option<Result<crate::apsp::Packed<Self>>> {
+        None
     }
 }
 
-/// The semiring of the shortest-path algorithms: lexicographic min over `(distance,
-/// predecessor)`, so one product finds each vertex's best distance and the vertex it came from.
-pub type SsspSemiring<D> = MinPlusPred<D>;
-
-/// `a` with each weight `w` as `(w, no predecessor)`, ready for [`Graph::new`] in
-/// [`SsspSemiring`].
-pub fn with_pred<D: Distance>(a: &Csr<MinPlus<D>>) -> Csr<SsspSemiring<D>> {
-    a.map(|w| DistPred::new(w, NO_PRED))
+macro_rules! distance {
+    ($t:ty, $int:expr, $packs:expr) => {
+        impl Distance for $t {
+            const INTEGER: bool = $int;
+            const INFINITY: $t = <$t as Number>::HIGHEST;
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn from_f64(x: f64) -> $t {
+                if $int { x.round() as $t } else { x as $t }
+            }
+            fn packed_apsp<B: Backend>(
+                b: &B,
+                a: &Csr<MinPlus<$t>>,
+                limit: usize,
+            ) -> Option<Result<crate::apsp::Packed<$t>>> {
+                $packs(b, a, limit)
+            }
+        }
+    };
 }
+distance!(i32, true, |b, a, l| Some(crate::apsp::packed::<B, i32>(
+    b, a, l
+)));
+distance!(f32, false, |b, a, l| Some(crate::apsp::packed::<B, f32>(
+    b, a, l
+)));
+distance!(i64, true, |_, _, _| None);
+distance!(f64, false, |_, _, _| None);
 
 /// Distances and predecessors from one source.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +78,7 @@ pub struct ShortestPaths<D> {
     pub source: usize,
     /// Distance of every vertex; `D::INFINITY` if unreachable.
     pub dist: Vec<D>,
-    /// The vertex before each one on a shortest path; [`NO_PRED`] for the source and for
+    /// The vertex before each one on a shortest path; [`NO_PARENT`] for the source and for
     /// unreachable vertices.
     pub pred: Vec<u32>,
     /// Relaxation rounds run (the last one changed nothing).
@@ -64,17 +86,6 @@ pub struct ShortestPaths<D> {
 }
 
 impl<D: Distance> ShortestPaths<D> {
-    fn from_packed(source: usize, d: Vec<DistPred<D>>, rounds: usize) -> Self {
-        let dist = d.iter().map(|v| v.dist()).collect();
-        let pred = d.iter().map(|v| v.pred()).collect();
-        ShortestPaths {
-            source,
-            dist,
-            pred,
-            rounds,
-        }
-    }
-
     /// The distance of `v`, `None` if unreachable.
     pub fn distance(&self, v: usize) -> Option<D> {
         (self.dist[v] != D::INFINITY).then_some(self.dist[v])
@@ -105,49 +116,89 @@ impl<D: Distance> ShortestPaths<D> {
 /// What [`relax_rounds`] ended with.
 pub(crate) enum Relaxed<B: Backend, S: Semiring> {
     /// No change in the last round.
-    Converged { d: B::Dense<S>, rounds: usize },
+    Converged {
+        d: B::Dense<S>,
+        parents: Option<B::Dense<Parents>>,
+        rounds: usize,
+    },
     /// Still changing after `max_rounds` rounds; `changed` is the last round's changes.
     Limit {
-        d: B::Dense<S>,
+        parents: Option<B::Dense<Parents>>,
         changed: B::Sparse<S>,
     },
 }
 
 /// The label-correcting loop shared by Bellman-Ford, reachability and widest paths:
-/// `d(source) = one`; each round pushes only the vertices that improved in the previous round,
-/// `t = changed (+).(x) A`, and keeps the improvements, `changed = improve(d, t)`.
+/// `d(source) = one`; each round pushes only the vertices that improved in the previous round
+/// ([`Backend::relax`]), recording the witness of each improvement when `with_parents`.
 pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
     max_rounds: usize,
+    with_parents: bool,
 ) -> Result<Relaxed<B, S>> {
     let (b, n) = (g.backend(), g.n());
     check_vertex(source, n)?;
     let mut d = b.unit::<S>(n, source, S::one())?;
+    let mut parents = if with_parents {
+        Some(b.dense_filled::<Parents>(n, 1, NO_PARENT)?)
+    } else {
+        None
+    };
     let mut changed = b.sparse::<S>(n, &[source as u32], &[S::one()])?;
     let mut rounds = 0;
     while b.sparse_nnz(&changed) > 0 {
         if rounds == max_rounds {
-            return Ok(Relaxed::Limit { d, changed });
+            return Ok(Relaxed::Limit { parents, changed });
         }
         rounds += 1;
-        let t = b.vxm(&changed, g.push(), crate::Mask::All)?;
-        changed = b.improve(&mut d, &t)?;
+        changed = b.relax(
+            &mut d,
+            parents.as_mut(),
+            &changed,
+            g.push(),
+            crate::Mask::All,
+        )?;
     }
-    Ok(Relaxed::Converged { d, rounds })
+    Ok(Relaxed::Converged { d, parents, rounds })
+}
+
+/// The result of a run: distances as read back, predecessors (the source has none).
+fn finish<B: Backend, D: Distance>(
+    b: &B,
+    source: usize,
+    d: &B::Dense<MinPlus<D>>,
+    parents: &B::Dense<Parents>,
+    rounds: usize,
+) -> Result<ShortestPaths<D>> {
+    let dist = b.read_dense(d)?;
+    let mut pred = b.read_dense(parents)?;
+    // A source on no cycle keeps no predecessor; one improved through a (zero-weight) cycle
+    // back to itself cannot be (improvements are strict), so this only tidies the source.
+    pred[source] = NO_PARENT;
+    Ok(ShortestPaths {
+        source,
+        dist,
+        pred,
+        rounds,
+    })
 }
 
 /// Bellman-Ford single-source shortest paths, relaxing in each round only the vertices whose
 /// distance changed in the previous one.
 ///
-/// Round `r` computes `t = changed (+).(x) A` in [`SsspSemiring`] (SpMSpV: the best
-/// `(d(u) + w, u)` over changed `u`) and keeps each strict improvement of `d`. Without a
-/// negative cycle, `d` is final after at most `n - 1` rounds; a change in round `n` proves
-/// a negative cycle reachable from the source, and walking `n` predecessor steps back from a
-/// vertex changed in that round lands on one, which is returned.
+/// Round `r` computes `t = changed (+).(x) A` in [`MinPlus`] (SpMSpV: the best `d(u) + w`
+/// over changed `u`), keeps each strict improvement of `d`, and records as predecessor the
+/// smallest changed `u` that attains it ([`Backend::relax`]). Without a negative cycle, `d` is
+/// final after at most `n - 1` rounds; a change in round `n` proves a negative cycle reachable
+/// from the source, and walking `n` predecessor steps back from a vertex changed in that
+/// round lands on one, which is returned.
+///
+/// Integer sums saturate at the type's bounds: pick a distance type that holds every path
+/// length (see [`distance_type`](crate::distance_type)), as the `semigraph` command does.
 ///
 /// # Arguments
-/// - `g`: the graph in [`SsspSemiring`] (see [`with_pred`]); weights may be negative.
+/// - `g`: the graph in [`MinPlus`] over `D`; weights may be negative.
 /// - `source`: a vertex id.
 ///
 /// # Returns
@@ -164,19 +215,19 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
 ///
 /// # Example
 /// ```
-/// use semigraph_algos::{arcs_to_csr, bellman_ford, with_pred, CpuBackend, Error, Graph, GraphOptions};
+/// use semigraph_algos::{arcs_to_csr, bellman_ford, CpuBackend, Error, Graph, GraphOptions};
 /// use semigraph_semiring::MinPlus;
 ///
 /// let a = arcs_to_csr::<MinPlus<i32>>(4, &[(0, 1, 4), (0, 2, 1), (2, 1, -2), (1, 3, 1)])?;
 /// let cpu = CpuBackend::new();
-/// let g = Graph::new(&cpu, &with_pred(&a), GraphOptions::default())?;
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
 /// let sp = bellman_ford(&g, 0)?;
 /// assert_eq!(sp.dist, vec![0, -1, 1, 0]);
 /// assert_eq!(sp.path_to(3), Some(vec![0, 2, 1, 3]));
 ///
 /// // Closing the cycle 1 -> 2 -> 1 with weight -2 + 1 < 0:
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 1), (1, 2, 1), (2, 1, -2)])?;
-/// let g = Graph::new(&cpu, &with_pred(&a), GraphOptions::default())?;
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
 /// match bellman_ford(&g, 0) {
 ///     Err(Error::NegativeCycle { mut cycle }) => { cycle.sort(); assert_eq!(cycle, vec![1, 2]) }
 ///     other => panic!("{other:?}"),
@@ -184,24 +235,28 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
 /// # Ok::<(), Error>(())
 /// ```
 pub fn bellman_ford<B: Backend, D: Distance>(
-    g: &Graph<'_, B, SsspSemiring<D>>,
+    g: &Graph<'_, B, MinPlus<D>>,
     source: usize,
 ) -> Result<ShortestPaths<D>> {
     let b = g.backend();
     let n = g.n();
-    match relax_rounds(g, source, n)? {
-        Relaxed::Converged { d, rounds } => Ok(ShortestPaths::from_packed(
-            source,
-            b.read_dense(&d)?,
+    match relax_rounds(g, source, n, true)? {
+        Relaxed::Converged {
+            d,
+            parents: Some(p),
             rounds,
-        )),
-        Relaxed::Limit { d, changed } => {
+        } => finish(b, source, &d, &p, rounds),
+        Relaxed::Limit {
+            parents: Some(p),
+            changed,
+        } => {
             let (idx, _) = b.read_sparse(&changed)?;
-            let pred: Vec<u32> = b.read_dense(&d)?.iter().map(|v| v.pred()).collect();
+            let pred = b.read_dense(&p)?;
             Err(Error::NegativeCycle {
                 cycle: cycle_behind(&pred, idx[0] as usize),
             })
         }
+        _ => unreachable!("relax_rounds keeps parents when asked to"),
     }
 }
 
@@ -211,7 +266,7 @@ fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
     let mut x = v;
     for _ in 0..n {
         match pred.get(x) {
-            Some(&p) if p != NO_PRED => x = p as usize,
+            Some(&p) if p != NO_PARENT => x = p as usize,
             // Not reachable for a vertex changed in round n (see `bellman_ford`).
             _ => return vec![v as u32],
         }
@@ -228,8 +283,8 @@ fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
 
 /// A graph split for delta-stepping: light arcs (`w <= delta`) and heavy arcs (`w > delta`).
 pub struct DeltaGraph<'b, B: Backend, D: Distance> {
-    light: Graph<'b, B, SsspSemiring<D>>,
-    heavy: Graph<'b, B, SsspSemiring<D>>,
+    light: Graph<'b, B, MinPlus<D>>,
+    heavy: Graph<'b, B, MinPlus<D>>,
     delta: D,
 }
 
@@ -241,9 +296,16 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
     /// positive weight, and at least 1 for integer weights.
     ///
     /// # Errors
-    /// [`Error::NegativeWeight`] for a negative weight; `InvalidArgument` for a `delta` that is
-    /// not positive and finite; backend errors.
+    /// `InvalidArgument` for a matrix that is not square or a `delta` that is not positive
+    /// and finite; [`Error::NegativeWeight`] for a negative weight; backend errors.
     pub fn new(backend: &'b B, a: &Csr<MinPlus<D>>, delta: Option<D>) -> Result<Self> {
+        if a.nrows() != a.ncols() {
+            return Err(Error::InvalidArgument(format!(
+                "an adjacency matrix must be square, this one is {}x{}",
+                a.nrows(),
+                a.ncols()
+            )));
+        }
         if let Some((u, v, w)) = a.iter().find(|t| t.2 < <D as Number>::ZERO) {
             return Err(Error::NegativeWeight {
                 algorithm: "delta-stepping",
@@ -264,14 +326,13 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
             )));
         }
         let opts = GraphOptions::default();
-        let c = with_pred(a);
         let part = |light: bool| {
-            let arcs: Vec<(u32, u32, DistPred<D>)> = c
+            let arcs: Vec<(u32, u32, D)> = a
                 .iter()
-                .filter(|t| (t.2.dist() <= delta) == light)
+                .filter(|t| (t.2 <= delta) == light)
                 .map(|(i, j, w)| (i as u32, j as u32, w))
                 .collect();
-            crate::arcs_to_csr::<SsspSemiring<D>>(c.nrows(), &arcs)
+            crate::arcs_to_csr::<MinPlus<D>>(a.nrows(), &arcs)
         };
         Ok(DeltaGraph {
             light: Graph::new(backend, &part(true)?, opts)?,
@@ -353,18 +414,19 @@ pub fn delta_stepping<B: Backend, D: Distance>(
     g: &DeltaGraph<'_, B, D>,
     source: usize,
 ) -> Result<ShortestPaths<D>> {
-    type S<D> = SsspSemiring<D>;
+    type S<D> = MinPlus<D>;
     let b = g.light.backend();
     let n = g.light.n();
     check_vertex(source, n)?;
-    let one = S::<D>::one();
-    let mut d = b.unit::<S<D>>(n, source, one)?;
-    let mut pending = b.sparse::<S<D>>(n, &[source as u32], &[one])?;
+    let zero = <D as Number>::ZERO;
+    let mut d = b.unit::<S<D>>(n, source, zero)?;
+    let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
+    let mut pending = b.sparse::<S<D>>(n, &[source as u32], &[zero])?;
     let empty = b.sparse::<S<D>>(n, &[], &[])?;
     let delta = g.delta.to_f64();
     let mut rounds = 0;
     while b.sparse_nnz(&pending) > 0 {
-        let m = b.reduce_sparse(&pending)?.dist();
+        let m = b.reduce_sparse(&pending)?;
         let i = (m.to_f64() / delta).floor();
         let mut lo = D::from_f64(i * delta);
         let mut hi = D::from_f64((i + 1.0) * delta);
@@ -372,28 +434,34 @@ pub fn delta_stepping<B: Backend, D: Distance>(
             lo = m;
         }
         if hi <= m {
-            hi = m.sat_add(g.delta);
+            hi = m.sat_plus(g.delta);
         }
-        let mut bucket = b.select_dist(&pending, lo, hi)?;
-        pending = b.select_dist(&pending, hi, D::INFINITY)?;
+        let mut bucket = b.select_range(&pending, lo, hi)?;
+        pending = b.select_range(&pending, hi, D::INFINITY)?;
         let mut settled = b.union(&empty, &bucket)?;
         while b.sparse_nnz(&bucket) > 0 {
             rounds += 1;
-            let t = b.vxm(&bucket, g.light.push(), crate::Mask::All)?;
-            let changed = b.improve(&mut d, &t)?;
-            bucket = b.select_dist(&changed, lo, hi)?;
+            let changed = b.relax(
+                &mut d,
+                Some(&mut p),
+                &bucket,
+                g.light.push(),
+                crate::Mask::All,
+            )?;
+            bucket = b.select_range(&changed, lo, hi)?;
             settled = b.union(&settled, &bucket)?;
-            let later = b.select_dist(&changed, hi, D::INFINITY)?;
+            let later = b.select_range(&changed, hi, D::INFINITY)?;
             pending = b.union(&pending, &later)?;
         }
         rounds += 1;
-        let t = b.vxm(&settled, g.heavy.push(), crate::Mask::All)?;
-        let changed = b.improve(&mut d, &t)?;
+        let changed = b.relax(
+            &mut d,
+            Some(&mut p),
+            &settled,
+            g.heavy.push(),
+            crate::Mask::All,
+        )?;
         pending = b.union(&pending, &changed)?;
     }
-    Ok(ShortestPaths::from_packed(
-        source,
-        b.read_dense(&d)?,
-        rounds,
-    ))
+    finish(b, source, &d, &p, rounds)
 }

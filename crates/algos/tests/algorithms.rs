@@ -59,7 +59,7 @@ proptest! {
         let want = oracle_dijkstra(g.n, &g.arcs, s);
         let a = g.csr::<i32>();
         let b = cpu();
-        let gp = Graph::new(&b, &with_pred(&a), GraphOptions::default()).unwrap();
+        let gp = Graph::new(&b, &a, GraphOptions::default()).unwrap();
         check_shortest_paths(&g.arcs, &bellman_ford(&gp, s).unwrap(), &want);
         let d = if delta == 0 { None } else { Some(delta) };
         let gd = DeltaGraph::new(&b, &a, d).unwrap();
@@ -70,7 +70,7 @@ proptest! {
     fn bellman_ford_negative_weights(g in graph_strategy(-8, 25), s in 0usize..64) {
         let s = s % g.n;
         let b = cpu();
-        let gp = Graph::new(&b, &with_pred(&g.csr::<i32>()), GraphOptions::default()).unwrap();
+        let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
         match (oracle_bellman_ford(g.n, &g.arcs, s), bellman_ford(&gp, s)) {
             (Ok(want), Ok(sp)) => check_shortest_paths(&g.arcs, &sp, &want),
             (Err(()), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle),
@@ -106,7 +106,7 @@ proptest! {
 fn errors_are_values_not_panics() {
     let b = cpu();
     let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, -1)]).unwrap();
-    let g = Graph::new(&b, &with_pred(&a), GraphOptions::default()).unwrap();
+    let g = Graph::new(&b, &a, GraphOptions::default()).unwrap();
     assert!(matches!(
         bellman_ford(&g, 3),
         Err(Error::VertexOutOfRange { vertex: 3, n: 3 })
@@ -130,7 +130,7 @@ fn errors_are_values_not_panics() {
     ));
     // A self-loop of negative weight is a cycle of one vertex.
     let a = arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 1), (1, 1, -1)]).unwrap();
-    let g = Graph::new(&b, &with_pred(&a), GraphOptions::default()).unwrap();
+    let g = Graph::new(&b, &a, GraphOptions::default()).unwrap();
     match bellman_ford(&g, 0) {
         Err(Error::NegativeCycle { cycle }) => assert_eq!(cycle, vec![1]),
         other => panic!("{other:?}"),
@@ -150,7 +150,7 @@ fn zero_weight_cycles_keep_predecessors_acyclic() {
         arcs: arcs.to_vec(),
     };
     let b = cpu();
-    let gp = Graph::new(&b, &with_pred(&g.csr::<i32>()), GraphOptions::default()).unwrap();
+    let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
     let sp = bellman_ford(&gp, 2).unwrap();
     check_shortest_paths(&g.arcs, &sp, &oracle_dijkstra(3, &g.arcs, 2));
     assert_eq!(sp.pred, vec![2, 0, u32::MAX]);
@@ -292,11 +292,7 @@ fn ldbc_case(
         let (d64, _) =
             path_closure(&Graph::new(&b, &a64, GraphOptions::default()).unwrap(), s).unwrap();
         let a32 = g.to_csr::<MinPlus<f32>, u32>().unwrap();
-        let sp = bellman_ford(
-            &Graph::new(&b, &with_pred(&a32), GraphOptions::default()).unwrap(),
-            s,
-        )
-        .unwrap();
+        let sp = bellman_ford(&Graph::new(&b, &a32, GraphOptions::default()).unwrap(), s).unwrap();
         let want = pairs(&format!("ldbc-graphalytics/{out}"));
         assert_eq!(want.len(), g.num_vertices(), "{out}: one line per vertex");
         for (label, value) in want {
@@ -382,11 +378,7 @@ fn dimacs_rome99_sssp() {
     let a = g.to_csr::<MinPlus<i32>, u32>().unwrap();
     let b = cpu();
     let s = g.vertex_of_label(1).unwrap();
-    let bf = bellman_ford(
-        &Graph::new(&b, &with_pred(&a), GraphOptions::default()).unwrap(),
-        s,
-    )
-    .unwrap();
+    let bf = bellman_ford(&Graph::new(&b, &a, GraphOptions::default()).unwrap(), s).unwrap();
     let ds = delta_stepping(&DeltaGraph::new(&b, &a, None).unwrap(), s).unwrap();
     let hops = bfs(
         &Graph::new(&b, &a.pattern::<BfsSemiring>(), pull()).unwrap(),

@@ -12,7 +12,7 @@ use semigraph_algos::testing::{
 };
 use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Graph, GraphOptions,
-    apsp, bellman_ford, bfs, delta_stepping, with_pred,
+    apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::{EdgeList, generate};
@@ -291,7 +291,7 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             bar.set_message(format!("{name}: dijkstra oracle"));
             let want = oracle_dijkstra(tg.n, &tg.arcs, source);
             bar.set_message(format!("{name}: bellman-ford"));
-            let g = Graph::new(b, &with_pred(&a), GraphOptions::default())?;
+            let g = Graph::new(b, &a, GraphOptions::default())?;
             let t = Instant::now();
             let sp = bellman_ford(&g, source)?;
             let time = t.elapsed();

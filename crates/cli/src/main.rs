@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
-    Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping, with_pred,
+    Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::io::{OutputFormat, ReadOptions, read_graph, write_graph};
@@ -861,7 +861,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         let t0 = Instant::now();
         let (sp, upload, time, extra) = match self.algo {
             SsspAlgo::BellmanFord => {
-                let gr = Graph::new(b, &with_pred(&a), GraphOptions::default())?;
+                let gr = Graph::new(b, &a, GraphOptions::default())?;
                 let upload = t0.elapsed();
                 let t1 = Instant::now();
                 let sp = bellman_ford(&gr, self.source).map_err(|e| labelled(self.g, e))?;

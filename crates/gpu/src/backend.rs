@@ -5,10 +5,11 @@ use std::sync::OnceLock;
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
-    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Result as AlgoResult, UnaryOp,
+    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, Result as AlgoResult,
+    UnaryOp,
 };
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
-use semigraph_semiring::{MinPlusPred, PackedDist, Scalar, Semiring};
+use semigraph_semiring::{OrAnd, Scalar, Semiring};
 
 use crate::codegen::Kernel;
 use crate::device::{CompileStats, Device, bits, bytes_of, scalars_from};
@@ -1194,25 +1195,65 @@ impl Backend for GpuBackend {
         Ok(self.compact_flagged::<S>(&t, Some(&mark), a.n, a.n, None)?)
     }
 
-    fn select_dist<D: PackedDist>(
+    fn select_range<S: Semiring>(
         &self,
-        x: &GpuSparse<MinPlusPred<D>>,
-        lo: D,
-        hi: D,
-    ) -> AlgoResult<GpuSparse<MinPlusPred<D>>> {
-        type S<D> = MinPlusPred<D>;
-        let mut out = self.alloc_vals::<S<D>>(x.nnz, "bucket selection")?;
+        x: &GpuSparse<S>,
+        lo: S::T,
+        hi: S::T,
+    ) -> AlgoResult<GpuSparse<S>> {
+        let mut out = self.alloc_vals::<S>(x.nnz, "range selection")?;
+        let mut flags = self.dev.zeros::<u8>(x.nnz, "range selection flags")?;
         if x.nnz > 0 {
-            let f = self.dev.func::<S<D>>(Kernel::SelectDist)?;
-            let (nnz, lo, hi) = (x.nnz as u32, lo.encode(), hi.encode());
+            let f = self.dev.func::<S>(Kernel::SelectRange)?;
+            let (nnz, lo, hi) = (x.nnz as u32, bits(lo), bits(hi));
             launch!(
                 self,
                 f,
                 cfg_stride(x.nnz as u64),
-                [&x.vals, &nnz, &lo, &hi, &mut out]
+                [&x.vals, &nnz, &lo, &hi, &mut out, &mut flags]
             );
         }
-        Ok(self.compact_raw::<S<D>>(&out, x.nnz, x.n, Some(&x.idx))?)
+        Ok(self.compact_flagged::<S>(&out, Some(&flags), x.nnz, x.n, Some(&x.idx))?)
+    }
+
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut GpuDense<Parents>,
+        x: &GpuSparse<S>,
+        a: &GpuMatrix<S>,
+        d: &GpuDense<S>,
+        at: &GpuSparse<M>,
+    ) -> AlgoResult<()> {
+        let MatrixInfo { nrows, ncols, .. } = a.info;
+        assert_eq!(
+            x.n, nrows,
+            "witness: x has length {}, A has {nrows} rows",
+            x.n
+        );
+        assert_eq!(d.len(), ncols, "witness: d has the wrong length");
+        assert_eq!(p.len(), ncols, "witness: p has the wrong length");
+        assert_eq!(at.n, ncols, "witness: at has the wrong length");
+        if at.nnz == 0 {
+            return Ok(());
+        }
+        self.scatter::<Parents>(&mut p.buf, &at.idx, None, at.nnz, bits(NO_PARENT), 0, None)?;
+        if x.nnz == 0 {
+            return Ok(());
+        }
+        let mut target = self.dev.zeros::<u8>(ncols, "witness targets")?;
+        self.scatter::<OrAnd>(&mut target, &at.idx, None, at.nnz, bits(true), 0, None)?;
+        let c = self.push_csr(a)?;
+        let f = self.dev.func::<S>(Kernel::Witness)?;
+        let nx = x.nnz as u32;
+        launch!(
+            self,
+            f,
+            cfg1(x.nnz as u64 * 32),
+            [
+                &c.rp, &c.ci, &c.vals, &x.idx, &x.vals, &nx, &d.buf, &target, &mut p.buf
+            ]
+        );
+        Ok(())
     }
 }
 

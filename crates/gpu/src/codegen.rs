@@ -62,15 +62,17 @@ pub enum Kernel {
     Improve,
     /// Dense relaxation: as [`Kernel::Improve`] at every position, counting changes.
     ImproveDense,
-    /// Delta-stepping's bucket selection on packed distance-predecessor pairs.
-    SelectDist,
+    /// Value-range selection: flags the entries with `lo <= v < hi`.
+    SelectRange,
+    /// Witnesses of a push product: the smallest frontier index whose term attains `d(j)`.
+    Witness,
     /// Compaction, pass 2: exclusive scan of the tile counts (semiring-independent).
     Scan,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 22] = [
+    pub const ALL: [Kernel; 23] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -91,7 +93,8 @@ impl Kernel {
         Kernel::CompactWrite,
         Kernel::Improve,
         Kernel::ImproveDense,
-        Kernel::SelectDist,
+        Kernel::SelectRange,
+        Kernel::Witness,
         Kernel::Scan,
     ];
 
@@ -118,7 +121,8 @@ impl Kernel {
             Kernel::CompactWrite => ("compact", "vec", "write"),
             Kernel::Improve => ("improve", "sparse", "base"),
             Kernel::ImproveDense => ("improve", "vec", "base"),
-            Kernel::SelectDist => ("select_dist", "sparse", "base"),
+            Kernel::SelectRange => ("select_range", "sparse", "base"),
+            Kernel::Witness => ("witness", "csr", "warp"),
             Kernel::Scan => ("scan", "vec", "base"),
         }
     }
@@ -128,9 +132,6 @@ impl Kernel {
     pub fn applies_to(self, t: Option<ScalarType>) -> bool {
         match self {
             Kernel::Scan => t.is_none(),
-            Kernel::SelectDist => {
-                matches!(t, Some(ScalarType::DistPredF32 | ScalarType::DistPredI32))
-            }
             _ => t.is_some(),
         }
     }
@@ -707,15 +708,39 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ d, const sr_t* __restrict__
 }
 "#
         }
-        Kernel::SelectDist => {
-            r#"// Packed (distance, predecessor) pairs: out[e] = x[e] where lo <= encoded distance < hi, else
-// SR_ZERO (the encoding preserves order, so the comparison runs on the encoded bits).
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned int nnz, unsigned int lo,
-        unsigned int hi, sr_t* __restrict__ out) {
+        Kernel::SelectRange => {
+            r#"// flags[e] = (lo <= x[e] < hi) in the value type's order, out[e] = x[e]; lo and hi as bits.
+extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned int nnz,
+        unsigned long long lo_bits, unsigned long long hi_bits, sr_t* __restrict__ out,
+        unsigned char* __restrict__ flags) {
+    sr_t lo = sr_from_bits(lo_bits), hi = sr_from_bits(hi_bits);
     for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) {
         sr_t v = x[e];
-        unsigned int enc = (unsigned int)(sr_to_word(v) >> 32);
-        out[e] = (enc >= lo && enc < hi) ? v : SR_ZERO;
+        out[e] = v;
+        flags[e] = !(v < lo) && v < hi;
+    }
+}
+"#
+        }
+        Kernel::Witness => {
+            r#"// For each entry (xi[e], xv[e]) of a sparse x, a warp walks row k = xi[e] of A: where
+// target[j] is set and the term mul(A(k, j), x(k), k) is not the zero and equals d[j] bit for
+// bit, p[j] = min(p[j], k). p[j] was reset to the largest index for every target j.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
+        unsigned int nx, const sr_t* __restrict__ d, const unsigned char* __restrict__ target,
+        unsigned int* p) {
+    unsigned long long e = sg_gid() / 32;
+    unsigned int lane = threadIdx.x & 31;
+    if (e >= nx) return;
+    sg_idx_t kk = xi[e];
+    sr_t v = xv[e];
+    sg_idx_t end = rp[kk + 1];
+    for (sg_idx_t q = rp[kk] + lane; q < end; q += 32) {
+        sg_idx_t j = ci[q];
+        if (!target[j]) continue;
+        sr_t r = sr_mul(av[q], v, kk);
+        if (!sr_is_zero(r) && sr_to_word(r) == sr_to_word(d[j])) atomicMin(&p[j], (unsigned int)kk);
     }
 }
 "#

@@ -106,7 +106,8 @@ fn generated_sources_match_snapshots() {
         (Kernel::VxmCsr, Some(MinPlusPred::<i32>::cuda())),
         (Kernel::Gemm, Some(MinPlus::<f64>::cuda())),
         (Kernel::CompactWrite, Some(MinPlus::<i32>::cuda())),
-        (Kernel::SelectDist, Some(MinPlusPred::<f32>::cuda())),
+        (Kernel::SelectRange, Some(MinPlusPred::<f32>::cuda())),
+        (Kernel::Witness, Some(MinPlus::<i64>::cuda())),
         (Kernel::Scan, None),
     ];
     let mut failures = Vec::new();

@@ -229,7 +229,70 @@ where
                 &vec![true; ncols],
             );
         }
+        check_witness::<B, S>(b, &m, &e, &xs, &idx, &vals, seed);
     }
+}
+
+/// [`Backend::witness`] against a reference: `d` is the product `x (+).(x) A` itself (so
+/// that terms attain it), targets are a random subset of the positions (some without an
+/// entry), and positions outside it must keep their old value.
+fn check_witness<B: Backend, S: Semiring>(
+    b: &B,
+    m: &B::Matrix<S>,
+    e: &[(usize, usize, S::T)],
+    xs: &B::Sparse<S>,
+    xi: &[u32],
+    xv: &[S::T],
+    seed: u64,
+) where
+    S::T: TestValue,
+{
+    use semigraph_algos::{NO_PARENT, Parents};
+    use semigraph_semiring::Scalar;
+    let ncols = b.matrix_info(m).ncols;
+    let t = b.vxm(xs, m, Mask::All).expect("vxm");
+    let (ti, tv) = b.read_sparse(&t).unwrap();
+    let mut dv = vec![S::zero(); ncols];
+    for (&i, &v) in ti.iter().zip(&tv) {
+        dv[i as usize] = v;
+    }
+    let d = b.dense::<S>(ncols, 1, &dv).unwrap();
+    let rng = Rng::new(seed ^ 0x717);
+    let at: Vec<u32> = (0..ncols as u32)
+        .filter(|&j| rng.below(j as u64, 3) != 0)
+        .collect();
+    let at_s = b
+        .sparse::<OrAnd>(ncols, &at, &vec![true; at.len()])
+        .unwrap();
+    let p0: Vec<u32> = (0..ncols as u64)
+        .map(|j| {
+            if rng.below(1000 + j, 4) == 0 {
+                NO_PARENT
+            } else {
+                rng.below(2000 + j, 1000) as u32
+            }
+        })
+        .collect();
+    let mut p = b.dense::<Parents>(ncols, 1, &p0).unwrap();
+    b.witness(&mut p, xs, m, &d, &at_s).expect("witness");
+    let got = b.read_dense(&p).unwrap();
+    let mut want = p0.clone();
+    for &j in &at {
+        want[j as usize] = NO_PARENT;
+    }
+    for &(k, j, w) in e {
+        let Ok(pos) = xi.binary_search(&(k as u32)) else {
+            continue;
+        };
+        let term = S::mul_at(w, xv[pos], k as u64);
+        if at.binary_search(&(j as u32)).is_ok()
+            && !S::is_zero(term)
+            && term.to_bits64() == dv[j].to_bits64()
+        {
+            want[j] = want[j].min(k as u32);
+        }
+    }
+    assert_eq!(got, want, "witness ({})", S::full_name());
 }
 
 /// The backend operations without a sparse matrix: GEMM, element-wise, apply, reductions,
@@ -342,6 +405,25 @@ where
         "compact/to_dense {}",
         S::full_name()
     );
+    // select_range: lo <= v < hi in the value type's order.
+    let (si, sv) = b.read_sparse(&s).unwrap();
+    for (lo_k, hi_k) in [(-5, 7), (0, 0), (3, -3), (-20, 20)] {
+        let (lo, hi) = (test_value::<S>(lo_k, false), test_value::<S>(hi_k, false));
+        let sel = b.select_range(&s, lo, hi).unwrap();
+        let (gi, gv) = b.read_sparse(&sel).unwrap();
+        let (wi, wv): (Vec<u32>, Vec<S::T>) = si
+            .iter()
+            .zip(&sv)
+            .filter(|(_, v)| !(**v < lo) && **v < hi)
+            .map(|(i, v)| (*i, *v))
+            .unzip();
+        assert_eq!(gi, wi, "select_range [{lo}, {hi}) {}", S::full_name());
+        assert!(
+            gv.iter().zip(&wv).all(|(a, b)| same::<S>(*a, *b)),
+            "select_range values {}",
+            S::full_name()
+        );
+    }
     let sr = b.reduce_sparse(&s).unwrap();
     let want = xv.iter().fold(S::zero(), |a, v| S::add(a, *v));
     assert!(
@@ -470,50 +552,15 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             tg.name
         );
 
-        let gp = Graph::new(b, &semigraph_algos::with_pred(&a), opts)?;
-        let gd = semigraph_algos::DeltaGraph::new(b, &a, None)?;
-        let gd1 = semigraph_algos::DeltaGraph::new(b, &a, Some(1))?;
-        for &s in &sources {
-            let want = oracle_dijkstra(tg.n, &tg.arcs, s);
-            check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp, s)?, &want);
-            check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd, s)?, &want);
-            check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd1, s)?, &want);
-            let af = tg.csr::<f32>();
-            let gpf = Graph::new(b, &semigraph_algos::with_pred(&af), opts)?;
-            check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gpf, s)?, &want);
-        }
+        check_shortest_paths_in::<B, i32>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, i64>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, f32>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, f64>(b, &tg, &sources, opts)?;
         if tg.n <= 200 {
             let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("no negative cycle");
-            for next_hop in [false, true] {
-                let r = semigraph_algos::apsp(b, &a, &semigraph_algos::ApspOptions { next_hop })?;
-                for i in 0..tg.n {
-                    for j in 0..tg.n {
-                        assert_eq!(
-                            r.distance(i, j).map(|d| d as i64),
-                            fw[i * tg.n + j],
-                            "apsp {} {i}->{j}",
-                            tg.name
-                        );
-                        if next_hop && let Some(p) = r.path(i, j) {
-                            let len: i64 = p
-                                .windows(2)
-                                .map(|e| {
-                                    tg.arcs
-                                        .iter()
-                                        .filter(|a| a.0 == e[0] as usize && a.1 == e[1] as usize)
-                                        .map(|a| a.2)
-                                        .min()
-                                        .expect("path arc exists")
-                                })
-                                .sum();
-                            assert_eq!(Some(len), fw[i * tg.n + j], "apsp path {i}->{j}");
-                        }
-                        if next_hop {
-                            assert_eq!(r.path(i, j).is_some(), fw[i * tg.n + j].is_some());
-                        }
-                    }
-                }
-            }
+            check_apsp_in::<B, i32>(b, &tg, &fw)?;
+            check_apsp_in::<B, i64>(b, &tg, &fw)?;
+            check_apsp_in::<B, f64>(b, &tg, &fw)?;
             let tc = semigraph_algos::transitive_closure(b, &a.pattern::<OrAnd>())?;
             assert_eq!(
                 tc,
@@ -527,17 +574,20 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
     for seed in 0..4 {
         let tg = TestGraph::random_dag(40, 120, -20, 30, seed);
         let a = tg.csr::<i32>();
-        let gp = Graph::new(b, &semigraph_algos::with_pred(&a), opts)?;
+        let gp = Graph::new(b, &a, opts)?;
         let want = oracle_bellman_ford(tg.n, &tg.arcs, 0).expect("a DAG has no cycle");
         check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp, 0)?, &want);
+        let a64 = tg.csr::<i64>();
+        let gp64 = Graph::new(b, &a64, opts)?;
+        check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp64, 0)?, &want);
         let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
-        let r = semigraph_algos::apsp(b, &a, &semigraph_algos::ApspOptions { next_hop: true })?;
-        assert!((0..tg.n * tg.n).all(|k| r.dist[k] as i64 == fw[k].unwrap_or(i32::MAX as i64)));
+        check_apsp_in::<B, i32>(b, &tg, &fw)?;
+        check_apsp_in::<B, i64>(b, &tg, &fw)?;
     }
     for seed in 0..6 {
         let tg = TestGraph::random(30, 70, -6, 20, 100 + seed);
         let a = tg.csr::<i32>();
-        let gp = Graph::new(b, &semigraph_algos::with_pred(&a), opts)?;
+        let gp = Graph::new(b, &a, opts)?;
         match (
             oracle_bellman_ford(tg.n, &tg.arcs, 0),
             semigraph_algos::bellman_ford(&gp, 0),
@@ -555,6 +605,71 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             (Ok(_), Ok(_)) => {}
             (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&tg.arcs, &cycle),
             (w, g) => panic!("{}: oracle {w:?}, apsp {:?}", tg.name, g.map(|r| r.rounds)),
+        }
+    }
+    Ok(())
+}
+
+/// Bellman-Ford and delta-stepping (automatic delta and delta 1) from each source in
+/// distance type `D`, against Dijkstra.
+fn check_shortest_paths_in<B: Backend, D: semigraph_algos::Distance>(
+    b: &B,
+    tg: &TestGraph,
+    sources: &[usize],
+    opts: semigraph_algos::GraphOptions,
+) -> Result<()> {
+    let a = tg.csr::<D>();
+    let gp = semigraph_algos::Graph::new(b, &a, opts)?;
+    let gd = semigraph_algos::DeltaGraph::new(b, &a, None)?;
+    let gd1 = semigraph_algos::DeltaGraph::new(b, &a, Some(D::ONE))?;
+    for &s in sources {
+        let want = oracle_dijkstra(tg.n, &tg.arcs, s);
+        check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp, s)?, &want);
+        check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd, s)?, &want);
+        check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd1, s)?, &want);
+    }
+    Ok(())
+}
+
+/// APSP in distance type `D`, with and without next hops, against Floyd-Warshall; every
+/// next-hop path has the reported length.
+fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
+    b: &B,
+    tg: &TestGraph,
+    fw: &[Option<i64>],
+) -> Result<()> {
+    let n = tg.n;
+    let mut w = std::collections::HashMap::new();
+    for &(u, v, x) in &tg.arcs {
+        let e = w.entry((u, v)).or_insert(x);
+        *e = (*e).min(x);
+    }
+    let a = tg.csr::<D>();
+    for next_hop in [false, true] {
+        let r = semigraph_algos::apsp(b, &a, &semigraph_algos::ApspOptions { next_hop })?;
+        for i in 0..n {
+            for j in 0..n {
+                let want = fw[i * n + j];
+                assert_eq!(
+                    r.distance(i, j).map(|d| d.to_f64() as i64),
+                    want,
+                    "apsp {} in {}: {i}->{j}",
+                    tg.name,
+                    std::any::type_name::<D>()
+                );
+                if !next_hop {
+                    continue;
+                }
+                let path = r.path(i, j);
+                assert_eq!(path.is_some(), want.is_some(), "apsp path {i}->{j} exists");
+                if let Some(p) = path {
+                    let len: i64 = p
+                        .windows(2)
+                        .map(|e| w[&(e[0] as usize, e[1] as usize)])
+                        .sum();
+                    assert_eq!(Some(len), want, "apsp path {i}->{j} has the distance");
+                }
+            }
         }
     }
     Ok(())
