@@ -595,7 +595,7 @@ impl Backend for CpuBackend {
             .idx
             .iter()
             .zip(&x.vals)
-            .filter(|(_, v)| !(**v < lo) && **v < hi)
+            .filter(|(_, v)| (**v).partial_cmp(&lo).is_some_and(|o| o.is_ge()) && **v < hi)
             .map(|(i, v)| (*i, *v))
             .unzip();
         Ok(CpuSparse { n: x.n, idx, vals })

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
-    Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
+    DistanceType, DistanceTypeError, Graph, GraphOptions, Mask, apsp, bellman_ford, bfs,
+    delta_stepping, distance_type,
 };
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::io::{OutputFormat, ReadOptions, read_graph, write_graph};
@@ -41,9 +42,6 @@ struct Common {
     /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
     #[arg(long, global = true, value_enum, default_value_t = BackendChoice::Auto)]
     backend: BackendChoice,
-    /// Format of the SpMV (pull) matrix: auto, csr, ell, dia, coo, hyb or dense.
-    #[arg(long, global = true, default_value = "auto")]
-    format: String,
     /// Read every edge of an edge list as two arcs (formats that declare symmetry, such as
     /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
     #[arg(long, global = true)]
@@ -64,6 +62,27 @@ enum BackendChoice {
     Auto,
     Cpu,
     Gpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DistChoice {
+    Auto,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl DistChoice {
+    fn wanted(self) -> Option<DistanceType> {
+        match self {
+            DistChoice::Auto => None,
+            DistChoice::I32 => Some(DistanceType::I32),
+            DistChoice::I64 => Some(DistanceType::I64),
+            DistChoice::F32 => Some(DistanceType::F32),
+            DistChoice::F64 => Some(DistanceType::F64),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -114,6 +133,10 @@ enum Cmd {
         /// Push, pull, or switch automatically.
         #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
         direction: DirectionArg,
+        /// Format of the pull (SpMV) matrix: auto, csr, ell, dia, coo, hyb or dense (push
+        /// steps always read CSR).
+        #[arg(long, default_value = "auto")]
+        format: String,
     },
     /// Single-source shortest paths: distance and predecessor of every vertex.
     Sssp {
@@ -128,6 +151,11 @@ enum Cmd {
         /// Bucket width of delta-stepping (default: automatic, see the docs).
         #[arg(long)]
         delta: Option<f64>,
+        /// Distance type: auto (the narrowest that holds every path length exactly: i32 or
+        /// i64 for integer weights, f64 for real ones), i32, i64, f32 or f64 (refused when it
+        /// cannot hold the answer exactly).
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
     },
     /// All-pairs shortest paths, written as a Matrix Market matrix of distances.
     Apsp {
@@ -136,6 +164,9 @@ enum Cmd {
         /// Also write the next-hop matrix (Matrix Market, 1-based) to this file.
         #[arg(long, value_name = "FILE")]
         next_hop: Option<PathBuf>,
+        /// Distance type, as for `sssp`.
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
     },
     /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.
     /// Weights become semiring values (a file without weights gives `one` on every arc);
@@ -152,6 +183,9 @@ enum Cmd {
         /// Timed repetitions (after one warm-up).
         #[arg(long, default_value_t = 20)]
         repeat: usize,
+        /// Storage format: auto, csr, ell, dia, coo, hyb or dense.
+        #[arg(long, default_value = "auto")]
+        format: String,
     },
     /// Structure statistics and the recommended format.
     Stats {
@@ -325,6 +359,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             file,
             source,
             direction,
+            format,
         } => {
             let g = load(&file, &c)?;
             let s = source_of(&g, source, &file)?;
@@ -337,7 +372,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 g: &g,
                 source: s,
                 direction,
-                format: format_of(&c)?,
+                format: format_of(&format)?,
             };
             let (header, r) = dispatch(&c, job)?;
             let mut h = Header::new(&command_line(), &file, &g);
@@ -365,14 +400,18 @@ fn run(cli: Cli) -> Res<ExitCode> {
             source,
             algo,
             delta,
+            distances,
         } => {
             let g = load_weighted(&file, &c)?;
             let s = source_of(&g, source, &file)?;
-            let (header, dist, pred) = if integer_weights(&g) {
-                run_sssp::<i32>(&c, &g, s, algo, delta)?
-            } else {
-                run_sssp::<f32>(&c, &g, s, algo, delta)?
+            let (ty, why) = pick_distances(&g, &file, g.num_vertices(), distances)?;
+            let (mut header, dist, pred) = match ty {
+                DistanceType::I32 => run_sssp::<i32>(&c, &g, s, algo, delta)?,
+                DistanceType::I64 => run_sssp::<i64>(&c, &g, s, algo, delta)?,
+                DistanceType::F32 => run_sssp::<f32>(&c, &g, s, algo, delta)?,
+                DistanceType::F64 => run_sssp::<f64>(&c, &g, s, algo, delta)?,
             };
+            header.push(("distances".into(), format!("{ty}{why}")));
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
             let out = Output::new(&c);
@@ -390,32 +429,35 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 },
             )?;
         }
-        Cmd::Apsp { file, next_hop } => {
+        Cmd::Apsp {
+            file,
+            next_hop,
+            distances,
+        } => {
             let g = load_weighted(&file, &c)?;
+            let (ty, why) = pick_distances(&g, &file, 2 * g.num_vertices(), distances)?;
             let mut h = Header::new(&command_line(), &file, &g);
             let out = Output::new(&c);
-            if integer_weights(&g) {
-                let (hh, r) = dispatch(
-                    &c,
-                    ApspJob::<i32> {
-                        g: &g,
-                        next_hop: next_hop.is_some(),
-                        _d: Default::default(),
-                    },
-                )?;
-                h.extend(hh);
-                output::write_apsp(&out, &h, &r, next_hop.as_deref(), true)?;
-            } else {
-                let (hh, r) = dispatch(
-                    &c,
-                    ApspJob::<f32> {
-                        g: &g,
-                        next_hop: next_hop.is_some(),
-                        _d: Default::default(),
-                    },
-                )?;
-                h.extend(hh);
-                output::write_apsp(&out, &h, &r, next_hop.as_deref(), false)?;
+            macro_rules! run_apsp {
+                ($d:ty, $integer:expr) => {{
+                    let (hh, r) = dispatch(
+                        &c,
+                        ApspJob::<$d> {
+                            g: &g,
+                            next_hop: next_hop.is_some(),
+                            _d: Default::default(),
+                        },
+                    )?;
+                    h.extend(hh);
+                    h.push("distances", format!("{ty}{why}"));
+                    output::write_apsp(&out, &h, &r, next_hop.as_deref(), $integer)?;
+                }};
+            }
+            match ty {
+                DistanceType::I32 => run_apsp!(i32, true),
+                DistanceType::I64 => run_apsp!(i64, true),
+                DistanceType::F32 => run_apsp!(f32, false),
+                DistanceType::F64 => run_apsp!(f64, false),
             }
         }
         Cmd::Spmv {
@@ -423,10 +465,11 @@ fn run(cli: Cli) -> Res<ExitCode> {
             semiring,
             ty,
             repeat,
+            format,
         } => {
             let g = load(&file, &c)?;
             let key = format!("{}_{}", semiring.replace('-', "_"), ty);
-            let format = format_of(&c)?;
+            let format = format_of(&format)?;
             let mut h = Header::new(&command_line(), &file, &g);
             let out = Output::new(&c);
             macro_rules! try_one {
@@ -645,21 +688,45 @@ fn source_of(g: &EdgeList, label: i64, file: &Path) -> Res<usize> {
     })
 }
 
-fn format_of(c: &Common) -> Res<Option<Format>> {
-    if c.format == "auto" {
+fn format_of(format: &str) -> Res<Option<Format>> {
+    if format == "auto" {
         Ok(None)
     } else {
-        c.format.parse::<Format>().map(Some).map_err(CliError)
+        format.parse::<Format>().map(Some).map_err(CliError)
     }
 }
 
-/// `true` if every weight is an integer that fits `i32` (or there are none).
-fn integer_weights(g: &EdgeList) -> bool {
-    match &g.weights {
-        Weights::None => true,
-        Weights::Int(w) => w.iter().all(|&x| i32::try_from(x).is_ok()),
-        Weights::UInt(w) => w.iter().all(|&x| i32::try_from(x).is_ok()),
-        Weights::Real(_) => false,
+/// The distance type for shortest paths over `g` (see [`distance_type`]), and a note for the
+/// output header saying how it was chosen; errors name the file, and the line or arc.
+fn pick_distances(
+    g: &EdgeList,
+    file: &Path,
+    walk_arcs: usize,
+    choice: DistChoice,
+) -> Res<(DistanceType, String)> {
+    match distance_type(g, walk_arcs, choice.wanted()) {
+        Ok(ty) => {
+            let why = match choice {
+                DistChoice::Auto => " (auto: the narrowest type that holds every path length)",
+                _ => "",
+            };
+            Ok((ty, why.to_string()))
+        }
+        Err(DistanceTypeError::NonFinite {
+            line: Some(line),
+            value,
+        }) => Err(CliError(format!(
+            "{}:{line}: weight {value} is not a finite number; shortest paths need finite weights",
+            file.display()
+        ))),
+        Err(DistanceTypeError::Inexact { arc, weight, ty }) => Err(CliError(format!(
+            "{}: arc {} -> {} has weight {weight}, which {ty} distances cannot hold exactly \
+             (use --distances auto)",
+            file.display(),
+            g.vertex_label(g.src[arc] as usize),
+            g.vertex_label(g.dst[arc] as usize)
+        ))),
+        Err(e) => Err(CliError(format!("{}: {e}", file.display()))),
     }
 }
 
@@ -886,7 +953,6 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         Ok((
             vec![
                 ("algorithm".into(), extra),
-                ("distances".into(), std::any::type_name::<D>().into()),
                 (
                     "time".into(),
                     format!(
@@ -927,18 +993,15 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
         .map_err(|e| labelled(self.g, e))?;
         let time = t.elapsed();
         Ok((
-            vec![
-                ("distances".into(), std::any::type_name::<D>().into()),
-                (
-                    "time".into(),
-                    format!(
-                        "apsp {} ({} squarings of a {n}x{n} matrix)",
-                        fmt_duration(time),
-                        r.rounds,
-                        n = r.n
-                    ),
+            vec![(
+                "time".into(),
+                format!(
+                    "apsp {} ({} squarings of a {n}x{n} matrix)",
+                    fmt_duration(time),
+                    r.rounds,
+                    n = r.n
                 ),
-            ],
+            )],
             r,
         ))
     }

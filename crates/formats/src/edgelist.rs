@@ -81,6 +81,10 @@ pub struct EdgeList {
     pub labels: Option<Vec<i64>>,
     /// 0 or 1: how the input numbered its vertices (1 for DIMACS and Matrix Market).
     pub base: u8,
+    /// The first weight of the file that is not a finite number (`inf`, `-inf`, `NaN`) and the
+    /// line it is on, for algorithms that need finite weights to refuse the graph with the
+    /// line (readers set it; `None` for generated graphs).
+    pub first_nonfinite: Option<(u64, f64)>,
 }
 
 impl EdgeList {
@@ -94,6 +98,7 @@ impl EdgeList {
             weights: Weights::None,
             labels: None,
             base: 0,
+            first_nonfinite: None,
         }
     }
 
@@ -154,6 +159,7 @@ impl EdgeList {
     /// Replaces the weights (unit, or seeded uniform integers): for benchmarks on
     /// unweighted inputs.
     pub fn assign_weights(&mut self, spec: WeightSpec) {
+        self.first_nonfinite = None;
         self.weights = Weights::Int(match spec {
             WeightSpec::Unit => vec![1; self.len()],
             WeightSpec::Uniform { lo, hi, seed } => {

@@ -414,7 +414,7 @@ where
         let (wi, wv): (Vec<u32>, Vec<S::T>) = si
             .iter()
             .zip(&sv)
-            .filter(|(_, v)| !(**v < lo) && **v < hi)
+            .filter(|(_, v)| (**v).partial_cmp(&lo).is_some_and(|o| o.is_ge()) && **v < hi)
             .map(|(i, v)| (*i, *v))
             .unzip();
         assert_eq!(gi, wi, "select_range [{lo}, {hi}) {}", S::full_name());

@@ -130,7 +130,7 @@ pub(crate) fn read_gr<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<Ed
                         g.dst.push(u);
                     }
                 } else {
-                    w.push(edge[2]).map_err(|k| err_at(path, no, k))?;
+                    w.push(edge[2], no).map_err(|k| err_at(path, no, k))?;
                 }
                 count += 1;
             }
@@ -153,6 +153,7 @@ pub(crate) fn read_gr<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<Ed
             },
         ));
     }
+    g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(!pace);
     Ok(g)
 }

@@ -127,6 +127,7 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     let mut directed = false;
     let mut ids: Vec<i64> = Vec::new();
     let mut edges: Vec<(i64, i64, Option<f64>, u64)> = Vec::new();
+    let mut first_nonfinite = None;
     loop {
         let Some((tok, line)) = tk.next()? else {
             return Err(bad(tk.line, "the graph's \"[\" is never closed".into()));
@@ -156,7 +157,12 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                             let w = match get("value").or_else(|| get("weight")) {
                                 None => None,
                                 Some((_, v, l)) => match parse_f64(v) {
-                                    Some(x) if !x.is_nan() => Some(x),
+                                    Some(x) if !x.is_nan() => {
+                                        if !x.is_finite() && first_nonfinite.is_none() {
+                                            first_nonfinite = Some((*l, x));
+                                        }
+                                        Some(x)
+                                    }
                                     _ => {
                                         return Err(err_at(
                                             path,
@@ -224,6 +230,7 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
         g.weights = Weights::Real(ws);
     }
     g.labels = Some(ids);
+    g.first_nonfinite = first_nonfinite;
     if !directed {
         g.symmetrize();
     }

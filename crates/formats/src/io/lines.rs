@@ -108,11 +108,14 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
 pub(crate) struct WeightAcc {
     ints: Vec<i64>,
     reals: Option<Vec<f64>>,
+    /// The first infinite weight and its line.
+    pub(crate) first_nonfinite: Option<(u64, f64)>,
 }
 
 impl WeightAcc {
-    /// Adds a weight token; `Err` with the reason if it is not a number or is NaN.
-    pub(crate) fn push(&mut self, tok: &[u8]) -> Result<(), ReadErrorKind> {
+    /// Adds a weight token from line `line`; `Err` with the reason if it is not a number or is
+    /// NaN.
+    pub(crate) fn push(&mut self, tok: &[u8], line: u64) -> Result<(), ReadErrorKind> {
         if self.reals.is_none()
             && let Some(v) = parse_i64(tok)
         {
@@ -128,6 +131,9 @@ impl WeightAcc {
                 value: show(tok),
                 reason: "NaN is not a weight".into(),
             });
+        }
+        if !v.is_finite() && self.first_nonfinite.is_none() {
+            self.first_nonfinite = Some((line, v));
         }
         let reals = self
             .reals

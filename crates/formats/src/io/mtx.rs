@@ -271,6 +271,7 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
     let mut line_runs: Vec<(u64, u64)> = Vec::new();
     let mut expect_line = 0u64;
     let mut count = 0u64;
+    let mut first_nonfinite = None;
     let (mut ai, mut aj) = (0usize, 0usize); // next array position (row, column)
     if !coordinate && symmetry == Symmetry::Skew {
         ai = 1;
@@ -390,6 +391,9 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                 // NaN is a legitimate IEEE value of a real matrix (LAGraph's test files use
                 // it); it is refused later, when a weight becomes a semiring value.
                 let x = parse_f64(t).ok_or_else(|| bad_w(t, "not a number".into()))?;
+                if !x.is_finite() && first_nonfinite.is_none() {
+                    first_nonfinite = Some((no, x));
+                }
                 v.push(x);
                 if mirror {
                     v.push(if symmetry == Symmetry::Skew { -x } else { x });
@@ -470,6 +474,7 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
         weights,
         labels: None,
         base: 1,
+        first_nonfinite,
     })
 }
 

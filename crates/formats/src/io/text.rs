@@ -75,7 +75,7 @@ pub(crate) fn read_edge_list<R: BufRead>(
         raw_src.push(u);
         raw_dst.push(v);
         if has_w {
-            w.push(toks[2]).map_err(|k| err_at(path, no, k))?;
+            w.push(toks[2], no).map_err(|k| err_at(path, no, k))?;
         }
     }
     let b = match base {
@@ -92,6 +92,7 @@ pub(crate) fn read_edge_list<R: BufRead>(
     g.base = b as u8;
     g.src = raw_src.into_iter().map(|x| (x - b) as u32).collect();
     g.dst = raw_dst.into_iter().map(|x| (x - b) as u32).collect();
+    g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
     Ok(g)
 }
@@ -211,9 +212,10 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
         g.src.push(id(toks[0])?);
         g.dst.push(id(toks[1])?);
         if has_w {
-            w.push(toks[2]).map_err(|k| err_at(epath, no, k))?;
+            w.push(toks[2], no).map_err(|k| err_at(epath, no, k))?;
         }
     }
+    g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
     g.labels = Some(labels.labels);
     Ok(g)
