@@ -199,14 +199,40 @@ impl EdgeList {
         Ok(())
     }
 
+    /// Refuses, with the bytes needed and available, a CSR of this graph (built through COO)
+    /// that the machine cannot hold.
+    fn check_csr_memory<T, I>(&self) -> Result<(), FormatError> {
+        let (i, t) = (
+            std::mem::size_of::<I>() as u64,
+            std::mem::size_of::<T>() as u64,
+        );
+        let m = self.len() as u64;
+        let n = self.nrows as u64 + 1;
+        let needed = m
+            .saturating_mul(3 * i + 2 * t)
+            .saturating_add(n.saturating_mul(i + 8));
+        crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
+            what: format!(
+                "a {} x {} matrix with {} entries",
+                self.nrows,
+                self.ncols,
+                self.len()
+            ),
+            needed,
+            available,
+        })
+    }
+
     /// The adjacency matrix in COO: `A[src][dst] = weight` (or `S::one()` for a pattern).
-    /// Errors if a weight cannot be represented in `S::T` or the size overflows `I`.
+    /// Errors if a weight cannot be represented in `S::T`, the size overflows `I`, or the
+    /// machine does not have the memory.
     pub fn to_coo<S: Semiring, I: Index>(&self) -> Result<Coo<S, I>, FormatError>
     where
         S::T: WeightValue,
     {
         self.validate()?;
         check_fits::<I>(self.nrows, self.ncols, self.len())?;
+        self.check_csr_memory::<S::T, I>()?;
         let conv = |k: usize| -> Result<S::T, FormatError> {
             match self.weights.get(k) {
                 None => Ok(S::one()),
@@ -249,6 +275,7 @@ impl EdgeList {
             labels: None,
             ..EdgeList::new(self.nrows, self.ncols)
         };
+        self.check_csr_memory::<S::T, I>()?;
         p.src.clone_from(&self.src);
         p.dst.clone_from(&self.dst);
         p.validate()?;

@@ -48,6 +48,20 @@ pub enum FormatError {
         /// What is wrong.
         reason: String,
     },
+    /// Building it would need more memory than the machine has.
+    #[error(
+        "{what} would need {} of memory, {} are available; refused before allocating",
+        fmt_bytes(*needed),
+        fmt_bytes(*available)
+    )]
+    TooLarge {
+        /// What would be built.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
     /// A value does not fit the value type.
     #[error("entry ({row}, {col}): value {value} cannot be represented as {ty}")]
     BadValue {
@@ -132,6 +146,42 @@ pub enum ReadErrorKind {
     /// The file format could not be determined.
     #[error("cannot tell the file format: {0}")]
     UnknownFormat(String),
+    /// A line is longer than any graph file needs (a damaged or hostile file).
+    #[error("the line is longer than {limit} bytes (no graph format needs lines that long)")]
+    LineTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// What the header declares would need more memory than the machine has.
+    #[error(
+        "{what} would need {} of memory, {} are available; refused before allocating",
+        fmt_bytes(*needed),
+        fmt_bytes(*available)
+    )]
+    TooLarge {
+        /// What would be allocated.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
+}
+
+/// Bytes as `12.3 GiB`.
+pub fn fmt_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} bytes")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }
 
 impl ReadError {

@@ -35,6 +35,7 @@ pub mod hyb;
 pub mod index;
 pub mod io;
 pub mod matrix;
+pub mod memory;
 pub mod stats;
 pub mod weight;
 

@@ -3,7 +3,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, show, tokens};
+use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, room, show, tokens};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -122,10 +122,14 @@ pub(crate) fn read_gr<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<Ed
                     }
                 };
                 let (u, v) = (id(edge[0])?, id(edge[1])?);
+                room(&mut g.src, path, no)?;
+                room(&mut g.dst, path, no)?;
                 g.src.push(u);
                 g.dst.push(v);
                 if pace {
                     if u != v {
+                        room(&mut g.src, path, no)?;
+                        room(&mut g.dst, path, no)?;
                         g.src.push(v);
                         g.dst.push(u);
                     }

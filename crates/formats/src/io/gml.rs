@@ -5,7 +5,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, err_at, parse_f64, parse_i64, show};
+use super::lines::{Lines, err_at, parse_f64, parse_i64, room, show};
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -103,19 +103,30 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
         line: 0,
     };
     let bad = |line: u64, msg: String| err_at(path, line, ReadErrorKind::BadLine(msg));
-    // Find `graph [`.
+    // The top level is a list of `key value` pairs (e.g. `Creator "..."`), one of which is
+    // `graph [ ... ]`; anything else there (stray tokens, a second graph, padding) is an error.
     loop {
         match tk.next()? {
-            Some((Tok::Key(k), _)) if k == "graph" => match tk.next()? {
-                Some((Tok::Open, _)) => break,
-                other => {
+            Some((Tok::Key(k), line)) => match tk.next()? {
+                Some((Tok::Open, _)) if k == "graph" => break,
+                Some((Tok::Open, _)) => skip_list(&mut tk, path, &mut Vec::new())?,
+                Some((Tok::Num(_) | Tok::Str, _)) if k != "graph" => {}
+                _ => {
                     return Err(bad(
-                        other.map(|o| o.1).unwrap_or(0),
-                        "expected \"[\" after \"graph\"".into(),
+                        line,
+                        format!("top-level key {k:?} needs a value (graph needs \"[\")"),
                     ));
                 }
             },
-            Some(_) => continue,
+            Some((other, line)) => {
+                return Err(bad(
+                    line,
+                    format!(
+                        "expected a key at the top level, found {}",
+                        describe(&other)
+                    ),
+                ));
+            }
             None => {
                 return Err(ReadError::file(
                     path,
@@ -126,6 +137,7 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     }
     let mut directed = false;
     let mut ids: Vec<i64> = Vec::new();
+    let mut id_lines: Vec<u64> = Vec::new();
     let mut edges: Vec<(i64, i64, Option<f64>, u64)> = Vec::new();
     let mut first_nonfinite = None;
     loop {
@@ -142,7 +154,7 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                     ("directed", Tok::Num(n)) => directed = parse_i64(&n) == Some(1),
                     ("node" | "edge", Tok::Open) => {
                         let mut attrs: Vec<(String, Vec<u8>, u64)> = Vec::new();
-                        read_list(&mut tk, path, 0, &mut attrs)?;
+                        skip_list(&mut tk, path, &mut attrs)?;
                         let get = |name: &str| attrs.iter().find(|a| a.0 == name);
                         let int = |name: &str| -> Result<i64, ReadError> {
                             let (_, v, l) = get(name)
@@ -152,7 +164,10 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                             })
                         };
                         if k == "node" {
+                            room(&mut ids, path, line)?;
+                            room(&mut id_lines, path, line)?;
                             ids.push(int("id")?);
+                            id_lines.push(line);
                         } else {
                             let w = match get("value").or_else(|| get("weight")) {
                                 None => None,
@@ -175,25 +190,52 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                                     }
                                 },
                             };
+                            room(&mut edges, path, line)?;
                             edges.push((int("source")?, int("target")?, w, line));
                         }
                     }
-                    (_, Tok::Open) => read_list(&mut tk, path, 1, &mut Vec::new())?,
+                    (_, Tok::Open) => skip_list(&mut tk, path, &mut Vec::new())?,
                     (_, Tok::Close) => {
                         return Err(bad(vline, format!("key {k:?} without a value")));
                     }
                     _ => {}
                 }
             }
-            other => return Err(bad(line, format!("expected a key, found {other:?}"))),
+            other => {
+                return Err(bad(
+                    line,
+                    format!("expected a key, found {}", describe(&other)),
+                ));
+            }
+        }
+    }
+    // After the graph: more top-level pairs only (no second graph, no stray tokens).
+    while let Some((tok, line)) = tk.next()? {
+        match tok {
+            Tok::Key(k) if k != "graph" => match tk.next()? {
+                Some((Tok::Open, _)) => skip_list(&mut tk, path, &mut Vec::new())?,
+                Some((Tok::Num(_) | Tok::Str, _)) => {}
+                _ => return Err(bad(line, format!("top-level key {k:?} needs a value"))),
+            },
+            Tok::Key(_) => return Err(bad(line, "a second \"graph\" in one file".into())),
+            other => {
+                return Err(bad(
+                    line,
+                    format!("{} after the graph's closing \"]\"", describe(&other)),
+                ));
+            }
         }
     }
     let mut index = std::collections::HashMap::with_capacity(ids.len());
     for (i, id) in ids.iter().enumerate() {
-        if index.insert(*id, i as u32).is_some() {
-            return Err(ReadError::file(
+        if let Some(first) = index.insert(*id, i as u32) {
+            return Err(err_at(
                 path,
-                ReadErrorKind::BadLine(format!("node id {id} defined twice")),
+                id_lines[i],
+                ReadErrorKind::BadLine(format!(
+                    "node id {id} defined twice (first on line {})",
+                    id_lines[first as usize]
+                )),
             ));
         }
     }
@@ -237,13 +279,25 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     Ok(g)
 }
 
-/// Reads a list up to its `]`, collecting the scalar attributes at nesting `depth` 0.
-fn read_list<R: BufRead>(
+/// A token for messages, cut to a readable length.
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Open => "\"[\"".into(),
+        Tok::Close => "\"]\"".into(),
+        Tok::Key(k) => format!("key {:?}", super::lines::cut(k)),
+        Tok::Num(v) => format!("value {:?}", super::lines::cut(&show(v))),
+        Tok::Str => "a string".into(),
+    }
+}
+
+/// Reads a list up to its `]` (its `[` already read), collecting its own scalar attributes;
+/// nested lists are skipped. Iterative, so any nesting depth reads in constant stack.
+fn skip_list<R: BufRead>(
     tk: &mut Tokenizer<R>,
     path: &Path,
-    depth: usize,
     attrs: &mut Vec<(String, Vec<u8>, u64)>,
 ) -> Result<(), ReadError> {
+    let mut depth = 0usize;
     loop {
         let Some((tok, line)) = tk.next()? else {
             return Err(err_at(
@@ -253,9 +307,10 @@ fn read_list<R: BufRead>(
             ));
         };
         match tok {
-            Tok::Close => return Ok(()),
+            Tok::Close if depth == 0 => return Ok(()),
+            Tok::Close => depth -= 1,
             Tok::Key(k) => match tk.next()? {
-                Some((Tok::Open, _)) => read_list(tk, path, depth + 1, &mut Vec::new())?,
+                Some((Tok::Open, _)) => depth += 1,
                 Some((Tok::Num(v), l)) => {
                     if depth == 0 {
                         attrs.push((k, v, l));
@@ -266,7 +321,10 @@ fn read_list<R: BufRead>(
                     return Err(err_at(
                         path,
                         line,
-                        ReadErrorKind::BadLine(format!("key {k:?} without a value")),
+                        ReadErrorKind::BadLine(format!(
+                            "key {:?} without a value",
+                            super::lines::cut(&k)
+                        )),
                     ));
                 }
             },
@@ -274,7 +332,7 @@ fn read_list<R: BufRead>(
                 return Err(err_at(
                     path,
                     line,
-                    ReadErrorKind::BadLine(format!("expected a key, found {other:?}")),
+                    ReadErrorKind::BadLine(format!("expected a key, found {}", describe(&other))),
                 ));
             }
         }

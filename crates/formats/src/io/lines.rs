@@ -5,12 +5,21 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{ReadError, ReadErrorKind};
 
-/// Lines of a file as bytes (no UTF-8 requirement), `\n` or `\r\n` terminated.
+/// The longest line accepted: no graph format needs longer ones (an adjacency list of a vertex
+/// with six million neighbours fits), and a damaged or hostile file (one 3 GiB line) is
+/// refused instead of exhausting memory.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// Lines of a file as bytes (no UTF-8 requirement), ended by `\n`, `\r\n` or a lone `\r`
+/// (old Mac files), each at most [`MAX_LINE`] bytes.
 pub struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line: u64,
     path: PathBuf,
+    /// The last line ended with `\r`: a `\n` right after it belongs to that line end.
+    after_cr: bool,
+    max_line: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -20,23 +29,77 @@ impl<R: BufRead> Lines<R> {
             buf: Vec::with_capacity(256),
             line: 0,
             path: path.to_path_buf(),
+            after_cr: false,
+            max_line: MAX_LINE,
         }
+    }
+
+    /// The same, with another line-length limit (tests).
+    #[doc(hidden)]
+    pub fn with_max_line(mut self, max: usize) -> Self {
+        self.max_line = max;
+        self
     }
 
     /// The next line and its number, without its terminator; `None` at the end of the file.
     pub fn next_line(&mut self) -> Result<Option<(u64, &[u8])>, ReadError> {
         self.buf.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| ReadError::at(&self.path, self.line + 1, ReadErrorKind::Io(e)))?;
-        if n == 0 {
+        let io = |e, line| ReadError::at(&self.path, line, ReadErrorKind::Io(e));
+        let mut any = false;
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io(e, self.line + 1)),
+            };
+            if avail.is_empty() {
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.reader.consume(1);
+                    continue;
+                }
+            }
+            any = true;
+            match memchr::memchr2(b'\n', b'\r', avail) {
+                Some(i) => {
+                    let cr = avail[i] == b'\r';
+                    self.buf.extend_from_slice(&avail[..i]);
+                    self.reader.consume(i + 1);
+                    self.after_cr = cr;
+                    break;
+                }
+                None => {
+                    let n = avail.len();
+                    self.buf.extend_from_slice(avail);
+                    self.reader.consume(n);
+                }
+            }
+            if self.buf.len() > self.max_line {
+                return Err(ReadError::at(
+                    &self.path,
+                    self.line + 1,
+                    ReadErrorKind::LineTooLong {
+                        limit: self.max_line,
+                    },
+                ));
+            }
+        }
+        if !any {
             return Ok(None);
         }
-        self.line += 1;
-        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
-            self.buf.pop();
+        if self.buf.len() > self.max_line {
+            return Err(ReadError::at(
+                &self.path,
+                self.line + 1,
+                ReadErrorKind::LineTooLong {
+                    limit: self.max_line,
+                },
+            ));
         }
+        self.line += 1;
         Ok(Some((self.line, &self.buf)))
     }
 
@@ -51,6 +114,30 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// Room for one more element in `v` (read so far: `v.len()`), or an error at `line` saying the
+/// machine does not have the memory (instead of aborting in the allocator).
+pub(crate) fn room<T>(v: &mut Vec<T>, path: &Path, line: u64) -> Result<(), ReadError> {
+    crate::memory::grow(v).map_err(|(needed, available)| {
+        err_at(
+            path,
+            line,
+            ReadErrorKind::TooLarge {
+                what: format!("growing past {} arcs", v.len()),
+                needed,
+                available,
+            },
+        )
+    })
+}
+
+fn room_kind<T>(v: &mut Vec<T>) -> Result<(), ReadErrorKind> {
+    crate::memory::grow(v).map_err(|(needed, available)| ReadErrorKind::TooLarge {
+        what: format!("growing past {} weights", v.len()),
+        needed,
+        available,
+    })
+}
+
 /// An error at a line of a file.
 pub(crate) fn err_at(path: &Path, line: u64, kind: ReadErrorKind) -> ReadError {
     ReadError::at(path, line, kind)
@@ -62,9 +149,25 @@ pub(crate) fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
         .filter(|t| !t.is_empty())
 }
 
-/// A token as text, for messages.
+/// Longest token quoted whole in a message; longer ones are cut (a multi-megabyte token must
+/// not become a multi-megabyte error message).
+const SHOW_MAX: usize = 64;
+
+/// A token as text, for messages: at most [`SHOW_MAX`] bytes, then `...` and its length.
 pub(crate) fn show(tok: &[u8]) -> String {
-    String::from_utf8_lossy(tok).into_owned()
+    if tok.len() <= SHOW_MAX {
+        return String::from_utf8_lossy(tok).into_owned();
+    }
+    format!(
+        "{}... ({} bytes)",
+        String::from_utf8_lossy(&tok[..SHOW_MAX]),
+        tok.len()
+    )
+}
+
+/// [`show`] for text already decoded.
+pub(crate) fn cut(s: &str) -> String {
+    show(s.as_bytes())
 }
 
 /// Parses an unsigned decimal integer.
@@ -119,6 +222,7 @@ impl WeightAcc {
         if self.reals.is_none()
             && let Some(v) = parse_i64(tok)
         {
+            room_kind(&mut self.ints)?;
             self.ints.push(v);
             return Ok(());
         }
@@ -138,6 +242,7 @@ impl WeightAcc {
         let reals = self
             .reals
             .get_or_insert_with(|| self.ints.drain(..).map(|x| x as f64).collect());
+        room_kind(reals)?;
         reals.push(v);
         Ok(())
     }

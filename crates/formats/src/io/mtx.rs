@@ -3,7 +3,9 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, check_vertices, err_at, parse_f64, parse_i64, parse_u64, show, tokens};
+use super::lines::{
+    Lines, check_vertices, err_at, parse_f64, parse_i64, parse_u64, room, show, tokens,
+};
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -130,6 +132,19 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                     ));
                 }
             };
+        }
+        // A `%%` first line is meant as a banner: a misspelt one must not be read as a
+        // comment (a symmetric file would silently lose half its entries).
+        Some(l) if l.starts_with(b"%%") => {
+            let word = tokens(&l).next().unwrap_or(b"%%");
+            return Err(bad_header(
+                1,
+                format!(
+                    "{:?} is not a Matrix Market banner (expected \"%%MatrixMarket matrix \
+                     FORMAT FIELD SYMMETRY\")",
+                    show(word)
+                ),
+            ));
         }
         // No banner: a general real matrix whose size line comes first.
         Some(l) => pending = Some(l),
@@ -384,6 +399,14 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                 },
             )
         };
+        room(&mut src, path, no)?;
+        room(&mut dst, path, no)?;
+        match &mut vals {
+            Vals::None => {}
+            Vals::Int(v) => room(v, path, no)?,
+            Vals::UInt(v) => room(v, path, no)?,
+            Vals::Real(v) => room(v, path, no)?,
+        }
         match (&mut vals, kind) {
             (Vals::None, _) => {}
             (Vals::Real(v), _) => {

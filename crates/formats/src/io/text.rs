@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::IdBase;
-use super::lines::{Lines, WeightAcc, err_at, parse_i64, parse_u64, show, tokens};
+use super::lines::{Lines, WeightAcc, err_at, parse_i64, parse_u64, room, show, tokens};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -72,6 +72,8 @@ pub(crate) fn read_edge_list<R: BufRead>(
         let (u, v) = (id(toks[0])?, id(toks[1])?);
         min_id = min_id.min(u).min(v);
         max_id = max_id.max(u).max(v);
+        room(&mut raw_src, path, no)?;
+        room(&mut raw_dst, path, no)?;
         raw_src.push(u);
         raw_dst.push(v);
         if has_w {
@@ -139,6 +141,8 @@ pub(crate) fn read_adjacency<R: BufRead>(
         let v = labels.get_or_add(label(path, no, toks.next().expect("non-empty line"))?);
         for t in toks {
             let u = labels.get_or_add(label(path, no, t)?);
+            room(&mut g.src, path, no)?;
+            room(&mut g.dst, path, no)?;
             g.src.push(v);
             g.dst.push(u);
         }
@@ -209,6 +213,8 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
                 )
             })
         };
+        room(&mut g.src, epath, no)?;
+        room(&mut g.dst, epath, no)?;
         g.src.push(id(toks[0])?);
         g.dst.push(id(toks[1])?);
         if has_w {
