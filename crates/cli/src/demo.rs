@@ -19,8 +19,9 @@ use semigraph_formats::{EdgeList, generate};
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
+use crate::Res;
+use crate::args::{BackendChoice, Common, DemoSize};
 use crate::output::{Output, fmt_duration, teps};
-use crate::{BackendChoice, Common, DemoSize, Res};
 
 /// One line of the table.
 struct Row {
@@ -44,7 +45,7 @@ fn checked(f: impl FnOnce() -> String) -> Result<String, String> {
 }
 
 pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
-    let rows = match crate::open_gpu(c)? {
+    let rows = match crate::jobs::open_gpu(c)? {
         Ok(gpu) => {
             if !c.quiet {
                 eprintln!("semigraph demo: backend {}", gpu.name());

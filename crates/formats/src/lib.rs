@@ -43,7 +43,7 @@ pub use coo::Coo;
 pub use csr::Csr;
 pub use dense::Dense;
 pub use dia::Dia;
-pub use edgelist::{EdgeList, Weights};
+pub use edgelist::{Combine, EdgeList, Weights};
 pub use ell::Ell;
 pub use error::{FormatError, ReadError, ReadErrorKind};
 pub use hyb::Hyb;

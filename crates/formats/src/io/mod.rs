@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub use dimacs::read_sources;
-pub use write::{OutputFormat, write_atomic, write_graph};
+pub use write::{OutputFormat, remove_pending_temporaries, write_atomic, write_graph};
 
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};

@@ -37,51 +37,132 @@ impl OutputFormat {
     }
 }
 
-/// Writes `path` atomically: into a temporary file beside it, then renamed over it, so no
-/// reader ever sees a half-written file. A `.gz` or `.xz` name is compressed.
+/// Temporary files being written now, so that a signal handler can remove them
+/// ([`remove_pending_temporaries`]).
+static PENDING: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes every temporary file [`write_atomic`] is writing at this moment. For a handler of
+/// SIGINT/SIGTERM: an interrupted run leaves no `.NAME.tmp-PID` file behind.
+pub fn remove_pending_temporaries() {
+    let pending = match PENDING.lock() {
+        Ok(p) => p,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    for p in pending.iter() {
+        let _ = fs::remove_file(p);
+    }
+}
+
+fn set_pending(p: &Path, on: bool) {
+    let mut pending = match PENDING.lock() {
+        Ok(p) => p,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if on {
+        pending.push(p.to_path_buf());
+    } else {
+        pending.retain(|x| x != p);
+    }
+}
+
+/// Runs `body` on `w`, compressed by the name's `.gz` / `.xz` suffix, and flushes.
+fn encode(
+    name: &str,
+    w: impl Write,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let lower = name.to_ascii_lowercase();
+    // A large buffer above the encoder: the encoders are slow on many small writes.
+    if lower.ends_with(".gz") {
+        let mut enc = BufWriter::with_capacity(
+            1 << 20,
+            flate2::write::GzEncoder::new(w, flate2::Compression::fast()),
+        );
+        body(&mut enc)?;
+        enc.into_inner().map_err(|e| e.into_error())?.finish()?;
+    } else if lower.ends_with(".xz") {
+        let mut enc = BufWriter::with_capacity(1 << 20, liblzma::write::XzEncoder::new(w, 6));
+        body(&mut enc)?;
+        enc.into_inner().map_err(|e| e.into_error())?.finish()?;
+    } else {
+        let mut w = BufWriter::with_capacity(1 << 20, w);
+        body(&mut w)?;
+        w.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes `path` safely:
+/// - a regular file (or a new one) is written atomically: into a temporary file beside it,
+///   then renamed over it, so no reader ever sees a half-written file; an existing file's
+///   permissions are kept;
+/// - a symbolic link is followed: its target is replaced atomically and the link stays;
+///   a link to nothing is refused;
+/// - anything else that exists (a FIFO, a character or block device such as `/dev/null`, a
+///   socket) is written through in place, never replaced by a regular file; a directory is
+///   refused.
+///
+/// A `.gz` or `.xz` name is compressed. The temporary is removed on failure, and on SIGINT or
+/// SIGTERM where the program calls [`remove_pending_temporaries`] from its handler.
 pub fn write_atomic(
     path: &Path,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let dir = path
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("{} is a symbolic link to nothing ({e})", path.display()),
+            )
+        })?,
+        _ => path.to_path_buf(),
+    };
+    let existing = fs::metadata(&target).ok();
+    if let Some(m) = &existing {
+        if m.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is a directory", target.display()),
+            ));
+        }
+        if !m.is_file() {
+            // A device, FIFO or socket: write through.
+            let f = fs::OpenOptions::new().write(true).open(&target)?;
+            return encode(&name, f, body);
+        }
+    }
+    let dir = target
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
-        name.to_string_lossy(),
+        target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or(name.clone()),
         std::process::id()
     ));
+    set_pending(&tmp, true);
     let result = (|| {
-        let file = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        let lower = name.to_string_lossy().to_ascii_lowercase();
-        if lower.ends_with(".gz") {
-            let mut w = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            body(&mut w)?;
-            w.finish()?
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .sync_all()?;
-        } else if lower.ends_with(".xz") {
-            let mut w = liblzma::write::XzEncoder::new(file, 6);
-            body(&mut w)?;
-            w.finish()?
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .sync_all()?;
-        } else {
-            let mut w = file;
-            body(&mut w)?;
-            w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let file = File::create(&tmp)?;
+        if let Some(m) = &existing {
+            file.set_permissions(m.permissions())?;
         }
-        fs::rename(&tmp, path)
+        let mut file_ref = &file;
+        encode(&name, &mut file_ref, body)?;
+        file.sync_all()?;
+        fs::rename(&tmp, &target)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    set_pending(&tmp, false);
     result
 }
 
@@ -104,6 +185,20 @@ pub fn write_graph(
                 format!("cannot tell the output format of {}", path.display()),
             )
         })?;
+    // Never write what the reader of that format refuses: only Matrix Market holds NaN.
+    if format != OutputFormat::MatrixMarket
+        && let Weights::Real(w) = &g.weights
+        && let Some(k) = w.iter().position(|x| x.is_nan())
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "arc {} -> {} has weight NaN, which this format cannot hold (Matrix Market can)",
+                g.vertex_label(g.src[k] as usize),
+                g.vertex_label(g.dst[k] as usize)
+            ),
+        ));
+    }
     match format {
         OutputFormat::MatrixMarket => {
             if let Some((s, d)) = first_duplicate(g) {
@@ -111,7 +206,8 @@ pub fn write_graph(
                     io::ErrorKind::InvalidData,
                     format!(
                         "arc ({}, {}) appears twice and Matrix Market forbids duplicate entries; \
-                         build a matrix first (duplicates combine with the semiring's add)",
+                         merge repeated arcs first (EdgeList::combine_parallel), or write a \
+                         format that keeps them (edge list, DIMACS)",
                         s + 1,
                         d + 1
                     ),

@@ -1,0 +1,253 @@
+//! The command line: subcommands and their options (clap).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use semigraph_algos::DistanceType;
+
+/// Graph algorithms as semiring linear algebra (CPU now; NVIDIA GPUs with semigraph-gpu).
+#[derive(Parser)]
+#[command(name = "semigraph", version, about, long_about = None)]
+pub struct Cli {
+    #[command(flatten)]
+    pub opts: Common,
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// Options shared by every subcommand.
+#[derive(Args, Clone, Debug)]
+pub struct Common {
+    /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
+    #[arg(long, global = true, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Read every edge of an edge list as two arcs (formats that declare symmetry, such as
+    /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
+    #[arg(long, global = true)]
+    pub undirected: bool,
+    /// Write the result to FILE (atomically: a temporary file, then a rename) instead of stdout.
+    #[arg(long, short = 'o', global = true, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// No progress bars or notes on stderr.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DistChoice {
+    Auto,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl DistChoice {
+    pub fn wanted(self) -> Option<DistanceType> {
+        match self {
+            DistChoice::Auto => None,
+            DistChoice::I32 => Some(DistanceType::I32),
+            DistChoice::I64 => Some(DistanceType::I64),
+            DistChoice::F32 => Some(DistanceType::F32),
+            DistChoice::F64 => Some(DistanceType::F64),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SsspAlgo {
+    BellmanFord,
+    DeltaStepping,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DirectionArg {
+    Auto,
+    Push,
+    Pull,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenKind {
+    /// A road-like grid (--rows, --cols), integer weights.
+    Grid,
+    /// A Graph500 Kronecker graph (--scale, --edge-factor).
+    Kronecker,
+    /// A uniform random graph (--scale, --edge-factor as the degree).
+    Urand,
+    /// A path of --n vertices.
+    Path,
+    /// A star of --n vertices.
+    Star,
+    /// A complete digraph of --n vertices.
+    Complete,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DemoSize {
+    Small,
+    Medium,
+    Large,
+}
+
+#[derive(Subcommand)]
+pub enum Cmd {
+    /// Breadth-first search: level and parent of every vertex.
+    Bfs {
+        /// The graph file (Matrix Market, DIMACS, PACE, edge list, adjacency, LDBC, GML; gz/xz).
+        file: PathBuf,
+        /// The source vertex, in the file's numbering.
+        #[arg(long, short = 's')]
+        source: i64,
+        /// Push, pull, or switch automatically.
+        #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
+        direction: DirectionArg,
+        /// Format of the pull (SpMV) matrix: auto, csr, ell, dia, coo, hyb or dense (push
+        /// steps always read CSR).
+        #[arg(long, default_value = "auto")]
+        format: String,
+    },
+    /// Single-source shortest paths: distance and predecessor of every vertex.
+    Sssp {
+        /// The graph file.
+        file: PathBuf,
+        /// The source vertex, in the file's numbering.
+        #[arg(long, short = 's')]
+        source: i64,
+        /// The algorithm.
+        #[arg(long, value_enum, default_value_t = SsspAlgo::BellmanFord)]
+        algo: SsspAlgo,
+        /// Bucket width of delta-stepping (default: automatic, see the docs).
+        #[arg(long)]
+        delta: Option<f64>,
+        /// Distance type: auto (the narrowest that holds every path length exactly: i32 or
+        /// i64 for integer weights, f64 for real ones), i32, i64, f32 or f64 (refused when it
+        /// cannot hold the answer exactly).
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
+    },
+    /// All-pairs shortest paths, written as a Matrix Market matrix of distances.
+    Apsp {
+        /// The graph file.
+        file: PathBuf,
+        /// Also write the next-hop matrix (Matrix Market, 1-based) to this file.
+        #[arg(long, value_name = "FILE")]
+        next_hop: Option<PathBuf>,
+        /// Distance type, as for `sssp`.
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
+    },
+    /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.
+    /// Weights become semiring values (a file without weights gives `one` on every arc);
+    /// or-and and the secondi semirings use the structure only.
+    Spmv {
+        /// The graph file.
+        file: PathBuf,
+        /// plus-times, min-plus, max-plus, max-min, min-max, or-and, min-secondi, any-secondi.
+        #[arg(long, default_value = "plus-times")]
+        semiring: String,
+        /// Value type: f16, bf16, f32, f64, i32, i64, u32, bool.
+        #[arg(long = "type", default_value = "f32")]
+        ty: String,
+        /// Timed repetitions (after one warm-up).
+        #[arg(long, default_value_t = 20)]
+        repeat: usize,
+        /// Storage format: auto, csr, ell, dia, coo, hyb or dense.
+        #[arg(long, default_value = "auto")]
+        format: String,
+    },
+    /// Structure statistics and the recommended format.
+    Stats {
+        /// The graph file.
+        file: PathBuf,
+    },
+    /// Converts a graph file to another file format (by the --output name or --to).
+    Convert {
+        /// The graph file.
+        file: PathBuf,
+        /// Output format: mtx, gr, el, ldbc, gml (default: from the output name).
+        #[arg(long)]
+        to: Option<String>,
+    },
+    /// Generates a graph and writes it (format from the --output name).
+    Generate {
+        /// What to generate.
+        #[arg(value_enum)]
+        kind: GenKind,
+        #[command(flatten)]
+        gen_args: GenArgs,
+    },
+    /// Benchmarks on the GPU (needs an NVIDIA GPU).
+    Bench {
+        #[command(subcommand)]
+        what: BenchCmd,
+    },
+    /// Generates a road-like grid and a Kronecker graph, runs BFS, both SSSP algorithms and
+    /// APSP, checks every result against an independent oracle and prints a table.
+    Demo {
+        /// Graph sizes.
+        #[arg(long, value_enum, default_value_t = DemoSize::Medium)]
+        size: DemoSize,
+    },
+}
+
+/// The size, weights and seed of a generated graph.
+#[derive(Args, Clone, Debug)]
+pub struct GenArgs {
+    /// Grid rows.
+    #[arg(long, default_value_t = 100)]
+    pub rows: usize,
+    /// Grid columns.
+    #[arg(long, default_value_t = 100)]
+    pub cols: usize,
+    /// log2 of the vertex count (kronecker, urand).
+    #[arg(long, default_value_t = 16)]
+    pub scale: u32,
+    /// Arcs per vertex (kronecker, urand).
+    #[arg(long, default_value_t = 16)]
+    pub edge_factor: u32,
+    /// Vertices (path, star, complete).
+    #[arg(long, default_value_t = 100)]
+    pub n: usize,
+    /// Integer weights drawn from LO..=HI ("unit" for none on generated graphs).
+    #[arg(long, default_value = "1..100")]
+    pub weights: String,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Subcommand)]
+pub enum BenchCmd {
+    /// SpMV per format and semiring against cuSPARSE's CSR SpMV (plus-times f32) on the same
+    /// matrix, in one run: median device time of --runs runs (at least 20) after warm-up,
+    /// compile time apart, effective bandwidth and the ratio to cuSPARSE.
+    Spmv {
+        /// The graph file (or --generate).
+        file: Option<PathBuf>,
+        /// Generate the graph instead of reading a file (sizes as for `generate`).
+        #[arg(long, value_enum)]
+        generate: Option<GenKind>,
+        #[command(flatten)]
+        gen_args: GenArgs,
+        /// Semirings, comma-separated: min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool.
+        #[arg(long, default_value = "min-plus:f32,plus-times:f32")]
+        semirings: String,
+        /// Formats, comma-separated (csr runs each CSR kernel).
+        #[arg(long, default_value = "csr,ell,dia,coo,hyb")]
+        formats: String,
+        /// Timed runs per configuration (at least 20).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+    },
+}
