@@ -65,6 +65,25 @@ impl DistChoice {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CombineArg {
+    Min,
+    Max,
+    Sum,
+    First,
+}
+
+impl CombineArg {
+    pub fn combine(self) -> semigraph_formats::Combine {
+        match self {
+            CombineArg::Min => semigraph_formats::Combine::Min,
+            CombineArg::Max => semigraph_formats::Combine::Max,
+            CombineArg::Sum => semigraph_formats::Combine::Sum,
+            CombineArg::First => semigraph_formats::Combine::First,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SsspAlgo {
     BellmanFord,
     DeltaStepping,
@@ -107,8 +126,12 @@ pub enum Cmd {
         /// The graph file (Matrix Market, DIMACS, PACE, edge list, adjacency, LDBC, GML; gz/xz).
         file: PathBuf,
         /// The source vertex, in the file's numbering.
-        #[arg(long, short = 's')]
-        source: i64,
+        #[arg(long, short = 's', required_unless_present = "sources")]
+        source: Option<i64>,
+        /// Run from every source of a DIMACS source file (`p aux sp ss K`, `s V` lines, ids in
+        /// the graph file's numbering) and print one summary line per source.
+        #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
+        sources: Option<PathBuf>,
         /// Push, pull, or switch automatically.
         #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
         direction: DirectionArg,
@@ -122,8 +145,12 @@ pub enum Cmd {
         /// The graph file.
         file: PathBuf,
         /// The source vertex, in the file's numbering.
-        #[arg(long, short = 's')]
-        source: i64,
+        #[arg(long, short = 's', required_unless_present = "sources")]
+        source: Option<i64>,
+        /// Run from every source of a DIMACS source file (`p aux sp ss K`, `s V` lines, ids in
+        /// the graph file's numbering) and print one summary line per source.
+        #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
+        sources: Option<PathBuf>,
         /// The algorithm.
         #[arg(long, value_enum, default_value_t = SsspAlgo::BellmanFord)]
         algo: SsspAlgo,
@@ -178,6 +205,10 @@ pub enum Cmd {
         /// Output format: mtx, gr, el, ldbc, gml (default: from the output name).
         #[arg(long)]
         to: Option<String>,
+        /// Merge repeated arcs u -> v into one, keeping the min, max, sum or first weight
+        /// (Matrix Market forbids repeated entries; other formats keep them unless asked).
+        #[arg(long, value_enum)]
+        combine: Option<CombineArg>,
     },
     /// Generates a graph and writes it (format from the --output name).
     Generate {
@@ -186,6 +217,11 @@ pub enum Cmd {
         kind: GenKind,
         #[command(flatten)]
         gen_args: GenArgs,
+        /// Merge repeated arcs (Kronecker and uniform graphs repeat some) keeping the min,
+        /// max, sum or first weight. Default: min when the output is Matrix Market, which
+        /// forbids repeats; otherwise they are kept.
+        #[arg(long, value_enum)]
+        combine: Option<CombineArg>,
     },
     /// Benchmarks on the GPU (needs an NVIDIA GPU).
     Bench {

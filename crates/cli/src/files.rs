@@ -5,26 +5,56 @@ use std::path::Path;
 
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::io::{OutputFormat, ReadOptions, read_graph, write_graph};
-use semigraph_formats::{EdgeList, Weights, generate};
+use semigraph_formats::{Csr, EdgeList, FormatError, WeightValue, Weights, generate};
+use semigraph_semiring::Semiring;
 
 use crate::args::{Common, GenArgs, GenKind};
 use crate::{CliError, Res, note};
 
-/// Builds the graph `kind` with `a`'s sizes.
+/// `(vertices, arcs)` of the graph `kind` with `a`'s sizes, computed without building it.
+fn generated_size(kind: GenKind, a: &GenArgs) -> (u128, u128) {
+    let (r, c, n) = (a.rows as u128, a.cols as u128, a.n as u128);
+    match kind {
+        GenKind::Grid => (
+            r * c,
+            2 * (r * c.saturating_sub(1) + c * r.saturating_sub(1)),
+        ),
+        GenKind::Kronecker | GenKind::Urand => {
+            let v = 1u128 << a.scale.min(100);
+            (v, (a.edge_factor as u128) << a.scale.min(100))
+        }
+        GenKind::Path | GenKind::Star => (n, n.saturating_sub(1)),
+        GenKind::Complete => (n, n * n.saturating_sub(1)),
+    }
+}
+
+/// Builds the graph `kind` with `a`'s sizes, after checking that its ids fit 32 bits and that
+/// the machine has the memory for it (bytes needed and available otherwise).
 pub(crate) fn generated(kind: GenKind, a: &GenArgs) -> Res<EdgeList> {
     let w = parse_weights(&a.weights)?;
-    if matches!(kind, GenKind::Kronecker | GenKind::Urand) && a.scale > 30 {
+    if matches!(kind, GenKind::Kronecker | GenKind::Urand) && a.scale > 31 {
         return Err(CliError(format!(
-            "--scale {} is too large (at most 30: 32-bit ids)",
-            a.scale
+            "--scale {} is too large: 2^{} vertices do not fit 32-bit ids (at most 31)",
+            a.scale, a.scale
         )));
     }
-    let big = |v: usize| v > u32::MAX as usize;
-    if (kind == GenKind::Grid && (big(a.rows.saturating_mul(a.cols))))
-        || (kind == GenKind::Complete && big(a.n.saturating_mul(a.n)))
-    {
-        return Err(CliError("the graph does not fit 32-bit ids".into()));
+    let (n, m) = generated_size(kind, a);
+    if n > u32::MAX as u128 {
+        return Err(CliError(format!(
+            "{n} vertices do not fit 32-bit vertex ids (at most {})",
+            u32::MAX
+        )));
     }
+    // Arcs (source, target, 64-bit weight) plus what generation and writing add around them.
+    let needed = m.saturating_mul(2 * 16).min(u64::MAX as u128) as u64;
+    semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
+        CliError(format!(
+            "the graph has {m} arcs and would need {} of memory, {} are available; \
+             refused before allocating",
+            semigraph_formats::error::fmt_bytes(needed),
+            semigraph_formats::error::fmt_bytes(available)
+        ))
+    })?;
     let mut g = match kind {
         GenKind::Grid => {
             let (lo, hi) = w.unwrap_or((1, 1));
@@ -47,6 +77,44 @@ pub(crate) fn generated(kind: GenKind, a: &GenArgs) -> Res<EdgeList> {
         });
     }
     Ok(g)
+}
+
+/// Refuses to write `out` over one of the `inputs` (the same file, by device and inode, or
+/// by canonical path).
+pub(crate) fn refuse_overwriting_input(out: &Path, inputs: &[&Path]) -> Res<()> {
+    for input in inputs {
+        if same_file(out, input) {
+            return Err(CliError(format!(
+                "refusing to write {} over the input file {}",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The files a graph file stands for: LDBC graphs are a `.v` and an `.e` file.
+pub(crate) fn graph_files(file: &Path) -> Vec<std::path::PathBuf> {
+    let s = file.to_string_lossy();
+    match s.strip_suffix(".v").or_else(|| s.strip_suffix(".e")) {
+        Some(stem) => vec![format!("{stem}.v").into(), format!("{stem}.e").into()],
+        None => vec![file.to_path_buf()],
+    }
 }
 
 /// Writes `g` to `path` (atomically) and says so.
@@ -125,4 +193,31 @@ pub(crate) fn parse_weights(s: &str) -> Res<Option<(i64, i64)>> {
         return Err(bad());
     }
     Ok(Some((lo, hi)))
+}
+
+/// `g` as a CSR matrix of semiring `S` (its pattern, with `pattern`); errors name the file and
+/// speak its vertex numbering.
+pub(crate) fn csr_of<S: Semiring>(file: &Path, g: &EdgeList, pattern: bool) -> Res<Csr<S, u32>>
+where
+    S::T: WeightValue,
+{
+    let r = if pattern {
+        g.to_pattern_csr::<S, u32>()
+    } else {
+        g.to_csr::<S, u32>()
+    };
+    r.map_err(|e| match e {
+        FormatError::BadValue {
+            row,
+            col,
+            value,
+            ty,
+        } => CliError(format!(
+            "{}: arc {} -> {} has weight {value}, which {ty} cannot represent",
+            file.display(),
+            g.vertex_label(row),
+            g.vertex_label(col)
+        )),
+        e => CliError(format!("{}: {e}", file.display())),
+    })
 }

@@ -12,31 +12,42 @@ use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
 use crate::args::{BackendChoice, Common, SsspAlgo};
+use crate::files::csr_of;
 use crate::output::{self, fmt_duration};
 use crate::{CliError, Res, labelled};
 
-/// Shortest paths with `D` distances: the header lines, each distance as text (`None` if
-/// unreachable) and the predecessors.
+/// Shortest paths with `D` distances from each source: the header lines and the runs.
 pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     c: &Common,
+    file: &std::path::Path,
     g: &EdgeList,
-    source: usize,
+    sources: Vec<usize>,
     algo: SsspAlgo,
     delta: Option<f64>,
-) -> Res<(Lines, Vec<Option<String>>, Vec<u32>)> {
+) -> Res<(Lines, Runs<(Vec<Option<String>>, Vec<u32>)>)> {
     let job = SsspJob::<D> {
+        file,
         g,
-        source,
+        sources,
         algo,
         delta: delta.map(D::from_f64),
     };
-    let (h, sp) = dispatch(c, job)?;
-    let dist = sp
-        .dist
-        .iter()
-        .map(|d| (*d != D::INFINITY).then(|| d.to_string()))
-        .collect();
-    Ok((h, dist, sp.pred))
+    let (h, runs) = dispatch(c, job)?;
+    let one = runs.one.map(|sp| {
+        let dist = sp
+            .dist
+            .iter()
+            .map(|d| (*d != D::INFINITY).then(|| d.to_string()))
+            .collect();
+        (dist, sp.pred)
+    });
+    Ok((
+        h,
+        Runs {
+            one,
+            summary: runs.summary,
+        },
+    ))
 }
 
 /// `key: value` lines for an output header.
@@ -123,17 +134,37 @@ pub(crate) fn reached_arcs(g: &EdgeList, reached: impl Fn(usize) -> bool) -> usi
     g.src.iter().filter(|&&s| reached(s as usize)).count()
 }
 
+/// What a run from one or several sources returns: the whole result when there is one
+/// source, else one summary line per source (results are dropped as they come, so a file of
+/// a thousand sources needs the memory of one run).
+pub(crate) struct Runs<R> {
+    /// The result of a single-source run.
+    pub(crate) one: Option<R>,
+    /// Per source: `source reached depth-or-max sum` (vertex ids as 0-based indices).
+    pub(crate) summary: Vec<(usize, usize, String, String)>,
+}
+
+impl<R> Runs<R> {
+    fn new() -> Self {
+        Runs {
+            one: None,
+            summary: Vec::new(),
+        }
+    }
+}
+
 pub(crate) struct BfsJob<'a> {
+    pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
-    pub(crate) source: usize,
+    pub(crate) sources: Vec<usize>,
     pub(crate) direction: Direction,
     pub(crate) format: Option<Format>,
 }
 
 impl Job for BfsJob<'_> {
-    type Out = semigraph_algos::Bfs;
+    type Out = Runs<semigraph_algos::Bfs>;
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        let a = self.g.to_pattern_csr::<BfsSemiring, u32>()?;
+        let a = csr_of::<BfsSemiring>(self.file, self.g, true)?;
         let t0 = Instant::now();
         let gr = Graph::new(
             b,
@@ -145,16 +176,34 @@ impl Job for BfsJob<'_> {
             },
         )?;
         let upload = t0.elapsed();
-        let t1 = Instant::now();
-        let r = bfs(
-            &gr,
-            self.source,
-            &BfsOptions {
-                direction: self.direction,
-            },
-        )?;
-        let time = t1.elapsed();
-        let arcs = reached_arcs(self.g, |v| r.levels[v] != u32::MAX);
+        let mut runs = Runs::new();
+        let (mut time, mut arcs, mut push, mut pull) = (Duration::ZERO, 0, 0, 0);
+        for &s in &self.sources {
+            let t1 = Instant::now();
+            let r = bfs(
+                &gr,
+                s,
+                &BfsOptions {
+                    direction: self.direction,
+                },
+            )?;
+            time += t1.elapsed();
+            arcs += reached_arcs(self.g, |v| r.levels[v] != u32::MAX);
+            push += r.push_steps;
+            pull += r.pull_steps;
+            if self.sources.len() == 1 {
+                runs.one = Some(r);
+            } else {
+                let sum: u64 = r
+                    .levels
+                    .iter()
+                    .filter(|&&l| l != u32::MAX)
+                    .map(|&l| l as u64)
+                    .sum();
+                runs.summary
+                    .push((s, r.reached, r.depth.to_string(), sum.to_string()));
+            }
+        }
         let fmt = gr.pull_info().map(|i| i.format.name()).unwrap_or("csr");
         Ok((
             vec![
@@ -162,79 +211,112 @@ impl Job for BfsJob<'_> {
                 (
                     "time".into(),
                     format!(
-                        "build {}, bfs {} ({} push + {} pull levels), {}",
+                        "build {}, bfs {} ({} source{}, {push} push + {pull} pull levels), {}",
                         fmt_duration(upload),
                         fmt_duration(time),
-                        r.push_steps,
-                        r.pull_steps,
+                        self.sources.len(),
+                        if self.sources.len() == 1 { "" } else { "s" },
                         output::teps(arcs, time)
                     ),
                 ),
             ],
-            r,
+            runs,
         ))
     }
 }
 
 pub(crate) struct SsspJob<'a, D> {
+    pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
-    pub(crate) source: usize,
+    pub(crate) sources: Vec<usize>,
     pub(crate) algo: SsspAlgo,
     pub(crate) delta: Option<D>,
 }
 
 impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
-    type Out = semigraph_algos::ShortestPaths<D>;
+    type Out = Runs<semigraph_algos::ShortestPaths<D>>;
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        let a = self.g.to_csr::<MinPlus<D>, u32>()?;
+        let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t0 = Instant::now();
-        let (sp, upload, time, extra) = match self.algo {
-            SsspAlgo::BellmanFord => {
-                let gr = Graph::new(b, &a, GraphOptions::default())?;
-                let upload = t0.elapsed();
-                let t1 = Instant::now();
-                let sp = bellman_ford(&gr, self.source).map_err(|e| labelled(self.g, e))?;
-                let time = t1.elapsed();
-                let label = format!("bellman-ford, {} rounds", sp.rounds);
-                (sp, upload, time, label)
-            }
+        enum Built<'b, B: Backend, D: Distance> {
+            Bf(Graph<'b, B, MinPlus<D>>),
+            Delta(DeltaGraph<'b, B, D>),
+        }
+        let built = match self.algo {
+            SsspAlgo::BellmanFord => Built::Bf(Graph::new(b, &a, GraphOptions::default())?),
             SsspAlgo::DeltaStepping => {
-                let gr = DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?;
-                let upload = t0.elapsed();
-                let t1 = Instant::now();
-                let sp = delta_stepping(&gr, self.source)?;
-                (
-                    sp,
-                    upload,
-                    t1.elapsed(),
-                    format!("delta-stepping, delta {}", gr.delta()),
-                )
+                Built::Delta(DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?)
             }
         };
-        let arcs = reached_arcs(self.g, |v| sp.dist[v] != D::INFINITY);
-        Ok((
-            vec![
-                ("algorithm".into(), extra),
-                (
-                    "time".into(),
-                    format!(
-                        "build {}, sssp {}, {}",
-                        fmt_duration(upload),
-                        fmt_duration(time),
-                        output::teps(arcs, time)
-                    ),
+        let upload = t0.elapsed();
+        let (mut time, mut arcs, mut rounds) = (Duration::ZERO, 0, 0);
+        let mut runs = Runs::new();
+        for &s in &self.sources {
+            let t1 = Instant::now();
+            let sp = match &built {
+                Built::Bf(gr) => bellman_ford(gr, s),
+                Built::Delta(gr) => delta_stepping(gr, s),
+            }
+            .map_err(|e| labelled(self.g, e))?;
+            time += t1.elapsed();
+            rounds += sp.rounds;
+            arcs += reached_arcs(self.g, |v| sp.dist[v] != D::INFINITY);
+            if self.sources.len() == 1 {
+                runs.one = Some(sp);
+            } else {
+                let reached: Vec<D> = sp
+                    .dist
+                    .iter()
+                    .copied()
+                    .filter(|d| *d != D::INFINITY)
+                    .collect();
+                let max = reached.iter().copied().fold(None, |m: Option<D>, d| {
+                    Some(m.map_or(d, |m| if d > m { d } else { m }))
+                });
+                // Integer sums exactly (i128), real sums in f64.
+                let sum = if D::INTEGER {
+                    reached
+                        .iter()
+                        .map(|d| d.to_f64() as i128)
+                        .sum::<i128>()
+                        .to_string()
+                } else {
+                    reached.iter().map(|d| d.to_f64()).sum::<f64>().to_string()
+                };
+                let max = max.map_or("-".to_string(), |m| m.to_string());
+                runs.summary.push((s, reached.len(), max, sum));
+            }
+        }
+        let algorithm = match &built {
+            Built::Bf(_) => format!("bellman-ford, {rounds} rounds"),
+            Built::Delta(gr) => format!("delta-stepping, delta {}, {rounds} rounds", gr.delta()),
+        };
+        let mut lines = vec![
+            ("algorithm".into(), algorithm),
+            (
+                "time".into(),
+                format!(
+                    "build {}, sssp {} ({} source{}), {}",
+                    fmt_duration(upload),
+                    fmt_duration(time),
+                    self.sources.len(),
+                    if self.sources.len() == 1 { "" } else { "s" },
+                    output::teps(arcs, time)
                 ),
-                (
-                    "reached".into(),
-                    format!("{} of {} vertices", sp.reached(), self.g.num_vertices()),
-                ),
-            ],
-            sp,
-        ))
+            ),
+        ];
+        if let Some(sp) = &runs.one {
+            lines.push((
+                "reached".into(),
+                format!("{} of {} vertices", sp.reached(), self.g.num_vertices()),
+            ));
+        }
+        Ok((lines, runs))
     }
 }
 
 pub(crate) struct ApspJob<'a, D> {
+    pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) next_hop: bool,
     pub(crate) _d: std::marker::PhantomData<D>,
@@ -243,7 +325,7 @@ pub(crate) struct ApspJob<'a, D> {
 impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     type Out = semigraph_algos::Apsp<D>;
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        let a = self.g.to_csr::<MinPlus<D>, u32>()?;
+        let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t = Instant::now();
         let r = apsp(
             b,
@@ -270,6 +352,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
 }
 
 pub(crate) struct SpmvJob<'a, S: Semiring> {
+    pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) format: Option<Format>,
     pub(crate) repeat: usize,
@@ -284,9 +367,9 @@ where
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // Boolean and parent semirings read the structure only (any weight means "an arc").
         let a = if S::NAME == "or_and" || S::NAME.ends_with("secondi") {
-            self.g.to_pattern_csr::<S, u32>()?
+            csr_of::<S>(self.file, self.g, true)?
         } else {
-            self.g.to_csr::<S, u32>()?
+            csr_of::<S>(self.file, self.g, false)?
         };
         let format = self.format.unwrap_or_else(|| Stats::of(&a).recommend().0);
         let t0 = Instant::now();

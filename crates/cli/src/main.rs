@@ -19,10 +19,10 @@ use semigraph_formats::io::OutputFormat;
 use semigraph_formats::{EdgeList, Format, Stats};
 use serde_json::json;
 
-use args::{BenchCmd, Cli, Cmd, Common, DirectionArg, DistChoice, GenKind};
+use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, DistChoice, GenKind};
 use files::{generated, load, load_weighted, save, source_of};
 use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
-use output::{Header, Output, write_vertices};
+use output::{Header, Output, write_summary, write_vertices};
 
 /// An error for the user: printed as `semigraph: error: ...`, exit status 1.
 #[derive(Debug)]
@@ -54,6 +54,11 @@ cli_error_from!(
 type Res<T> = Result<T, CliError>;
 
 fn main() -> ExitCode {
+    // An interrupted run (Ctrl-C, SIGTERM, SIGHUP) leaves no half-written temporary file.
+    let _ = ctrlc::set_handler(|| {
+        semigraph_formats::io::remove_pending_temporaries();
+        std::process::exit(130);
+    });
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -66,80 +71,99 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Res<ExitCode> {
     let c = cli.opts;
+    guard_outputs(&c, &cli.cmd)?;
     match cli.cmd {
         Cmd::Bfs {
             file,
             source,
+            sources,
             direction,
             format,
         } => {
             let g = load(&file, &c)?;
-            let s = source_of(&g, source, &file)?;
+            let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
             let direction = match direction {
                 DirectionArg::Auto => Direction::Auto,
                 DirectionArg::Push => Direction::Push,
                 DirectionArg::Pull => Direction::Pull,
             };
             let job = BfsJob {
+                file: &file,
                 g: &g,
-                source: s,
+                sources: srcs,
                 direction,
                 format: format_of(&format)?,
             };
-            let (header, r) = dispatch(&c, job)?;
+            let (header, runs) = dispatch(&c, job)?;
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
-            h.push(
-                "reached",
-                format!(
-                    "{} of {} vertices, depth {}",
-                    r.reached,
-                    g.num_vertices(),
-                    r.depth
-                ),
-            );
             let out = Output::new(&c);
-            write_vertices(
-                &out,
-                &h,
-                &g,
-                |v| r.level(v).map(|l| l.to_string()),
-                |v| r.parent(v),
-            )?;
+            match runs.one {
+                Some(r) => {
+                    h.push(
+                        "reached",
+                        format!(
+                            "{} of {} vertices, depth {}",
+                            r.reached,
+                            g.num_vertices(),
+                            r.depth
+                        ),
+                    );
+                    write_vertices(
+                        &out,
+                        &h,
+                        &g,
+                        |v| r.level(v).map(|l| l.to_string()),
+                        |v| r.parent(v),
+                    )?;
+                }
+                None => write_summary(&out, &h, &g, ["depth", "sum_of_levels"], &runs.summary)?,
+            }
         }
         Cmd::Sssp {
             file,
             source,
+            sources,
             algo,
             delta,
             distances,
         } => {
             let g = load_weighted(&file, &c)?;
-            let s = source_of(&g, source, &file)?;
+            let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
+            let s = srcs[0];
             let (ty, why) = pick_distances(&g, &file, g.num_vertices(), distances)?;
-            let (mut header, dist, pred) = match ty {
-                DistanceType::I32 => run_sssp::<i32>(&c, &g, s, algo, delta)?,
-                DistanceType::I64 => run_sssp::<i64>(&c, &g, s, algo, delta)?,
-                DistanceType::F32 => run_sssp::<f32>(&c, &g, s, algo, delta)?,
-                DistanceType::F64 => run_sssp::<f64>(&c, &g, s, algo, delta)?,
+            let (mut header, runs) = match ty {
+                DistanceType::I32 => run_sssp::<i32>(&c, &file, &g, srcs, algo, delta)?,
+                DistanceType::I64 => run_sssp::<i64>(&c, &file, &g, srcs, algo, delta)?,
+                DistanceType::F32 => run_sssp::<f32>(&c, &file, &g, srcs, algo, delta)?,
+                DistanceType::F64 => run_sssp::<f64>(&c, &file, &g, srcs, algo, delta)?,
             };
             header.push(("distances".into(), format!("{ty}{why}")));
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
             let out = Output::new(&c);
-            write_vertices(
-                &out,
-                &h,
-                &g,
-                |v| dist[v].clone(),
-                |v| {
-                    if v == s || pred[v] == u32::MAX {
-                        (v == s && dist[v].is_some()).then_some(s as u32)
-                    } else {
-                        Some(pred[v])
-                    }
-                },
-            )?;
+            match runs.one {
+                Some((dist, pred)) => write_vertices(
+                    &out,
+                    &h,
+                    &g,
+                    |v| dist[v].clone(),
+                    |v| {
+                        if v == s || pred[v] == u32::MAX {
+                            (v == s && dist[v].is_some()).then_some(s as u32)
+                        } else {
+                            Some(pred[v])
+                        }
+                    },
+                )?,
+                None => write_summary(
+                    &out,
+                    &h,
+                    &g,
+                    ["max_distance", "sum_of_distances"],
+                    &runs.summary,
+                )?,
+            }
         }
         Cmd::Apsp {
             file,
@@ -155,6 +179,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     let (hh, r) = dispatch(
                         &c,
                         ApspJob::<$d> {
+                            file: &file,
                             g: &g,
                             next_hop: next_hop.is_some(),
                             _d: Default::default(),
@@ -190,6 +215,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                         let (hh, y) = dispatch(
                             &c,
                             SpmvJob::<$s> {
+                                file: &file,
                                 g: &g,
                                 format,
                                 repeat: repeat.max(1),
@@ -230,8 +256,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 }
             })?;
         }
-        Cmd::Convert { file, to } => {
-            let g = load(&file, &c)?;
+        Cmd::Convert { file, to, combine } => {
+            let mut g = load(&file, &c)?;
             let path = c
                 .output
                 .as_ref()
@@ -246,14 +272,35 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     })?,
                 ),
             };
-            save(&c, path, &g, fmt)?;
+            if let Some(how) = combine {
+                combine_arcs(&c, &mut g, how)?;
+            }
+            save(&c, path, &g, fmt).map_err(|e| {
+                if e.0.contains("appears twice") {
+                    CliError(format!(
+                        "{e} (pass --combine min|max|sum|first to merge repeated arcs)"
+                    ))
+                } else {
+                    e
+                }
+            })?;
         }
-        Cmd::Generate { kind, gen_args } => {
+        Cmd::Generate {
+            kind,
+            gen_args,
+            combine,
+        } => {
             let path = c
                 .output
                 .as_ref()
                 .ok_or_else(|| CliError("generate needs --output FILE".into()))?;
-            let g = generated(kind, &gen_args)?;
+            let mut g = generated(kind, &gen_args)?;
+            let to_mtx = OutputFormat::from_path(path) == Some(OutputFormat::MatrixMarket);
+            match (combine, to_mtx) {
+                (Some(how), _) => combine_arcs(&c, &mut g, how)?,
+                (None, true) => combine_arcs(&c, &mut g, CombineArg::Min)?,
+                (None, false) => {}
+            }
             save(&c, path, &g, None)?;
         }
         Cmd::Demo { size } => {
@@ -301,6 +348,69 @@ fn run(cli: Cli) -> Res<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Merges repeated arcs and says how many.
+fn combine_arcs(c: &Common, g: &mut EdgeList, how: CombineArg) -> Res<()> {
+    let removed = g.combine_parallel(how.combine())?;
+    if removed > 0 {
+        note(
+            c,
+            &format!(
+                "merged {removed} repeated arcs (kept the {} weight)",
+                format!("{how:?}").to_lowercase()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Refuses outputs that would overwrite the command's input graph.
+fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
+    let (input, extra): (Option<&Path>, Option<&Path>) = match cmd {
+        Cmd::Bfs { file, .. }
+        | Cmd::Sssp { file, .. }
+        | Cmd::Spmv { file, .. }
+        | Cmd::Stats { file }
+        | Cmd::Convert { file, .. } => (Some(file), None),
+        Cmd::Apsp { file, next_hop, .. } => (Some(file), next_hop.as_deref()),
+        Cmd::Bench {
+            what: BenchCmd::Spmv { file, .. },
+        } => (file.as_deref(), None),
+        _ => (None, None),
+    };
+    let Some(input) = input else { return Ok(()) };
+    let inputs = files::graph_files(input);
+    let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+    for out in c.output.iter().map(|p| p.as_path()).chain(extra) {
+        for o in files::graph_files(out) {
+            files::refuse_overwriting_input(&o, &inputs)?;
+        }
+    }
+    Ok(())
+}
+
+/// The sources of a run: `--source`, or every source of a DIMACS `.ss` file (its ids in the
+/// graph file's numbering).
+fn sources_of(
+    g: &EdgeList,
+    source: Option<i64>,
+    sources: Option<&Path>,
+    file: &Path,
+) -> Res<Vec<usize>> {
+    match (source, sources) {
+        (Some(s), None) => Ok(vec![source_of(g, s, file)?]),
+        (None, Some(ss)) => {
+            let ids = semigraph_formats::io::read_sources(ss)?;
+            if ids.is_empty() {
+                return Err(CliError(format!("{}: no sources", ss.display())));
+            }
+            ids.iter()
+                .map(|&v| source_of(g, v as i64 + 1, file))
+                .collect()
+        }
+        _ => Err(CliError("give --source or --sources (not both)".into())),
+    }
 }
 
 pub(crate) fn note(c: &Common, msg: &str) {

@@ -116,7 +116,13 @@ pub fn write_vertices(
             let mut obj = h.json();
             let vs: Vec<Value> = (0..n)
                 .map(|v| {
-                    let val = value(v).map(|s| s.parse::<f64>().map(|x| json!(x)).unwrap_or(json!(s)));
+                    // Numbers stay exact: serde reads integers as i64/u64, not f64.
+                    let val = value(v).map(|s| {
+                        serde_json::from_str::<Value>(&s)
+                            .ok()
+                            .filter(Value::is_number)
+                            .unwrap_or(json!(s))
+                    });
                     json!({"id": g.vertex_label(v), "value": val, "parent": parent(v).map(|p| g.vertex_label(p as usize))})
                 })
                 .collect();
@@ -131,6 +137,50 @@ pub fn write_vertices(
                     Some(p) => writeln!(w, "{} {val} {}", g.vertex_label(v), g.vertex_label(p as usize))?,
                     None => writeln!(w, "{} {val} -", g.vertex_label(v))?,
                 }
+            }
+            Ok(())
+        }
+    })
+}
+
+/// One line per source of a multi-source run: `source reached COL1 COL2` (text, after the
+/// header) or `{"sources": [{"source", "reached", COL1, COL2}]}` (JSON), sources in the
+/// input's numbering.
+pub fn write_summary(
+    out: &Output,
+    h: &Header,
+    g: &EdgeList,
+    cols: [&str; 2],
+    rows: &[(usize, usize, String, String)],
+) -> Res<()> {
+    let num = |s: &str| {
+        serde_json::from_str::<Value>(s)
+            .ok()
+            .filter(Value::is_number)
+            .unwrap_or(json!(s))
+    };
+    out.write(|w| {
+        if out.json {
+            let mut obj = h.json();
+            let list: Vec<Value> = rows
+                .iter()
+                .map(|(s, reached, a, b)| {
+                    let mut o = serde_json::Map::new();
+                    o.insert("source".into(), json!(g.vertex_label(*s)));
+                    o.insert("reached".into(), json!(reached));
+                    o.insert(cols[0].into(), num(a));
+                    o.insert(cols[1].into(), num(b));
+                    Value::Object(o)
+                })
+                .collect();
+            obj.insert("sources".into(), Value::Array(list));
+            serde_json::to_writer(&mut *w, &Value::Object(obj)).map_err(io::Error::other)?;
+            writeln!(w)
+        } else {
+            h.text(w)?;
+            writeln!(w, "# source reached {} {}", cols[0], cols[1])?;
+            for (s, reached, a, b) in rows {
+                writeln!(w, "{} {reached} {a} {b}", g.vertex_label(*s))?;
             }
             Ok(())
         }
