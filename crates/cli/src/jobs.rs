@@ -16,6 +16,9 @@ use crate::files::csr_of;
 use crate::output::{self, fmt_duration};
 use crate::{CliError, Res, labelled};
 
+/// Distances as text (`None` if unreachable) and predecessors of one run.
+pub(crate) type DistPred = (Vec<Option<String>>, Vec<u32>);
+
 /// Shortest paths with `D` distances from each source: the header lines and the runs.
 pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     c: &Common,
@@ -24,7 +27,7 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     sources: Vec<usize>,
     algo: SsspAlgo,
     delta: Option<f64>,
-) -> Res<(Lines, Runs<(Vec<Option<String>>, Vec<u32>)>)> {
+) -> Res<(Lines, Runs<DistPred>)> {
     let job = SsspJob::<D> {
         file,
         g,
