@@ -209,3 +209,41 @@ fn compressed_files_with_junk_are_errors() {
     gz.truncate(gz.len() - 6);
     assert!(read("trunc.el.gz", &gz).is_err());
 }
+
+#[test]
+fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+    use semigraph_formats::io::write_atomic;
+    let d = dir().join("atomic");
+    std::fs::create_dir_all(&d).unwrap();
+    let target = d.join("out.el");
+    std::fs::write(&target, "old contents\n").unwrap();
+    // A write that fails half-way (as a full disk would).
+    let r = write_atomic(&target, |w| {
+        w.write_all(b"0 1\n")?;
+        Err(std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            "no space left",
+        ))
+    });
+    assert!(r.is_err());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old contents\n");
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(names, vec!["out.el".to_string()], "{names:?}");
+    // Permissions of the replaced file are kept.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+    write_atomic(&target, |w| w.write_all(b"0 1\n")).unwrap();
+    let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // A device is written through, not replaced: /dev/full reports the full disk.
+    if std::path::Path::new("/dev/full").exists() {
+        let e = write_atomic(std::path::Path::new("/dev/full"), |w| {
+            w.write_all(&[b'x'; 1 << 16])
+        })
+        .unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28), "{e}"); // ENOSPC
+    }
+}

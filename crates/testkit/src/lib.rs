@@ -7,8 +7,10 @@
 //!   never as passed; `SEMIGRAPH_REQUIRE_GPU=1` / `SEMIGRAPH_REQUIRE_NVRTC=1` make them run,
 //!   and fail, instead;
 //! - [`backend_suite`]: the test suite every backend runs (every operation x format x
-//!   built-in semiring, and every algorithm), registered into a [`harness::Harness`].
+//!   built-in semiring, and every algorithm), registered into a [`harness::Harness`];
+//! - [`compare`]: a backend against the CPU backend on many random graphs, exactly.
 
 pub mod backend_suite;
+pub mod compare;
 pub mod data;
 pub mod harness;
