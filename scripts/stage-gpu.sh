@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-grep -qx '/.devbin/' .git/info/exclude 2>/dev/null || echo '/.devbin/' >> .git/info/exclude
+# .devbin/ is in .gitignore
 rm -rf .devbin
 mkdir -p .devbin/tests .devbin/bin
 cargo build --release -p semigraph-cli
