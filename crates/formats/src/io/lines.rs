@@ -259,11 +259,15 @@ impl WeightAcc {
 
 /// Checks a vertex count fits 32-bit ids.
 pub(crate) fn check_vertices(path: &Path, line: u64, n: u64) -> Result<usize, ReadError> {
-    if n > u32::MAX as u64 {
+    // u32::MAX itself is the index type's sentinel ("no vertex").
+    if n >= u32::MAX as u64 {
         return Err(err_at(
             path,
             line,
-            ReadErrorKind::Overflow(format!("{n} vertices do not fit 32-bit vertex ids")),
+            ReadErrorKind::Overflow(format!(
+                "{n} vertices do not fit 32-bit vertex ids (at most {})",
+                u32::MAX - 1
+            )),
         ));
     }
     usize::try_from(n)
