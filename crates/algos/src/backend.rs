@@ -6,7 +6,10 @@
 //! - [`Backend::Dense`]: a dense `rows x cols` array, row-major. A vector is a `n x 1` array,
 //!   a block of `k` vectors is `n x k`, a distance matrix is `n x n`;
 //! - [`Backend::Sparse`]: a sparse vector (sorted indices and their values), the frontier of
-//!   push-style algorithms.
+//!   push-style algorithms;
+//! - [`Backend::Queue`]: a work queue of vertices and values whose length stays where the
+//!   backend computes, so that a traversal runs many steps ([`Backend::relax_step`]) before it
+//!   reads anything back ([`Backend::queue_len`]).
 //!
 //! Handles live where the backend computes (host memory for the CPU, device memory for a GPU)
 //! and stay there between calls; only the `read_*` methods bring data back.
@@ -58,6 +61,41 @@ pub struct MatrixInfo {
     pub nnz: usize,
     /// The format the backend stores it in.
     pub format: Format,
+}
+
+/// What [`Backend::queue_len`] reads back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueInfo {
+    /// Entries in the queue.
+    pub len: usize,
+    /// Entries in this queue and in every queue before it along a chain of
+    /// [`relax_step`](Backend::relax_step)s (the vertices a traversal has reached).
+    pub total: usize,
+    /// Steps with a non-empty input that led to this queue ([`Backend::relax_step`] carries the
+    /// count from its input and adds one when that input had entries).
+    pub steps: usize,
+}
+
+/// Work counters of a backend, for benchmarks: what a run cost beyond arithmetic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Kernels launched (0 on the CPU).
+    pub launches: u64,
+    /// Times the host waited for the device (reads back included; 0 on the CPU).
+    pub syncs: u64,
+    /// Device allocations (0 on the CPU).
+    pub allocations: u64,
+}
+
+impl std::ops::Sub for Counters {
+    type Output = Counters;
+    fn sub(self, o: Counters) -> Counters {
+        Counters {
+            launches: self.launches - o.launches,
+            syncs: self.syncs - o.syncs,
+            allocations: self.allocations - o.allocations,
+        }
+    }
 }
 
 /// Arrays of vertex ids (parents, predecessors, witnesses): `u32` values whose zero,
@@ -135,6 +173,9 @@ pub trait Backend: Send + Sync {
     type Dense<S: Semiring>: Send + Sync;
     /// A sparse vector of semiring `S` (indices sorted, no duplicates).
     type Sparse<S: Semiring>: Send + Sync;
+    /// A work queue of semiring `S`: vertex ids below its `n` with a value each, in no order,
+    /// and a length that stays where the backend computes.
+    type Queue<S: Semiring>: Send + Sync;
     /// A borrowed view of a dense array of any semiring, used as a mask.
     type MaskRef<'a>: Copy
     where
@@ -293,7 +334,96 @@ pub trait Backend: Send + Sync {
         at: &Self::Sparse<M>,
     ) -> Result<()>;
 
+    // ---- work queues: traversals that do not wait on the host -----------------------------
+
+    /// An empty queue for vertices `0..n` (it holds at most `n` entries from one
+    /// [`relax_step`](Backend::relax_step); appends may add more, up to `2n`).
+    fn queue<S: Semiring>(&self, n: usize) -> Result<Self::Queue<S>>;
+    /// Replaces the entries of `q` by `idx` (below its `n`) with `vals`, its step count by
+    /// `steps`, and its running total by `idx.len()`.
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut Self::Queue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> Result<()>;
+    /// The length and step count of `q`. The one queue operation that waits for the backend
+    /// (on a GPU: a host synchronisation); loops call it every few steps, not every step.
+    fn queue_len<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<QueueInfo>;
+    /// The entries of `q`, sorted by index (ties by value order of insertion).
+    fn read_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
+    /// One relaxation step from a queue into a queue, without waiting for the host: for each
+    /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
+    /// as it was before the step), the term `t = mul_at(A(k, j), x, k)`; where a term
+    /// [improves](Semiring::improves) `d(j)`, `d(j) = add(d(j), t)`. `to` is cleared, then
+    /// receives each improved `j` once, with its final `d(j)`; with `parents`, `p(j)` becomes the
+    /// smallest `k` whose term is `d(j)` bit for bit (the [`witness`](Backend::witness)). Its
+    /// step count is `from`'s, plus one if `from` had entries; its total is `from`'s plus its
+    /// own length.
+    ///
+    /// For selecting semirings (min-plus, max-min, or-and, min-secondi, ...) this equals
+    /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused, with
+    /// work proportional to the arcs of `from`. An empty `from` makes it a no-op.
+    fn relax_step<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        parents: Option<&mut Self::Dense<Parents>>,
+        from: &Self::Queue<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+        to: &mut Self::Queue<S>,
+    ) -> Result<()>;
+    /// `y(i) = value` for every entry `i` of `q` (of any semiring).
+    fn assign_queue<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        q: &Self::Queue<M>,
+        value: S::T,
+    ) -> Result<()>;
+    /// Routes each vertex `i` of `from` by its current value `v = d(i)`: `lo <= v < hi`
+    /// appends `(i, v)` to `inside`, `v >= hi` (and any `v` not ordered against `lo`/`hi`) to
+    /// `outside` (dropped if `None`), `v < lo` drops it; a queue that receives appends holds
+    /// each vertex once until it is cleared, set or written by a step. Each receiving queue's
+    /// step count becomes the larger of its own and `from`'s. The near/far split of
+    /// delta-stepping: `lo` is the last threshold (vertices below it were settled).
+    #[allow(clippy::too_many_arguments)]
+    fn split_queue<S: Semiring>(
+        &self,
+        from: &Self::Queue<S>,
+        d: &Self::Dense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut Self::Queue<S>,
+        outside: Option<&mut Self::Queue<S>>,
+    ) -> Result<()>;
+    /// `add` over the values of `q` (the zero if it is empty; the smallest for min-plus), with
+    /// the queue's length: one read-back.
+    fn reduce_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(QueueInfo, S::T)>;
+    /// Clears `q` (no read-back).
+    fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
+    /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what
+    /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
+    /// new `d(i)`; its step count becomes `steps`. No read-back.
+    fn improve_dense_queue<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        t: &Self::Dense<S>,
+        to: &mut Self::Queue<S>,
+        steps: usize,
+    ) -> Result<()>;
+    /// `x(i) = v` for every entry `(i, v)` of `q`, all other positions the zero: a queue as a
+    /// dense vector (for pull steps).
+    fn queue_to_dense<S: Semiring>(&self, q: &Self::Queue<S>, x: &mut Self::Dense<S>)
+    -> Result<()>;
+
     // ---- provided ------------------------------------------------------------------------
+
+    /// Work counters so far (kernel launches, host synchronisations, device allocations); all
+    /// zero for a backend that has none (the CPU).
+    fn counters(&self) -> Counters {
+        Counters::default()
+    }
 
     /// Waits until every queued operation has finished (a GPU queues work asynchronously;
     /// the CPU computes in the call, so its default does nothing). Time a call with a host

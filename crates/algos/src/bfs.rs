@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MinPlus, MinSecondI, Semiring};
 
-use crate::backend::{Accum, Backend, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Mask, QueueInfo, UnaryOp};
 use crate::graph::Graph;
 use crate::{Result, check_vertex};
 
@@ -71,22 +71,26 @@ const ALPHA: usize = 14;
 /// ... and back to push: the frontier is smaller than 1/BETA of all vertices.
 const BETA: usize = 24;
 
-enum Frontier<B: Backend> {
-    Sparse(B::Sparse<BfsSemiring>),
-    Dense(B::Dense<BfsSemiring>),
-}
+/// Steps run between two reads of the frontier's length when the frontier is small (a read
+/// waits for the backend; steps from an empty frontier cost nothing but a launch).
+pub(crate) const MAX_BATCH: usize = 64;
 
 /// Breadth-first search from `source`, computing levels and parents.
 ///
-/// Each level is one product in the `(min, secondi)` semiring masked by the complement of the
-/// visited set, `t<!parents> = frontier (+).(x) A`, followed by `parents (+)= t` and
-/// `levels<t> = level`. Push levels use SpMSpV along `A` (cost: the out-arcs of the
-/// frontier); pull levels use a masked SpMV along `A^T` that stops scanning a vertex's in-arcs
-/// at its first frontier neighbour with parent id 0 (cost: at most the in-arcs of the unvisited
-/// vertices). [`Direction::Auto`] follows Beamer: pull once the frontier has more than
-/// `unvisited / 14` vertices, push again once it has fewer than `n / 24` (vertex counts stand in
-/// for arc counts). Pull needs a graph built with `GraphOptions { pull: true, .. }`; without
-/// it `Auto` always pushes.
+/// Each level is one product in the `(min, secondi)` semiring masked by the vertices not
+/// visited yet: a push level is one [`Backend::relax_step`] along `A` from the frontier queue
+/// (the arcs of the frontier only; the parent of a vertex is the smallest frontier vertex with
+/// an arc to it), followed by `levels<next> = level`; a pull level is a masked SpMV along
+/// `A^T` that stops scanning a vertex's in-arcs at its first frontier neighbour with parent id
+/// 0 (cost: at most the in-arcs of the unvisited vertices), then a dense relaxation that
+/// enqueues the new frontier. [`Direction::Auto`] follows Beamer: pull once the frontier has
+/// more than `unvisited / 14` vertices, push again once it has fewer than `n / 24` (vertex
+/// counts stand in for arc counts). Pull needs a graph built with `GraphOptions { pull: true,
+/// .. }`; without it `Auto` always pushes.
+///
+/// The frontier's length stays on the backend: while it is small, up to 64 push levels run
+/// between two reads of it (a read waits for a GPU), so a deep search on a road network
+/// synchronises a few dozen times, not once per level.
 ///
 /// # Arguments
 /// - `g`: the graph, a pattern in [`BfsSemiring`] (`Csr::pattern`).
@@ -135,68 +139,104 @@ pub fn bfs<B: Backend>(
     let s = source as u32;
     let mut parents = b.unit::<P>(n, source, s)?;
     let mut levels = b.unit::<L>(n, source, 0)?;
-    let mut frontier = Frontier::<B>::Sparse(b.sparse::<P>(n, &[s], &[s])?);
-    let (mut nf, mut unvisited) = (1usize, n - 1);
-    let (mut level, mut pushes, mut pulls) = (0u32, 0u32, 0u32);
+    let mut cur = b.queue::<P>(n)?;
+    let mut next = b.queue::<P>(n)?;
+    b.queue_set(&mut cur, &[s], &[s], 0)?;
+    // Known at the last read: `cur`'s length and running total, and the vertices reached
+    // before the frontier.
+    let mut last = QueueInfo {
+        len: 1,
+        total: 1,
+        steps: 0,
+    };
+    let (mut nf, mut reached_before) = (1usize, 0usize);
+    let (mut level, mut pulls) = (0u32, 0u32);
     let mut pulling = false;
-    // The previous pull frontier, reused (cleared) as the next output: no allocation per level.
-    let mut spare: Option<B::Dense<P>> = None;
+    let mut batch = 1usize;
+    let mut x: Option<B::Dense<P>> = None;
+    let mut t: Option<B::Dense<P>> = None;
     loop {
+        let unvisited = n - reached_before - nf;
         pulling = match (opts.direction, g.pull()) {
             (Direction::Push, _) | (Direction::Auto, None) => false,
             (Direction::Pull, _) => true,
             (Direction::Auto, Some(_)) if pulling => nf * BETA >= n,
             (Direction::Auto, Some(_)) => nf * ALPHA > unvisited,
         };
-        level += 1;
-        frontier = if pulling {
+        if pulling {
+            level += 1;
             pulls += 1;
-            let x = match frontier {
-                Frontier::Dense(d) => d,
-                Frontier::Sparse(s) => b.to_dense(&s)?,
+            let xd = match x.as_mut() {
+                Some(xd) => xd,
+                None => x.insert(b.dense_filled::<P>(n, 1, P::zero())?),
             };
-            let mut t = match spare.take() {
-                Some(mut d) => {
-                    b.apply(&mut d, Mask::All, UnaryOp::Fill(P::zero()))?;
-                    d
+            b.queue_to_dense(&cur, xd)?;
+            let td = match t.as_mut() {
+                Some(td) => {
+                    b.apply(td, Mask::All, UnaryOp::Fill(P::zero()))?;
+                    td
                 }
-                None => b.dense_filled::<P>(n, 1, P::zero())?,
+                None => t.insert(b.dense_filled::<P>(n, 1, P::zero())?),
             };
             b.mxm(
-                &mut t,
+                td,
                 b.skip(&parents),
                 Accum::Replace,
                 g.require_pull("pull BFS")?,
-                &x,
+                xd,
             )?;
-            nf = b.improve_dense(&mut parents, &t)?;
-            b.apply(&mut levels, b.keep(&t), UnaryOp::Fill(level))?;
-            spare = Some(x);
-            Frontier::Dense(t)
+            reached_before += nf;
+            b.improve_dense_queue(&mut parents, td, &mut next, 0)?;
+            b.assign_queue(&mut levels, &next, level)?;
+            std::mem::swap(&mut cur, &mut next);
+            last = b.queue_len(&cur)?;
+            nf = last.len;
+            batch = 1;
         } else {
-            pushes += 1;
-            let x = match frontier {
-                Frontier::Sparse(s) => s,
-                Frontier::Dense(d) => b.compact(&d)?,
+            for _ in 0..batch {
+                level += 1;
+                b.relax_step(
+                    &mut parents,
+                    None,
+                    &cur,
+                    g.push(),
+                    b.skip(&levels),
+                    &mut next,
+                )?;
+                b.assign_queue(&mut levels, &next, level)?;
+                std::mem::swap(&mut cur, &mut next);
+            }
+            let info = b.queue_len(&cur)?;
+            // The queues from the last read's (included) to this one (excluded).
+            reached_before += (info.total - info.len) - (last.total - last.len);
+            last = info;
+            nf = info.len;
+            batch = if nf * 64 < n {
+                (batch * 2).min(MAX_BATCH)
+            } else {
+                1
             };
-            let t = b.vxm(&x, g.push(), b.skip(&parents))?;
-            let t = b.improve(&mut parents, &t)?;
-            nf = b.sparse_nnz(&t);
-            b.assign_at(&mut levels, &t, level)?;
-            Frontier::Sparse(t)
-        };
+        }
         if nf == 0 {
             break;
         }
-        unvisited -= nf;
     }
+    let levels = b.read_dense(&levels)?;
+    let parents = b.read_dense(&parents)?;
+    let reached = levels.iter().filter(|&&l| l != UNREACHED).count();
+    let depth = levels
+        .iter()
+        .filter(|&&l| l != UNREACHED)
+        .max()
+        .copied()
+        .unwrap_or(0);
     Ok(Bfs {
         source,
-        levels: b.read_dense(&levels)?,
-        parents: b.read_dense(&parents)?,
-        reached: n - unvisited,
-        depth: level - 1,
-        push_steps: pushes,
+        levels,
+        parents,
+        reached,
+        depth,
+        push_steps: depth + 1 - pulls.min(depth + 1),
         pull_steps: pulls,
     })
 }

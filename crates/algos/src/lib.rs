@@ -33,7 +33,9 @@ pub mod sssp;
 pub mod testing;
 
 pub use apsp::{Apsp, ApspOptions, apsp, transitive_closure};
-pub use backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, UnaryOp};
+pub use backend::{
+    Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo, UnaryOp,
+};
 pub use bfs::{Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, UNREACHED, bfs, bfs_multi};
 pub use cpu::CpuBackend;
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};

@@ -124,13 +124,15 @@ pub(crate) enum Relaxed<B: Backend, S: Semiring> {
     /// Still changing after `max_rounds` rounds; `changed` is the last round's changes.
     Limit {
         parents: Option<B::Dense<Parents>>,
-        changed: B::Sparse<S>,
+        changed: B::Queue<S>,
     },
 }
 
 /// The label-correcting loop shared by Bellman-Ford, reachability and widest paths:
 /// `d(source) = one`; each round pushes only the vertices that improved in the previous round
-/// ([`Backend::relax`]), recording the witness of each improvement when `with_parents`.
+/// ([`Backend::relax_step`] from queue to queue), recording the witness of each improvement
+/// when `with_parents`. The queue's length is read every few rounds (1, 2, 4, ... up to
+/// [`MAX_BATCH`](crate::bfs::MAX_BATCH)), never more than `max_rounds` rounds in all.
 pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
@@ -145,22 +147,39 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     } else {
         None
     };
-    let mut changed = b.sparse::<S>(n, &[source as u32], &[S::one()])?;
-    let mut rounds = 0;
-    while b.sparse_nnz(&changed) > 0 {
-        if rounds == max_rounds {
-            return Ok(Relaxed::Limit { parents, changed });
+    let mut cur = b.queue::<S>(n)?;
+    let mut next = b.queue::<S>(n)?;
+    b.queue_set(&mut cur, &[source as u32], &[S::one()], 0)?;
+    let (mut launched, mut batch) = (0usize, 1usize);
+    loop {
+        for _ in 0..batch.min(max_rounds - launched) {
+            b.relax_step(
+                &mut d,
+                parents.as_mut(),
+                &cur,
+                g.push(),
+                crate::Mask::All,
+                &mut next,
+            )?;
+            std::mem::swap(&mut cur, &mut next);
+            launched += 1;
         }
-        rounds += 1;
-        changed = b.relax(
-            &mut d,
-            parents.as_mut(),
-            &changed,
-            g.push(),
-            crate::Mask::All,
-        )?;
+        let info = b.queue_len(&cur)?;
+        if info.len == 0 {
+            return Ok(Relaxed::Converged {
+                d,
+                parents,
+                rounds: info.steps,
+            });
+        }
+        if launched == max_rounds {
+            return Ok(Relaxed::Limit {
+                parents,
+                changed: cur,
+            });
+        }
+        batch = (batch * 2).min(crate::bfs::MAX_BATCH);
     }
-    Ok(Relaxed::Converged { d, parents, rounds })
 }
 
 /// The result of a run: distances as read back, predecessors (the source has none).
@@ -250,7 +269,7 @@ pub fn bellman_ford<B: Backend, D: Distance>(
             parents: Some(p),
             changed,
         } => {
-            let (idx, _) = b.read_sparse(&changed)?;
+            let (idx, _) = b.read_queue(&changed)?;
             let pred = b.read_dense(&p)?;
             Err(Error::NegativeCycle {
                 cycle: cycle_behind(&pred, idx[0] as usize),
@@ -281,19 +300,19 @@ fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
     cycle
 }
 
-/// A graph split for delta-stepping: light arcs (`w <= delta`) and heavy arcs (`w > delta`).
+/// A graph ready for delta-stepping: its matrix on the backend and the bucket width.
 pub struct DeltaGraph<'b, B: Backend, D: Distance> {
-    light: Graph<'b, B, MinPlus<D>>,
-    heavy: Graph<'b, B, MinPlus<D>>,
+    graph: Graph<'b, B, MinPlus<D>>,
     delta: D,
 }
 
 impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
-    /// Splits `a` by `delta` and uploads both halves.
+    /// Checks `a` and uploads it.
     ///
-    /// `delta: None` picks `max_weight / average_out_degree` (Meyer and Sanders' `Θ(L / d)`:
-    /// a vertex's light arcs then reach about one bucket ahead), and at least the smallest
-    /// positive weight, and at least 1 for integer weights.
+    /// `delta: None` picks [`auto_delta`] for the backend: on the CPU `max_weight /
+    /// average_out_degree` (Meyer and Sanders' `Θ(L / d)`: a vertex's arcs then reach about one
+    /// bucket ahead); on a GPU [`GPU_DELTA_FACTOR`] times that, because a GPU is latency-bound on
+    /// the thin frontiers of narrow buckets, and every bucket costs a read-back.
     ///
     /// # Errors
     /// `InvalidArgument` for a matrix that is not square or a `delta` that is not positive
@@ -316,7 +335,14 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
         }
         let delta = match delta {
             Some(d) => d,
-            None => auto_delta(a),
+            None => {
+                let d = auto_delta(a);
+                if backend.kind() == crate::BackendKind::Gpu {
+                    D::from_f64(d.to_f64() * GPU_DELTA_FACTOR)
+                } else {
+                    d
+                }
+            }
         };
         if delta.partial_cmp(&<D as Number>::ZERO) != Some(std::cmp::Ordering::Greater)
             || delta.to_f64().is_infinite()
@@ -325,18 +351,8 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
                 "delta must be positive, not {delta}"
             )));
         }
-        let opts = GraphOptions::default();
-        let part = |light: bool| {
-            let arcs: Vec<(u32, u32, D)> = a
-                .iter()
-                .filter(|t| (t.2 <= delta) == light)
-                .map(|(i, j, w)| (i as u32, j as u32, w))
-                .collect();
-            crate::arcs_to_csr::<MinPlus<D>>(a.nrows(), &arcs)
-        };
         Ok(DeltaGraph {
-            light: Graph::new(backend, &part(true)?, opts)?,
-            heavy: Graph::new(backend, &part(false)?, opts)?,
+            graph: Graph::new(backend, a, GraphOptions::default())?,
             delta,
         })
     }
@@ -347,7 +363,10 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
     }
 }
 
-/// The automatic delta: see [`DeltaGraph::new`].
+/// How much wider the automatic delta is on a GPU (see [`DeltaGraph::new`]).
+pub const GPU_DELTA_FACTOR: f64 = 64.0;
+
+/// The automatic delta of the CPU: see [`DeltaGraph::new`].
 pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
     let n = a.nrows().max(1) as f64;
     let avg_degree = (a.nnz() as f64 / n).max(1.0);
@@ -373,29 +392,32 @@ pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
     D::from_f64(d)
 }
 
-/// Delta-stepping single-source shortest paths (Meyer and Sanders) for non-negative weights.
+/// Delta-stepping single-source shortest paths (Meyer and Sanders) for non-negative weights,
+/// as a near/far worklist (Davidson et al.).
 ///
-/// Vertices are processed in buckets of distance width `delta`. For the lowest non-empty
-/// bucket `[lo, lo + delta)`: repeatedly push the bucket's changed vertices along light arcs
-/// (`t = bucket (+).(x) A_light`, `improve`), keeping those that land in the same bucket, until
-/// none do; then push every vertex settled in the bucket once along heavy arcs. Changed
-/// vertices beyond the bucket wait in a pending sparse vector. All steps are SpMSpV, sparse
-/// unions and selections, so no step touches all `n` vertices.
+/// The *near* queue holds the vertices whose distance is below the current threshold, the
+/// *far* queue the others. Each step relaxes the near queue ([`Backend::relax_step`], with
+/// predecessors) and splits what improved into near and far ([`Backend::split_queue`]); when
+/// the near queue is empty, the threshold advances by `delta` (at least past the smallest far
+/// distance) and far is split again, dropping entries that went stale. Steps run in batches
+/// between reads of the near queue's length, so nothing waits on the host per step; each
+/// bucket costs one more read (the far minimum). A `delta` above every distance makes it
+/// Bellman-Ford over one bucket; a small one approaches Dijkstra's order.
 ///
 /// # Arguments
-/// - `g`: the split graph ([`DeltaGraph::new`], which also picks or checks `delta`).
+/// - `g`: the graph ([`DeltaGraph::new`], which also picks or checks `delta`).
 /// - `source`: a vertex id.
 ///
 /// # Returns
-/// [`ShortestPaths`]; `rounds` counts light and heavy pushes.
+/// [`ShortestPaths`]; `rounds` counts the relaxation steps that had work.
 ///
 /// # Errors
 /// [`Error::VertexOutOfRange`]; backend errors.
 ///
 /// # Complexity
-/// `O(n + m)` pushes per bucket phase in the worst case; with a good `delta`, close to
-/// Dijkstra's work plus re-relaxations inside a bucket. One round of backend calls per light
-/// iteration.
+/// Each step costs the arcs of the near queue; a vertex is relaxed again only when its
+/// distance improves, which a good `delta` keeps rare (close to Dijkstra's work); buckets are
+/// `max distance / delta`.
 ///
 /// # Example
 /// ```
@@ -415,53 +437,53 @@ pub fn delta_stepping<B: Backend, D: Distance>(
     source: usize,
 ) -> Result<ShortestPaths<D>> {
     type S<D> = MinPlus<D>;
-    let b = g.light.backend();
-    let n = g.light.n();
+    let b = g.graph.backend();
+    let n = g.graph.n();
     check_vertex(source, n)?;
     let zero = <D as Number>::ZERO;
     let mut d = b.unit::<S<D>>(n, source, zero)?;
     let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
-    let mut pending = b.sparse::<S<D>>(n, &[source as u32], &[zero])?;
-    let empty = b.sparse::<S<D>>(n, &[], &[])?;
+    let mut near = b.queue::<S<D>>(n)?;
+    let mut far = b.queue::<S<D>>(n)?;
+    let mut far2 = b.queue::<S<D>>(n)?;
+    let mut step = b.queue::<S<D>>(n)?;
+    b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
     let delta = g.delta.to_f64();
-    let mut rounds = 0;
-    while b.sparse_nnz(&pending) > 0 {
-        let m = b.reduce_sparse(&pending)?;
-        let i = (m.to_f64() / delta).floor();
-        let mut lo = D::from_f64(i * delta);
-        let mut hi = D::from_f64((i + 1.0) * delta);
-        if lo > m {
-            lo = m;
-        }
-        if hi <= m {
-            hi = m.sat_plus(g.delta);
-        }
-        let mut bucket = b.select_range(&pending, lo, hi)?;
-        pending = b.select_range(&pending, hi, D::INFINITY)?;
-        let mut settled = b.union(&empty, &bucket)?;
-        while b.sparse_nnz(&bucket) > 0 {
-            rounds += 1;
-            let changed = b.relax(
+    let mut threshold = g.delta;
+    let mut batch = 1usize;
+    loop {
+        for _ in 0..batch {
+            b.relax_step(
                 &mut d,
                 Some(&mut p),
-                &bucket,
-                g.light.push(),
+                &near,
+                g.graph.push(),
                 crate::Mask::All,
+                &mut step,
             )?;
-            bucket = b.select_range(&changed, lo, hi)?;
-            settled = b.union(&settled, &bucket)?;
-            let later = b.select_range(&changed, hi, D::INFINITY)?;
-            pending = b.union(&pending, &later)?;
+            b.queue_clear(&mut near)?;
+            b.split_queue(&step, &d, zero, threshold, &mut near, Some(&mut far))?;
         }
-        rounds += 1;
-        let changed = b.relax(
-            &mut d,
-            Some(&mut p),
-            &settled,
-            g.heavy.push(),
-            crate::Mask::All,
-        )?;
-        pending = b.union(&pending, &changed)?;
+        let info = b.queue_len(&near)?;
+        if info.len > 0 {
+            batch = (batch * 2).min(crate::bfs::MAX_BATCH);
+            continue;
+        }
+        // The bucket is settled: advance past the smallest far distance.
+        let (far_info, m) = b.reduce_queue(&far)?;
+        if far_info.len == 0 {
+            let rounds = info.steps.max(far_info.steps);
+            return finish(b, source, &d, &p, rounds);
+        }
+        let i = (m.to_f64() / delta).floor();
+        let mut hi = D::from_f64((i + 1.0) * delta);
+        if hi <= m || hi <= threshold {
+            hi = m.sat_plus(g.delta);
+        }
+        threshold = hi;
+        b.queue_clear(&mut far2)?;
+        b.split_queue(&far, &d, zero, threshold, &mut near, Some(&mut far2))?;
+        std::mem::swap(&mut far, &mut far2);
+        batch = 1;
     }
-    finish(b, source, &d, &p, rounds)
 }

@@ -85,6 +85,8 @@ impl CombineArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SsspAlgo {
+    /// Bellman-Ford on a GPU or with negative weights, delta-stepping otherwise.
+    Auto,
     BellmanFord,
     DeltaStepping,
 }
@@ -151,8 +153,9 @@ pub enum Cmd {
         /// the graph file's numbering) and print one summary line per source.
         #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
         sources: Option<PathBuf>,
-        /// The algorithm.
-        #[arg(long, value_enum, default_value_t = SsspAlgo::BellmanFord)]
+        /// The algorithm: auto picks Bellman-Ford on a GPU (frontier relaxation, no bucket
+        /// bookkeeping) or when a weight is negative, delta-stepping otherwise.
+        #[arg(long, value_enum, default_value_t = SsspAlgo::Auto)]
         algo: SsspAlgo,
         /// Bucket width of delta-stepping (default: automatic, see the docs).
         #[arg(long)]
@@ -286,4 +289,60 @@ pub enum BenchCmd {
         #[arg(long, default_value_t = 20)]
         runs: usize,
     },
+    /// Breadth-first search on each backend after a warm-up: median and minimum of --runs
+    /// runs, levels, microseconds per level, edges traversed per second, kernel launches,
+    /// host synchronisations and device allocations per run; every run checked against the
+    /// CPU backend.
+    Bfs {
+        #[command(flatten)]
+        bench: AlgoBench,
+    },
+    /// Single-source shortest paths, measured as `bench bfs` (steps are rounds).
+    Sssp {
+        #[command(flatten)]
+        bench: AlgoBench,
+        /// The algorithm.
+        #[arg(long, value_enum, default_value_t = SsspAlgo::Auto)]
+        algo: SsspAlgo,
+        /// Bucket width of delta-stepping (default: automatic per backend).
+        #[arg(long)]
+        delta: Option<f64>,
+        /// Distance type, as for `sssp`.
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
+    },
+    /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings).
+    Apsp {
+        #[command(flatten)]
+        bench: AlgoBench,
+        /// Distance type, as for `apsp`.
+        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
+        distances: DistChoice,
+    },
+}
+
+/// The graph, sources, backends and runs of an algorithm benchmark.
+#[derive(Args, Clone, Debug)]
+pub struct AlgoBench {
+    /// The graph file (or --generate).
+    pub file: Option<PathBuf>,
+    /// Generate the graph instead of reading a file (sizes as for `generate`).
+    #[arg(long, value_enum)]
+    pub generate: Option<GenKind>,
+    #[command(flatten)]
+    pub gen_args: GenArgs,
+    /// The source vertex in the file's numbering (default: the first vertex, or for generated
+    /// graphs the vertex with the most arcs).
+    #[arg(long, short = 's')]
+    pub source: Option<i64>,
+    /// Backends, comma-separated: gpu, cpu.
+    #[arg(long, default_value = "gpu,cpu")]
+    pub backends: String,
+    /// Timed runs per backend (at least 10), after one untimed warm-up run.
+    #[arg(long, default_value_t = 10)]
+    pub runs: usize,
+    /// Give a file without weights seeded random integer weights LO..HI (`sssp`, `apsp`;
+    /// default: unit weights; --seed seeds them).
+    #[arg(long, value_name = "LO..HI")]
+    pub assign_weights: Option<String>,
 }

@@ -53,6 +53,30 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     ))
 }
 
+/// `--algo auto`: Bellman-Ford on a GPU (frontier relaxation with no bucket bookkeeping; a GPU
+/// is latency-bound on the thin frontiers of narrow buckets) or when a weight is negative,
+/// delta-stepping on the CPU (less work per vertex).
+pub(crate) fn resolve_algo<B: Backend, D: Distance>(
+    algo: SsspAlgo,
+    b: &B,
+    a: &semigraph_formats::Csr<MinPlus<D>>,
+) -> SsspAlgo {
+    match algo {
+        SsspAlgo::Auto => {
+            let negative = a
+                .vals()
+                .iter()
+                .any(|&w| w < <D as semigraph_semiring::Number>::ZERO);
+            if negative || b.kind() == semigraph_algos::BackendKind::Gpu {
+                SsspAlgo::BellmanFord
+            } else {
+                SsspAlgo::DeltaStepping
+            }
+        }
+        other => other,
+    }
+}
+
 /// `key: value` lines for an output header.
 pub(crate) type Lines = Vec<(String, String)>;
 
@@ -245,8 +269,10 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             Bf(Graph<'b, B, MinPlus<D>>),
             Delta(DeltaGraph<'b, B, D>),
         }
-        let built = match self.algo {
-            SsspAlgo::BellmanFord => Built::Bf(Graph::new(b, &a, GraphOptions::default())?),
+        let built = match resolve_algo(self.algo, b, &a) {
+            SsspAlgo::BellmanFord | SsspAlgo::Auto => {
+                Built::Bf(Graph::new(b, &a, GraphOptions::default())?)
+            }
             SsspAlgo::DeltaStepping => {
                 Built::Delta(DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?)
             }

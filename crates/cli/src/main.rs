@@ -5,6 +5,7 @@
 
 mod args;
 mod bench;
+mod bench_algos;
 mod demo;
 mod files;
 mod jobs;
@@ -307,6 +308,21 @@ fn run(cli: Cli) -> Res<ExitCode> {
             return demo::run(&c, size);
         }
         Cmd::Bench {
+            what: BenchCmd::Bfs { bench },
+        } => bench_algos::bfs_bench(&c, &bench)?,
+        Cmd::Bench {
+            what:
+                BenchCmd::Sssp {
+                    bench,
+                    algo,
+                    delta,
+                    distances,
+                },
+        } => bench_algos::sssp_bench(&c, &bench, algo, delta, distances)?,
+        Cmd::Bench {
+            what: BenchCmd::Apsp { bench, distances },
+        } => bench_algos::apsp_bench(&c, &bench, distances)?,
+        Cmd::Bench {
             what:
                 BenchCmd::Spmv {
                     file,
@@ -392,7 +408,7 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
 
 /// The sources of a run: `--source`, or every source of a DIMACS `.ss` file (its ids in the
 /// graph file's numbering).
-fn sources_of(
+pub(crate) fn sources_of(
     g: &EdgeList,
     source: Option<i64>,
     sources: Option<&Path>,

@@ -68,11 +68,26 @@ pub enum Kernel {
     Witness,
     /// Compaction, pass 2: exclusive scan of the tile counts (semiring-independent).
     Scan,
+    /// A queue relaxation step, phase 1: terms along the frontier's arcs, atomic improvement,
+    /// each improved vertex appended once.
+    QueueRelax,
+    /// Phase 2: the witness (smallest frontier vertex attaining it) of each improvement.
+    QueueWitness,
+    /// Phase 3: the output queue's values from the final distances.
+    QueueFill,
+    /// Routes a queue's vertices by their current value into two queues (near/far).
+    QueueSplit,
+    /// `add` over a queue's values.
+    QueueReduce,
+    /// Dense relaxation that enqueues the improved positions.
+    QueueImproveDense,
+    /// Scatters a queue's values (or a constant) into a dense array.
+    QueueScatter,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 23] = [
+    pub const ALL: [Kernel; 30] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -96,6 +111,13 @@ impl Kernel {
         Kernel::SelectRange,
         Kernel::Witness,
         Kernel::Scan,
+        Kernel::QueueRelax,
+        Kernel::QueueWitness,
+        Kernel::QueueFill,
+        Kernel::QueueSplit,
+        Kernel::QueueReduce,
+        Kernel::QueueImproveDense,
+        Kernel::QueueScatter,
     ];
 
     /// `(operation, format, variant)`: the three key fields this kernel fills.
@@ -124,6 +146,13 @@ impl Kernel {
             Kernel::SelectRange => ("select_range", "sparse", "base"),
             Kernel::Witness => ("witness", "csr", "warp"),
             Kernel::Scan => ("scan", "vec", "base"),
+            Kernel::QueueRelax => ("relax", "queue", "lanes"),
+            Kernel::QueueWitness => ("witness", "queue", "lanes"),
+            Kernel::QueueFill => ("fill", "queue", "base"),
+            Kernel::QueueSplit => ("split", "queue", "base"),
+            Kernel::QueueReduce => ("reduce", "queue", "base"),
+            Kernel::QueueImproveDense => ("improve", "queue", "dense"),
+            Kernel::QueueScatter => ("scatter", "queue", "base"),
         }
     }
 
@@ -264,7 +293,11 @@ pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
         s.push_str(&sr.prelude());
         s.push_str(COMMON);
     }
-    s.push_str(&body(kernel).replace("KERNEL", &name));
+    let mut b = body(kernel).replace("KERNEL", &name);
+    if let Some(params) = crate::params::c_params(kernel) {
+        b = b.replace("PARAMS", &params);
+    }
+    s.push_str(&b);
     s
 }
 
@@ -742,6 +775,139 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
         sr_t r = sr_mul(av[q], v, kk);
         if (!sr_is_zero(r) && sr_to_word(r) == sr_to_word(d[j])) atomicMin(&p[j], (unsigned int)kk);
     }
+}
+"#
+        }
+        Kernel::QueueRelax => {
+            r#"// Phase 1 of a relaxation step from the queue (qi, qv; length qh[0]) along CSR A: `lanes`
+// threads per entry k walk row k. A term t = mul(A(k, j), x, k) that the mask allows, is not
+// the zero and improves d[j] (read now: a stale read is never lower than the value) is added
+// atomically; the first thread to mark j in this step (member[j] != stamp) resets its parent
+// and appends j to the output queue (length th[0], zero at launch). Thread 0 sets the output's
+// step count and entries-before.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    if (sg_gid() == 0) { th[1] = qh[1] + (len > 0 ? 1ull : 0ull); th[2] = qh[2] + len; }
+    unsigned long long total = len * lanes;
+    for (unsigned long long g = sg_gid(); g < total; g += sg_nthreads()) {
+        unsigned long long e = g / lanes;
+        unsigned int lane = (unsigned int)(g % lanes);
+        sg_idx_t kk = qi[e];
+        sr_t x = qv[e];
+        sg_idx_t end = rp[kk + 1];
+        for (sg_idx_t p = rp[kk] + lane; p < end; p += lanes) {
+            sg_idx_t j = ci[p];
+            if (!SG_ALLOWS(j)) continue;
+            sr_t t = sr_mul(av[p], x, kk);
+            if (sr_is_zero(t) || !sr_improves(d[j], t)) continue;
+            sr_atomic_add(&d[j], t);
+            if (atomicExch(&member[j], stamp) != stamp) {
+                if (use_parents) parents[j] = SG_SENTINEL;
+                unsigned long long pos = atomicAdd(&th[0], 1ull);
+                ti[pos] = j;
+            }
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueWitness => {
+            r#"// Phase 2: for each vertex j improved in this step (member[j] == stamp), the smallest frontier
+// vertex k whose term mul(A(k, j), x, k) equals the final d[j] bit for bit.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long total = qh[0] * lanes;
+    for (unsigned long long g = sg_gid(); g < total; g += sg_nthreads()) {
+        unsigned long long e = g / lanes;
+        unsigned int lane = (unsigned int)(g % lanes);
+        sg_idx_t kk = qi[e];
+        sr_t x = qv[e];
+        sg_idx_t end = rp[kk + 1];
+        for (sg_idx_t p = rp[kk] + lane; p < end; p += lanes) {
+            sg_idx_t j = ci[p];
+            if (member[j] != stamp || !SG_ALLOWS(j)) continue;
+            sr_t t = sr_mul(av[p], x, kk);
+            if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(d[j])) atomicMin(&parents[j], (unsigned int)kk);
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueFill => {
+            r#"// Phase 3: tv[e] = d[ti[e]] for the entries of the output queue.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = th[0];
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) tv[e] = d[ti[e]];
+}
+"#
+        }
+        Kernel::QueueSplit => {
+            r#"// Routes each vertex i of the queue by its current value v = d[i]: lo <= v < hi to the inside
+// queue, v >= hi to the outside queue (if any), v < lo dropped; a receiving queue holds a vertex
+// once (member == stamp). Thread 0 raises each receiving queue's step count to the input's.
+extern "C" __global__ void KERNEL(PARAMS) {
+    sr_t vlo = sr_from_bits(lo), vhi = sr_from_bits(hi);
+    unsigned long long len = qh[0];
+    if (sg_gid() == 0) {
+        atomicMax(&ih[1], qh[1]);
+        if (use_outside) atomicMax(&oh[1], qh[1]);
+    }
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        sg_idx_t i = qi[e];
+        sr_t v = d[i];
+        if (v < vlo) continue;
+        if (v < vhi) {
+            if (atomicExch(&imember[i], istamp) != istamp) {
+                unsigned long long pos = atomicAdd(&ih[0], 1ull);
+                ii[pos] = i;
+                iv[pos] = v;
+            }
+        } else if (use_outside) {
+            if (atomicExch(&omember[i], ostamp) != ostamp) {
+                unsigned long long pos = atomicAdd(&oh[0], 1ull);
+                oi[pos] = i;
+                ov[pos] = v;
+            }
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueReduce => {
+            r#"// out[0] = add(out[0], every value of the queue): a warp reduction per block, then the
+// semiring's atomic add (out[0] starts at SR_ZERO).
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    sr_t acc = SR_ZERO;
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) acc = sr_add(acc, qv[e]);
+    for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+    if ((threadIdx.x & 31) == 0 && !sr_is_zero(acc)) sr_atomic_add(out, acc);
+}
+"#
+        }
+        Kernel::QueueImproveDense => {
+            r#"// d[i] = add(d[i], t[i]) where sr_improves(d[i], t[i]), appending i with its new value to the
+// output queue (length th[0], zero at launch; steps set to `steps`, entries-before to 0).
+extern "C" __global__ void KERNEL(PARAMS) {
+    if (sg_gid() == 0) { th[1] = steps; th[2] = 0; }
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        sr_t old = d[i], v = t[i];
+        if (sr_improves(old, v)) {
+            sr_t nv = sr_add(old, v);
+            d[i] = nv;
+            unsigned long long pos = atomicAdd(&th[0], 1ull);
+            ti[pos] = (sg_idx_t)i;
+            tv[pos] = nv;
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueScatter => {
+            r#"// y[qi[e]] = qv[e] (use_vals) or the value with bits c, for the entries of the queue.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    sr_t cv = sr_from_bits(c);
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) y[qi[e]] = use_vals ? qv[e] : cv;
 }
 "#
         }

@@ -3,6 +3,7 @@
 
 use std::any::TypeId;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -37,6 +38,10 @@ pub(crate) struct Device {
     pub arch: String,
     funcs: Mutex<HashMap<(TypeId, Kernel), CudaFunction>>,
     stats: Mutex<CompileStats>,
+    /// Work counters: kernel launches, host synchronisations, allocations.
+    launches: AtomicU64,
+    syncs: AtomicU64,
+    allocations: AtomicU64,
 }
 
 /// Whether `libcuda` (the driver library) can be loaded.
@@ -82,6 +87,9 @@ impl Device {
             arch,
             funcs: Mutex::new(HashMap::new()),
             stats: Mutex::new(CompileStats::default()),
+            launches: AtomicU64::new(0),
+            syncs: AtomicU64::new(0),
+            allocations: AtomicU64::new(0),
         })
     }
 
@@ -142,6 +150,20 @@ impl Device {
         Ok(f)
     }
 
+    /// Counts a kernel launch.
+    pub fn count_launch(&self) {
+        self.launches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The work counters so far.
+    pub fn counters(&self) -> semigraph_algos::Counters {
+        semigraph_algos::Counters {
+            launches: self.launches.load(Ordering::Relaxed),
+            syncs: self.syncs.load(Ordering::Relaxed),
+            allocations: self.allocations.load(Ordering::Relaxed),
+        }
+    }
+
     pub fn stats(&self) -> CompileStats {
         *self.stats.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -193,6 +215,7 @@ impl Device {
     ) -> Result<CudaSlice<T>, GpuError> {
         let size = size_of::<T>().max(1);
         let n = (len * size).max(1).next_multiple_of(8).div_ceil(size);
+        self.allocations.fetch_add(1, Ordering::Relaxed);
         self.stream
             .alloc_zeros::<T>(n)
             .map_err(|e| self.oom(what, len * size_of::<T>(), e))
@@ -231,6 +254,7 @@ impl Device {
 
     /// Waits for the stream.
     pub fn sync(&self) -> Result<(), GpuError> {
+        self.syncs.fetch_add(1, Ordering::Relaxed);
         self.stream
             .synchronize()
             .map_err(|e| driver("synchronize", e))

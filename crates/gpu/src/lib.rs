@@ -35,6 +35,7 @@ pub mod codegen;
 pub mod compiler;
 mod device;
 pub mod error;
+mod params;
 
 pub use backend::{AdaptivePlan, CsrKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse};
 pub use codegen::{Kernel, KernelKey};

@@ -230,6 +230,327 @@ where
             );
         }
         check_witness::<B, S>(b, &m, &e, &xs, &idx, &vals, seed);
+        check_relax_step::<B, S>(b, &m, &e, nrows, ncols, seed);
+    }
+}
+
+/// `true` if `add` returns one of its operands on the test values (min, max, or, the secondi
+/// semirings): the semirings whose relaxation step is defined ([`Backend::relax_step`]).
+fn selecting<S: Semiring>() -> bool
+where
+    S::T: TestValue,
+{
+    (-6..=6).all(|a| {
+        (-6..=6).all(|b| {
+            let (x, y) = (test_value::<S>(a, false), test_value::<S>(b, false));
+            let s = S::add(x, y);
+            same::<S>(s, x) || same::<S>(s, y)
+        })
+    })
+}
+
+/// [`Backend::relax_step`] against a reference built from the entries: a random frontier queue
+/// (with repeated vertices), random distances, a random mask; the distances, the output queue,
+/// the witnesses, the step count and the running total must match. Also chains a second step.
+fn check_relax_step<B: Backend, S: Semiring>(
+    b: &B,
+    m: &B::Matrix<S>,
+    e: &[(usize, usize, S::T)],
+    nrows: usize,
+    ncols: usize,
+    seed: u64,
+) where
+    S::T: TestValue,
+{
+    use semigraph_algos::{NO_PARENT, Parents};
+    use semigraph_semiring::Scalar;
+    if !selecting::<S>() {
+        return;
+    }
+    let rng = Rng::new(seed ^ 0x4e1a);
+    let xv = random_values::<S>(nrows, seed + 600);
+    let (mut qi, mut qv) = (Vec::new(), Vec::new());
+    for (i, v) in xv.iter().enumerate() {
+        if !S::is_zero(*v) {
+            qi.push(i as u32);
+            qv.push(*v);
+            if rng.below(i as u64, 5) == 0 {
+                // A vertex queued twice (as far piles of delta-stepping may hold).
+                qi.push(i as u32);
+                qv.push(test_value::<S>(
+                    rng.below(100 + i as u64, 41) as i32 - 20,
+                    false,
+                ));
+            }
+        }
+    }
+    if nrows == ncols {
+        // Shuffle (queues have no order).
+        let k = qi.len();
+        for a in 0..k {
+            let c = rng.below(500 + a as u64, k as u64) as usize;
+            qi.swap(a, c);
+            qv.swap(a, c);
+        }
+    }
+    let d0 = random_values::<S>(ncols, seed + 700);
+    let mv = random_values::<OrAnd>(ncols, seed + 800);
+    let md = b.dense::<OrAnd>(ncols, 1, &mv).unwrap();
+    for masked in [false, true] {
+        let mut from = b.queue::<S>(nrows).unwrap();
+        b.queue_set(&mut from, &qi, &qv, 5).unwrap();
+        let mut to = b.queue::<S>(ncols).unwrap();
+        // Left over from an earlier step: relax_step clears it.
+        b.queue_set(&mut to, &[0], &[test_value::<S>(1, false)], 9)
+            .unwrap();
+        let mut d = b.dense::<S>(ncols, 1, &d0).unwrap();
+        let p0 = vec![7u32; ncols];
+        let mut p = b.dense::<Parents>(ncols, 1, &p0).unwrap();
+        let mask: Mask<'_, B> = if masked { b.skip(&md) } else { Mask::All };
+        b.relax_step(&mut d, Some(&mut p), &from, m, mask, &mut to)
+            .expect("relax_step");
+        // Reference.
+        let mut want_d = d0.clone();
+        let mut want_p = p0.clone();
+        let mut terms: Vec<Vec<(S::T, u32)>> = vec![Vec::new(); ncols];
+        for (&k, &x) in qi.iter().zip(&qv) {
+            for &(i, j, w) in e {
+                if i != k as usize || (masked && mv[j]) {
+                    continue;
+                }
+                let t = S::mul_at(w, x, k as u64);
+                if !S::is_zero(t) && S::improves(d0[j], t) {
+                    terms[j].push((t, k));
+                }
+            }
+        }
+        let mut want_q: Vec<(u32, S::T)> = Vec::new();
+        for j in 0..ncols {
+            if terms[j].is_empty() {
+                continue;
+            }
+            let best = terms[j].iter().fold(S::zero(), |a, t| S::add(a, t.0));
+            if S::improves(d0[j], best) {
+                let new = S::add(d0[j], best);
+                want_d[j] = new;
+                want_q.push((j as u32, new));
+                want_p[j] = terms[j]
+                    .iter()
+                    .filter(|t| t.0.to_bits64() == new.to_bits64())
+                    .map(|t| t.1)
+                    .min()
+                    .unwrap_or(NO_PARENT);
+            }
+        }
+        let got_d = b.read_dense(&d).unwrap();
+        let name = S::full_name();
+        if picks_any::<S>() {
+            // `any` may pick any improving term: check validity only.
+            for j in 0..ncols {
+                let ok =
+                    same::<S>(got_d[j], d0[j]) || terms[j].iter().any(|t| same::<S>(t.0, got_d[j]));
+                assert!(ok, "relax_step {name} d[{j}]");
+            }
+            continue;
+        }
+        assert!(
+            got_d.iter().zip(&want_d).all(|(a, b)| same::<S>(*a, *b)),
+            "relax_step {name} masked={masked}: d {got_d:?} want {want_d:?}"
+        );
+        let (gi, gv) = b.read_queue(&to).unwrap();
+        let (wi, wv): (Vec<u32>, Vec<S::T>) = want_q.into_iter().unzip();
+        assert_eq!(gi, wi, "relax_step {name} masked={masked}: queue");
+        assert!(gv.iter().zip(&wv).all(|(a, b)| same::<S>(*a, *b)));
+        assert_eq!(
+            b.read_dense(&p).unwrap(),
+            want_p,
+            "relax_step {name}: parents"
+        );
+        let info = b.queue_len(&to).unwrap();
+        assert_eq!(
+            (info.len, info.steps, info.total),
+            (
+                wi.len(),
+                5 + usize::from(!qi.is_empty()),
+                qi.len() + wi.len()
+            ),
+            "relax_step {name}: queue info"
+        );
+        // A second step from `to` (a chain), without parents; an empty step is a no-op.
+        if nrows == ncols {
+            let mut to2 = b.queue::<S>(ncols).unwrap();
+            b.relax_step(&mut d, None, &to, m, Mask::All, &mut to2)
+                .unwrap();
+            let i2 = b.queue_len(&to2).unwrap();
+            assert_eq!(i2.total, info.total + i2.len, "chain total {name}");
+            let mut empty = b.queue::<S>(ncols).unwrap();
+            b.queue_clear(&mut empty).unwrap();
+            let before = b.read_dense(&d).unwrap();
+            b.relax_step(&mut d, None, &empty, m, Mask::All, &mut to2)
+                .unwrap();
+            assert_eq!(b.queue_len(&to2).unwrap().len, 0);
+            assert!(
+                b.read_dense(&d)
+                    .unwrap()
+                    .iter()
+                    .zip(&before)
+                    .all(|(a, c)| same::<S>(*a, *c))
+            );
+        }
+    }
+}
+
+/// The other queue operations: set/read, split (with stale entries), min, clear, dense
+/// relaxation into a queue, a queue as a dense vector, assignment at a queue's entries.
+fn check_queue_ops<B: Backend, S: Semiring>(b: &B)
+where
+    S::T: TestValue,
+{
+    use semigraph_semiring::Scalar;
+    let n = 300;
+    let name = S::full_name();
+    let dv = random_values::<S>(n, 31);
+    let d = b.dense::<S>(n, 1, &dv).unwrap();
+    let rng = Rng::new(77);
+    // Entries: current values of d, and some stale ones (another value).
+    let (mut qi, mut qv) = (Vec::new(), Vec::new());
+    for i in 0..n as u32 {
+        if S::is_zero(dv[i as usize]) {
+            continue;
+        }
+        qi.push(i);
+        qv.push(dv[i as usize]);
+        if rng.below(i as u64, 4) == 0 {
+            qi.push(i);
+            qv.push(test_value::<S>(
+                rng.below(1000 + i as u64, 41) as i32 - 20,
+                false,
+            ));
+        }
+    }
+    let mut q = b.queue::<S>(n).unwrap();
+    b.queue_set(&mut q, &qi, &qv, 3).unwrap();
+    let (ri, rv) = b.read_queue(&q).unwrap();
+    assert_eq!(ri.len(), qi.len(), "read_queue {name}");
+    assert!(ri.windows(2).all(|w| w[0] <= w[1]), "read_queue sorted");
+    let mut want: Vec<(u32, u64)> = qi
+        .iter()
+        .zip(&qv)
+        .map(|(i, v)| (*i, v.to_bits64()))
+        .collect();
+    let mut got: Vec<(u32, u64)> = ri
+        .iter()
+        .zip(&rv)
+        .map(|(i, v)| (*i, v.to_bits64()))
+        .collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "read_queue {name}");
+    // reduce_queue.
+    let (info, total) = b.reduce_queue(&q).unwrap();
+    assert_eq!(info.len, qi.len());
+    let want_total = qv.iter().fold(S::zero(), |a, &v| S::add(a, v));
+    assert!(
+        same::<S>(total, want_total) || picks_any::<S>(),
+        "reduce_queue {name}"
+    );
+    let empty = b.queue::<S>(n).unwrap();
+    let (ie, ze) = b.reduce_queue(&empty).unwrap();
+    assert!(
+        ie.len == 0 && S::is_zero(ze),
+        "reduce_queue of an empty queue {name}"
+    );
+    // split_queue into two queues that already hold entries.
+    let (lo, hi) = (test_value::<S>(-5, false), test_value::<S>(7, false));
+    let mut inside = b.queue::<S>(n).unwrap();
+    let mut outside = b.queue::<S>(n).unwrap();
+    let one = test_value::<S>(1, false);
+    b.queue_set(&mut inside, &[0], &[one], 1).unwrap();
+    b.queue_set(&mut outside, &[1], &[one], 8).unwrap();
+    b.split_queue(&q, &d, lo, hi, &mut inside, Some(&mut outside))
+        .unwrap();
+    let (mut wi, mut wo) = (vec![(0u32, one.to_bits64())], vec![(1u32, one.to_bits64())]);
+    let mut seen = std::collections::HashSet::new();
+    for &i in &qi {
+        if !seen.insert(i) {
+            continue; // a vertex is appended once
+        }
+        let v = dv[i as usize];
+        if v < lo {
+            continue;
+        }
+        if v < hi { &mut wi } else { &mut wo }.push((i, v.to_bits64()));
+    }
+    for (qq, mut w, steps, what) in [(&inside, wi, 3, "inside"), (&outside, wo, 8, "outside")] {
+        let (gi, gv) = b.read_queue(qq).unwrap();
+        let mut g: Vec<(u32, u64)> = gi
+            .iter()
+            .zip(&gv)
+            .map(|(i, v)| (*i, v.to_bits64()))
+            .collect();
+        g.sort();
+        w.sort();
+        assert_eq!(g, w, "split_queue {what} {name}");
+        assert_eq!(
+            b.queue_len(qq).unwrap().steps,
+            steps,
+            "split_queue {what} steps"
+        );
+    }
+    // queue_clear keeps the step count.
+    b.queue_clear(&mut inside).unwrap();
+    let i0 = b.queue_len(&inside).unwrap();
+    assert_eq!((i0.len, i0.steps), (0, 3));
+    // queue_to_dense: the entries of a queue without repeats.
+    let mut uq = b.queue::<S>(n).unwrap();
+    let ui: Vec<u32> = (0..n as u32).filter(|i| i % 3 == 1).collect();
+    let uv: Vec<S::T> = ui
+        .iter()
+        .map(|&i| test_value::<S>(i as i32 % 13 - 6, false))
+        .collect();
+    b.queue_set(&mut uq, &ui, &uv, 0).unwrap();
+    let mut x = b.dense::<S>(n, 1, &dv).unwrap();
+    b.queue_to_dense(&uq, &mut x).unwrap();
+    let gx = b.read_dense(&x).unwrap();
+    for i in 0..n {
+        let want = if i % 3 == 1 { uv[i / 3] } else { S::zero() };
+        assert!(same::<S>(gx[i], want), "queue_to_dense {name}: {i}");
+    }
+    // assign_queue.
+    let c = test_value::<S>(4, false);
+    let mut y = b.dense::<S>(n, 1, &dv).unwrap();
+    b.assign_queue(&mut y, &uq, c).unwrap();
+    let gy = b.read_dense(&y).unwrap();
+    for i in 0..n {
+        let want = if i % 3 == 1 { c } else { dv[i] };
+        assert!(same::<S>(gy[i], want), "assign_queue {name}: {i}");
+    }
+    // improve_dense_queue (selecting semirings: the changed set is exact).
+    if selecting::<S>() && !picks_any::<S>() {
+        let tv = random_values::<S>(n, 41);
+        let t = b.dense::<S>(n, 1, &tv).unwrap();
+        let mut dd = b.dense::<S>(n, 1, &dv).unwrap();
+        let mut out = b.queue::<S>(n).unwrap();
+        b.improve_dense_queue(&mut dd, &t, &mut out, 11).unwrap();
+        let gd = b.read_dense(&dd).unwrap();
+        let (gi, gv) = b.read_queue(&out).unwrap();
+        let mut wi = Vec::new();
+        for i in 0..n {
+            let better = S::improves(dv[i], tv[i]);
+            let w = if better { S::add(dv[i], tv[i]) } else { dv[i] };
+            assert!(same::<S>(gd[i], w), "improve_dense_queue {name}: {i}");
+            if better {
+                wi.push(i as u32);
+            }
+        }
+        assert_eq!(gi, wi, "improve_dense_queue {name}: queue");
+        assert!(
+            gi.iter()
+                .zip(&gv)
+                .all(|(&i, &v)| same::<S>(v, gd[i as usize]))
+        );
+        let info = b.queue_len(&out).unwrap();
+        assert_eq!((info.steps, info.total), (11, wi.len()));
     }
 }
 
@@ -483,6 +804,7 @@ where
         let want = if S::is_zero(xv[i]) { yv[i] } else { c };
         assert!(same::<S>(got[i], want), "assign_at {}", S::full_name());
     }
+    check_queue_ops::<B, S>(b);
     // set and unit
     let mut z = b.dense_filled::<S>(4, 2, S::zero()).unwrap();
     b.set(&mut z, 5, c).unwrap();
@@ -699,6 +1021,20 @@ pub fn register<B, E>(
     B: Backend + 'static,
     E: std::fmt::Display + 'static,
 {
+    register_prefixed(h, "", needs, make)
+}
+
+/// [`register`] with every test name prefixed by `prefix` (for a second configuration of the
+/// same backend).
+pub fn register_prefixed<B, E>(
+    h: &mut Harness,
+    prefix: &'static str,
+    needs: Option<&Needs>,
+    make: fn() -> std::result::Result<B, E>,
+) where
+    B: Backend + 'static,
+    E: std::fmt::Display + 'static,
+{
     let add = |h: &mut Harness, name: String, f: Body<B>| {
         let body = move || {
             let b = make().map_err(|e| Failed::from(format!("the backend did not open: {e}")))?;
@@ -722,7 +1058,7 @@ pub fn register<B, E>(
             ($label:ident, $s:ty) => {
                 add(
                     h,
-                    format!("{fname}::{}", stringify!($label)),
+                    format!("{prefix}{fname}::{}", stringify!($label)),
                     Box::new(move |b: &B| {
                         check_matrix_ops::<B, $s>(b, format);
                         Ok(())
@@ -733,7 +1069,7 @@ pub fn register<B, E>(
         semigraph_semiring::for_each_builtin!(one);
         add(
             h,
-            format!("{fname}::algorithms"),
+            format!("{prefix}{fname}::algorithms"),
             Box::new(move |b: &B| outcome(check_algorithms(b, format))),
         );
     }
@@ -741,7 +1077,7 @@ pub fn register<B, E>(
         ($label:ident, $s:ty) => {
             add(
                 h,
-                format!("dense_ops::{}", stringify!($label)),
+                format!("{prefix}dense_ops::{}", stringify!($label)),
                 Box::new(|b: &B| {
                     check_dense_ops::<B, $s>(b);
                     Ok(())

@@ -5,15 +5,18 @@ use std::sync::OnceLock;
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
-    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, Result as AlgoResult,
-    UnaryOp,
+    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
+    Result as AlgoResult, UnaryOp,
 };
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{OrAnd, Scalar, Semiring};
 
 use crate::codegen::Kernel;
+
+mod queue;
 use crate::device::{CompileStats, Device, bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
+pub use queue::GpuQueue;
 
 /// Threads per block of the one-dimensional kernels.
 const BLOCK: u32 = 256;
@@ -243,7 +246,18 @@ pub struct GpuBackend {
     pub(crate) dev: Device,
     /// A one-byte buffer passed where a kernel takes an unused pointer.
     dummy: CudaSlice<u8>,
+    /// Small buffers for unused kernel arguments and one-value results (no allocation in
+    /// loops).
+    scratch: std::sync::Mutex<Scratch>,
     csr_kernel: Option<CsrKernel>,
+}
+
+/// See [`GpuBackend`]'s `scratch`.
+struct Scratch {
+    idx: CudaSlice<u32>,
+    vals: CudaSlice<u8>,
+    hdr: CudaSlice<u64>,
+    member: CudaSlice<u32>,
 }
 
 fn cfg1(n: u64) -> LaunchConfig {
@@ -274,6 +288,7 @@ fn to_u32(what: &str, v: usize) -> Result<u32, GpuError> {
 macro_rules! launch {
     ($self:expr, $f:expr, $cfg:expr, [$($arg:expr),* $(,)?]) => {{
         let f: &CudaFunction = &$f;
+        $self.dev.count_launch();
         let mut l = $self.dev.stream.launch_builder(f);
         $( l.arg($arg); )*
         // SAFETY: every generated kernel's parameter list matches, in order and type, the
@@ -310,9 +325,16 @@ impl GpuBackend {
     pub fn on_device(ordinal: usize) -> Result<GpuBackend, GpuError> {
         let dev = Device::open(ordinal)?;
         let dummy = dev.zeros::<u8>(8, "placeholder")?;
+        let scratch = Scratch {
+            idx: dev.zeros::<u32>(2, "scratch")?,
+            vals: dev.zeros::<u8>(8, "scratch")?,
+            hdr: dev.zeros::<u64>(4, "scratch")?,
+            member: dev.zeros::<u32>(2, "scratch")?,
+        };
         Ok(GpuBackend {
             dev,
             dummy,
+            scratch: std::sync::Mutex::new(scratch),
             csr_kernel: None,
         })
     }
@@ -708,6 +730,7 @@ impl Backend for GpuBackend {
     type Matrix<S: Semiring> = GpuMatrix<S>;
     type Dense<S: Semiring> = GpuDense<S>;
     type Sparse<S: Semiring> = GpuSparse<S>;
+    type Queue<S: Semiring> = GpuQueue<S>;
     type MaskRef<'a> = GpuMask<'a>;
 
     fn name(&self) -> String {
@@ -720,6 +743,87 @@ impl Backend for GpuBackend {
 
     fn synchronize(&self) -> AlgoResult<()> {
         Ok(self.dev.sync()?)
+    }
+
+    fn counters(&self) -> semigraph_algos::Counters {
+        self.dev.counters()
+    }
+
+    fn queue<S: Semiring>(&self, n: usize) -> AlgoResult<GpuQueue<S>> {
+        Ok(self.q_new(n)?)
+    }
+
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut GpuQueue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_set(q, idx, vals, steps)?)
+    }
+
+    fn queue_len<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<QueueInfo> {
+        Ok(self.q_len(q)?)
+    }
+
+    fn read_queue<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(Vec<u32>, Vec<S::T>)> {
+        Ok(self.q_read(q)?)
+    }
+
+    fn relax_step<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        parents: Option<&mut GpuDense<Parents>>,
+        from: &GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        to: &mut GpuQueue<S>,
+    ) -> AlgoResult<()> {
+        Ok(self.q_relax_step(d, parents, from, a, mask, to)?)
+    }
+
+    fn assign_queue<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut GpuDense<S>,
+        q: &GpuQueue<M>,
+        value: S::T,
+    ) -> AlgoResult<()> {
+        Ok(self.q_assign(y, q, value)?)
+    }
+
+    fn split_queue<S: Semiring>(
+        &self,
+        from: &GpuQueue<S>,
+        d: &GpuDense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut GpuQueue<S>,
+        outside: Option<&mut GpuQueue<S>>,
+    ) -> AlgoResult<()> {
+        Ok(self.q_split(from, d, lo, hi, inside, outside)?)
+    }
+
+    fn reduce_queue<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(QueueInfo, S::T)> {
+        Ok(self.q_reduce(q)?)
+    }
+
+    fn queue_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> AlgoResult<()> {
+        Ok(self.q_clear(q)?)
+    }
+
+    fn improve_dense_queue<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        t: &GpuDense<S>,
+        to: &mut GpuQueue<S>,
+        steps: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_improve_dense(d, t, to, steps)?)
+    }
+
+    fn queue_to_dense<S: Semiring>(&self, q: &GpuQueue<S>, x: &mut GpuDense<S>) -> AlgoResult<()> {
+        Ok(self.q_to_dense(q, x)?)
     }
 
     fn matrix<S: Semiring>(

@@ -1,0 +1,217 @@
+//! Kernel parameter lists, each defined once: [`kernel_args!`] declares a kernel's parameters
+//! by name and kind, and generates both the CUDA parameter list that replaces `PARAMS` in the
+//! kernel's template and a Rust struct of named, typed arguments whose `launch` pushes them in
+//! that order. A launch and its CUDA signature cannot drift apart: a missing, extra or
+//! mistyped argument does not compile.
+
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchArgs, LaunchConfig, PushKernelArg};
+
+use crate::error::{GpuError, driver};
+
+/// A kind of kernel parameter: its CUDA declaration and the Rust argument that fills it.
+pub(crate) trait ParamKind {
+    /// The Rust argument.
+    type Arg<'a>;
+    /// The CUDA declaration, with `{}` for the name (a kind may declare several parameters).
+    const C: &'static str;
+    /// Pushes the argument.
+    fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>);
+}
+
+macro_rules! slice_kind {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $c:literal, ref) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+        impl ParamKind for $name {
+            type Arg<'a> = &'a CudaSlice<$t>;
+            const C: &'static str = $c;
+            fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>) {
+                l.arg(*a);
+            }
+        }
+    };
+    ($(#[$doc:meta])* $name:ident, $t:ty, $c:literal, mut) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+        impl ParamKind for $name {
+            type Arg<'a> = &'a mut CudaSlice<$t>;
+            const C: &'static str = $c;
+            fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>) {
+                l.arg(&mut **a);
+            }
+        }
+    };
+}
+
+slice_kind!(
+    /// Read-only indices.
+    IdxIn, u32, "const sg_idx_t* __restrict__ {}", ref
+);
+slice_kind!(
+    /// Written indices.
+    IdxOut, u32, "sg_idx_t* {}", mut
+);
+slice_kind!(
+    /// Read-only semiring values.
+    ValsIn, u8, "const sr_t* __restrict__ {}", ref
+);
+slice_kind!(
+    /// Written (or atomically updated) semiring values.
+    ValsOut, u8, "sr_t* {}", mut
+);
+slice_kind!(
+    /// Read-only `u32` words (flags, marks).
+    U32In, u32, "const unsigned int* __restrict__ {}", ref
+);
+slice_kind!(
+    /// Written `u32` words (marks, parents, counters).
+    U32Out, u32, "unsigned int* {}", mut
+);
+slice_kind!(
+    /// Written `u32` words held in a byte buffer (a dense array of an index semiring).
+    WordsOut, u8, "unsigned int* {}", mut
+);
+slice_kind!(
+    /// A read-only queue header (`unsigned long long[4]`: length, steps, entries before).
+    HdrIn, u64, "const unsigned long long* __restrict__ {}", ref
+);
+slice_kind!(
+    /// A written queue header.
+    HdrOut, u64, "unsigned long long* {}", mut
+);
+
+macro_rules! scalar_kind {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $c:literal) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+        impl ParamKind for $name {
+            type Arg<'a> = $t;
+            const C: &'static str = $c;
+            fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>) {
+                l.arg(&*a);
+            }
+        }
+    };
+}
+
+scalar_kind!(
+    /// A 32-bit count or width.
+    U32, u32, "unsigned int {}"
+);
+scalar_kind!(
+    /// A 64-bit count, or the bits of a semiring value.
+    U64, u64, "unsigned long long {}"
+);
+scalar_kind!(
+    /// A small integer switch.
+    I32, i32, "int {}"
+);
+
+/// An output mask: the four parameters of `SG_MASK_PARAMS` (array, mode, element size, bits
+/// of its zero); see [`crate::backend::MaskArgs`].
+pub(crate) struct Mask;
+impl ParamKind for Mask {
+    type Arg<'a> = MaskArg<'a>;
+    const C: &'static str = "SG_MASK_PARAMS";
+    fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>) {
+        l.arg(a.buf);
+        l.arg(&a.mode);
+        l.arg(&a.size);
+        l.arg(&a.zero);
+    }
+}
+
+/// The four mask arguments.
+pub(crate) struct MaskArg<'a> {
+    /// The mask array (any element size).
+    pub buf: &'a CudaSlice<u8>,
+    /// 0: every position; 1: where the mask has an entry; 2: where it has none.
+    pub mode: i32,
+    /// Bytes per mask element.
+    pub size: i32,
+    /// Bits of the mask semiring's zero.
+    pub zero: u64,
+}
+
+/// The CUDA declaration of one parameter of kind `K` named `name`.
+pub(crate) fn decl<K: ParamKind>(name: &str) -> String {
+    K::C.replace("{}", name)
+}
+
+/// Declares kernels' parameters: `Kernel => ArgsStruct { name: Kind, ... }`. Generates
+/// `c_params(kernel) -> Option<String>` and, per kernel, `ArgsStruct<'a>` with a `launch`.
+macro_rules! kernel_args {
+    ($( $(#[$doc:meta])* $kernel:ident => $args:ident { $( $name:ident : $kind:ident ),* $(,)? } )*) => {
+        /// The CUDA parameter list of `k`, if it is declared here.
+        pub(crate) fn c_params(k: $crate::codegen::Kernel) -> Option<String> {
+            match k {
+                $( $crate::codegen::Kernel::$kernel => Some(
+                    [$( decl::<$kind>(stringify!($name)) ),*].join(", ")
+                ), )*
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }
+        }
+        $(
+            $(#[$doc])*
+            pub(crate) struct $args<'a> {
+                $( pub $name: <$kind as ParamKind>::Arg<'a>, )*
+            }
+            impl $args<'_> {
+                /// Launches `f` (this kernel, compiled for some semiring) with these arguments.
+                pub fn launch(
+                    mut self,
+                    dev: &$crate::device::Device,
+                    f: &CudaFunction,
+                    cfg: LaunchConfig,
+                ) -> Result<(), GpuError> {
+                    dev.count_launch();
+                    let mut l = dev.stream.launch_builder(f);
+                    $( <$kind as ParamKind>::push(&mut l, &mut self.$name); )*
+                    // SAFETY: the arguments were pushed in the order and with the types of the
+                    // kernel's parameter list, which `c_params` generated from this same
+                    // declaration; buffer sizes are the caller's contract (each launch site
+                    // states the index ranges its kernel touches).
+                    unsafe { l.launch(cfg) }.map_err(|e| driver(format!("launch {f:?}"), e))?;
+                    Ok(())
+                }
+            }
+        )*
+    };
+}
+
+kernel_args! {
+    /// Phase 1 of a queue relaxation step.
+    QueueRelax => QueueRelaxArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn,
+        qi: IdxIn, qv: ValsIn, qh: HdrIn,
+        d: ValsOut, mask: Mask,
+        member: U32Out, stamp: U32, parents: WordsOut, use_parents: I32,
+        ti: IdxOut, th: HdrOut, lanes: U32,
+    }
+    /// Phase 2: the witnesses of the improved vertices.
+    QueueWitness => QueueWitnessArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn,
+        qi: IdxIn, qv: ValsIn, qh: HdrIn,
+        d: ValsIn, mask: Mask,
+        member: U32In, stamp: U32, parents: WordsOut, lanes: U32,
+    }
+    /// Phase 3: an output queue's values from the final distances.
+    QueueFill => QueueFillArgs { ti: IdxIn, th: HdrIn, d: ValsIn, tv: ValsOut }
+    /// The near/far split of delta-stepping.
+    QueueSplit => QueueSplitArgs {
+        qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64,
+        ii: IdxOut, iv: ValsOut, ih: HdrOut, imember: U32Out, istamp: U32,
+        oi: IdxOut, ov: ValsOut, oh: HdrOut, omember: U32Out, ostamp: U32, use_outside: I32,
+    }
+    /// `add` over a queue's values.
+    QueueReduce => QueueReduceArgs { qv: ValsIn, qh: HdrIn, out: ValsOut }
+    /// Dense relaxation that enqueues what improved.
+    QueueImproveDense => QueueImproveDenseArgs {
+        d: ValsOut, t: ValsIn, n: U64, ti: IdxOut, tv: ValsOut, th: HdrOut, steps: U64,
+    }
+    /// `y(i) = v` (or a constant) for the entries of a queue.
+    QueueScatter => QueueScatterArgs {
+        qi: IdxIn, qv: ValsIn, qh: HdrIn, use_vals: I32, c: U64, y: ValsOut,
+    }
+}
