@@ -98,7 +98,41 @@ impl std::ops::Sub for Counters {
     }
 }
 
-/// Arrays of vertex ids (parents, predecessors, witnesses): `u32` values whose zero,
+/// What a relaxation step writes besides the values and the next queue (see
+/// [`Backend::relax_step`]).
+pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
+    /// The witness (predecessor) of each improved vertex.
+    pub parents: Option<&'a mut B::Dense<Parents>>,
+    /// The step number of each improved vertex (the output queue's step count).
+    pub steps: Option<&'a mut B::Dense<Parents>>,
+    /// Only vertices whose `steps` entry is empty (never reached) may improve: the visited
+    /// set of a traversal, as a complemented mask over the array the step writes (read before
+    /// the step, like every mask).
+    pub only_new: bool,
+}
+
+impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
+    /// Nothing besides the values.
+    pub fn none() -> Self {
+        StepOutputs {
+            parents: None,
+            steps: None,
+            only_new: false,
+        }
+    }
+
+    /// The same outputs, reborrowed for one more step.
+    pub fn reborrow(&mut self) -> StepOutputs<'_, B> {
+        StepOutputs {
+            parents: self.parents.as_deref_mut(),
+            steps: self.steps.as_deref_mut(),
+            only_new: self.only_new,
+        }
+    }
+}
+
+/// Arrays of vertex ids or step numbers (parents, predecessors, witnesses, levels): `u32`
+/// values whose zero,
 /// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
 pub type Parents = MinSecondI<u32>;
 
@@ -357,23 +391,54 @@ pub trait Backend: Send + Sync {
     /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
     /// as it was before the step), the term `t = mul_at(A(k, j), x, k)`; where a term
     /// [improves](Semiring::improves) `d(j)`, `d(j) = add(d(j), t)`. `to` is cleared, then
-    /// receives each improved `j` once, with its final `d(j)`; with `parents`, `p(j)` becomes the
-    /// smallest `k` whose term is `d(j)` bit for bit (the [`witness`](Backend::witness)). Its
-    /// step count is `from`'s, plus one if `from` had entries; its total is `from`'s plus its
-    /// own length.
+    /// receives each improved `j` once, with its final `d(j)`. Its step count is `from`'s,
+    /// plus one if `from` had entries; its total is `from`'s plus its own length. With
+    /// `out.parents`, `p(j)` becomes the smallest `k` whose term is `d(j)` bit for bit (the
+    /// [`witness`](Backend::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
+    /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
+    /// `steps` entry is empty may improve. Outputs are written after the masks were read.
     ///
-    /// For selecting semirings (min-plus, max-min, or-and, min-secondi, ...) this equals
-    /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused, with
-    /// work proportional to the arcs of `from`. An empty `from` makes it a no-op.
+    /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
+    /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
+    /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
+    /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
     fn relax_step<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
-        parents: Option<&mut Self::Dense<Parents>>,
+        out: StepOutputs<'_, Self>,
         from: &Self::Queue<S>,
         a: &Self::Matrix<S>,
         mask: Mask<'_, Self>,
         to: &mut Self::Queue<S>,
     ) -> Result<()>;
+    /// Up to `max_steps` [`relax_step`](Backend::relax_step)s from `q`, with `spare` as the
+    /// other queue; the frontier ends in `q` either way, and its step count says how many
+    /// steps ran. A backend may stop early: before a step whose input has more than `limit`
+    /// entries, once the frontier is empty, or for reasons of its own (a GPU runs a small
+    /// frontier's steps in one launch of one block, which ends once the frontier outgrows the
+    /// block). After a call that ran no step, reading the length
+    /// ([`queue_len`](Backend::queue_len)) and calling again runs at least one (unless the
+    /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
+    /// The provided version runs every step.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_steps<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        mut out: StepOutputs<'_, Self>,
+        q: &mut Self::Queue<S>,
+        spare: &mut Self::Queue<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<()> {
+        let _ = limit;
+        for _ in 0..max_steps {
+            self.relax_step(d, out.reborrow(), q, a, mask, spare)?;
+            std::mem::swap(q, spare);
+        }
+        Ok(())
+    }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).
     fn assign_queue<S: Semiring, M: Semiring>(
         &self,

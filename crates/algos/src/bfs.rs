@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MinPlus, MinSecondI, Semiring};
 
-use crate::backend::{Accum, Backend, Mask, QueueInfo, UnaryOp};
+use crate::backend::{Accum, Backend, Mask, Parents, QueueInfo, StepOutputs, UnaryOp};
 use crate::graph::Graph;
 use crate::{Result, check_vertex};
 
@@ -130,7 +130,6 @@ pub fn bfs<B: Backend>(
     opts: &BfsOptions,
 ) -> Result<Bfs> {
     type P = BfsSemiring;
-    type L = MinPlus<u32>;
     let (b, n) = (g.backend(), g.n());
     check_vertex(source, n)?;
     if opts.direction == Direction::Pull {
@@ -138,7 +137,7 @@ pub fn bfs<B: Backend>(
     }
     let s = source as u32;
     let mut parents = b.unit::<P>(n, source, s)?;
-    let mut levels = b.unit::<L>(n, source, 0)?;
+    let mut levels = b.unit::<Parents>(n, source, 0)?;
     let mut cur = b.queue::<P>(n)?;
     let mut next = b.queue::<P>(n)?;
     b.queue_set(&mut cur, &[s], &[s], 0)?;
@@ -186,27 +185,32 @@ pub fn bfs<B: Backend>(
                 xd,
             )?;
             reached_before += nf;
-            b.improve_dense_queue(&mut parents, td, &mut next, 0)?;
+            b.improve_dense_queue(&mut parents, td, &mut next, level as usize)?;
             b.assign_queue(&mut levels, &next, level)?;
             std::mem::swap(&mut cur, &mut next);
             last = b.queue_len(&cur)?;
             nf = last.len;
             batch = 1;
         } else {
-            for _ in 0..batch {
-                level += 1;
-                b.relax_step(
-                    &mut parents,
-                    None,
-                    &cur,
-                    g.push(),
-                    b.skip(&levels),
-                    &mut next,
-                )?;
-                b.assign_queue(&mut levels, &next, level)?;
-                std::mem::swap(&mut cur, &mut next);
-            }
+            // Up to `batch` push levels; a backend may stop once the frontier grows past
+            // what could make pulling worth it, so the direction is decided again in time.
+            let limit = (unvisited / ALPHA).max(1);
+            b.relax_steps(
+                &mut parents,
+                StepOutputs {
+                    parents: None,
+                    steps: Some(&mut levels),
+                    only_new: true,
+                },
+                &mut cur,
+                &mut next,
+                g.push(),
+                Mask::All,
+                batch,
+                limit,
+            )?;
             let info = b.queue_len(&cur)?;
+            level = info.steps as u32;
             // The queues from the last read's (included) to this one (excluded).
             reached_before += (info.total - info.len) - (last.total - last.len);
             last = info;

@@ -34,7 +34,8 @@ pub mod testing;
 
 pub use apsp::{Apsp, ApspOptions, apsp, transitive_closure};
 pub use backend::{
-    Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo, UnaryOp,
+    Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
+    StepOutputs, UnaryOp,
 };
 pub use bfs::{Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, UNREACHED, bfs, bfs_multi};
 pub use cpu::CpuBackend;

@@ -12,7 +12,7 @@
 use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number, Semiring};
 
-use crate::backend::{Backend, Parents};
+use crate::backend::{Backend, Parents, StepOutputs};
 use crate::graph::{Graph, GraphOptions};
 use crate::{Error, NO_PARENT, Result, check_vertex};
 
@@ -150,37 +150,44 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     let mut cur = b.queue::<S>(n)?;
     let mut next = b.queue::<S>(n)?;
     b.queue_set(&mut cur, &[source as u32], &[S::one()], 0)?;
-    let (mut launched, mut batch) = (0usize, 1usize);
+    let mut batch = 1usize;
     loop {
-        for _ in 0..batch.min(max_rounds - launched) {
-            b.relax_step(
-                &mut d,
-                parents.as_mut(),
-                &cur,
-                g.push(),
-                crate::Mask::All,
-                &mut next,
-            )?;
-            std::mem::swap(&mut cur, &mut next);
-            launched += 1;
-        }
-        let info = b.queue_len(&cur)?;
-        if info.len == 0 {
+        let done = b.queue_len(&cur)?;
+        if done.len == 0 {
             return Ok(Relaxed::Converged {
                 d,
                 parents,
-                rounds: info.steps,
+                rounds: done.steps,
             });
         }
-        if launched == max_rounds {
+        if done.steps >= max_rounds {
             return Ok(Relaxed::Limit {
                 parents,
                 changed: cur,
             });
         }
+        // Never past `max_rounds` rounds: a change in the last one is what the caller tests.
+        b.relax_steps(
+            &mut d,
+            StepOutputs {
+                parents: parents.as_mut(),
+                steps: None,
+                only_new: false,
+            },
+            &mut cur,
+            &mut next,
+            g.push(),
+            crate::Mask::All,
+            batch.min(max_rounds - done.steps),
+            RELAX_LIMIT,
+        )?;
         batch = (batch * 2).min(crate::bfs::MAX_BATCH);
     }
 }
+
+/// Frontier size past which a backend may stop a batch of relaxation steps early (see
+/// [`Backend::relax_steps`]): large frontiers are read after every step.
+const RELAX_LIMIT: usize = 1 << 15;
 
 /// The result of a run: distances as read back, predecessors (the source has none).
 fn finish<B: Backend, D: Distance>(
@@ -455,7 +462,11 @@ pub fn delta_stepping<B: Backend, D: Distance>(
         for _ in 0..batch {
             b.relax_step(
                 &mut d,
-                Some(&mut p),
+                StepOutputs {
+                    parents: Some(&mut p),
+                    steps: None,
+                    only_new: false,
+                },
                 &near,
                 g.graph.push(),
                 crate::Mask::All,

@@ -72,6 +72,10 @@ slice_kind!(
     WordsOut, u8, "unsigned int* {}", mut
 );
 slice_kind!(
+    /// Read-only `u32` words held in a byte buffer.
+    WordsIn, u8, "const unsigned int* __restrict__ {}", ref
+);
+slice_kind!(
     /// A read-only queue header (`unsigned long long[4]`: length, steps, entries before).
     HdrIn, u64, "const unsigned long long* __restrict__ {}", ref
 );
@@ -185,19 +189,30 @@ kernel_args! {
     QueueRelax => QueueRelaxArgs {
         rp: IdxIn, ci: IdxIn, av: ValsIn,
         qi: IdxIn, qv: ValsIn, qh: HdrIn,
-        d: ValsOut, mask: Mask,
+        d: ValsOut, mask: Mask, seen: WordsIn, only_new: I32,
         member: U32Out, stamp: U32, parents: WordsOut, use_parents: I32,
-        ti: IdxOut, th: HdrOut, lanes: U32,
+        ti: IdxOut, th: HdrOut,
     }
     /// Phase 2: the witnesses of the improved vertices.
     QueueWitness => QueueWitnessArgs {
         rp: IdxIn, ci: IdxIn, av: ValsIn,
         qi: IdxIn, qv: ValsIn, qh: HdrIn,
         d: ValsIn, mask: Mask,
-        member: U32In, stamp: U32, parents: WordsOut, lanes: U32,
+        member: U32In, stamp: U32, parents: WordsOut,
     }
     /// Phase 3: an output queue's values from the final distances.
-    QueueFill => QueueFillArgs { ti: IdxIn, th: HdrIn, d: ValsIn, tv: ValsOut }
+    QueueFill => QueueFillArgs {
+        ti: IdxIn, th: HdrIn, d: ValsIn, tv: ValsOut, steps: WordsOut, use_steps: I32,
+    }
+    /// Several steps of a small frontier in one block.
+    QueueRelaxLoop => QueueRelaxLoopArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn,
+        d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32, only_new: I32,
+        parents: WordsOut, use_parents: I32,
+        ai: IdxOut, avals: ValsOut, ah: HdrOut, amember: U32Out, astamp: U32,
+        bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out, bstamp: U32,
+        afinal: U32, max_steps: U32, limit: U64, arc_limit: U32,
+    }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {
         qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64,

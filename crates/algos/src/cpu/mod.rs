@@ -8,7 +8,7 @@ use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{Scalar, Semiring};
 
 use crate::backend::{
-    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, QueueInfo, UnaryOp,
+    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs, UnaryOp,
 };
 use crate::{Error, Result};
 
@@ -712,13 +712,13 @@ impl Backend for CpuBackend {
     fn relax_step<S: Semiring>(
         &self,
         d: &mut CpuDense<S>,
-        parents: Option<&mut CpuDense<Parents>>,
+        out: StepOutputs<'_, Self>,
         from: &CpuQueue<S>,
         a: &CpuMatrix<S>,
         mask: Mask<'_, Self>,
         to: &mut CpuQueue<S>,
     ) -> Result<()> {
-        queue::relax_step(d, parents, from, a, mask, to, self.par_entries)
+        queue::relax_step(d, out, from, a, mask, to, self.par_entries)
     }
 
     fn assign_queue<S: Semiring, M: Semiring>(

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
 use super::{CpuDense, CpuMatrix, allows, check_mask};
-use crate::backend::{Mask, Parents, QueueInfo};
+use crate::backend::{Mask, Parents, QueueInfo, StepOutputs};
 use crate::{CpuBackend, NO_PARENT, Result};
 
 /// A work queue of the CPU backend.
@@ -79,12 +79,12 @@ fn terms<S: Semiring>(
     c: &semigraph_formats::Csr<S>,
     d: &[S::T],
     from: &CpuQueue<S>,
-    mask: &Mask<'_, CpuBackend>,
+    allowed: &(dyn Fn(u32) -> bool + Sync),
 ) -> Vec<(u32, S::T, u32)> {
     let one = |(&k, &x): (&u32, &S::T)| {
         let (cols, vals) = c.row(k as usize);
         cols.iter().zip(vals).filter_map(move |(&j, &w)| {
-            if !allows(mask, j as usize) {
+            if !allowed(j) {
                 return None;
             }
             let t = S::mul_at(w, x, k as u64);
@@ -100,7 +100,7 @@ fn terms<S: Semiring>(
 
 pub(super) fn relax_step<S: Semiring>(
     d: &mut CpuDense<S>,
-    parents: Option<&mut CpuDense<Parents>>,
+    out: StepOutputs<'_, CpuBackend>,
     from: &CpuQueue<S>,
     a: &CpuMatrix<S>,
     mask: Mask<'_, CpuBackend>,
@@ -130,13 +130,43 @@ pub(super) fn relax_step<S: Semiring>(
     if from.idx.is_empty() {
         return Ok(());
     }
-    if from.idx.len() < par_entries {
-        relax_in_place(c, d, parents, from, &mask, to);
-        return Ok(());
+    let StepOutputs {
+        parents,
+        steps,
+        only_new,
+    } = out;
+    {
+        // The visited set as it was before the step (`steps` is written only at the end).
+        let seen = steps.as_deref().filter(|_| only_new).map(|s| &s.data);
+        let allowed =
+            |j: u32| seen.is_none_or(|s| s[j as usize] == NO_PARENT) && allows(&mask, j as usize);
+        if from.idx.len() < par_entries {
+            relax_in_place(c, d, parents, from, &allowed, to);
+        } else {
+            relax_sorted(c, d, parents, from, &allowed, to);
+        }
     }
-    let mut t = terms(c, &d.data, from, &mask);
+    if let Some(s) = steps {
+        let step = to.steps as u32;
+        for &j in &to.idx {
+            s.data[j as usize] = step;
+        }
+    }
+    Ok(())
+}
+
+/// The parallel step for large frontiers: terms collected and sorted by target, then each
+/// target's improving terms combined.
+fn relax_sorted<S: Semiring>(
+    c: &semigraph_formats::Csr<S>,
+    d: &mut CpuDense<S>,
+    mut parents: Option<&mut CpuDense<Parents>>,
+    from: &CpuQueue<S>,
+    allowed: &(dyn Fn(u32) -> bool + Sync),
+    to: &mut CpuQueue<S>,
+) {
+    let mut t = terms(c, &d.data, from, allowed);
     t.par_sort_by_key(|e| e.0);
-    let mut parents = parents;
     let mut g = 0;
     while g < t.len() {
         let j = t[g].0;
@@ -163,7 +193,6 @@ pub(super) fn relax_step<S: Semiring>(
         }
         g = h;
     }
-    Ok(())
 }
 
 /// The sequential step for small frontiers: terms improve `d` in place (each against the value
@@ -174,7 +203,7 @@ fn relax_in_place<S: Semiring>(
     d: &mut CpuDense<S>,
     parents: Option<&mut CpuDense<Parents>>,
     from: &CpuQueue<S>,
-    mask: &Mask<'_, CpuBackend>,
+    allowed: &(dyn Fn(u32) -> bool + Sync),
     to: &mut CpuQueue<S>,
 ) {
     if to.member.len() < to.n {
@@ -184,7 +213,7 @@ fn relax_in_place<S: Semiring>(
     for (&k, &x) in from.idx.iter().zip(&from.vals) {
         let (cols, vals) = c.row(k as usize);
         for (&j, &w) in cols.iter().zip(vals) {
-            if !allows(mask, j as usize) {
+            if !allowed(j) {
                 continue;
             }
             let t = S::mul_at(w, x, k as u64);
@@ -207,7 +236,7 @@ fn relax_in_place<S: Semiring>(
         for (&k, &x) in from.idx.iter().zip(&from.vals) {
             let (cols, vals) = c.row(k as usize);
             for (&j, &w) in cols.iter().zip(vals) {
-                if to.member[j as usize] != stamp || !allows(mask, j as usize) {
+                if to.member[j as usize] != stamp || !allowed(j) {
                     continue;
                 }
                 let t = S::mul_at(w, x, k as u64);

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
     Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
-    Result as AlgoResult, UnaryOp,
+    Result as AlgoResult, StepOutputs, UnaryOp,
 };
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{OrAnd, Scalar, Semiring};
@@ -255,6 +255,7 @@ pub struct GpuBackend {
 /// See [`GpuBackend`]'s `scratch`.
 struct Scratch {
     idx: CudaSlice<u32>,
+    words: CudaSlice<u8>,
     vals: CudaSlice<u8>,
     hdr: CudaSlice<u64>,
     member: CudaSlice<u32>,
@@ -327,6 +328,7 @@ impl GpuBackend {
         let dummy = dev.zeros::<u8>(8, "placeholder")?;
         let scratch = Scratch {
             idx: dev.zeros::<u32>(2, "scratch")?,
+            words: dev.zeros::<u8>(8, "scratch")?,
             vals: dev.zeros::<u8>(8, "scratch")?,
             hdr: dev.zeros::<u64>(4, "scratch")?,
             member: dev.zeros::<u32>(2, "scratch")?,
@@ -774,13 +776,27 @@ impl Backend for GpuBackend {
     fn relax_step<S: Semiring>(
         &self,
         d: &mut GpuDense<S>,
-        parents: Option<&mut GpuDense<Parents>>,
+        out: StepOutputs<'_, Self>,
         from: &GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
         to: &mut GpuQueue<S>,
     ) -> AlgoResult<()> {
-        Ok(self.q_relax_step(d, parents, from, a, mask, to)?)
+        Ok(self.q_relax_step(d, out, from, a, mask, to)?)
+    }
+
+    fn relax_steps<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        out: StepOutputs<'_, Self>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        max_steps: usize,
+        limit: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_relax_steps(d, out, q, spare, a, mask, max_steps, limit)?)
     }
 
     fn assign_queue<S: Semiring, M: Semiring>(

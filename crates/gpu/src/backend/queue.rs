@@ -4,25 +4,33 @@
 //! (`[length, steps, entries before, unused]`) and a membership array (`member[i] == stamp` marks
 //! the vertices appended since the queue was last cleared). Kernels read the length from the
 //! header, so a chain of relaxation steps runs without the host: the host reads a header only
-//! when an algorithm asks ([`Backend::queue_len`]). Launch grids follow a host-side *hint*
-//! (the length last read along the chain): a small frontier gets a small grid, and grid-stride
-//! loops cover any length.
+//! when an algorithm asks ([`Backend::queue_len`]). Launch grids follow a host-side *hint*: an
+//! upper bound on the length where one is known (the length last read, or set), else
+//! [`UNKNOWN`], which gets a full grid; grid-stride loops cover any length.
+//!
+//! A relaxation step is arc-balanced: a block loads a tile of entries with the running count
+//! of their arcs into shared memory and its threads share the tile's arcs evenly, so a vertex of
+//! a million arcs is spread over a block instead of one thread. A small frontier runs many
+//! steps in one launch of one block ([`Kernel::QueueRelaxLoop`]): the launches and host
+//! round trips of a step, not its arcs, are what a road graph's thousand levels cost.
 //!
 //! [`Backend::queue_len`]: semigraph_algos::Backend::queue_len
 
 use std::marker::PhantomData;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cudarc::driver::{CudaSlice, LaunchConfig};
-use semigraph_algos::{Mask, Parents, QueueInfo};
+use semigraph_algos::{Mask, QueueInfo, StepOutputs};
 use semigraph_semiring::Semiring;
 
-use super::{BLOCK, GpuBackend, GpuDense, GpuMatrix, MAX_GRID};
+use super::{BLOCK, DevCsr, GpuBackend, GpuDense, GpuMatrix, MAX_GRID};
 use crate::codegen::Kernel;
 use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
     MaskArg, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueScatterArgs, QueueSplitArgs, QueueWitnessArgs,
+    QueueRelaxLoopArgs, QueueScatterArgs, QueueSplitArgs, QueueWitnessArgs,
 };
 
 /// A work queue in device memory.
@@ -35,13 +43,41 @@ pub struct GpuQueue<S: Semiring> {
     member: CudaSlice<u32>,
     /// The membership generation (host side); 0 is never used, so a fresh array holds no one.
     stamp: u32,
-    /// The length last read along the chain that made this queue (sizes launch grids).
-    hint: usize,
+    /// An upper bound on the length, or [`UNKNOWN`] (sizes launch grids; see the module).
+    hint: AtomicUsize,
+    /// The last read header said a one-block run stopped before a step for its own limits:
+    /// the next step runs over the whole GPU (so a caller that reads and calls again always
+    /// progresses).
+    refused: AtomicBool,
     _s: PhantomData<S>,
 }
 
-/// Threads for a queue kernel over about `work` items: enough for the work, at most a full
-/// grid.
+/// The hint of a queue whose length is not known on the host.
+const UNKNOWN: usize = usize::MAX;
+
+/// Threads of the one block of [`Kernel::QueueRelaxLoop`] (its tile holds this many entries).
+const LOOP_BLOCK: u32 = 1024;
+
+/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]).
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Longest frontier (at most [`LOOP_BLOCK`]).
+    loop_entries: usize,
+    /// Most arcs of a step's frontier.
+    loop_arcs: u32,
+}
+
+impl<S: Semiring> GpuQueue<S> {
+    fn hint(&self) -> usize {
+        self.hint.load(Ordering::Relaxed)
+    }
+    fn set_hint(&self, h: usize) {
+        self.hint.store(h, Ordering::Relaxed)
+    }
+}
+
+/// Threads for a queue kernel over about `work` items (entries): enough for the work, at
+/// most a full grid.
 fn grid_for(work: usize) -> LaunchConfig {
     let blocks = (work as u64).div_ceil(BLOCK as u64).clamp(1, MAX_GRID);
     LaunchConfig {
@@ -75,19 +111,47 @@ impl GpuBackend {
         Ok(q.stamp)
     }
 
+    /// `k` consecutive new membership generations for `q`: returns the first; `q.stamp`
+    /// becomes the last.
+    fn reserve_gens<S: Semiring>(&self, q: &mut GpuQueue<S>, k: u32) -> Result<u32, GpuError> {
+        if q.stamp > u32::MAX - k {
+            self.dev
+                .stream
+                .memset_zeros(&mut q.member)
+                .map_err(|e| driver("clear queue membership", e))?;
+            q.stamp = 0;
+        }
+        let first = q.stamp + 1;
+        q.stamp += k;
+        Ok(first)
+    }
+
+    /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
+    /// `SEMIGRAPH_LOOP_ENTRIES` / `SEMIGRAPH_LOOP_ARCS` (read once; 0 entries turns the
+    /// one-block path off).
+    fn tuning(&self) -> Tuning {
+        static T: OnceLock<Tuning> = OnceLock::new();
+        *T.get_or_init(|| {
+            let env = |k: &str| {
+                std::env::var(k)
+                    .ok()
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+            };
+            Tuning {
+                loop_entries: env("SEMIGRAPH_LOOP_ENTRIES")
+                    .map_or(LOOP_BLOCK as usize, |v| v.min(LOOP_BLOCK as u64) as usize),
+                loop_arcs: env("SEMIGRAPH_LOOP_ARCS")
+                    .map_or(8192, |v| v.min(u32::MAX as u64) as u32),
+            }
+        })
+    }
+
     /// Sets the header's length to zero (no read-back).
     fn zero_len<S: Semiring>(&self, q: &mut GpuQueue<S>) -> Result<(), GpuError> {
         self.dev
             .stream
             .memset_zeros(&mut q.hdr.slice_mut(0..1))
             .map_err(|e| driver("clear a queue", e))
-    }
-
-    /// Lanes per frontier entry for a matrix of `nnz` entries over `nrows` rows: the average
-    /// row length rounded up to a power of two, 1 to 32.
-    fn lanes(nrows: usize, nnz: usize) -> u32 {
-        let avg = nnz as f64 / nrows.max(1) as f64;
-        (avg.ceil() as u32).next_power_of_two().clamp(1, 32)
     }
 
     pub(super) fn q_new<S: Semiring>(&self, n: usize) -> Result<GpuQueue<S>, GpuError> {
@@ -100,7 +164,8 @@ impl GpuBackend {
             hdr: self.dev.zeros::<u64>(4, "queue header")?,
             member: self.dev.zeros::<u32>(cap, "queue membership")?,
             stamp: 0,
-            hint: 0,
+            hint: AtomicUsize::new(0),
+            refused: AtomicBool::new(false),
             _s: PhantomData,
         })
     }
@@ -133,7 +198,8 @@ impl GpuBackend {
         let hdr = [idx.len() as u64, steps as u64, 0, 0];
         s.memcpy_htod(&hdr[..], &mut q.hdr).map_err(up)?;
         self.next_gen(q)?;
-        q.hint = idx.len();
+        q.set_hint(idx.len());
+        q.refused.store(false, Ordering::Relaxed);
         Ok(())
     }
 
@@ -144,6 +210,8 @@ impl GpuBackend {
 
     pub(super) fn q_len<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<QueueInfo, GpuError> {
         let h = self.read_hdr(q)?;
+        q.set_hint(h[0] as usize);
+        q.refused.store(h[3] != 0, Ordering::Relaxed);
         Ok(QueueInfo {
             len: h[0] as usize,
             steps: h[1] as usize,
@@ -166,31 +234,25 @@ impl GpuBackend {
     pub(super) fn q_relax_step<S: Semiring>(
         &self,
         d: &mut GpuDense<S>,
-        parents: Option<&mut GpuDense<Parents>>,
+        out: StepOutputs<'_, Self>,
         from: &GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
         to: &mut GpuQueue<S>,
     ) -> Result<(), GpuError> {
-        let (nrows, ncols, nnz) = (a.info.nrows, a.info.ncols, a.info.nnz);
-        assert_eq!(
-            from.n, nrows,
-            "relax_step: from has n {}, A has {nrows} rows",
-            from.n
-        );
-        assert_eq!(d.len(), ncols, "relax_step: d has the wrong length");
-        assert_eq!(to.n, ncols, "relax_step: to has the wrong n");
-        if let Some(p) = &parents {
-            assert_eq!(p.len(), ncols, "relax_step: parents have the wrong length");
-        }
-        let c = self.push_csr(a)?;
-        let lanes = Self::lanes(nrows, nnz);
+        let c = self.check_step(d, &out, from.n, a, to.n)?;
         let stamp = self.next_gen(to)?;
         self.zero_len(to)?;
-        let cfg = grid_for(from.hint.max(1) * lanes as usize);
-        let use_parents = parents.is_some() as i32;
-        let mut parents = parents;
-        let mut scratch = self.scratch();
+        let ncols = a.info.ncols;
+        // Tiles of BLOCK entries; a frontier of unknown length gets a full grid.
+        let cfg = grid_for(from.hint());
+        let StepOutputs {
+            mut parents,
+            steps,
+            only_new,
+        } = out;
+        let mut sc = self.scratch();
+        let sc = &mut *sc;
         let f = self.dev.func::<S>(Kernel::QueueRelax)?;
         QueueRelaxArgs {
             rp: &c.rp,
@@ -201,16 +263,14 @@ impl GpuBackend {
             qh: &from.hdr,
             d: &mut d.buf,
             mask: self.mask_arg(mask, ncols),
+            seen: steps.as_deref().map_or(&self.dummy, |s| &s.buf),
+            only_new: only_new as i32,
             member: &mut to.member,
             stamp,
-            parents: match parents.as_deref_mut() {
-                Some(p) => &mut p.buf,
-                None => &mut scratch.vals,
-            },
-            use_parents,
+            use_parents: parents.is_some() as i32,
+            parents: parents.as_deref_mut().map_or(&mut sc.vals, |p| &mut p.buf),
             ti: &mut to.idx,
             th: &mut to.hdr,
-            lanes,
         }
         .launch(&self.dev, &f, cfg)?;
         if let Some(p) = parents {
@@ -227,7 +287,6 @@ impl GpuBackend {
                 member: &to.member,
                 stamp,
                 parents: &mut p.buf,
-                lanes,
             }
             .launch(&self.dev, &f, cfg)?;
         }
@@ -237,9 +296,138 @@ impl GpuBackend {
             th: &to.hdr,
             d: &d.buf,
             tv: &mut to.vals,
+            use_steps: steps.is_some() as i32,
+            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
         }
-        .launch(&self.dev, &f, grid_for(from.hint.max(1)))?;
-        to.hint = from.hint;
+        .launch(&self.dev, &f, grid_for(UNKNOWN))?;
+        to.set_hint(UNKNOWN);
+        to.refused.store(false, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Checks the shapes of a relaxation step and returns `A` in CSR.
+    fn check_step<'m, S: Semiring>(
+        &self,
+        d: &GpuDense<S>,
+        out: &StepOutputs<'_, Self>,
+        from_n: usize,
+        a: &'m GpuMatrix<S>,
+        to_n: usize,
+    ) -> Result<&'m DevCsr, GpuError> {
+        let (nrows, ncols) = (a.info.nrows, a.info.ncols);
+        assert_eq!(
+            from_n, nrows,
+            "relax_step: the frontier has n {from_n}, A has {nrows} rows"
+        );
+        assert_eq!(d.len(), ncols, "relax_step: d has the wrong length");
+        assert_eq!(to_n, ncols, "relax_step: the output queue has the wrong n");
+        for (what, x) in [("parents", &out.parents), ("steps", &out.steps)] {
+            if let Some(x) = x {
+                assert_eq!(x.len(), ncols, "relax_step: {what} have the wrong length");
+            }
+        }
+        assert!(
+            !out.only_new || out.steps.is_some(),
+            "relax_step: only_new needs steps"
+        );
+        self.push_csr(a)
+    }
+
+    /// [`Backend::relax_steps`](semigraph_algos::Backend::relax_steps): a frontier known to be
+    /// small runs its steps in one launch of one block ([`Kernel::QueueRelaxLoop`]), which
+    /// stops by itself once the frontier outgrows the block; a larger or unknown one runs
+    /// step by step over the whole GPU.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn q_relax_steps<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        mut out: StepOutputs<'_, Self>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<(), GpuError> {
+        let tune = self.tuning();
+        for done in 0..max_steps {
+            let small = tune.loop_entries > 0 && q.hint() <= tune.loop_entries.min(limit);
+            if small && !q.refused.swap(false, Ordering::Relaxed) {
+                return self.q_relax_loop(d, out, q, spare, a, mask, max_steps - done, limit);
+            }
+            self.q_relax_step(d, out.reborrow(), q, a, mask, spare)?;
+            std::mem::swap(q, spare);
+        }
+        Ok(())
+    }
+
+    /// Up to `max_steps` steps of a small frontier in one launch of one block.
+    #[allow(clippy::too_many_arguments)]
+    fn q_relax_loop<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        out: StepOutputs<'_, Self>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<(), GpuError> {
+        let c = self.check_step(d, &out, q.n, a, spare.n)?;
+        let tune = self.tuning();
+        let max_steps = max_steps.min(u32::MAX as usize - 2) as u32;
+        // Steps 0, 2, 4, ... write `spare` (B), steps 1, 3, ... write `q` (A); A's last stamp
+        // marks its final entries.
+        let bstamp = self.reserve_gens(spare, max_steps.div_ceil(2).max(1))?;
+        let astamp = self.reserve_gens(q, max_steps / 2 + 1)?;
+        let afinal = q.stamp;
+        let StepOutputs {
+            parents,
+            steps,
+            only_new,
+        } = out;
+        let mut sc = self.scratch();
+        let sc = &mut *sc;
+        let f = self.dev.func::<S>(Kernel::QueueRelaxLoop)?;
+        let ncols = a.info.ncols;
+        QueueRelaxLoopArgs {
+            rp: &c.rp,
+            ci: &c.ci,
+            av: &c.vals,
+            d: &mut d.buf,
+            mask: self.mask_arg(mask, ncols),
+            use_steps: steps.is_some() as i32,
+            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
+            only_new: only_new as i32,
+            use_parents: parents.is_some() as i32,
+            parents: parents.map_or(&mut sc.words, |p| &mut p.buf),
+            ai: &mut q.idx,
+            avals: &mut q.vals,
+            ah: &mut q.hdr,
+            amember: &mut q.member,
+            astamp,
+            bi: &mut spare.idx,
+            bvals: &mut spare.vals,
+            bh: &mut spare.hdr,
+            bmember: &mut spare.member,
+            bstamp,
+            afinal,
+            max_steps,
+            limit: limit.min(LOOP_BLOCK as usize) as u64,
+            arc_limit: tune.loop_arcs,
+        }
+        .launch(
+            &self.dev,
+            &f,
+            LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (LOOP_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            },
+        )?;
+        q.set_hint(UNKNOWN);
+        spare.set_hint(UNKNOWN);
         Ok(())
     }
 
@@ -259,7 +447,7 @@ impl GpuBackend {
             c: bits(value),
             y: &mut y.buf,
         }
-        .launch(&self.dev, &f, grid_for(q.hint.max(1)))
+        .launch(&self.dev, &f, grid_for(q.hint()))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -275,7 +463,7 @@ impl GpuBackend {
         assert_eq!(d.len(), from.n, "split_queue: d has the wrong length");
         assert_eq!(inside.n, from.n, "split_queue: inside has the wrong n");
         let f = self.dev.func::<S>(Kernel::QueueSplit)?;
-        let cfg = grid_for(from.hint.max(1));
+        let cfg = grid_for(from.hint());
         let istamp = inside.stamp.max(1);
         inside.stamp = istamp;
         match outside {
@@ -302,7 +490,7 @@ impl GpuBackend {
                     use_outside: 1,
                 }
                 .launch(&self.dev, &f, cfg)?;
-                o.hint = o.hint.max(from.hint);
+                o.set_hint(o.hint().saturating_add(from.hint()));
             }
             None => {
                 // No outside queue: the kernel never touches these scratch buffers.
@@ -328,7 +516,7 @@ impl GpuBackend {
                 .launch(&self.dev, &f, cfg)?;
             }
         }
-        inside.hint = inside.hint.max(from.hint);
+        inside.set_hint(inside.hint().saturating_add(from.hint()));
         Ok(())
     }
 
@@ -344,7 +532,7 @@ impl GpuBackend {
             qh: &q.hdr,
             out: &mut sc.vals,
         }
-        .launch(&self.dev, &f, grid_for(q.hint.max(1)))?;
+        .launch(&self.dev, &f, grid_for(q.hint()))?;
         let out = &sc.vals;
         // Both copies are queued before the one wait.
         let mut h = [0u64; 4];
@@ -355,6 +543,8 @@ impl GpuBackend {
         s.memcpy_dtoh(&out.slice(0..v.len()), &mut v[..])
             .map_err(|e| driver("read a reduction", e))?;
         self.dev.sync()?;
+        q.set_hint(h[0] as usize);
+        q.refused.store(h[3] != 0, Ordering::Relaxed);
         let info = QueueInfo {
             len: h[0] as usize,
             steps: h[1] as usize,
@@ -396,7 +586,7 @@ impl GpuBackend {
             steps: steps as u64,
         }
         .launch(&self.dev, &f, grid_for(n as usize))?;
-        to.hint = d.len();
+        to.set_hint(d.len());
         Ok(())
     }
 
@@ -417,7 +607,7 @@ impl GpuBackend {
             c: 0,
             y: &mut x.buf,
         }
-        .launch(&self.dev, &f, grid_for(q.hint.max(1)))
+        .launch(&self.dev, &f, grid_for(q.hint()))
     }
 
     /// Scratch buffers for kernel arguments a launch does not use.

@@ -1,0 +1,292 @@
+//! Kernel templates over a sparse or dense matrix: SpMV in each format, SpMSpV (`vxm`),
+//! dense GEMM.
+
+use super::Kernel;
+
+/// The template of `kernel` if it is one of this file's; `KERNEL` stands for its name,
+/// `PARAMS` for its parameter list where [`crate::params`] declares one.
+pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
+    Some(match kernel {
+        Kernel::SpmvCsrScalar => {
+            r#"extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
+        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nrows * k) return;
+    if (!SG_ALLOWS(g)) return;
+    unsigned int i = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    sr_t acc = SR_ZERO;
+    sg_idx_t end = rp[i + 1];
+    for (sg_idx_t p = rp[i]; p < end; ++p) {
+        sg_idx_t j = ci[p];
+        acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+        if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+    }
+    sg_store(y, g, acc, accum);
+}
+"#
+        }
+        Kernel::SpmvCsrVector => {
+            r#"// A sub-warp of `vw` lanes (a power of two <= 32) per output; block size a multiple of 32.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
+        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
+    unsigned long long g = sg_gid();
+    unsigned long long out = g / vw;
+    unsigned int lane = threadIdx.x & (vw - 1);
+    bool go = out < (unsigned long long)nrows * k && SG_ALLOWS(out);
+    sr_t acc = SR_ZERO;
+    if (go) {
+        unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
+        sg_idx_t end = rp[i + 1];
+        for (sg_idx_t p = rp[i] + lane; p < end; p += vw) {
+            sg_idx_t j = ci[p];
+            acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+            if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+        }
+    }
+    for (unsigned int off = vw >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, vw));
+    if (go && lane == 0) sg_store(y, out, acc, accum);
+}
+"#
+        }
+        Kernel::SpmvCsrSplit => {
+            r#"// Thread g takes entries [chunk * (g / k), +chunk) of column g % k; it finds its first row by
+// binary search and adds each row's partial sum into t (zero-initialised) atomically.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t,
+        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, unsigned int nnz, unsigned int chunk) {
+    unsigned long long g = sg_gid();
+    unsigned long long piece = g / k;
+    unsigned int c = (unsigned int)(g % k);
+    if (piece * chunk >= nnz || nrows == 0) return;
+    unsigned int p0 = (unsigned int)(piece * chunk);
+    unsigned int p1 = p0 + chunk < nnz ? p0 + chunk : nnz;
+    unsigned int lo = 0, hi = nrows - 1;
+    while (lo < hi) {
+        unsigned int mid = lo + (hi - lo) / 2;
+        if (rp[mid + 1] <= p0) lo = mid + 1; else hi = mid;
+    }
+    unsigned int r = lo;
+    sg_idx_t end = rp[r + 1];
+    sr_t acc = SR_ZERO;
+    for (unsigned int p = p0; p < p1; ++p) {
+        while (p >= end) {
+            if (!sr_is_zero(acc) && SG_ALLOWS((unsigned long long)r * k + c))
+                sr_atomic_add(&t[(unsigned long long)r * k + c], acc);
+            acc = SR_ZERO;
+            ++r;
+            end = rp[r + 1];
+        }
+        sg_idx_t j = ci[p];
+        acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+    }
+    if (!sr_is_zero(acc) && SG_ALLOWS((unsigned long long)r * k + c))
+        sr_atomic_add(&t[(unsigned long long)r * k + c], acc);
+}
+"#
+        }
+        Kernel::SpmvCsrAdaptive => {
+            r#"// CSR-Adaptive, a block of SG_AD_THREADS threads per planned block b (blockIdx.x), column
+// blockIdx.y. Plan entry b: rows [r0, r1), entries [p0, p1), slot.
+// - Several rows (r1 - r0 > 1, at most SG_AD_THREADS rows and SG_AD_ENTRIES entries): the block
+//   writes the products of entries [p0, p1) to shared memory (coalesced), then a group of
+//   threads per row reduces the row from there and stores it.
+// - One row: the block reduces entries [p0, p1) of row r0 (a whole row, stored directly, or a
+//   piece of a long row, added atomically into part[slot[b] * k + c], zero-initialised and
+//   finished by the next kernel).
+#define SG_AD_THREADS 256
+#define SG_AD_ENTRIES 1024
+extern "C" __global__ void __launch_bounds__(SG_AD_THREADS) KERNEL(const sg_idx_t* __restrict__ rp,
+        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
+        sr_t* __restrict__ y, unsigned int k, const uint4* __restrict__ plan,
+        const unsigned int* __restrict__ slot, sr_t* part, SG_MASK_PARAMS, int accum) {
+    __shared__ sr_t sm[SG_AD_ENTRIES];
+    __shared__ sr_t wp[SG_AD_THREADS / 32];
+    uint4 pb = plan[blockIdx.x];
+    unsigned int r0 = pb.x, r1 = pb.y, p0 = pb.z, p1 = pb.w;
+    unsigned int c = blockIdx.y;
+    if (r1 - r0 > 1) {
+        for (unsigned int p = p0 + threadIdx.x; p < p1; p += SG_AD_THREADS) {
+            sg_idx_t j = ci[p];
+            sm[p - p0] = sr_mul(av[p], x[(unsigned long long)j * k + c], j);
+        }
+        __syncthreads();
+        // tpr threads (a power of two <= 32) per row.
+        unsigned int nr = r1 - r0, tpr = SG_AD_THREADS / nr;
+        tpr = tpr >= 32 ? 32 : (1u << (31 - __clz(tpr)));
+        unsigned int g = threadIdx.x / tpr, l = threadIdx.x & (tpr - 1);
+        unsigned long long out = (unsigned long long)(r0 + g) * k + c;
+        bool go = g < nr && SG_ALLOWS(out);
+        sr_t acc = SR_ZERO;
+        if (go) {
+            sg_idx_t e = rp[r0 + g + 1] - p0;
+            for (sg_idx_t q = rp[r0 + g] - p0 + l; q < e; q += tpr) acc = sr_add(acc, sm[q]);
+        }
+        for (unsigned int off = tpr >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, tpr));
+        if (go && l == 0) sg_store(y, out, acc, accum);
+        return;
+    }
+    unsigned long long out = (unsigned long long)r0 * k + c;
+    bool whole = p0 == rp[r0] && p1 == rp[r0 + 1];
+    if (whole && !SG_ALLOWS(out)) return;
+    sr_t acc = SR_ZERO;
+    for (unsigned int p = p0 + threadIdx.x; p < p1; p += SG_AD_THREADS) {
+        sg_idx_t j = ci[p];
+        acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+    }
+    for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+    unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (lane == 0) wp[w] = acc;
+    __syncthreads();
+    if (w == 0) {
+        acc = lane < SG_AD_THREADS / 32 ? wp[lane] : SR_ZERO;
+        for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+        if (lane == 0) {
+            if (whole) sg_store(y, out, acc, accum);
+            else if (!sr_is_zero(acc)) sr_atomic_add(&part[(unsigned long long)slot[blockIdx.x] * k + c], acc);
+        }
+    }
+}
+"#
+        }
+        Kernel::SpmvCsrAdaptiveFinish => {
+            r#"// Stores the long rows that CSR-Adaptive split over several blocks: row rows[s] of column c
+// gets part[s * k + c] (masked, accumulated).
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sr_t* __restrict__ part,
+        sr_t* __restrict__ y, unsigned int nslots, unsigned int k, SG_MASK_PARAMS, int accum) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nslots * k) return;
+    unsigned int s = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    unsigned long long out = (unsigned long long)rows[s] * k + c;
+    if (SG_ALLOWS(out)) sg_store(y, out, part[g], accum);
+}
+"#
+        }
+        Kernel::SpmvEll => {
+            r#"// Column-major ELL: slot s of row i at s * nrows + i; padding has column SG_SENTINEL and
+// value SR_ZERO and comes after a row's entries.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av,
+        const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k,
+        unsigned int width, SG_MASK_PARAMS, int accum) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nrows * k) return;
+    if (!SG_ALLOWS(g)) return;
+    unsigned int i = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    sr_t acc = SR_ZERO;
+    for (unsigned int s = 0; s < width; ++s) {
+        unsigned long long slot = (unsigned long long)s * nrows + i;
+        sg_idx_t j = ci[slot];
+        if (j == SG_SENTINEL) break;
+        acc = sr_add(acc, sr_mul(av[slot], x[(unsigned long long)j * k + c], j));
+        if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+    }
+    sg_store(y, g, acc, accum);
+}
+"#
+        }
+        Kernel::SpmvDia => {
+            r#"// DIA: diagonal d (column offset offs[d]) stores row i's entry at d * nrows + i.
+extern "C" __global__ void KERNEL(const long long* __restrict__ offs, const sr_t* __restrict__ data,
+        const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int ncols,
+        unsigned int k, unsigned int ndiag, SG_MASK_PARAMS, int accum) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nrows * k) return;
+    if (!SG_ALLOWS(g)) return;
+    unsigned int i = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    sr_t acc = SR_ZERO;
+    for (unsigned int d = 0; d < ndiag; ++d) {
+        long long j = (long long)i + offs[d];
+        if (j < 0 || j >= (long long)ncols) continue;
+        sr_t v = data[(unsigned long long)d * nrows + i];
+        if (sr_is_zero(v)) continue;
+        acc = sr_add(acc, sr_mul(v, x[(unsigned long long)j * k + c], (unsigned long long)j));
+        if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+    }
+    sg_store(y, g, acc, accum);
+}
+"#
+        }
+        Kernel::SpmvCoo => {
+            r#"// A thread per (entry, column) adds its product into t (zero-initialised) atomically.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sg_idx_t* __restrict__ cols,
+        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t, unsigned int nnz,
+        unsigned int k, SG_MASK_PARAMS) {
+    unsigned long long g = sg_gid();
+    if (g >= (unsigned long long)nnz * k) return;
+    unsigned int e = (unsigned int)(g / k), c = (unsigned int)(g % k);
+    unsigned long long out = (unsigned long long)rows[e] * k + c;
+    if (!SG_ALLOWS(out)) return;
+    sg_idx_t j = cols[e];
+    sr_t v = sr_mul(av[e], x[(unsigned long long)j * k + c], j);
+    if (!sr_is_zero(v)) sr_atomic_add(&t[out], v);
+}
+"#
+        }
+        Kernel::SpmvDense => {
+            r#"// Row-major dense a (nrows x ncols): a warp per output, lanes stride along the row.
+extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __restrict__ x,
+        sr_t* __restrict__ y, unsigned int nrows, unsigned int ncols, unsigned int k,
+        SG_MASK_PARAMS, int accum) {
+    unsigned long long out = sg_gid() / 32;
+    unsigned int lane = threadIdx.x & 31;
+    bool go = out < (unsigned long long)nrows * k && SG_ALLOWS(out);
+    sr_t acc = SR_ZERO;
+    if (go) {
+        unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
+        const sr_t* row = a + (unsigned long long)i * ncols;
+        for (unsigned int j = lane; j < ncols; j += 32) {
+            acc = sr_add(acc, sr_mul(row[j], x[(unsigned long long)j * k + c], j));
+            if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+        }
+    }
+    for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+    if (go && lane == 0) sg_store(y, out, acc, accum);
+}
+"#
+        }
+        Kernel::VxmCsr => {
+            r#"// t(j) = add_k mul(A(k, j), x(k), k) over the entries (xi, xv) of a sparse x: a warp per
+// entry walks row k of A. t is zero-initialised; masked-out outputs are skipped.
+extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
+        unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
+    unsigned long long e = sg_gid() / 32;
+    unsigned int lane = threadIdx.x & 31;
+    if (e >= nx) return;
+    sg_idx_t kk = xi[e];
+    sr_t v = xv[e];
+    sg_idx_t end = rp[kk + 1];
+    for (sg_idx_t p = rp[kk] + lane; p < end; p += 32) {
+        sg_idx_t j = ci[p];
+        if (!SG_ALLOWS(j)) continue;
+        sr_t r = sr_mul(av[p], v, kk);
+        if (!sr_is_zero(r)) sr_atomic_add(&t[j], r);
+    }
+}
+"#
+        }
+        Kernel::Gemm => {
+            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles, block (16, 16).
+// Out-of-range tile slots load SR_ZERO, which annihilates.
+extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __restrict__ b,
+        sr_t* __restrict__ c, unsigned int m, unsigned int n, unsigned int kk, int accum) {
+    __shared__ sr_t as[16][17];
+    __shared__ sr_t bs[16][17];
+    unsigned int tx = threadIdx.x, ty = threadIdx.y;
+    unsigned int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+    sr_t acc = SR_ZERO;
+    for (unsigned int t0 = 0; t0 < kk; t0 += 16) {
+        as[ty][tx] = (row < m && t0 + tx < kk) ? a[(unsigned long long)row * kk + t0 + tx] : SR_ZERO;
+        bs[ty][tx] = (t0 + ty < kk && col < n) ? b[(unsigned long long)(t0 + ty) * n + col] : SR_ZERO;
+        __syncthreads();
+        for (unsigned int q = 0; q < 16; ++q) acc = sr_add(acc, sr_mul(as[ty][q], bs[q][tx], t0 + q));
+        __syncthreads();
+    }
+    if (row < m && col < n) sg_store(c, (unsigned long long)row * n + col, acc, accum);
+}
+"#
+        }
+        _ => return None,
+    })
+}

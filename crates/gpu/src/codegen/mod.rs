@@ -1,0 +1,353 @@
+//! CUDA C++ generation: one kernel per [`KernelKey`], from a semiring's [`CudaSemiring`].
+//!
+//! A generated source is the semiring's prelude ([`CudaSemiring::prelude`]), the shared helpers
+//! of this module ([`COMMON`]; the queue relaxations add tile helpers) and one kernel template,
+//! by role in `matrix.rs`, `vector.rs` and `queue.rs`. Its one `extern "C"` kernel is named by
+//! its key ([`KernelKey::name`]), so a name seen in a profiler or an error reads back into the
+//! key with [`KernelKey::parse`]. Nothing from `std::` is used: NVRTC has no C++ library.
+//!
+//! Every template is generic over the semiring through the prelude's names only (`sr_t`,
+//! `SR_ZERO`, `sr_add`, `sr_mul`, `sr_is_terminal`, `sr_atomic_add`, `sr_is_zero`,
+//! `sr_improves`); padding is always `SR_ZERO`, never a literal 0.
+
+mod matrix;
+mod queue;
+mod vector;
+
+use std::fmt;
+
+use semigraph_semiring::{CudaSemiring, ScalarType};
+
+/// The index type of every generated kernel (row pointers, column indices, sparse indices).
+pub const INDEX_TYPE: &str = "u32";
+
+/// Which kernel: the operation, the format it reads and the variant, as one enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kernel {
+    /// SpMV/SpMM over CSR, a thread per output (row, column).
+    SpmvCsrScalar,
+    /// SpMV/SpMM over CSR, a sub-warp of 2 to 32 lanes per output (row, column).
+    SpmvCsrVector,
+    /// SpMV/SpMM over CSR, load-balanced: each thread takes an equal slice of the entries
+    /// (row splitting), and partial rows meet through the semiring's atomic add.
+    SpmvCsrSplit,
+    /// SpMV/SpMM over CSR, adaptive (CSR-Adaptive): blocks of short rows stream their
+    /// entries' products through shared memory, a long row gets a block (or several) of its
+    /// own; planned on the host per matrix.
+    SpmvCsrAdaptive,
+    /// The second pass of [`Kernel::SpmvCsrAdaptive`]: the rows split over several blocks.
+    SpmvCsrAdaptiveFinish,
+    /// SpMV/SpMM over column-major ELL, a thread per output.
+    SpmvEll,
+    /// SpMV/SpMM over DIA, a thread per output.
+    SpmvDia,
+    /// SpMV/SpMM over COO, a thread per entry and atomic adds (also HYB's overflow part).
+    SpmvCoo,
+    /// Dense GEMV/GEMM-by-vectors over a row-major matrix, a warp per output.
+    SpmvDense,
+    /// SpMSpV (push): a warp per frontier entry scatters along its CSR row with atomic adds.
+    VxmCsr,
+    /// Dense semiring GEMM, 16 x 16 tiles through shared memory.
+    Gemm,
+    /// `y<mask> = op(y, x)`: replace, add or mul.
+    Ewise,
+    /// `y<mask> = op(y, c)`: fill, mul by, add to.
+    Apply,
+    /// `y[idx[e]] = v` or `add(y[idx[e]], v)` for the entries of a sparse vector.
+    Scatter,
+    /// `add` over the allowed positions, into one value.
+    Reduce,
+    /// Number of entries (values that are not the zero).
+    Count,
+    /// Compaction, pass 1: entries per tile.
+    CompactCount,
+    /// Compaction, pass 3: writes the entries of each tile at its scanned offset.
+    CompactWrite,
+    /// Sparse relaxation: `d[i] = add(d[i], v)` where `sr_improves`, and what changed.
+    Improve,
+    /// Dense relaxation: as [`Kernel::Improve`] at every position, counting changes.
+    ImproveDense,
+    /// Value-range selection: flags the entries with `lo <= v < hi`.
+    SelectRange,
+    /// Witnesses of a push product: the smallest frontier index whose term attains `d(j)`.
+    Witness,
+    /// Compaction, pass 2: exclusive scan of the tile counts (semiring-independent).
+    Scan,
+    /// A queue relaxation step, phase 1: terms along the frontier's arcs, atomic improvement,
+    /// each improved vertex appended once.
+    QueueRelax,
+    /// Phase 2: the witness (smallest frontier vertex attaining it) of each improvement.
+    QueueWitness,
+    /// Phase 3: the output queue's values from the final distances.
+    QueueFill,
+    /// Several relaxation steps of a small frontier in one launch of one block.
+    QueueRelaxLoop,
+    /// Routes a queue's vertices by their current value into two queues (near/far).
+    QueueSplit,
+    /// `add` over a queue's values.
+    QueueReduce,
+    /// Dense relaxation that enqueues the improved positions.
+    QueueImproveDense,
+    /// Scatters a queue's values (or a constant) into a dense array.
+    QueueScatter,
+}
+
+impl Kernel {
+    /// Every kernel.
+    pub const ALL: [Kernel; 31] = [
+        Kernel::SpmvCsrScalar,
+        Kernel::SpmvCsrVector,
+        Kernel::SpmvCsrSplit,
+        Kernel::SpmvCsrAdaptive,
+        Kernel::SpmvCsrAdaptiveFinish,
+        Kernel::SpmvEll,
+        Kernel::SpmvDia,
+        Kernel::SpmvCoo,
+        Kernel::SpmvDense,
+        Kernel::VxmCsr,
+        Kernel::Gemm,
+        Kernel::Ewise,
+        Kernel::Apply,
+        Kernel::Scatter,
+        Kernel::Reduce,
+        Kernel::Count,
+        Kernel::CompactCount,
+        Kernel::CompactWrite,
+        Kernel::Improve,
+        Kernel::ImproveDense,
+        Kernel::SelectRange,
+        Kernel::Witness,
+        Kernel::Scan,
+        Kernel::QueueRelax,
+        Kernel::QueueWitness,
+        Kernel::QueueFill,
+        Kernel::QueueRelaxLoop,
+        Kernel::QueueSplit,
+        Kernel::QueueReduce,
+        Kernel::QueueImproveDense,
+        Kernel::QueueScatter,
+    ];
+
+    /// `(operation, format, variant)`: the three key fields this kernel fills.
+    pub const fn parts(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Kernel::SpmvCsrScalar => ("spmv", "csr", "scalar"),
+            Kernel::SpmvCsrVector => ("spmv", "csr", "vector"),
+            Kernel::SpmvCsrSplit => ("spmv", "csr", "split"),
+            Kernel::SpmvCsrAdaptive => ("spmv", "csr", "adaptive"),
+            Kernel::SpmvCsrAdaptiveFinish => ("spmv", "csr", "adaptive_finish"),
+            Kernel::SpmvEll => ("spmv", "ell", "thread"),
+            Kernel::SpmvDia => ("spmv", "dia", "thread"),
+            Kernel::SpmvCoo => ("spmv", "coo", "atomic"),
+            Kernel::SpmvDense => ("spmv", "dense", "warp"),
+            Kernel::VxmCsr => ("vxm", "csr", "warp"),
+            Kernel::Gemm => ("gemm", "dense", "tile16"),
+            Kernel::Ewise => ("ewise", "vec", "base"),
+            Kernel::Apply => ("apply", "vec", "base"),
+            Kernel::Scatter => ("scatter", "vec", "base"),
+            Kernel::Reduce => ("reduce", "vec", "base"),
+            Kernel::Count => ("count", "vec", "base"),
+            Kernel::CompactCount => ("compact", "vec", "count"),
+            Kernel::CompactWrite => ("compact", "vec", "write"),
+            Kernel::Improve => ("improve", "sparse", "base"),
+            Kernel::ImproveDense => ("improve", "vec", "base"),
+            Kernel::SelectRange => ("select_range", "sparse", "base"),
+            Kernel::Witness => ("witness", "csr", "warp"),
+            Kernel::Scan => ("scan", "vec", "base"),
+            Kernel::QueueRelax => ("relax", "queue", "tiles"),
+            Kernel::QueueWitness => ("witness", "queue", "tiles"),
+            Kernel::QueueFill => ("fill", "queue", "base"),
+            Kernel::QueueRelaxLoop => ("relax", "queue", "block_loop"),
+            Kernel::QueueSplit => ("split", "queue", "base"),
+            Kernel::QueueReduce => ("reduce", "queue", "base"),
+            Kernel::QueueImproveDense => ("improve", "queue", "dense"),
+            Kernel::QueueScatter => ("scatter", "queue", "base"),
+        }
+    }
+
+    /// Whether this kernel exists for semiring values of type `t` (`None`: the kernel is
+    /// semiring-independent).
+    pub fn applies_to(self, t: Option<ScalarType>) -> bool {
+        match self {
+            Kernel::Scan => t.is_none(),
+            _ => t.is_some(),
+        }
+    }
+}
+
+/// The decodable name of a generated kernel:
+/// `sg__{operation}__{format}__{semiring}__{value type}__{index type}__{variant}`, e.g.
+/// `sg__spmv__csr__min_plus__f32__u32__vector`. Semiring-independent kernels use the semiring
+/// name `none` and the value type `u32`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelKey {
+    /// The kernel template.
+    pub kernel: Kernel,
+    /// Semiring name ([`semigraph_semiring::Semiring::NAME`]) or `none`.
+    pub semiring: String,
+    /// Value type name ([`ScalarType::name`]).
+    pub value_type: String,
+}
+
+impl KernelKey {
+    /// The key of `kernel` for semiring `sr` (or of a semiring-independent kernel).
+    pub fn new(kernel: Kernel, sr: Option<&CudaSemiring>) -> KernelKey {
+        match sr {
+            Some(sr) => KernelKey {
+                kernel,
+                semiring: sr.name.to_string(),
+                value_type: sr.value_type.name().to_string(),
+            },
+            None => KernelKey {
+                kernel,
+                semiring: "none".into(),
+                value_type: "u32".into(),
+            },
+        }
+    }
+
+    /// The kernel's name (its `extern "C"` symbol).
+    pub fn name(&self) -> String {
+        let (op, format, variant) = self.kernel.parts();
+        format!(
+            "sg__{op}__{format}__{}__{}__{INDEX_TYPE}__{variant}",
+            self.semiring, self.value_type
+        )
+    }
+
+    /// Reads a name made by [`KernelKey::name`] back into its key; `None` for any other
+    /// string.
+    pub fn parse(name: &str) -> Option<KernelKey> {
+        let f: Vec<&str> = name.split("__").collect();
+        let [sg, op, format, semiring, value_type, index, variant] = f.as_slice() else {
+            return None;
+        };
+        if *sg != "sg" || *index != INDEX_TYPE {
+            return None;
+        }
+        let kernel = Kernel::ALL
+            .into_iter()
+            .find(|k| k.parts() == (*op, *format, *variant))?;
+        Some(KernelKey {
+            kernel,
+            semiring: semiring.to_string(),
+            value_type: value_type.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for KernelKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Helpers shared by every semiring kernel (after the semiring prelude): the index type,
+/// the ELL sentinel, mask tests over a mask array of any element size, the masked store with
+/// accumulation, and warp shuffles of semiring values.
+pub const COMMON: &str = r#"typedef unsigned int sg_idx_t;
+#define SG_SENTINEL 0xffffffffu
+#define SG_FULL 0xffffffffu
+// A mask is a dense array of any semiring: `msize` bytes per element, `mzero` the bits of its
+// zero. mode 0: every position; 1: where the mask has an entry; 2: where it has none.
+#define SG_MASK_PARAMS const unsigned char* __restrict__ m, int mmode, int msize, unsigned long long mzero
+#define SG_ALLOWS(i) sg_mask_allows(m, mmode, msize, mzero, (unsigned long long)(i))
+__device__ __forceinline__ bool sg_mask_allows(const unsigned char* m, int mode, int msize,
+                                               unsigned long long mzero, unsigned long long i) {
+    if (mode == 0) return true;
+    unsigned long long w;
+    if (msize == 1) w = m[i];
+    else if (msize == 2) w = ((const unsigned short*)m)[i];
+    else if (msize == 4) w = ((const unsigned int*)m)[i];
+    else w = ((const unsigned long long*)m)[i];
+    bool entry = w != mzero;
+    return mode == 1 ? entry : !entry;
+}
+// y[i] = t (accum 0) or add(y[i], t) (accum 1).
+__device__ __forceinline__ void sg_store(sr_t* y, unsigned long long i, sr_t t, int accum) {
+    y[i] = accum ? sr_add(y[i], t) : t;
+}
+__device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width) {
+    if (sizeof(sr_word_t) == 8) {
+        unsigned long long w = (unsigned long long)sr_to_word(v);
+        w = __shfl_down_sync(SG_FULL, w, off, width);
+        return sr_from_word((sr_word_t)w);
+    } else {
+        unsigned int w = (unsigned int)sr_to_word(v);
+        w = __shfl_down_sync(SG_FULL, w, off, width);
+        return sr_from_word((sr_word_t)w);
+    }
+}
+__device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
+__device__ __forceinline__ unsigned long long sg_gid() {
+    return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ unsigned long long sg_nthreads() {
+    return (unsigned long long)gridDim.x * blockDim.x;
+}
+"#;
+
+/// The complete CUDA source of `key` for semiring `sr` (`None` for semiring-independent
+/// kernels). Panics if the kernel does not apply to the semiring's type (a contract).
+pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
+    assert!(
+        kernel.applies_to(sr.map(|s| s.value_type)),
+        "kernel {kernel:?} does not exist for {:?}",
+        sr.map(|s| s.full_name())
+    );
+    let key = KernelKey::new(kernel, sr);
+    let name = key.name();
+    let mut s = format!("// {name} (generated by semigraph-gpu)\n");
+    if let Some(sr) = sr {
+        s.push_str(&sr.prelude());
+        s.push_str(COMMON);
+        if matches!(
+            kernel,
+            Kernel::QueueRelax | Kernel::QueueWitness | Kernel::QueueRelaxLoop
+        ) {
+            s.push_str(queue::HELPERS);
+        }
+    }
+    let mut b = body(kernel).replace("KERNEL", &name);
+    if let Some(params) = crate::params::c_params(kernel) {
+        b = b.replace("PARAMS", &params);
+    }
+    s.push_str(&b);
+    s
+}
+
+/// The template of one kernel; `KERNEL` stands for its name.
+fn body(kernel: Kernel) -> &'static str {
+    matrix::body(kernel)
+        .or_else(|| vector::body(kernel))
+        .or_else(|| queue::body(kernel))
+        .expect("every kernel has a template")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use semigraph_semiring::{MinPlus, Semiring};
+
+    #[test]
+    fn keys_round_trip() {
+        let sr = MinPlus::<f32>::cuda();
+        for k in Kernel::ALL {
+            let key = if k.applies_to(None) {
+                KernelKey::new(k, None)
+            } else {
+                KernelKey::new(k, Some(&sr))
+            };
+            assert_eq!(KernelKey::parse(&key.name()), Some(key.clone()), "{key}");
+        }
+        assert_eq!(
+            KernelKey::new(Kernel::SpmvCsrVector, Some(&sr)).name(),
+            "sg__spmv__csr__min_plus__f32__u32__vector"
+        );
+        assert_eq!(
+            KernelKey::parse("sg__spmv__csr__min_plus__f32__u64__vector"),
+            None
+        );
+        assert_eq!(KernelKey::parse("spmv"), None);
+    }
+}

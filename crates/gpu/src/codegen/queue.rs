@@ -1,0 +1,394 @@
+//! Kernel templates over work queues (see `crate::backend::queue`).
+
+use super::Kernel;
+
+/// The template of `kernel` if it is one of this file's; `KERNEL` stands for its name,
+/// `PARAMS` for its parameter list where [`crate::params`] declares one.
+pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
+    Some(match kernel {
+        Kernel::QueueRelax => {
+            r#"// Phase 1 of a relaxation step from the queue (qi, qv; length qh[0]) along CSR A, arc-balanced:
+// each block takes tiles of blockDim.x entries (grid-stride) and its threads share the tile's
+// arcs evenly, so one long row is spread over the whole block.
+extern "C" __global__ void KERNEL(PARAMS) {
+    SG_TILE_SHARED;
+    unsigned long long len = qh[0];
+    if (sg_gid() == 0) { th[1] = qh[1] + (len > 0 ? 1ull : 0ull); th[2] = qh[2] + len; th[3] = 0; }
+    unsigned int nt = blockDim.x;
+    for (unsigned long long base = (unsigned long long)blockIdx.x * nt; base < len;
+         base += (unsigned long long)gridDim.x * nt) {
+        unsigned int cnt = (unsigned int)(len - base < nt ? len - base : nt);
+        sg_load_tile(rp, qi, qv, base, cnt, s_k, s_x, s_start, s_off, s_warp);
+        unsigned int arcs = s_off[cnt], e = 0;
+        for (unsigned int g0 = threadIdx.x & ~31u; g0 < arcs; g0 += nt) {
+            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
+            sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d, seen, only_new, member,
+                         stamp, parents, use_parents, ti, &th[0]);
+        }
+        __syncthreads();
+    }
+}
+"#
+        }
+        Kernel::QueueWitness => {
+            r#"// Phase 2: for each vertex j improved in this step (member[j] == stamp), the smallest frontier
+// vertex k whose term mul(A(k, j), x, k) equals the final d[j] bit for bit (arc-balanced tiles).
+extern "C" __global__ void KERNEL(PARAMS) {
+    SG_TILE_SHARED;
+    unsigned long long len = qh[0];
+    unsigned int nt = blockDim.x;
+    for (unsigned long long base = (unsigned long long)blockIdx.x * nt; base < len;
+         base += (unsigned long long)gridDim.x * nt) {
+        unsigned int cnt = (unsigned int)(len - base < nt ? len - base : nt);
+        sg_load_tile(rp, qi, qv, base, cnt, s_k, s_x, s_start, s_off, s_warp);
+        unsigned int arcs = s_off[cnt], e = 0;
+        for (unsigned int g0 = threadIdx.x & ~31u; g0 < arcs; g0 += nt) {
+            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
+            if (ok && member[j] == stamp && SG_ALLOWS(j)) sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+        }
+        __syncthreads();
+    }
+}
+"#
+        }
+        Kernel::QueueFill => {
+            r#"// Phase 3: tv[e] = d[ti[e]] for the entries of the output queue, and with use_steps the step
+// number (the output's step count) of each.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = th[0];
+    unsigned int step = (unsigned int)th[1];
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        sg_idx_t j = ti[e];
+        tv[e] = d[j];
+        if (use_steps) steps[j] = step;
+    }
+}
+"#
+        }
+        Kernel::QueueRelaxLoop => {
+            r#"// Up to `max_steps` relaxation steps of a small frontier in one block: phases 1 (relax), 2
+// (witnesses) and 3 (values, step numbers) of each step as in QueueRelax, QueueWitness and
+// QueueFill, separated by __syncthreads instead of launches, with the frontier kept as a tile
+// in shared memory from one step to the next (the queues in global memory are written too).
+// The frontier starts in queue A; A and B alternate (B is the target of even steps, with stamp
+// bstamp + step / 2; A of odd ones, astamp + step / 2). Stops before a step whose frontier is
+// empty, or has more than `limit` entries, more than blockDim.x or more than `arc_limit` arcs
+// (then A's header word 3 is 1, else 0). At the end the frontier is in A (copied from B after
+// an odd number of steps) and A's membership (stamp afinal) is exactly its entries.
+extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
+    SG_TILE_SHARED;
+    __shared__ sg_idx_t s_next[SG_TILE];
+    __shared__ unsigned long long s_count;
+    unsigned int tid = threadIdx.x, nt = blockDim.x;
+    // Every thread keeps the header of the current frontier.
+    unsigned long long len = ah[0], done = ah[1], before = ah[2];
+    int in_a = 1, limited = 0;
+    bool tiled = len > 0 && len <= nt && len <= limit;
+    if (tiled) sg_load_tile(rp, ai, avals, 0, (unsigned int)len, s_k, s_x, s_start, s_off, s_warp);
+    for (unsigned int step = 0; step < max_steps; ++step) {
+        if (len == 0) break;
+        if (!tiled) { limited = 1; break; }
+        unsigned int cnt = (unsigned int)len, arcs = s_off[cnt];
+        if (arcs > arc_limit) { limited = 1; break; }
+        sg_idx_t* ti = in_a ? bi : ai;
+        sr_t* tv = in_a ? bvals : avals;
+        unsigned long long* th = in_a ? bh : ah;
+        unsigned int* tm = in_a ? bmember : amember;
+        unsigned int stamp = (in_a ? bstamp : astamp) + step / 2;
+        if (tid == 0) s_count = 0;
+        __syncthreads();
+        unsigned int e = 0;
+        for (unsigned int g0 = tid & ~31u; g0 < arcs; g0 += nt) {
+            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
+            unsigned long long pos = sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d,
+                                                  steps, only_new, tm, stamp, parents,
+                                                  use_parents, ti, &s_count);
+            if (pos < SG_TILE) s_next[pos] = j;
+        }
+        __syncthreads();
+        if (use_parents) {
+            e = 0;
+            for (unsigned int g0 = tid & ~31u; g0 < arcs; g0 += nt) {
+                SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
+                if (ok && tm[j] == stamp && SG_ALLOWS(j)) sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+            }
+            __syncthreads();
+        }
+        unsigned long long c = s_count;
+        unsigned int next = (unsigned int)(done + 1);
+        tiled = c > 0 && c <= nt && c <= limit;
+        if (tiled) {
+            // The new frontier's values, step numbers and tile at once.
+            unsigned int deg = 0;
+            if (tid < c) {
+                sg_idx_t j = s_next[tid];
+                sr_t v = d[j];
+                sg_idx_t st = rp[j];
+                deg = rp[j + 1] - st;
+                tv[tid] = v;
+                if (use_steps) steps[j] = next;
+                s_k[tid] = j;
+                s_x[tid] = v;
+                s_start[tid] = st;
+            }
+            sg_tile_scan(deg, (unsigned int)c, s_off, s_warp);
+        } else {
+            for (unsigned long long f = tid; f < c; f += nt) {
+                sg_idx_t j = f < SG_TILE ? s_next[f] : ti[f];
+                tv[f] = d[j];
+                if (use_steps) steps[j] = next;
+            }
+        }
+        if (tid == 0) { th[0] = c; th[1] = done + 1; th[2] = before + len; }
+        before += len;
+        done += 1;
+        len = c;
+        in_a = !in_a;
+    }
+    __syncthreads();
+    for (unsigned long long f = tid; f < len; f += nt) {
+        sg_idx_t j = in_a ? ai[f] : bi[f];
+        if (!in_a) { ai[f] = j; avals[f] = bvals[f]; }
+        amember[j] = afinal;
+    }
+    if (tid == 0) { ah[0] = len; ah[1] = done; ah[2] = before; ah[3] = (unsigned long long)limited; }
+}
+"#
+        }
+        Kernel::QueueSplit => {
+            r#"// Routes each vertex i of the queue by its current value v = d[i]: lo <= v < hi to the inside
+// queue, v >= hi to the outside queue (if any), v < lo dropped; a receiving queue holds a vertex
+// once (member == stamp). Thread 0 raises each receiving queue's step count to the input's.
+extern "C" __global__ void KERNEL(PARAMS) {
+    sr_t vlo = sr_from_bits(lo), vhi = sr_from_bits(hi);
+    unsigned long long len = qh[0];
+    if (sg_gid() == 0) {
+        atomicMax(&ih[1], qh[1]);
+        if (use_outside) atomicMax(&oh[1], qh[1]);
+    }
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        sg_idx_t i = qi[e];
+        sr_t v = d[i];
+        if (v < vlo) continue;
+        if (v < vhi) {
+            if (atomicExch(&imember[i], istamp) != istamp) {
+                unsigned long long pos = atomicAdd(&ih[0], 1ull);
+                ii[pos] = i;
+                iv[pos] = v;
+            }
+        } else if (use_outside) {
+            if (atomicExch(&omember[i], ostamp) != ostamp) {
+                unsigned long long pos = atomicAdd(&oh[0], 1ull);
+                oi[pos] = i;
+                ov[pos] = v;
+            }
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueReduce => {
+            r#"// out[0] = add(out[0], every value of the queue): a warp reduction per block, then the
+// semiring's atomic add (out[0] starts at SR_ZERO).
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    sr_t acc = SR_ZERO;
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) acc = sr_add(acc, qv[e]);
+    for (unsigned int off = 16; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, 32));
+    if ((threadIdx.x & 31) == 0 && !sr_is_zero(acc)) sr_atomic_add(out, acc);
+}
+"#
+        }
+        Kernel::QueueImproveDense => {
+            r#"// d[i] = add(d[i], t[i]) where sr_improves(d[i], t[i]), appending i with its new value to the
+// output queue (length th[0], zero at launch; steps set to `steps`, entries-before to 0).
+extern "C" __global__ void KERNEL(PARAMS) {
+    if (sg_gid() == 0) { th[1] = steps; th[2] = 0; th[3] = 0; }
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        sr_t old = d[i], v = t[i];
+        if (sr_improves(old, v)) {
+            sr_t nv = sr_add(old, v);
+            d[i] = nv;
+            unsigned long long pos = atomicAdd(&th[0], 1ull);
+            ti[pos] = (sg_idx_t)i;
+            tv[pos] = nv;
+        }
+    }
+}
+"#
+        }
+        Kernel::QueueScatter => {
+            r#"// y[qi[e]] = qv[e] (use_vals) or the value with bits c, for the entries of the queue.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    sr_t cv = sr_from_bits(c);
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) y[qi[e]] = use_vals ? qv[e] : cv;
+}
+"#
+        }
+        _ => return None,
+    })
+}
+
+/// Helpers of the relaxation kernels (after [`super::COMMON`]): the atomic improvement,
+/// warp-aggregated appends, arc-balanced tiles of queue entries in shared memory, and the work
+/// on one arc.
+pub(super) const HELPERS: &str = r#"// The atomic unit holding *p (8 or 4 bytes, or the 4-byte word around a 1- or 2-byte value),
+// read now.
+__device__ __forceinline__ unsigned long long sg_unit_load(const sr_t* p) {
+    if (sizeof(sr_t) == 8) return *(const volatile unsigned long long*)p;
+    if (sizeof(sr_t) == 4) return *(const volatile unsigned int*)p;
+    return *(const volatile unsigned int*)((unsigned long long)p & ~3ull);
+}
+// Atomically *p = add(*p, v) if v improves *p as it is at that instant, starting from the unit
+// `old` read earlier; true if this call changed *p (a thread that read a stale value never
+// reports a change).
+__device__ __forceinline__ bool sr_atomic_improve_from(sr_t* p, sr_t v, unsigned long long old) {
+    if (sizeof(sr_t) == 8) {
+        unsigned long long* wp = (unsigned long long*)p;
+        unsigned long long assumed;
+        do {
+            assumed = old;
+            sr_t cur = sr_from_word((sr_word_t)assumed);
+            if (!sr_improves(cur, v)) return false;
+            old = atomicCAS(wp, assumed, (unsigned long long)sr_to_word(sr_add(cur, v)));
+        } while (old != assumed);
+        return true;
+    } else if (sizeof(sr_t) == 4) {
+        unsigned int* wp = (unsigned int*)p;
+        unsigned int o = (unsigned int)old, assumed;
+        do {
+            assumed = o;
+            sr_t cur = sr_from_word((sr_word_t)assumed);
+            if (!sr_improves(cur, v)) return false;
+            o = atomicCAS(wp, assumed, (unsigned int)sr_to_word(sr_add(cur, v)));
+        } while (o != assumed);
+        return true;
+    } else {
+        unsigned long long addr = (unsigned long long)p;
+        unsigned int* wp = (unsigned int*)(addr & ~3ull);
+        unsigned int shift = (unsigned int)(addr & 3ull) * 8u;
+        unsigned int mask = sizeof(sr_t) == 1 ? 0xffu : 0xffffu;
+        unsigned int o = (unsigned int)old, assumed;
+        do {
+            assumed = o;
+            sr_t cur = sr_from_word((sr_word_t)((assumed >> shift) & mask));
+            if (!sr_improves(cur, v)) return false;
+            unsigned int nb = (unsigned int)sr_to_word(sr_add(cur, v)) & mask;
+            o = atomicCAS(wp, assumed, (assumed & ~(mask << shift)) | (nb << shift));
+        } while (o != assumed);
+        return true;
+    }
+}
+// A slot for each lane with `app`: one atomicAdd on *count per warp. Every lane of the warp
+// calls it together (a mask of the lanes that happen to be converged, __activemask, is not
+// enough: a lane left behind in a divergent loop would never reach the ballot). Lanes without
+// `app` get an unspecified value.
+__device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned long long* count) {
+    unsigned int b = __ballot_sync(SG_FULL, app);
+    if (b == 0u) return 0ull;
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned int leader = __ffs(b) - 1u;
+    unsigned long long base = 0ull;
+    if (lane == leader) base = atomicAdd(count, (unsigned long long)__popc(b));
+    base = __shfl_sync(SG_FULL, base, leader);
+    return base + (unsigned long long)__popc(b & ((1u << lane) - 1u));
+}
+// Tiles of up to SG_TILE queue entries (blockDim.x <= SG_TILE, a multiple of 32), entry e at
+// thread e: row k, value x, the row's first arc, and the exclusive running arc count (off[cnt]
+// = the tile's arcs).
+#define SG_TILE 1024
+#define SG_TILE_SHARED __shared__ sg_idx_t s_k[SG_TILE], s_start[SG_TILE]; \
+    __shared__ unsigned int s_off[SG_TILE + 1], s_warp[32]; __shared__ sr_t s_x[SG_TILE]
+// The running arc counts of a tile whose thread e holds entry e's `deg` (0 past cnt). Called by
+// every thread of the block; ends with __syncthreads.
+__device__ void sg_tile_scan(unsigned int deg, unsigned int cnt, unsigned int* s_off,
+                             unsigned int* s_warp) {
+    unsigned int tid = threadIdx.x, lane = tid & 31u, w = tid >> 5, nw = (blockDim.x + 31u) >> 5;
+    unsigned int inc = deg;
+    for (unsigned int o = 1; o < 32; o <<= 1) {
+        unsigned int v = __shfl_up_sync(SG_FULL, inc, o);
+        if (lane >= o) inc += v;
+    }
+    if (lane == 31) s_warp[w] = inc;
+    __syncthreads();
+    if (w == 0) {
+        unsigned int v = lane < nw ? s_warp[lane] : 0u, vi = v;
+        for (unsigned int o = 1; o < 32; o <<= 1) {
+            unsigned int u = __shfl_up_sync(SG_FULL, vi, o);
+            if (lane >= o) vi += u;
+        }
+        if (lane < nw) s_warp[lane] = vi - v;
+    }
+    __syncthreads();
+    unsigned int excl = s_warp[w] + inc - deg;
+    if (tid < cnt) s_off[tid] = excl;
+    if (tid + 1 == cnt) s_off[cnt] = excl + deg;
+    __syncthreads();
+}
+// Loads entries [base, base + cnt) of a queue (cnt <= blockDim.x) as a tile. Every thread calls
+// it; ends with __syncthreads.
+__device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi, const sr_t* qv,
+                             unsigned long long base, unsigned int cnt, sg_idx_t* s_k, sr_t* s_x,
+                             sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp) {
+    unsigned int tid = threadIdx.x, deg = 0;
+    if (tid < cnt) {
+        sg_idx_t kk = qi[base + tid];
+        sg_idx_t st = rp[kk];
+        deg = rp[kk + 1] - st;
+        s_k[tid] = kk;
+        s_x[tid] = qv[base + tid];
+        s_start[tid] = st;
+    }
+    sg_tile_scan(deg, cnt, s_off, s_warp);
+}
+// The tile entry that holds arc g: the last e >= from with off[e] <= g (off[from] <= g).
+__device__ __forceinline__ unsigned int sg_tile_entry(const unsigned int* off, unsigned int from,
+                                                      unsigned int cnt, unsigned int g) {
+    unsigned int lo = from, hi = cnt;
+    while (hi - lo > 1) {
+        unsigned int mid = (lo + hi) >> 1;
+        if (off[mid] <= g) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+// Arc g0 + lane of a tile (ok: it exists; then e is its entry, from e on, p its position in A
+// and j its column). The loops over a tile's arcs step by whole warps (g0 is the same in every
+// lane), so that every lane of a warp reaches the warp-wide appends of sg_relax_arc together.
+#define SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j) \
+    unsigned int g_ = (g0) + (threadIdx.x & 31u); \
+    bool ok = g_ < (arcs); \
+    sg_idx_t p = 0, j = 0; \
+    if (ok) { e = sg_tile_entry(s_off, e, (cnt), g_); p = s_start[e] + (g_ - s_off[e]); j = ci[p]; }
+// Arc (k, j) at position p of A (values av) in a relaxation step from entry (k, x): if
+// `allowed` (the arc exists and the mask allows j), a term t = mul(A(k, j), x, k) that (with
+// only_new) goes to a j never reached (seen[j] empty) and is not the zero improves d[j] atomically; the thread whose update first
+// changed d[j] in this step (member[j] != stamp) resets j's parent and appends j to the output
+// (length *count). Returns j's slot, or ~0 if this thread did not append. Every lane of the
+// warp calls it together (the appends are aggregated per warp).
+__device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_t kk, sr_t x,
+        sg_idx_t j, const sr_t* __restrict__ av, sg_idx_t p, sr_t* d, const unsigned int* seen,
+        int only_new, unsigned int* member, unsigned int stamp, unsigned int* parents,
+        int use_parents, sg_idx_t* ti, unsigned long long* count) {
+    bool app = false;
+    if (allowed) {
+        // Both loads in flight together.
+        unsigned int sn = only_new ? seen[j] : SG_SENTINEL;
+        unsigned long long old = sg_unit_load(&d[j]);
+        sr_t t = sr_mul(av[p], x, kk);
+        if (sn == SG_SENTINEL && !sr_is_zero(t) && sr_atomic_improve_from(&d[j], t, old))
+            app = atomicExch(&member[j], stamp) != stamp;
+    }
+    if (app && use_parents) parents[j] = SG_SENTINEL;
+    unsigned long long pos = sg_append_slot(app, count);
+    if (!app) return ~0ull;
+    ti[pos] = j;
+    return pos;
+}
+// Arc (k, j) of an improved j: k is a witness if its term equals the final d[j] bit for bit.
+__device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, sr_t a,
+                                               const sr_t* d, unsigned int* parents) {
+    sr_t t = sr_mul(a, x, kk);
+    if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(d[j])) atomicMin(&parents[j], (unsigned int)kk);
+}
+"#;
