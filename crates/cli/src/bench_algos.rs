@@ -8,13 +8,14 @@ use semigraph_algos::{
     ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend, DeltaGraph, Distance,
     DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford, bfs, delta_stepping,
 };
+use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 use serde_json::json;
 
 use crate::args::{AlgoBench, Common, DistChoice, GenKind, SsspAlgo};
-use crate::files::{csr_of, generated, load, load_weighted};
+use crate::files::{csr_of, generated, load, load_weighted, parse_weights};
 use crate::jobs::resolve_algo;
 use crate::output::{Output, fmt_duration};
 use crate::{CliError, Res, pick_distances, source_of};
@@ -35,13 +36,33 @@ struct Row {
 fn graph(c: &Common, b: &AlgoBench, weighted: bool) -> Res<(EdgeList, String)> {
     match (&b.file, b.generate) {
         (Some(f), None) => {
-            let g = if weighted {
-                load_weighted(f, c)?
-            } else {
-                load(f, c)?
+            let g = match (&b.assign_weights, weighted) {
+                (Some(spec), true) => {
+                    let mut g = load(f, c)?;
+                    if !matches!(g.weights, Weights::None) {
+                        return Err(CliError(format!(
+                            "{}: --assign-weights is for files without weights, and this one has them",
+                            f.display()
+                        )));
+                    }
+                    let (lo, hi) = parse_weights(spec)
+                        .map_err(|e| CliError(e.0.replace("--weights", "--assign-weights")))?
+                        .unwrap_or((1, 1));
+                    g.assign_weights(WeightSpec::Uniform {
+                        lo,
+                        hi,
+                        seed: b.gen_args.seed,
+                    });
+                    g
+                }
+                (_, true) => load_weighted(f, c)?,
+                (_, false) => load(f, c)?,
             };
             Ok((g, f.display().to_string()))
         }
+        (None, Some(_)) if b.assign_weights.is_some() => Err(CliError(
+            "--assign-weights is for files; generated graphs take --weights LO..HI".into(),
+        )),
         (None, Some(kind)) => {
             let g = generated(kind, &b.gen_args)?;
             let a = &b.gen_args;

@@ -244,8 +244,9 @@ impl GpuBackend {
         let stamp = self.next_gen(to)?;
         self.zero_len(to)?;
         let ncols = a.info.ncols;
-        // Tiles of BLOCK entries; a frontier of unknown length gets a full grid.
-        let cfg = grid_for(from.hint());
+        // A full grid whatever the frontier's length: the blocks share a few long rows (the
+        // kernels split each tile's arcs over the blocks the queue's tiles leave idle).
+        let cfg = grid_for(UNKNOWN);
         let StepOutputs {
             mut parents,
             steps,

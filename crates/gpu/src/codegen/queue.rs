@@ -8,20 +8,20 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
     Some(match kernel {
         Kernel::QueueRelax => {
             r#"// Phase 1 of a relaxation step from the queue (qi, qv; length qh[0]) along CSR A, arc-balanced:
-// each block takes tiles of blockDim.x entries (grid-stride) and its threads share the tile's
-// arcs evenly, so one long row is spread over the whole block.
+// the queue is cut into tiles of blockDim.x entries and each tile's arcs into parts (as many
+// as the grid has blocks per tile, see sg_tile_work); a block takes (tile, part) items
+// grid-stride, and its threads share the part's arcs evenly, so one long row is spread over
+// many blocks.
 extern "C" __global__ void KERNEL(PARAMS) {
     SG_TILE_SHARED;
     unsigned long long len = qh[0];
     if (sg_gid() == 0) { th[1] = qh[1] + (len > 0 ? 1ull : 0ull); th[2] = qh[2] + len; th[3] = 0; }
-    unsigned int nt = blockDim.x;
-    for (unsigned long long base = (unsigned long long)blockIdx.x * nt; base < len;
-         base += (unsigned long long)gridDim.x * nt) {
-        unsigned int cnt = (unsigned int)(len - base < nt ? len - base : nt);
-        sg_load_tile(rp, qi, qv, base, cnt, s_k, s_x, s_start, s_off, s_warp);
-        unsigned int arcs = s_off[cnt], e = 0;
-        for (unsigned int g0 = threadIdx.x & ~31u; g0 < arcs; g0 += nt) {
-            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
+    unsigned int parts = sg_tile_parts(len);
+    for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+        unsigned int cnt, lo, hi, e = 0;
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp);
+        for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+            SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
             sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d, seen, only_new, member,
                          stamp, parents, use_parents, ti, &th[0]);
         }
@@ -32,19 +32,19 @@ extern "C" __global__ void KERNEL(PARAMS) {
         }
         Kernel::QueueWitness => {
             r#"// Phase 2: for each vertex j improved in this step (member[j] == stamp), the smallest frontier
-// vertex k whose term mul(A(k, j), x, k) equals the final d[j] bit for bit (arc-balanced tiles).
+// vertex k whose term mul(A(k, j), x, k) equals the final d[j] bit for bit (work split as in
+// phase 1).
 extern "C" __global__ void KERNEL(PARAMS) {
     SG_TILE_SHARED;
     unsigned long long len = qh[0];
-    unsigned int nt = blockDim.x;
-    for (unsigned long long base = (unsigned long long)blockIdx.x * nt; base < len;
-         base += (unsigned long long)gridDim.x * nt) {
-        unsigned int cnt = (unsigned int)(len - base < nt ? len - base : nt);
-        sg_load_tile(rp, qi, qv, base, cnt, s_k, s_x, s_start, s_off, s_warp);
-        unsigned int arcs = s_off[cnt], e = 0;
-        for (unsigned int g0 = threadIdx.x & ~31u; g0 < arcs; g0 += nt) {
-            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
-            if (ok && member[j] == stamp && SG_ALLOWS(j)) sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+    unsigned int parts = sg_tile_parts(len);
+    for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+        unsigned int cnt, lo, hi, e = 0;
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp);
+        for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+            SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
+            if (ok && member[j] == stamp && SG_ALLOWS(j))
+                sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
         }
         __syncthreads();
     }
@@ -341,6 +341,36 @@ __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
         s_start[tid] = st;
     }
     sg_tile_scan(deg, cnt, s_off, s_warp);
+}
+// Parts per tile of a step over a queue of len entries (grid-stride over tiles of blockDim.x
+// entries): when the queue has fewer tiles than the grid has blocks, each tile's arcs are
+// shared by gridDim.x / tiles blocks.
+__device__ __forceinline__ unsigned int sg_tile_parts(unsigned long long len) {
+    unsigned long long tiles = (len + blockDim.x - 1) / blockDim.x;
+    return tiles == 0 || tiles >= gridDim.x ? 1u : (unsigned int)(gridDim.x / tiles);
+}
+__device__ __forceinline__ unsigned long long sg_tile_items(unsigned long long len,
+                                                            unsigned int parts) {
+    return (len + blockDim.x - 1) / blockDim.x * parts;
+}
+// Work item w: loads its tile (cnt entries) and sets [lo, hi), the part's arcs of the tile
+// (parts of at least blockDim.x arcs; empty for the parts a small tile does not need). Every
+// thread calls it; ends with __syncthreads.
+__device__ void sg_tile_work(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi, const sr_t* qv,
+                             unsigned long long len, unsigned long long w, unsigned int parts,
+                             unsigned int* cnt, unsigned int* lo, unsigned int* hi, sg_idx_t* s_k,
+                             sr_t* s_x, sg_idx_t* s_start, unsigned int* s_off,
+                             unsigned int* s_warp) {
+    unsigned int nt = blockDim.x, part = (unsigned int)(w % parts);
+    unsigned long long base = w / parts * nt;
+    *cnt = (unsigned int)(len - base < nt ? len - base : nt);
+    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp);
+    unsigned int arcs = s_off[*cnt];
+    unsigned int chunk = (arcs + parts - 1) / parts;
+    chunk = chunk < nt ? nt : chunk;
+    unsigned long long l = (unsigned long long)part * chunk, h = l + chunk;
+    *lo = (unsigned int)(l < arcs ? l : arcs);
+    *hi = (unsigned int)(h < arcs ? h : arcs);
 }
 // The tile entry that holds arc g: the last e >= from with off[e] <= g (off[from] <= g).
 __device__ __forceinline__ unsigned int sg_tile_entry(const unsigned int* off, unsigned int from,

@@ -173,6 +173,36 @@ __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
     }
     sg_tile_scan(deg, cnt, s_off, s_warp);
 }
+// Parts per tile of a step over a queue of len entries (grid-stride over tiles of blockDim.x
+// entries): when the queue has fewer tiles than the grid has blocks, each tile's arcs are
+// shared by gridDim.x / tiles blocks.
+__device__ __forceinline__ unsigned int sg_tile_parts(unsigned long long len) {
+    unsigned long long tiles = (len + blockDim.x - 1) / blockDim.x;
+    return tiles == 0 || tiles >= gridDim.x ? 1u : (unsigned int)(gridDim.x / tiles);
+}
+__device__ __forceinline__ unsigned long long sg_tile_items(unsigned long long len,
+                                                            unsigned int parts) {
+    return (len + blockDim.x - 1) / blockDim.x * parts;
+}
+// Work item w: loads its tile (cnt entries) and sets [lo, hi), the part's arcs of the tile
+// (parts of at least blockDim.x arcs; empty for the parts a small tile does not need). Every
+// thread calls it; ends with __syncthreads.
+__device__ void sg_tile_work(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi, const sr_t* qv,
+                             unsigned long long len, unsigned long long w, unsigned int parts,
+                             unsigned int* cnt, unsigned int* lo, unsigned int* hi, sg_idx_t* s_k,
+                             sr_t* s_x, sg_idx_t* s_start, unsigned int* s_off,
+                             unsigned int* s_warp) {
+    unsigned int nt = blockDim.x, part = (unsigned int)(w % parts);
+    unsigned long long base = w / parts * nt;
+    *cnt = (unsigned int)(len - base < nt ? len - base : nt);
+    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp);
+    unsigned int arcs = s_off[*cnt];
+    unsigned int chunk = (arcs + parts - 1) / parts;
+    chunk = chunk < nt ? nt : chunk;
+    unsigned long long l = (unsigned long long)part * chunk, h = l + chunk;
+    *lo = (unsigned int)(l < arcs ? l : arcs);
+    *hi = (unsigned int)(h < arcs ? h : arcs);
+}
 // The tile entry that holds arc g: the last e >= from with off[e] <= g (off[from] <= g).
 __device__ __forceinline__ unsigned int sg_tile_entry(const unsigned int* off, unsigned int from,
                                                       unsigned int cnt, unsigned int g) {
