@@ -170,7 +170,9 @@ pub enum Cmd {
     Apsp {
         /// The graph file.
         file: PathBuf,
-        /// Also write the next-hop matrix (Matrix Market, 1-based) to this file.
+        /// Also write the next-hop matrix to this file: Matrix Market (1-based), or a `NumPy`
+        /// array (`u32`, 0-based, 4294967295 for none) for a name ending in `.npy`. An
+        /// --output name ending in `.npy` likewise gets the distances as a `NumPy` array.
         #[arg(long, value_name = "FILE")]
         next_hop: Option<PathBuf>,
         /// Distance type, as for `sssp`.
@@ -310,6 +312,25 @@ pub enum BenchCmd {
         /// Distance type, as for `sssp`.
         #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
         distances: DistChoice,
+    },
+    /// Dense semiring GEMM, C = A (+).(x) B of order --n, for each semiring and type, against
+    /// cuBLAS SGEMM of the same order, in one run: median device time of --runs runs after a
+    /// warm-up (compile time apart), pairs per second, the fraction of the device's
+    /// instruction ceiling, and sampled entries checked on the host.
+    Gemm {
+        /// The order of the matrices.
+        #[arg(long, default_value_t = 4096)]
+        n: usize,
+        /// Semirings, comma-separated, as name:type (min-plus:f32, min-plus:i32, max-min:f32,
+        /// plus-times:f64, or-and:bool, ...).
+        #[arg(
+            long,
+            default_value = "min-plus:f32,min-plus:i32,min-plus:f64,min-plus:f16,max-min:f32,plus-times:f32,or-and:bool"
+        )]
+        semirings: String,
+        /// Timed runs per semiring (at least 10).
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
     },
     /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings).
     Apsp {

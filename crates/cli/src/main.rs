@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod bench_algos;
+mod bench_gemm;
 mod demo;
 mod files;
 mod jobs;
@@ -322,6 +323,12 @@ fn run(cli: Cli) -> Res<ExitCode> {
         Cmd::Bench {
             what: BenchCmd::Apsp { bench, distances },
         } => bench_algos::apsp_bench(&c, &bench, distances)?,
+        Cmd::Bench {
+            what: BenchCmd::Gemm { n, semirings, runs },
+        } => {
+            let list: Vec<String> = semirings.split(',').map(|s| s.trim().to_string()).collect();
+            bench_gemm::gemm_bench(&c, n, &list, runs)?
+        }
         Cmd::Bench {
             what:
                 BenchCmd::Spmv {

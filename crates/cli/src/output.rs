@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use semigraph_algos::{Apsp, Distance};
 use semigraph_formats::EdgeList;
+use semigraph_formats::io::npy::{NpyElem, write_npy};
 use semigraph_formats::io::write_atomic;
 use serde_json::{Value, json};
 
@@ -16,6 +17,7 @@ use crate::{CliError, Common, Res};
 pub struct Output {
     path: Option<std::path::PathBuf>,
     pub json: bool,
+    quiet: bool,
 }
 
 impl Output {
@@ -23,6 +25,7 @@ impl Output {
         Output {
             path: c.output.clone(),
             json: c.json,
+            quiet: c.quiet,
         }
     }
 
@@ -187,9 +190,17 @@ pub fn write_summary(
     })
 }
 
+/// `true` if `p` names a `NumPy` file (`.npy`).
+fn is_npy(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+}
+
 /// Distances as Matrix Market (`i j dist`, 1-based positions, unreachable pairs omitted), and
 /// next hops to `next_path` if given. JSON: `{header..., "n", "dist": [[...]]}` with `null`s.
-pub fn write_apsp<D: Distance>(
+/// An output (or next-hop) file named `*.npy` gets a `NumPy` array instead: `n x n`, row-major,
+/// the distance type (`inf` for no path in `f32`/`f64`, the type's maximum in `i32`/`i64`);
+/// next hops as `u32`, 0-based, 4294967295 for none. The header lines then go to stderr.
+pub fn write_apsp<D: Distance + NpyElem>(
     out: &Output,
     h: &Header,
     r: &Apsp<D>,
@@ -198,6 +209,40 @@ pub fn write_apsp<D: Distance>(
 ) -> Res<()> {
     let n = r.n;
     let field = if integer { "integer" } else { "real" };
+    if let Some(p) = out.path.as_deref().filter(|p| is_npy(p)) {
+        write_atomic(p, |w| write_npy(w, n, n, &r.dist))
+            .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        if !out.quiet {
+            let mut e = io::stderr().lock();
+            for (k, v) in &h.0 {
+                let _ = writeln!(e, "# {k}: {v}");
+            }
+            let none = if integer {
+                format!("{} (the type's maximum)", D::INFINITY)
+            } else {
+                "inf".to_string()
+            };
+            let _ = writeln!(
+                e,
+                "# wrote {} ({n} x {n} {}, row-major; no path = {none})",
+                p.display(),
+                D::DESCR
+            );
+        }
+    } else {
+        write_apsp_text(out, h, r, field)?;
+    }
+    if let (Some(p), Some(next)) = (next_path.filter(|p| is_npy(p)), &r.next) {
+        write_atomic(p, |w| write_npy(w, n, n, next))
+            .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        return Ok(());
+    }
+    write_next_hops_text(r, next_path)
+}
+
+/// [`write_apsp`]'s text and JSON forms of the distances.
+fn write_apsp_text<D: Distance>(out: &Output, h: &Header, r: &Apsp<D>, field: &str) -> Res<()> {
+    let n = r.n;
     out.write(|w| {
         if out.json {
             let mut obj = h.json();
@@ -229,7 +274,12 @@ pub fn write_apsp<D: Distance>(
             }
         }
         Ok(())
-    })?;
+    })
+}
+
+/// [`write_apsp`]'s Matrix Market next hops (1-based).
+fn write_next_hops_text<D: Distance>(r: &Apsp<D>, next_path: Option<&Path>) -> Res<()> {
+    let n = r.n;
     if let (Some(p), Some(next)) = (next_path, &r.next) {
         let count = next.iter().filter(|&&x| x != u32::MAX).count();
         write_atomic(p, |w| {

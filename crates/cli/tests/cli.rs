@@ -247,6 +247,35 @@ fn generate_convert_stats_apsp_spmv() {
             );
         }
     }
+    // The same distances as a NumPy array (read back), with next hops (0-based; the grid is
+    // connected, so every pair i != j has one).
+    let npy = tmp("grid.npy");
+    let hops = tmp("grid-next.npy");
+    let a = semigraph(&[
+        "apsp",
+        m.to_str().unwrap(),
+        "-o",
+        npy.to_str().unwrap(),
+        "--next-hop",
+        hops.to_str().unwrap(),
+    ]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stderr(&a).contains("no path ="), "{}", stderr(&a));
+    use semigraph_formats::io::npy::read_npy;
+    let (r, c, d) = read_npy::<i32>(&mut std::fs::File::open(&npy).unwrap()).unwrap();
+    assert_eq!((r, c), (20, 20));
+    for &(i, j, w) in &entries {
+        assert_eq!(d[(i - 1) * 20 + (j - 1)] as i64, w, "npy ({i}, {j})");
+    }
+    let (_, _, next) = read_npy::<u32>(&mut std::fs::File::open(&hops).unwrap()).unwrap();
+    for (k, &x) in next.iter().enumerate() {
+        assert!(
+            k / 20 == k % 20 || x < 20,
+            "next hop ({}, {}) is {x}",
+            k / 20,
+            k % 20
+        );
+    }
     let s = semigraph(&[
         "spmv",
         m.to_str().unwrap(),

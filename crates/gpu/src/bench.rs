@@ -291,3 +291,116 @@ impl Drop for CusparseSpmv<'_> {
         }
     }
 }
+
+/// Whether `libcublas` can be loaded.
+pub fn cublas_present() -> bool {
+    // SAFETY: only tries to load the library.
+    unsafe { cudarc::cublas::sys::is_culib_present() }
+}
+
+/// cuBLAS SGEMM, `C = A B` on `n x n` `f32` matrices, as the peer of semiring GEMMs.
+pub struct CublasSgemm<'g> {
+    gpu: &'g GpuBackend,
+    blas: cudarc::cublas::CudaBlas,
+    a: CudaSlice<f32>,
+    b: CudaSlice<f32>,
+    c: CudaSlice<f32>,
+    n: usize,
+}
+
+impl<'g> CublasSgemm<'g> {
+    /// Uploads `a` and `b` (row-major `n x n`) and creates the handle on the backend's stream.
+    ///
+    /// # Errors
+    /// No `libcublas`, out of memory, or a cuBLAS failure.
+    pub fn new(gpu: &'g GpuBackend, n: usize, a: &[f32], b: &[f32]) -> Result<Self, GpuError> {
+        assert_eq!((a.len(), b.len()), (n * n, n * n), "CublasSgemm: shapes");
+        if !cublas_present() {
+            return Err(GpuError::LibraryMissing {
+                library: "libcublas",
+                hint: "install the CUDA toolkit's cuBLAS",
+            });
+        }
+        if n > 46_340 {
+            return Err(GpuError::TooLarge {
+                what: "cuBLAS SGEMM (n * n within i32)".into(),
+                value: n as u64,
+                max: 46_340,
+            });
+        }
+        let d = &gpu.dev;
+        d.check_fits("the cuBLAS SGEMM peer", 3 * (n * n * 4) as u64)?;
+        let blas =
+            cudarc::cublas::CudaBlas::new(d.stream.clone()).map_err(|e| GpuError::Driver {
+                what: "create a cuBLAS handle".into(),
+                message: format!("{e:?}"),
+            })?;
+        let (a, b) = (d.upload(a, "SGEMM A")?, d.upload(b, "SGEMM B")?);
+        let c = d.zeros::<f32>(n * n, "SGEMM C")?;
+        Ok(CublasSgemm {
+            gpu,
+            blas,
+            a,
+            b,
+            c,
+            n,
+        })
+    }
+
+    /// One `C = A B` (queued on the backend's stream).
+    ///
+    /// # Errors
+    /// A cuBLAS failure.
+    pub fn run(&mut self) -> Result<(), GpuError> {
+        use cudarc::cublas::{Gemm, GemmConfig, sys::cublasOperation_t::CUBLAS_OP_N};
+        let n = self.n as i32;
+        // Row-major C = A B is column-major C^T = B^T A^T: swap the operands.
+        let cfg = GemmConfig {
+            transa: CUBLAS_OP_N,
+            transb: CUBLAS_OP_N,
+            m: n,
+            n,
+            k: n,
+            alpha: 1.0f32,
+            lda: n,
+            ldb: n,
+            beta: 0.0f32,
+            ldc: n,
+        };
+        // SAFETY: the three buffers hold n * n f32 each (checked in `new`) and the leading
+        // dimensions are n.
+        unsafe { self.blas.gemm(cfg, &self.b, &self.a, &mut self.c) }.map_err(|e| {
+            GpuError::Driver {
+                what: "cuBLAS SGEMM".into(),
+                message: format!("{e:?}"),
+            }
+        })
+    }
+
+    /// The last result `C`, row-major.
+    ///
+    /// # Errors
+    /// A driver failure.
+    pub fn result(&self) -> Result<Vec<f32>, GpuError> {
+        self.gpu.dev.download(&self.c, self.n * self.n)
+    }
+}
+
+/// The device's simple-instruction ceiling: streaming multiprocessors x 128 32-bit lanes x
+/// the maximum SM clock, in instructions per second (2 x the FP32 FMA rate in FLOP/s would be
+/// twice this). A (min, +) pair takes two (an add and a min): half this many pairs per second.
+///
+/// # Errors
+/// A driver failure.
+pub fn lane_ops_per_second(gpu: &GpuBackend) -> Result<f64, GpuError> {
+    use ds::CUdevice_attribute as A;
+    let attr = |a| {
+        gpu.dev
+            .ctx
+            .attribute(a)
+            .map_err(|e| driver("read a device attribute", e))
+    };
+    let sms = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as f64;
+    let khz = attr(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)? as f64;
+    Ok(sms * 128.0 * khz * 1e3)
+}

@@ -37,7 +37,9 @@ mod device;
 pub mod error;
 mod params;
 
-pub use backend::{AdaptivePlan, CsrKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse};
+pub use backend::{
+    AdaptivePlan, CsrKernel, GemmKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse,
+};
 pub use codegen::{Kernel, KernelKey};
 pub use compiler::{Compiled, Compiler, Origin, nvrtc_present};
 pub use device::{CompileStats, driver_present};

@@ -1,16 +1,98 @@
 //! The shared backend suite (every format x operation x built-in semiring, and the
-//! algorithms against the CPU oracles) on the GPU backend. Where no GPU can be opened every
-//! test is reported as ignored, with the reason; under `SEMIGRAPH_REQUIRE_GPU=1` they run
-//! and fail instead.
+//! algorithms against the CPU oracles) on the GPU backend, plus the opt-in GEMM kernel
+//! against the CPU. Where no GPU can be opened every test is reported as ignored, with the
+//! reason; under `SEMIGRAPH_REQUIRE_GPU=1` they run and fail instead.
 
 use std::process::ExitCode;
 
-use semigraph_gpu::GpuBackend;
-use semigraph_testkit::harness::{Harness, Needs};
+use semigraph_algos::{Accum, Backend, CpuBackend};
+use semigraph_gpu::{GemmKernel, GpuBackend};
+use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f16};
+use semigraph_testkit::harness::{Failed, Harness, Needs};
+
+/// `C (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
+/// kernel's 128 x 128 x 16 tiles, with zeros (no arc) among the values.
+fn gemm_reg128<S: Semiring>(values: impl Fn(u64) -> S::T) -> Result<(), Failed> {
+    let mut gpu = GpuBackend::new()?;
+    gpu.set_gemm_kernel(GemmKernel::Reg128);
+    let cpu = CpuBackend::new();
+    for (m, k, n) in [
+        (1, 1, 1),
+        (3, 17, 5),
+        (128, 16, 128),
+        (130, 33, 129),
+        (257, 200, 70),
+    ] {
+        let values_of = |len: usize, seed: u64| -> Vec<S::T> {
+            (0..len as u64)
+                .map(|i| {
+                    let h = (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                    if h.is_multiple_of(7) {
+                        S::zero()
+                    } else {
+                        values(h % 13 + 1)
+                    }
+                })
+                .collect()
+        };
+        let (a, b, c0) = (
+            values_of(m * k, 1),
+            values_of(k * n, 2),
+            values_of(m * n, 3),
+        );
+        for accum in [Accum::Replace, Accum::Add] {
+            let mut cg = gpu.dense::<S>(m, n, &c0)?;
+            gpu.gemm(
+                &mut cg,
+                accum,
+                &gpu.dense::<S>(m, k, &a)?,
+                &gpu.dense::<S>(k, n, &b)?,
+            )?;
+            let mut cc = cpu.dense::<S>(m, n, &c0)?;
+            cpu.gemm(
+                &mut cc,
+                accum,
+                &cpu.dense::<S>(m, k, &a)?,
+                &cpu.dense::<S>(k, n, &b)?,
+            )?;
+            let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
+            for (i, (x, y)) in g.iter().zip(&c).enumerate() {
+                if x.to_bits64() != y.to_bits64() {
+                    return Err(format!(
+                        "{} {m}x{k}x{n} {accum:?}: entry ({}, {}) is {x:?} on the GPU, {y:?} on the CPU",
+                        S::full_name(),
+                        i / n,
+                        i % n
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
+    h.test_needing(&needs, "gemm_reg128::min_plus_f32", || {
+        gemm_reg128::<MinPlus<f32>>(|v| v as f32)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_i64", || {
+        gemm_reg128::<MinPlus<i64>>(|v| v as i64 - 3)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_f16", || {
+        gemm_reg128::<MinPlus<f16>>(|v| f16::from_f32(v as f32))
+    });
+    h.test_needing(&needs, "gemm_reg128::max_min_i32", || {
+        gemm_reg128::<MaxMin<i32>>(|v| v as i32)
+    });
+    h.test_needing(&needs, "gemm_reg128::plus_times_f64", || {
+        gemm_reg128::<PlusTimes<f64>>(|v| v as f64)
+    });
+    h.test_needing(&needs, "gemm_reg128::or_and_bool", || {
+        gemm_reg128::<OrAnd>(|_| true)
+    });
     h.run()
 }

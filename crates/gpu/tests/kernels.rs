@@ -119,6 +119,7 @@ fn generated_sources_match_snapshots() {
         (Kernel::SpmvCoo, Some(PlusTimes::<bf16>::cuda())),
         (Kernel::VxmCsr, Some(MinPlusPred::<i32>::cuda())),
         (Kernel::Gemm, Some(MinPlus::<f64>::cuda())),
+        (Kernel::GemmReg, Some(MinPlus::<f64>::cuda())),
         (Kernel::CompactWrite, Some(MinPlus::<i32>::cuda())),
         (Kernel::SelectRange, Some(MinPlusPred::<f32>::cuda())),
         (Kernel::Witness, Some(MinPlus::<i64>::cuda())),

@@ -21,6 +21,7 @@ mod dimacs;
 mod gml;
 pub mod lines;
 mod mtx;
+pub mod npy;
 mod text;
 mod write;
 

@@ -39,6 +39,18 @@ pub enum CsrKernel {
     Adaptive,
 }
 
+/// How dense GEMM is computed ([`GpuBackend::set_gemm_kernel`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GemmKernel {
+    /// 16 x 16 shared-memory tiles, one output per thread ([`Kernel::Gemm`]); the default.
+    #[default]
+    Tile16,
+    /// Register tiles, 8 x 8 outputs per thread ([`Kernel::GemmReg`]). Compiled for every
+    /// semiring in CI, but not yet run on a GPU (docs/BENCH-GPU.md): opt in with
+    /// `SEMIGRAPH_GEMM_KERNEL=reg128` or [`GpuBackend::set_gemm_kernel`] until it has been.
+    Reg128,
+}
+
 /// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
 pub const ADAPTIVE_ENTRIES: usize = 1024;
 /// Threads per block of [`CsrKernel::Adaptive`] (`SG_AD_THREADS`), also its most rows per block.
@@ -250,6 +262,7 @@ pub struct GpuBackend {
     /// loops).
     scratch: std::sync::Mutex<Scratch>,
     csr_kernel: Option<CsrKernel>,
+    gemm_kernel: GemmKernel,
 }
 
 /// See [`GpuBackend`]'s `scratch`.
@@ -338,6 +351,10 @@ impl GpuBackend {
             dummy,
             scratch: std::sync::Mutex::new(scratch),
             csr_kernel: None,
+            gemm_kernel: match std::env::var("SEMIGRAPH_GEMM_KERNEL").as_deref() {
+                Ok("reg128") => GemmKernel::Reg128,
+                _ => GemmKernel::Tile16,
+            },
         })
     }
 
@@ -345,6 +362,12 @@ impl GpuBackend {
     /// with [`CsrKernel::choose`]).
     pub fn set_csr_kernel(&mut self, k: Option<CsrKernel>) {
         self.csr_kernel = k;
+    }
+
+    /// Chooses the dense GEMM kernel (default [`GemmKernel::Tile16`], or `reg128` from the
+    /// environment variable `SEMIGRAPH_GEMM_KERNEL`).
+    pub fn set_gemm_kernel(&mut self, k: GemmKernel) {
+        self.gemm_kernel = k;
     }
 
     /// The CSR kernel a matrix uses, if it is stored as CSR.
@@ -1194,9 +1217,15 @@ impl Backend for GpuBackend {
             to_u32("GEMM inner dimension", a.cols)?,
         );
         let acc: i32 = (accum == Accum::Add) as i32;
-        let f = self.dev.func::<S>(Kernel::Gemm)?;
+        // Output tile per block of 16 x 16 threads: 16 x 16 (one output per thread) or
+        // 128 x 128 (8 x 8 per thread).
+        let (kernel, tile) = match self.gemm_kernel {
+            GemmKernel::Tile16 => (Kernel::Gemm, 16),
+            GemmKernel::Reg128 => (Kernel::GemmReg, 128),
+        };
+        let f = self.dev.func::<S>(kernel)?;
         let cfg = LaunchConfig {
-            grid_dim: (n.div_ceil(16), m.div_ceil(16), 1),
+            grid_dim: (n.div_ceil(tile), m.div_ceil(tile), 1),
             block_dim: (16, 16, 1),
             shared_mem_bytes: 0,
         };

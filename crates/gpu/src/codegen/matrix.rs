@@ -287,6 +287,66 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __rest
 }
 "#
         }
+        Kernel::GemmReg => {
+            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major. Register tiles: a block of
+// 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs (rows ty + 16 i,
+// columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
+// memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
+// A with 8 of B per inner index. Out-of-range slots load SR_ZERO, which annihilates. Each
+// output adds its terms in the order of the inner index, as the CPU does.
+#define SG_GEMM_BM 128
+#define SG_GEMM_BK 16
+extern "C" __global__ void __launch_bounds__(256) KERNEL(const sr_t* __restrict__ a,
+        const sr_t* __restrict__ b, sr_t* __restrict__ c, unsigned int m, unsigned int n,
+        unsigned int kk, int accum) {
+    __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
+    __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
+    unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
+    unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
+    sr_t acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = SR_ZERO;
+    for (unsigned int t0 = 0; t0 < kk; t0 += SG_GEMM_BK) {
+#pragma unroll
+        for (int r = 0; r < SG_GEMM_BM * SG_GEMM_BK / 256; ++r) {
+            unsigned int e = tid + 256u * r;
+            unsigned int ar = e / SG_GEMM_BK, ac = e % SG_GEMM_BK;
+            unsigned int gr = row0 + ar, gc = t0 + ac;
+            as[ac][ar] = (gr < m && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
+            unsigned int br = e / SG_GEMM_BM, bc = e % SG_GEMM_BM;
+            unsigned int hr = t0 + br, hc = col0 + bc;
+            bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < SG_GEMM_BK; ++q) {
+            sr_t ra[8], rb[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
+#pragma unroll
+            for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] = sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        unsigned int r = row0 + ty + 16 * i;
+        if (r >= m) continue;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            unsigned int cc = col0 + tx + 16 * j;
+            if (cc < n) sg_store(c, (unsigned long long)r * n + cc, acc[i][j], accum);
+        }
+    }
+}
+"#
+        }
         _ => return None,
     })
 }

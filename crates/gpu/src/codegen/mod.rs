@@ -47,8 +47,11 @@ pub enum Kernel {
     SpmvDense,
     /// SpMSpV (push): a warp per frontier entry scatters along its CSR row with atomic adds.
     VxmCsr,
-    /// Dense semiring GEMM, 16 x 16 tiles through shared memory.
+    /// Dense semiring GEMM, 16 x 16 tiles through shared memory, one output per thread.
     Gemm,
+    /// Dense semiring GEMM with register tiles: 128 x 128 outputs per block of 16 x 16 threads,
+    /// 8 x 8 per thread (see [`crate::GemmKernel`]).
+    GemmReg,
     /// `y<mask> = op(y, x)`: replace, add or mul.
     Ewise,
     /// `y<mask> = op(y, c)`: fill, mul by, add to.
@@ -94,7 +97,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 31] = [
+    pub const ALL: [Kernel; 32] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -106,6 +109,7 @@ impl Kernel {
         Kernel::SpmvDense,
         Kernel::VxmCsr,
         Kernel::Gemm,
+        Kernel::GemmReg,
         Kernel::Ewise,
         Kernel::Apply,
         Kernel::Scatter,
@@ -142,6 +146,7 @@ impl Kernel {
             Kernel::SpmvDense => ("spmv", "dense", "warp"),
             Kernel::VxmCsr => ("vxm", "csr", "warp"),
             Kernel::Gemm => ("gemm", "dense", "tile16"),
+            Kernel::GemmReg => ("gemm", "dense", "reg128"),
             Kernel::Ewise => ("ewise", "vec", "base"),
             Kernel::Apply => ("apply", "vec", "base"),
             Kernel::Scatter => ("scatter", "vec", "base"),
