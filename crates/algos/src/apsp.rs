@@ -1,5 +1,6 @@
-//! All-pairs shortest paths by repeated min-plus squaring, and the transitive closure by
-//! repeated or-and squaring.
+//! All-pairs shortest paths by repeated min-plus squaring or by relaxing blocks of sources at
+//! once (the cheaper, estimated from the graph), and the transitive closure by repeated or-and
+//! squaring.
 
 use rayon::prelude::*;
 use semigraph_formats::Csr;
@@ -12,11 +13,37 @@ use crate::graph::{Graph, GraphOptions};
 use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
 
+/// How [`apsp`](fn@apsp) computes the distances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ApspMethod {
+    /// The cheaper of the two by [`apsp_costs`].
+    #[default]
+    Auto,
+    /// Repeated min-plus squaring of the dense `n x n` matrix (semiring GEMM).
+    Squaring,
+    /// Bellman-Ford from blocks of sources at once: `D <- improve(D, A^T (+).(x) D)` on an
+    /// `n x k` block (SpMM) until nothing changes.
+    Sources,
+}
+
+impl ApspMethod {
+    /// `auto`, `squaring` or `sources`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ApspMethod::Auto => "auto",
+            ApspMethod::Squaring => "squaring",
+            ApspMethod::Sources => "sources",
+        }
+    }
+}
+
 /// Options of [`apsp`](fn@apsp).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ApspOptions {
     /// Also compute the next-hop matrix (costs a second word per entry on the backend).
     pub next_hop: bool,
+    /// The method (default: [`ApspMethod::Auto`]).
+    pub method: ApspMethod,
 }
 
 /// All-pairs shortest paths.
@@ -29,8 +56,11 @@ pub struct Apsp<D> {
     /// `next[i * n + j]`: the vertex after `i` on a shortest path `i -> j` (`i` itself for
     /// `i == j`, [`NO_PRED`] if `j` is unreachable); `None` unless asked for.
     pub next: Option<Vec<u32>>,
-    /// Squarings run (the last one changed nothing).
+    /// Squarings run (the last one changed nothing), or with [`ApspMethod::Sources`] the most
+    /// relaxation rounds of a block of sources.
     pub rounds: usize,
+    /// The method that ran ([`ApspMethod::Squaring`] or [`ApspMethod::Sources`]).
+    pub method: ApspMethod,
 }
 
 impl<D: Distance> Apsp<D> {
@@ -107,15 +137,123 @@ fn check_square<S: Semiring>(a: &Csr<S>) -> Result<usize> {
     Ok(a.nrows())
 }
 
+/// Estimated work of the two methods of [`apsp`](fn@apsp) on `a`, in semiring operations:
+/// `(squaring, sources)`.
+///
+/// Squaring: `n^3` per squaring, `ceil(log2(r)) + 1` squarings where `r` estimates the arcs
+/// on a shortest path. Sources: `m n` per relaxation round, `r + 1` rounds. `r` is twice the
+/// depth of a breadth-first search from the vertex with the most out-arcs (weighted shortest
+/// paths take more arcs than the fewest), at least 2; `O(m)` host work.
+pub fn apsp_costs<S: Semiring>(a: &Csr<S>) -> (f64, f64) {
+    let n = a.nrows();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let start = (0..n).max_by_key(|&i| a.row_len(i)).unwrap_or(0);
+    let mut level = vec![u32::MAX; n];
+    level[start] = 0;
+    let (mut frontier, mut depth) = (vec![start], 0u32);
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &u in &frontier {
+            for &v in &a.col_idx()[a.row_ptr()[u] as usize..a.row_ptr()[u + 1] as usize] {
+                if level[v as usize] == u32::MAX {
+                    level[v as usize] = depth + 1;
+                    next.push(v as usize);
+                }
+            }
+        }
+        if !next.is_empty() {
+            depth += 1;
+        }
+        frontier = next;
+    }
+    let r = (2.0 * depth as f64).max(2.0);
+    let nf = n as f64;
+    let squaring = nf.powi(3) * (r.log2().ceil() + 1.0);
+    let sources = a.nnz().max(1) as f64 * nf * (r + 1.0);
+    (squaring, sources)
+}
+
+/// Sources per block of [`ApspMethod::Sources`]: the block and its product (two `n x k`
+/// arrays) within about 512 MiB, at least 1.
+fn source_block(n: usize, value_bytes: usize) -> usize {
+    let per_source = (2 * n * value_bytes).max(1);
+    ((512usize << 20) / per_source).clamp(1, n.max(1))
+}
+
+/// [`ApspMethod::Sources`]: for each block of `k` sources, `D` (`n x k`, `D[s_j, j] = one`)
+/// relaxed by `D <- improve(D, A^T (+).(x) D)` until a round changes nothing. Returns the
+/// row-major `n x n` distances and the most rounds of a block; a block still changing after
+/// `n` rounds has a negative cycle, named by [`bellman_ford`] from its sources.
+fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Vec<D>, usize)> {
+    let n = a.nrows();
+    let g = Graph::new(
+        b,
+        a,
+        GraphOptions {
+            pull: true,
+            ..Default::default()
+        },
+    )?;
+    let at = g.require_pull("APSP by sources")?;
+    let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
+        what: format!("{n}x{n} distance matrix"),
+        needed: u64::MAX,
+        available: None,
+    })?;
+    let mut dist = crate::cpu::try_vec(len, D::INFINITY, &format!("{n}x{n} distance matrix"))?;
+    let k = source_block(n, size_of::<D>());
+    let mut most = 0;
+    for s0 in (0..n).step_by(k) {
+        let kb = k.min(n - s0);
+        let mut init = crate::cpu::try_vec(n * kb, <MinPlus<D>>::zero(), "APSP source block")?;
+        for j in 0..kb {
+            init[(s0 + j) * kb + j] = <MinPlus<D>>::one();
+        }
+        let mut d = b.dense::<MinPlus<D>>(n, kb, &init)?;
+        let mut t = b.dense_filled::<MinPlus<D>>(n, kb, <MinPlus<D>>::zero())?;
+        let mut rounds = 0;
+        loop {
+            if rounds == n {
+                for s in s0..s0 + kb {
+                    bellman_ford(&g, s)?;
+                }
+                // Cannot happen: a block that still changes after n rounds reaches a
+                // negative cycle from one of its sources.
+                return Err(Error::NegativeCycle {
+                    cycle: vec![s0 as u32],
+                });
+            }
+            rounds += 1;
+            b.mxm(&mut t, crate::Mask::All, Accum::Replace, at, &d)?;
+            if b.improve_dense(&mut d, &t)? == 0 {
+                break;
+            }
+        }
+        most = most.max(rounds);
+        let block = b.read_dense(&d)?;
+        for v in 0..n {
+            for j in 0..kb {
+                dist[(s0 + j) * n + v] = block[v * kb + j];
+            }
+        }
+    }
+    // A negative cycle on a source's own path shows on the diagonal first.
+    Ok((dist, most))
+}
+
 /// Squarings that suffice without a negative cycle: paths have at most `n - 1` arcs, and
 /// squaring `r` times covers `2^r` arcs; one more squaring confirms nothing changes.
 fn max_squarings(n: usize) -> usize {
     (usize::BITS - n.max(2).saturating_sub(1).leading_zeros()) as usize + 1
 }
 
-/// All-pairs shortest paths by repeated min-plus squaring of the dense distance matrix.
+/// All-pairs shortest paths, by repeated min-plus squaring of the dense distance matrix or by
+/// relaxing blocks of sources at once, whichever [`apsp_costs`] estimates cheaper
+/// ([`ApspOptions::method`] forces one; [`Apsp::method`] says which ran).
 ///
-/// `D_0 = A` with 0 on the diagonal; `D_{r+1} = improve(D_r, D_r (+).(x) D_r)` (semiring GEMM);
+/// **Squaring**: `D_0 = A` with 0 on the diagonal; `D_{r+1} = improve(D_r, D_r (+).(x) D_r)` (semiring GEMM);
 /// it stops as soon as a squaring changes nothing, after at most `ceil(log2(n - 1)) + 1`
 /// squarings.
 ///
@@ -127,6 +265,10 @@ fn max_squarings(n: usize) -> usize {
 /// from the distances: for each destination, a breadth-first search backwards over the arcs
 /// `i -> k` that attain `min_k w(i, k) + d(k, j)`, so that following next hops never cycles
 /// (`O(n m)` host work).
+///
+/// **Sources**: for blocks of `k` sources (two `n x k` arrays within about 512 MiB),
+/// `D <- improve(D, A^T (+).(x) D)` (SpMM) from `D[s, s] = 0` until a round changes nothing:
+/// Bellman-Ford for `k` sources at once, `O(m k)` per round. Next hops as for unpacked types.
 ///
 /// # Arguments
 /// - `b`: the backend that runs the GEMMs.
@@ -143,19 +285,24 @@ fn max_squarings(n: usize) -> usize {
 /// errors.
 ///
 /// # Complexity
-/// `O(n^3 log n)` work, `O(n^2)` memory (8 bytes per entry with packed next hops, else
-/// `size_of::<D>()`); `O(log n)` GEMMs; `O(n m)` host work for unpacked next hops.
+/// Squaring: `O(n^3 log n)` work, `O(n^2)` memory (8 bytes per entry with packed next hops,
+/// else `size_of::<D>()`); `O(log n)` GEMMs. Sources: `O(n m r)` work for `r` rounds (at most
+/// `n`; about the arcs on a shortest path), `O(n^2)` host memory. `O(n m)` host work for
+/// unpacked next hops.
 ///
 /// # Example
 /// ```
-/// use semigraph_algos::{apsp, arcs_to_csr, ApspOptions, CpuBackend};
+/// use semigraph_algos::{apsp, arcs_to_csr, ApspMethod, ApspOptions, CpuBackend};
 /// use semigraph_semiring::MinPlus;
 ///
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 2), (1, 2, 3), (0, 2, 9)])?;
-/// let r = apsp(&CpuBackend::new(), &a, &ApspOptions { next_hop: true })?;
+/// let r = apsp(&CpuBackend::new(), &a, &ApspOptions { next_hop: true, ..Default::default() })?;
 /// assert_eq!(r.distance(0, 2), Some(5));
 /// assert_eq!(r.distance(2, 0), None);
 /// assert_eq!(r.path(0, 2), Some(vec![0, 1, 2]));
+/// // The other method gives the same answer.
+/// let opts = ApspOptions { next_hop: true, method: ApspMethod::Sources };
+/// assert_eq!(apsp(&CpuBackend::new(), &a, &opts)?.dist, r.dist);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn apsp<B: Backend, D: Distance>(
@@ -164,6 +311,29 @@ pub fn apsp<B: Backend, D: Distance>(
     opts: &ApspOptions,
 ) -> Result<Apsp<D>> {
     let n = check_square(a)?;
+    let method = match opts.method {
+        ApspMethod::Auto => {
+            let (squaring, sources) = apsp_costs(a);
+            if sources < squaring {
+                ApspMethod::Sources
+            } else {
+                ApspMethod::Squaring
+            }
+        }
+        m => m,
+    };
+    if method == ApspMethod::Sources {
+        let (dist, rounds) = by_sources(b, a)?;
+        check_diagonal(b, a, n, &dist)?;
+        let next = opts.next_hop.then(|| next_hops_from_distances(a, &dist));
+        return Ok(Apsp {
+            n,
+            dist,
+            next,
+            rounds,
+            method,
+        });
+    }
     let limit = max_squarings(n);
     let packed = if opts.next_hop {
         D::packed_apsp(b, a, limit).transpose()?
@@ -188,6 +358,7 @@ pub fn apsp<B: Backend, D: Distance>(
         dist,
         next,
         rounds,
+        method,
     })
 }
 

@@ -82,22 +82,26 @@ proptest! {
     fn apsp_matches_floyd_warshall(g in graph_strategy(-3, 25)) {
         let b = cpu();
         let a = g.csr::<i32>();
-        let got = apsp(&b, &a, &ApspOptions { next_hop: true });
-        match (oracle_floyd_warshall(g.n, &g.arcs), got) {
-            (Ok(fw), Ok(r)) => {
-                for (k, want) in fw.iter().enumerate() {
-                    prop_assert_eq!(r.distance(k / g.n, k % g.n).map(i64::from), *want);
-                    if let Some(p) = r.path(k / g.n, k % g.n) {
-                        prop_assert_eq!(p.len() == 1, k / g.n == k % g.n);
+        for method in [ApspMethod::Squaring, ApspMethod::Sources] {
+            let got = apsp(&b, &a, &ApspOptions { next_hop: true, method });
+            match (oracle_floyd_warshall(g.n, &g.arcs), got) {
+                (Ok(fw), Ok(r)) => {
+                    prop_assert_eq!(r.method, method);
+                    for (k, want) in fw.iter().enumerate() {
+                        prop_assert_eq!(r.distance(k / g.n, k % g.n).map(i64::from), *want);
+                        if let Some(p) = r.path(k / g.n, k % g.n) {
+                            prop_assert_eq!(p.len() == 1, k / g.n == k % g.n);
+                        }
                     }
+                    let tc = transitive_closure(&b, &a.pattern::<OrAnd>()).unwrap();
+                    prop_assert_eq!(tc, fw.iter().map(Option::is_some).collect::<Vec<_>>());
                 }
-                let tc = transitive_closure(&b, &a.pattern::<OrAnd>()).unwrap();
-                prop_assert_eq!(tc, fw.iter().map(Option::is_some).collect::<Vec<_>>());
+                (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle),
+                (w, got) => panic!("{method:?}: oracle {w:?} vs {:?}", got.map(|r| r.rounds)),
             }
-            (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle),
-            (w, got) => panic!("oracle {w:?} vs {:?}", got.map(|r| r.rounds)),
         }
     }
+
 }
 
 // ---- errors ------------------------------------------------------------------------------

@@ -91,6 +91,27 @@ pub enum SsspAlgo {
     DeltaStepping,
 }
 
+/// `apsp --method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ApspMethodArg {
+    /// The cheaper of the two, estimated from the graph's size, arcs and depth.
+    Auto,
+    /// Repeated min-plus squaring of the dense matrix (semiring GEMM).
+    Squaring,
+    /// Bellman-Ford from blocks of sources at once (SpMM over an n x k block).
+    Sources,
+}
+
+impl ApspMethodArg {
+    pub fn method(self) -> semigraph_algos::ApspMethod {
+        match self {
+            ApspMethodArg::Auto => semigraph_algos::ApspMethod::Auto,
+            ApspMethodArg::Squaring => semigraph_algos::ApspMethod::Squaring,
+            ApspMethodArg::Sources => semigraph_algos::ApspMethod::Sources,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DirectionArg {
     Auto,
@@ -178,6 +199,9 @@ pub enum Cmd {
         /// Distance type, as for `sssp`.
         #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
         distances: DistChoice,
+        /// How: repeated squaring, blocks of single-source runs, or the cheaper by estimate.
+        #[arg(long, value_enum, default_value_t = ApspMethodArg::Auto)]
+        method: ApspMethodArg,
     },
     /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.
     /// Weights become semiring values (a file without weights gives `one` on every arc);
@@ -332,13 +356,16 @@ pub enum BenchCmd {
         #[arg(long, default_value_t = 10)]
         runs: usize,
     },
-    /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings).
+    /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings or rounds).
     Apsp {
         #[command(flatten)]
         bench: AlgoBench,
         /// Distance type, as for `apsp`.
         #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
         distances: DistChoice,
+        /// The method, as for `apsp`.
+        #[arg(long, value_enum, default_value_t = ApspMethodArg::Auto)]
+        method: ApspMethodArg,
     },
 }
 

@@ -5,8 +5,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use semigraph_algos::{
-    ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend, DeltaGraph, Distance,
-    DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford, bfs, delta_stepping,
+    ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend,
+    DeltaGraph, Distance, DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford,
+    bfs, delta_stepping,
 };
 use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
@@ -370,19 +371,30 @@ fn check_sssp<D: Distance>(
 }
 
 /// `bench apsp`: checked on sampled rows against single-source runs on the CPU.
-pub(crate) fn apsp_bench(c: &Common, b: &AlgoBench, distances: DistChoice) -> Res<()> {
+pub(crate) fn apsp_bench(
+    c: &Common,
+    b: &AlgoBench,
+    distances: DistChoice,
+    method: ApspMethod,
+) -> Res<()> {
     let (g, label) = graph(c, b, true)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let (ty, _) = pick_distances(&g, &file, 2 * g.num_vertices(), distances)?;
     match ty {
-        DistanceType::I32 => apsp_typed::<i32>(c, b, &g, &label),
-        DistanceType::I64 => apsp_typed::<i64>(c, b, &g, &label),
-        DistanceType::F32 => apsp_typed::<f32>(c, b, &g, &label),
-        DistanceType::F64 => apsp_typed::<f64>(c, b, &g, &label),
+        DistanceType::I32 => apsp_typed::<i32>(c, b, &g, &label, method),
+        DistanceType::I64 => apsp_typed::<i64>(c, b, &g, &label, method),
+        DistanceType::F32 => apsp_typed::<f32>(c, b, &g, &label, method),
+        DistanceType::F64 => apsp_typed::<f64>(c, b, &g, &label, method),
     }
 }
 
-fn apsp_typed<D: Distance>(c: &Common, b: &AlgoBench, g: &EdgeList, label: &str) -> Res<()> {
+fn apsp_typed<D: Distance>(
+    c: &Common,
+    b: &AlgoBench,
+    g: &EdgeList,
+    label: &str,
+    method: ApspMethod,
+) -> Res<()> {
     let runs = b.runs.max(10);
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let a = csr_of::<MinPlus<D>>(&file, g, false)?;
@@ -411,30 +423,38 @@ fn apsp_typed<D: Distance>(c: &Common, b: &AlgoBench, g: &EdgeList, label: &str)
         be: &B,
         a: &Csr<MinPlus<D>>,
         runs: usize,
+        method: ApspMethod,
         check: &dyn Fn(&semigraph_algos::Apsp<D>) -> Result<(), String>,
     ) -> Res<Row> {
-        let (times, r, counters, verdict) =
-            measure(be, runs, || apsp(be, a, &ApspOptions::default()), check)?;
+        let opts = ApspOptions {
+            method,
+            ..Default::default()
+        };
+        let (times, r, counters, verdict) = measure(be, runs, || apsp(be, a, &opts), check)?;
         let (median, min) = median_min(times);
         let n = a.nrows();
         Ok(Row {
             backend: be.name(),
-            what: format!("squaring, {}", std::any::type_name::<D>()),
+            what: format!("{}, {}", r.method.name(), std::any::type_name::<D>()),
             median,
             min,
             steps: r.rounds,
-            // (min, +) pairs per squaring, reported as "edges" in the rate column.
-            arcs: n * n * n * r.rounds,
+            // (min, +) pairs: per squaring n^3, per round of sources m n (an upper bound:
+            // every block runs the most rounds), reported in the rate column.
+            arcs: match r.method {
+                ApspMethod::Sources => a.nnz() * n * r.rounds,
+                _ => n * n * n * r.rounds,
+            },
             counters,
             check: verdict,
         })
     }
     let rows = each_backend(
         &b.backends,
-        |gpu| one(gpu, &a, runs, &check),
-        |cpu| one(cpu, &a, runs, &check),
+        |gpu| one(gpu, &a, runs, method, &check),
+        |cpu| one(cpu, &a, runs, method, &check),
     )?;
-    report(c, "apsp", label, g, 0, "squarings", &rows)
+    report(c, "apsp", label, g, 0, "steps", &rows)
 }
 
 fn report(

@@ -330,7 +330,14 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
         } else {
             bar.set_message(format!("{name}: apsp"));
             let t = Instant::now();
-            let r = apsp(b, &a, &ApspOptions { next_hop: true })?;
+            let r = apsp(
+                b,
+                &a,
+                &ApspOptions {
+                    next_hop: true,
+                    ..Default::default()
+                },
+            )?;
             let time = t.elapsed();
             let n = tg.n;
             let ops = 2.0 * (n as f64).powi(3) * r.rounds as f64;

@@ -348,6 +348,7 @@ pub(crate) struct ApspJob<'a, D> {
     pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) next_hop: bool,
+    pub(crate) method: semigraph_algos::ApspMethod,
     pub(crate) _d: std::marker::PhantomData<D>,
 }
 
@@ -361,20 +362,33 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
             &a,
             &ApspOptions {
                 next_hop: self.next_hop,
+                method: self.method,
             },
         )
         .map_err(|e| labelled(self.g, e))?;
         let time = t.elapsed();
+        let how = match r.method {
+            semigraph_algos::ApspMethod::Sources => format!(
+                "{} relaxation rounds at most, blocks of sources over an {n}x{n} matrix",
+                r.rounds,
+                n = r.n
+            ),
+            _ => format!("{} squarings of a {n}x{n} matrix", r.rounds, n = r.n),
+        };
+        let (sq, so) = semigraph_algos::apsp_costs(&a);
+        let why = if self.method == semigraph_algos::ApspMethod::Auto {
+            format!("chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations")
+        } else {
+            "asked for".to_string()
+        };
         Ok((
-            vec![(
-                "time".into(),
-                format!(
-                    "apsp {} ({} squarings of a {n}x{n} matrix)",
-                    fmt_duration(time),
-                    r.rounds,
-                    n = r.n
+            vec![
+                ("method".into(), format!("{} ({why})", r.method.name())),
+                (
+                    "time".into(),
+                    format!("apsp {} ({how})", fmt_duration(time)),
                 ),
-            )],
+            ],
             r,
         ))
     }

@@ -171,6 +171,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             file,
             next_hop,
             distances,
+            method,
         } => {
             let g = load_weighted(&file, &c)?;
             let (ty, why) = pick_distances(&g, &file, 2 * g.num_vertices(), distances)?;
@@ -184,6 +185,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                             file: &file,
                             g: &g,
                             next_hop: next_hop.is_some(),
+                            method: method.method(),
                             _d: Default::default(),
                         },
                     )?;
@@ -321,8 +323,13 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 },
         } => bench_algos::sssp_bench(&c, &bench, algo, delta, distances)?,
         Cmd::Bench {
-            what: BenchCmd::Apsp { bench, distances },
-        } => bench_algos::apsp_bench(&c, &bench, distances)?,
+            what:
+                BenchCmd::Apsp {
+                    bench,
+                    distances,
+                    method,
+                },
+        } => bench_algos::apsp_bench(&c, &bench, distances, method.method())?,
         Cmd::Bench {
             what: BenchCmd::Gemm { n, semirings, runs },
         } => {

@@ -1004,9 +1004,11 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
         check_shortest_paths_in::<B, f64>(b, &tg, &sources, opts)?;
         if tg.n <= 200 {
             let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("no negative cycle");
-            check_apsp_in::<B, i32>(b, &tg, &fw)?;
-            check_apsp_in::<B, i64>(b, &tg, &fw)?;
-            check_apsp_in::<B, f64>(b, &tg, &fw)?;
+            // Every method in i32; squaring (the packed and the unpacked next hops) in the
+            // others.
+            check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+            check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+            check_apsp_in::<B, f64>(b, &tg, &fw, false)?;
             let tc = semigraph_algos::transitive_closure(b, &a.pattern::<OrAnd>())?;
             assert_eq!(
                 tc,
@@ -1027,8 +1029,8 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
         let gp64 = Graph::new(b, &a64, opts)?;
         check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp64, 0)?, &want);
         let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
-        check_apsp_in::<B, i32>(b, &tg, &fw)?;
-        check_apsp_in::<B, i64>(b, &tg, &fw)?;
+        check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+        check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
     }
     for seed in 0..6 {
         let tg = TestGraph::random(30, 70, -6, 20, 100 + seed);
@@ -1044,13 +1046,28 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             }
             (w, g) => panic!("{}: oracle {w:?}, bellman_ford {g:?}", tg.name),
         }
-        match (
-            oracle_floyd_warshall(tg.n, &tg.arcs),
-            semigraph_algos::apsp(b, &a, &Default::default()),
-        ) {
-            (Ok(_), Ok(_)) => {}
-            (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&tg.arcs, &cycle),
-            (w, g) => panic!("{}: oracle {w:?}, apsp {:?}", tg.name, g.map(|r| r.rounds)),
+        for method in [
+            semigraph_algos::ApspMethod::Squaring,
+            semigraph_algos::ApspMethod::Sources,
+        ] {
+            let opts = semigraph_algos::ApspOptions {
+                method,
+                ..Default::default()
+            };
+            match (
+                oracle_floyd_warshall(tg.n, &tg.arcs),
+                semigraph_algos::apsp(b, &a, &opts),
+            ) {
+                (Ok(_), Ok(_)) => {}
+                (Err(_), Err(Error::NegativeCycle { cycle })) => {
+                    check_negative_cycle(&tg.arcs, &cycle)
+                }
+                (w, g) => panic!(
+                    "{} ({method:?}): oracle {w:?}, apsp {:?}",
+                    tg.name,
+                    g.map(|r| r.rounds)
+                ),
+            }
         }
     }
     Ok(())
@@ -1098,6 +1115,7 @@ fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
     b: &B,
     tg: &TestGraph,
     fw: &[Option<i64>],
+    every_method: bool,
 ) -> Result<()> {
     let n = tg.n;
     let mut w = std::collections::HashMap::new();
@@ -1106,15 +1124,28 @@ fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
         *e = (*e).min(x);
     }
     let a = tg.csr::<D>();
-    for next_hop in [false, true] {
-        let r = semigraph_algos::apsp(b, &a, &semigraph_algos::ApspOptions { next_hop })?;
+    use semigraph_algos::ApspMethod;
+    let runs = [
+        (ApspMethod::Squaring, false),
+        (ApspMethod::Squaring, true),
+        (ApspMethod::Sources, true),
+        (ApspMethod::Auto, false),
+    ];
+    for (method, next_hop) in runs.into_iter().take(if every_method { 4 } else { 2 }) {
+        let opts = semigraph_algos::ApspOptions { next_hop, method };
+        let r = semigraph_algos::apsp(b, &a, &opts)?;
+        assert_ne!(r.method, ApspMethod::Auto, "apsp says which method ran");
+        if method != ApspMethod::Auto {
+            assert_eq!(r.method, method);
+        }
         for i in 0..n {
             for j in 0..n {
                 let want = fw[i * n + j];
                 assert_eq!(
                     r.distance(i, j).map(|d| d.to_f64() as i64),
                     want,
-                    "apsp {} in {}: {i}->{j}",
+                    "apsp ({:?}) {} in {}: {i}->{j}",
+                    method,
                     tg.name,
                     std::any::type_name::<D>()
                 );

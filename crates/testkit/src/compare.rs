@@ -93,7 +93,10 @@ pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) 
     compare_sssp::<B, f64>(b, &cpu, tg, s, negative);
     if tg.n <= 64 {
         let a = tg.csr::<i32>();
-        let o = ApspOptions { next_hop: true };
+        let o = ApspOptions {
+            next_hop: true,
+            ..Default::default()
+        };
         match (apsp(&cpu, &a, &o), apsp(b, &a, &o)) {
             (Ok(want), Ok(got)) => {
                 assert_eq!(got.dist, want.dist, "{}: apsp", tg.name);

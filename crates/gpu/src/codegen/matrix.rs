@@ -320,7 +320,9 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(const sr_t* __restrict_
             bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
         }
         __syncthreads();
-#pragma unroll
+        // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
+        // this kernel take 1 s of NVRTC time per semiring.
+#pragma unroll 2
         for (int q = 0; q < SG_GEMM_BK; ++q) {
             sr_t ra[8], rb[8];
 #pragma unroll
