@@ -188,11 +188,13 @@ fn source_block(n: usize, value_bytes: usize) -> usize {
 /// `n` rounds has a negative cycle, named by [`bellman_ford`] from its sources.
 fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Vec<D>, usize)> {
     let n = a.nrows();
+    // A^T in CSR: the SpMM streams rows of the block along each stored entry.
     let g = Graph::new(
         b,
         a,
         GraphOptions {
             pull: true,
+            format: Some(semigraph_formats::Format::Csr),
             ..Default::default()
         },
     )?;

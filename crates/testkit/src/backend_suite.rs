@@ -144,7 +144,7 @@ where
             (nrows, ncols, a.nnz(), format)
         );
         let e = entries(&a);
-        for k in [1usize, 3] {
+        for k in [1usize, 3, 9] {
             let x = random_values::<S>(ncols * k, seed + 100);
             let y0 = random_values::<S>(nrows * k, seed + 200);
             let mvals = random_values::<OrAnd>(nrows * k, seed + 300);

@@ -322,6 +322,33 @@ impl Backend for CpuBackend {
         );
         assert_eq!((y.rows, y.cols), (nrows, k), "mxm: Y has the wrong shape");
         check_mask(&mask, y.data.len());
+        if let (SparseMatrix::Csr(c), Mask::All, true) = (&a.m, &mask, k >= 8) {
+            // A wide block without a mask: each entry (i, j) of A combines with row j of X
+            // (contiguous) into row i's accumulators, instead of one strided column at a time.
+            y.data
+                .par_chunks_mut(k)
+                .enumerate()
+                .with_min_len((MIN_LEN / k).max(1))
+                .for_each_init(
+                    || vec![S::zero(); k],
+                    |acc, (i, yrow)| {
+                        acc.fill(S::zero());
+                        let (cols, vals) = c.row(i);
+                        for (&j, &av) in cols.iter().zip(vals) {
+                            let xrow = &x.data[j as usize * k..(j as usize + 1) * k];
+                            for (s, &xv) in acc.iter_mut().zip(xrow) {
+                                if !S::is_zero(xv) {
+                                    *s = S::add(*s, S::mul_at(av, xv, j as u64));
+                                }
+                            }
+                        }
+                        for (yv, &t) in yrow.iter_mut().zip(acc.iter()) {
+                            *yv = combine::<S>(accum, *yv, t);
+                        }
+                    },
+                );
+            return Ok(());
+        }
         if let SparseMatrix::Csr(c) = &a.m {
             // Row by row: skips masked-out outputs and stops a row at a terminal value.
             y.data
