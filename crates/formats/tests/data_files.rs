@@ -398,3 +398,28 @@ fn every_graph_file_of_the_data_set_loads() {
     }
     assert!(loaded >= 84, "only {loaded} graph files loaded");
 }
+
+/// The README's library example: `spmv` computes `A x` along the rows, so one relaxation from
+/// a source runs on `A^T`; on rome99 it reaches exactly the source's out-neighbours, with
+/// their arc weights (and `A` itself would give the distances *to* the source instead).
+#[test]
+fn readme_relaxation_from_a_source_uses_the_transpose() {
+    use semigraph_formats::{ConvertOptions, Csr, SparseMatrix, Stats};
+    use semigraph_semiring::MinPlus;
+    let g = load("dimacs9-rome99/rome99.gr.xz");
+    let a: Csr<MinPlus<f32>> = g.to_csr().unwrap();
+    let at = a.transpose();
+    let s = Stats::of(&at);
+    let m = SparseMatrix::from_csr(&at, s.recommended, &ConvertOptions::default()).unwrap();
+    let mut d = vec![f32::INFINITY; a.ncols()];
+    d[0] = 0.0;
+    let relaxed = m.spmv(&d);
+    let mut want = vec![f32::INFINITY; a.ncols()];
+    for (i, j, w) in a.iter() {
+        if i == 0 {
+            want[j] = want[j].min(w);
+        }
+    }
+    assert!(want.iter().any(|w| w.is_finite()), "vertex 1 has out-arcs");
+    assert_eq!(relaxed, want);
+}
