@@ -64,6 +64,35 @@ impl Bfs {
     pub fn parent(&self, v: usize) -> Option<u32> {
         (self.parents[v] != NO_PARENT).then_some(self.parents[v])
     }
+
+    /// The vertices of a shortest path `source -> ... -> v` along parents (as
+    /// [`ShortestPaths::path_to`](crate::ShortestPaths::path_to)), `None` if `v` was not
+    /// reached.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, bfs, BfsSemiring, CpuBackend, Graph, GraphOptions};
+    ///
+    /// let a = arcs_to_csr::<BfsSemiring>(4, &[(0, 1, 0), (1, 2, 0), (0, 3, 0), (3, 2, 0)])?;
+    /// let cpu = CpuBackend::new();
+    /// let r = bfs(&Graph::new(&cpu, &a, GraphOptions::default())?, 0, &Default::default())?;
+    /// assert_eq!(r.path_to(2), Some(vec![0, 1, 2])); // the smallest-id parent, 1
+    /// assert_eq!(r.path_to(0), Some(vec![0]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn path_to(&self, v: usize) -> Option<Vec<u32>> {
+        self.level(v)?;
+        let mut path = vec![v as u32];
+        let mut x = v;
+        while x != self.source {
+            x = self.parents[x] as usize;
+            if x >= self.levels.len() || path.len() > self.levels.len() {
+                return None;
+            }
+            path.push(x as u32);
+        }
+        path.reverse();
+        Some(path)
+    }
 }
 
 /// Beamer's switch to pull: the frontier is larger than 1/ALPHA of the unvisited vertices.

@@ -161,6 +161,12 @@ pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) {
             }
             other => panic!("vertex {v}: level/parent disagree: {other:?}"),
         }
+        // A path along parents has one vertex per level.
+        assert_eq!(
+            r.path_to(v).map(|p| p.len() as u32),
+            r.level(v).map(|l| l + 1),
+            "path to {v}"
+        );
     }
 }
 
