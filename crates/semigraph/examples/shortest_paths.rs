@@ -1,0 +1,59 @@
+//! Reads a graph file, runs BFS and Bellman-Ford on the CPU and, where a GPU can be opened,
+//! on the GPU, and checks that both agree.
+//!
+//! `cargo run --release -p semigraph --example shortest_paths [FILE] [SOURCE]` (default: the
+//! repository's rome99 road graph, source 1 in the file's numbering).
+
+use std::path::PathBuf;
+
+use semigraph::prelude::*;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let file = args.next().map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/dimacs9-rome99/rome99.gr.xz")
+    });
+    let source: i64 = args.next().map_or(Ok(1), |s| s.parse())?;
+    let g = read_graph(&file, &ReadOptions::default())?;
+    let s = g
+        .vertex_of_label(source)
+        .ok_or_else(|| format!("{source} is not a vertex of {}", file.display()))?;
+    let a: Csr<MinPlus<i64>> = g.to_csr()?;
+    println!(
+        "{}: {} vertices, {} arcs",
+        file.display(),
+        a.nrows(),
+        a.nnz()
+    );
+
+    let cpu = CpuBackend::new();
+    let sp = bellman_ford(&Graph::new(&cpu, &a, GraphOptions::default())?, s)?;
+    let far = (0..a.nrows())
+        .filter_map(|v| sp.distance(v).map(|d| (d, v)))
+        .max()
+        .ok_or("no vertex reached")?;
+    println!(
+        "CPU: {} of {} vertices reached; the farthest is {} at distance {}, {} arcs away",
+        sp.reached(),
+        a.nrows(),
+        g.vertex_label(far.1),
+        far.0,
+        sp.path_to(far.1).map_or(0, |p| p.len() - 1)
+    );
+    let levels = bfs(
+        &Graph::new(&cpu, &a.pattern::<BfsSemiring>(), GraphOptions::default())?,
+        s,
+        &BfsOptions::default(),
+    )?;
+    println!("CPU: BFS depth {}", levels.depth);
+
+    match GpuBackend::new() {
+        Ok(gpu) => {
+            let sg = bellman_ford(&Graph::new(&gpu, &a, GraphOptions::default())?, s)?;
+            assert_eq!(sg.dist, sp.dist, "GPU and CPU distances differ");
+            println!("GPU ({}): the same distances", gpu.device_name());
+        }
+        Err(e) => println!("GPU: not run ({e})"),
+    }
+    Ok(())
+}
