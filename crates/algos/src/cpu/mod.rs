@@ -322,9 +322,10 @@ impl Backend for CpuBackend {
         );
         assert_eq!((y.rows, y.cols), (nrows, k), "mxm: Y has the wrong shape");
         check_mask(&mask, y.data.len());
-        if let (SparseMatrix::Csr(c), Mask::All, true) = (&a.m, &mask, k >= 8) {
-            // A wide block without a mask: each entry (i, j) of A combines with row j of X
-            // (contiguous) into row i's accumulators, instead of one strided column at a time.
+        if let (SparseMatrix::Csr(c), true) = (&a.m, k >= 8) {
+            // A wide block: each entry (i, j) of A combines with row j of X (contiguous) into
+            // row i's accumulators, instead of one strided column at a time; the mask then
+            // picks which outputs are stored (masked-out ones are computed and dropped).
             y.data
                 .par_chunks_mut(k)
                 .enumerate()
@@ -342,15 +343,18 @@ impl Backend for CpuBackend {
                                 }
                             }
                         }
-                        for (yv, &t) in yrow.iter_mut().zip(acc.iter()) {
-                            *yv = combine::<S>(accum, *yv, t);
+                        for (col, (yv, &t)) in yrow.iter_mut().zip(acc.iter()).enumerate() {
+                            if allows(&mask, i * k + col) {
+                                *yv = combine::<S>(accum, *yv, t);
+                            }
                         }
                     },
                 );
             return Ok(());
         }
         if let SparseMatrix::Csr(c) = &a.m {
-            // Row by row: skips masked-out outputs and stops a row at a terminal value.
+            // Narrow blocks, row by row: skips masked-out outputs and stops a row at a terminal
+            // value.
             y.data
                 .par_chunks_mut(k.max(1))
                 .enumerate()
