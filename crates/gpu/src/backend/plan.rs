@@ -1,0 +1,137 @@
+//! Kernel choices: how CSR SpMV is computed ([`CsrKernel`], and [`AdaptivePlan`] for
+//! CSR-Adaptive) and which dense GEMM kernel runs ([`GemmKernel`]).
+
+/// How CSR SpMV is computed ([`GpuBackend::set_csr_kernel`](crate::GpuBackend::set_csr_kernel)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsrKernel {
+    /// A thread per row.
+    Scalar,
+    /// A sub-warp of this many lanes (2, 4, 8, 16 or 32) per row.
+    Vector(u32),
+    /// Each thread takes this many consecutive entries (load-balanced).
+    Split(u32),
+    /// CSR-Adaptive: blocks of short rows through shared memory, long rows a block each
+    /// (split over several blocks beyond [`ADAPTIVE_PIECE`] entries); planned per matrix.
+    Adaptive,
+}
+
+/// How dense GEMM is computed ([`GpuBackend::set_gemm_kernel`](crate::GpuBackend::set_gemm_kernel)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GemmKernel {
+    /// 16 x 16 shared-memory tiles, one output per thread ([`Kernel::Gemm`](crate::Kernel::Gemm)); the default.
+    #[default]
+    Tile16,
+    /// Register tiles, 8 x 8 outputs per thread ([`Kernel::GemmReg`](crate::Kernel::GemmReg)). Compiled for every
+    /// semiring in CI, but not yet run on a GPU (docs/BENCH-GPU.md): opt in with
+    /// `SEMIGRAPH_GEMM_KERNEL=reg128` or [`GpuBackend::set_gemm_kernel`](crate::GpuBackend::set_gemm_kernel) until it has been.
+    Reg128,
+}
+
+/// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
+pub const ADAPTIVE_ENTRIES: usize = 1024;
+/// Threads per block of [`CsrKernel::Adaptive`] (`SG_AD_THREADS`), also its most rows per block.
+pub const ADAPTIVE_THREADS: u32 = 256;
+/// Entries of one block's piece of a long row in [`CsrKernel::Adaptive`].
+pub const ADAPTIVE_PIECE: usize = 8192;
+
+/// The host plan of [`CsrKernel::Adaptive`]: per block `[r0, r1, p0, p1]` and a slot (the
+/// index of a split row, `u32::MAX` otherwise), and the split rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AdaptivePlan {
+    /// `[r0, r1, p0, p1]` per block.
+    pub blocks: Vec<[u32; 4]>,
+    /// The split row's slot per block (`u32::MAX` for blocks of whole rows).
+    pub slots: Vec<u32>,
+    /// The rows split over several blocks, by slot.
+    pub long_rows: Vec<u32>,
+}
+
+impl AdaptivePlan {
+    /// Plans `rp` (CSR row pointers): consecutive rows of at most [`ADAPTIVE_ENTRIES`]
+    /// entries together fill a block (at most [`ADAPTIVE_THREADS`] rows); a longer row gets
+    /// blocks of its own, one per [`ADAPTIVE_PIECE`] entries.
+    pub fn new(rp: &[u32]) -> AdaptivePlan {
+        let n = rp.len().saturating_sub(1);
+        let mut plan = AdaptivePlan::default();
+        let mut r = 0;
+        while r < n {
+            let len = (rp[r + 1] - rp[r]) as usize;
+            if len > ADAPTIVE_ENTRIES {
+                let slot = if len > ADAPTIVE_PIECE {
+                    plan.long_rows.push(r as u32);
+                    (plan.long_rows.len() - 1) as u32
+                } else {
+                    u32::MAX
+                };
+                let mut p = rp[r] as usize;
+                while p < rp[r + 1] as usize {
+                    let e = (p + ADAPTIVE_PIECE).min(rp[r + 1] as usize);
+                    plan.blocks
+                        .push([r as u32, r as u32 + 1, p as u32, e as u32]);
+                    plan.slots.push(slot);
+                    p = e;
+                }
+                r += 1;
+                continue;
+            }
+            let (start, p0) = (r, rp[r] as usize);
+            while r < n
+                && r - start < ADAPTIVE_THREADS as usize
+                && rp[r + 1] as usize - p0 <= ADAPTIVE_ENTRIES
+            {
+                r += 1;
+            }
+            plan.blocks.push([start as u32, r as u32, p0 as u32, rp[r]]);
+            plan.slots.push(u32::MAX);
+        }
+        plan
+    }
+}
+
+impl CsrKernel {
+    /// The choice for a matrix with these row lengths: adaptive when a few rows are far
+    /// longer than the rest (power-law graphs), a thread per row when every row is short,
+    /// else a sub-warp about as wide as the average row. `SEMIGRAPH_CSR_KERNEL` (`scalar`,
+    /// `vector8`, `split8`, `adaptive`, ...) overrides the choice.
+    pub fn choose(nrows: usize, nnz: usize, max_row: usize) -> CsrKernel {
+        let avg = nnz as f64 / nrows.max(1) as f64;
+        if let Some(k) = std::env::var("SEMIGRAPH_CSR_KERNEL")
+            .ok()
+            .and_then(|v| CsrKernel::parse(&v))
+        {
+            return k;
+        }
+        if max_row > 1024 && max_row as f64 > 64.0 * avg.max(1.0) {
+            CsrKernel::Adaptive
+        } else if max_row <= 16 {
+            CsrKernel::Scalar
+        } else {
+            CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
+        }
+    }
+}
+
+impl CsrKernel {
+    /// Reads `scalar`, `vectorW`, `splitC` or `adaptive`.
+    pub fn parse(s: &str) -> Option<CsrKernel> {
+        let num = |p: &str| s.strip_prefix(p).and_then(|n| n.parse::<u32>().ok());
+        match s {
+            "scalar" => Some(CsrKernel::Scalar),
+            "adaptive" => Some(CsrKernel::Adaptive),
+            _ => num("vector")
+                .filter(|w| w.is_power_of_two() && (2..=32).contains(w))
+                .map(CsrKernel::Vector)
+                .or_else(|| num("split").filter(|&c| c > 0).map(CsrKernel::Split)),
+        }
+    }
+
+    /// The name [`CsrKernel::parse`] reads.
+    pub fn name(self) -> String {
+        match self {
+            CsrKernel::Scalar => "scalar".into(),
+            CsrKernel::Vector(w) => format!("vector{w}"),
+            CsrKernel::Split(c) => format!("split{c}"),
+            CsrKernel::Adaptive => "adaptive".into(),
+        }
+    }
+}
