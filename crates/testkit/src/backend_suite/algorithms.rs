@@ -1,0 +1,247 @@
+//! The algorithms on the test graphs, against the oracles of [`semigraph_algos::testing`].
+
+use super::*;
+
+/// The graphs the algorithm suite runs on.
+pub fn test_graphs() -> Vec<TestGraph> {
+    use semigraph_formats::generate;
+    let mut k = generate::kronecker(7, 8, 3);
+    k.assign_weights(semigraph_formats::edgelist::WeightSpec::Uniform {
+        lo: 1,
+        hi: 20,
+        seed: 4,
+    });
+    // Hubs of thousands of arcs, frontiers wider than a GPU block of threads: the paths where
+    // a GPU spreads one vertex's arcs over many threads.
+    let mut hubs = generate::kronecker(9, 16, 11);
+    hubs.assign_weights(semigraph_formats::edgelist::WeightSpec::Uniform {
+        lo: 1,
+        hi: 1000,
+        seed: 12,
+    });
+    vec![
+        TestGraph::from_edges("grid 9x13", &generate::grid(9, 13, 0, 9, 1)),
+        TestGraph::from_edges("kronecker scale 9", &hubs),
+        TestGraph::from_edges("star 1100", &generate::star(1100)),
+        TestGraph::from_edges("kronecker scale 7", &k),
+        TestGraph::from_edges("path 40", &generate::path(40)),
+        TestGraph::from_edges("star 30", &generate::star(30)),
+        TestGraph::random(60, 150, 0, 5, 7),
+        TestGraph::random(50, 40, 1, 100, 8),
+        TestGraph {
+            name: "single vertex".into(),
+            n: 1,
+            arcs: vec![],
+        },
+    ]
+}
+
+/// Every algorithm on `b` with pull matrices in `format`, against the oracles.
+pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
+    use semigraph_algos::{Graph, GraphOptions};
+    let opts = GraphOptions {
+        format: Some(format),
+        pull: true,
+        convert: unlimited(),
+    };
+    for tg in test_graphs() {
+        trace(&tg.name, "bfs");
+        let a = tg.csr::<i32>();
+        let pattern = a.pattern::<semigraph_algos::BfsSemiring>();
+        let g = Graph::new(b, &pattern, opts)?;
+        let sources: Vec<usize> = [0, tg.n / 2, tg.n - 1].into_iter().collect();
+        for &s in &sources {
+            for dir in [
+                semigraph_algos::Direction::Auto,
+                semigraph_algos::Direction::Push,
+                semigraph_algos::Direction::Pull,
+            ] {
+                let r =
+                    semigraph_algos::bfs(&g, s, &semigraph_algos::BfsOptions { direction: dir })?;
+                check_bfs(&pattern, &r);
+            }
+        }
+        let multi = semigraph_algos::bfs_multi(&g, &sources)?;
+        for r in &multi {
+            check_bfs(&pattern, r);
+        }
+        // Reachability agrees with BFS.
+        let gr = Graph::new(b, &a.pattern::<OrAnd>(), GraphOptions::default())?;
+        let reach = semigraph_algos::reachability(&gr, sources[1])?;
+        let lv = oracle_bfs(&pattern, sources[1]);
+        assert_eq!(
+            reach,
+            lv.iter().map(|l| l.is_some()).collect::<Vec<_>>(),
+            "{}",
+            tg.name
+        );
+
+        trace(&tg.name, "shortest paths");
+        check_shortest_paths_in::<B, i32>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, i64>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, f32>(b, &tg, &sources, opts)?;
+        check_shortest_paths_in::<B, f64>(b, &tg, &sources, opts)?;
+        if tg.n <= 200 {
+            let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("no negative cycle");
+            // Every method in i32; squaring (the packed and the unpacked next hops) in the
+            // others.
+            check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+            check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+            check_apsp_in::<B, f64>(b, &tg, &fw, false)?;
+            let tc = semigraph_algos::transitive_closure(b, &a.pattern::<OrAnd>())?;
+            assert_eq!(
+                tc,
+                fw.iter().map(|d| d.is_some()).collect::<Vec<_>>(),
+                "closure {}",
+                tg.name
+            );
+        }
+    }
+    // Negative weights: DAGs (no cycle) against textbook Bellman-Ford; then cycles.
+    for seed in 0..4 {
+        let tg = TestGraph::random_dag(40, 120, -20, 30, seed);
+        let a = tg.csr::<i32>();
+        let gp = Graph::new(b, &a, opts)?;
+        let want = oracle_bellman_ford(tg.n, &tg.arcs, 0).expect("a DAG has no cycle");
+        check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp, 0)?, &want);
+        let a64 = tg.csr::<i64>();
+        let gp64 = Graph::new(b, &a64, opts)?;
+        check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp64, 0)?, &want);
+        let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
+        check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+        check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+    }
+    for seed in 0..6 {
+        let tg = TestGraph::random(30, 70, -6, 20, 100 + seed);
+        let a = tg.csr::<i32>();
+        let gp = Graph::new(b, &a, opts)?;
+        match (
+            oracle_bellman_ford(tg.n, &tg.arcs, 0),
+            semigraph_algos::bellman_ford(&gp, 0),
+        ) {
+            (Ok(want), Ok(sp)) => check_shortest_paths(&tg.arcs, &sp, &want),
+            (Err(()), Err(Error::NegativeCycle { cycle })) => {
+                check_negative_cycle(&tg.arcs, &cycle)
+            }
+            (w, g) => panic!("{}: oracle {w:?}, bellman_ford {g:?}", tg.name),
+        }
+        for method in [
+            semigraph_algos::ApspMethod::Squaring,
+            semigraph_algos::ApspMethod::Sources,
+        ] {
+            let opts = semigraph_algos::ApspOptions {
+                method,
+                ..Default::default()
+            };
+            match (
+                oracle_floyd_warshall(tg.n, &tg.arcs),
+                semigraph_algos::apsp(b, &a, &opts),
+            ) {
+                (Ok(_), Ok(_)) => {}
+                (Err(_), Err(Error::NegativeCycle { cycle })) => {
+                    check_negative_cycle(&tg.arcs, &cycle)
+                }
+                (w, g) => panic!(
+                    "{} ({method:?}): oracle {w:?}, apsp {:?}",
+                    tg.name,
+                    g.map(|r| r.rounds)
+                ),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Bellman-Ford and delta-stepping (automatic delta and delta 1) from each source in
+/// distance type `D`, against Dijkstra.
+fn check_shortest_paths_in<B: Backend, D: semigraph_algos::Distance>(
+    b: &B,
+    tg: &TestGraph,
+    sources: &[usize],
+    opts: semigraph_algos::GraphOptions,
+) -> Result<()> {
+    let a = tg.csr::<D>();
+    let gp = semigraph_algos::Graph::new(b, &a, opts)?;
+    let gd = semigraph_algos::DeltaGraph::new(b, &a, None)?;
+    let gd1 = semigraph_algos::DeltaGraph::new(b, &a, Some(D::ONE))?;
+    for &s in sources {
+        let want = oracle_dijkstra(tg.n, &tg.arcs, s);
+        trace(&tg.name, "bellman-ford");
+        check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp, s)?, &want);
+        trace(&tg.name, "delta-stepping");
+        check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd, s)?, &want);
+        trace(&tg.name, "delta-stepping, delta 1");
+        check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd1, s)?, &want);
+    }
+    Ok(())
+}
+
+/// With `SEMIGRAPH_TEST_TRACE` set, prints the phase a long test is in (to stderr, with the
+/// seconds since the first call), to find where one stalls.
+fn trace(graph: &str, what: &str) {
+    static START: std::sync::OnceLock<Option<std::time::Instant>> = std::sync::OnceLock::new();
+    let start = START.get_or_init(|| {
+        std::env::var_os("SEMIGRAPH_TEST_TRACE").map(|_| std::time::Instant::now())
+    });
+    if let Some(t) = start {
+        eprintln!("[{:9.3}s] {graph}: {what}", t.elapsed().as_secs_f64());
+    }
+}
+
+/// APSP in distance type `D`, with and without next hops, against Floyd-Warshall; every
+/// next-hop path has the reported length.
+fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
+    b: &B,
+    tg: &TestGraph,
+    fw: &[Option<i64>],
+    every_method: bool,
+) -> Result<()> {
+    let n = tg.n;
+    let mut w = std::collections::HashMap::new();
+    for &(u, v, x) in &tg.arcs {
+        let e = w.entry((u, v)).or_insert(x);
+        *e = (*e).min(x);
+    }
+    let a = tg.csr::<D>();
+    use semigraph_algos::ApspMethod;
+    let runs = [
+        (ApspMethod::Squaring, false),
+        (ApspMethod::Squaring, true),
+        (ApspMethod::Sources, true),
+        (ApspMethod::Auto, false),
+    ];
+    for (method, next_hop) in runs.into_iter().take(if every_method { 4 } else { 2 }) {
+        let opts = semigraph_algos::ApspOptions { next_hop, method };
+        let r = semigraph_algos::apsp(b, &a, &opts)?;
+        assert_ne!(r.method, ApspMethod::Auto, "apsp says which method ran");
+        if method != ApspMethod::Auto {
+            assert_eq!(r.method, method);
+        }
+        for i in 0..n {
+            for j in 0..n {
+                let want = fw[i * n + j];
+                assert_eq!(
+                    r.distance(i, j).map(|d| d.to_f64() as i64),
+                    want,
+                    "apsp ({:?}) {} in {}: {i}->{j}",
+                    method,
+                    tg.name,
+                    std::any::type_name::<D>()
+                );
+                if !next_hop {
+                    continue;
+                }
+                let path = r.path(i, j);
+                assert_eq!(path.is_some(), want.is_some(), "apsp path {i}->{j} exists");
+                if let Some(p) = path {
+                    let len: i64 = p
+                        .windows(2)
+                        .map(|e| w[&(e[0] as usize, e[1] as usize)])
+                        .sum();
+                    assert_eq!(Some(len), want, "apsp path {i}->{j} has the distance");
+                }
+            }
+        }
+    }
+    Ok(())
+}
