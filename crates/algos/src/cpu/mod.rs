@@ -12,6 +12,7 @@ use crate::backend::{
 };
 use crate::{Error, Result};
 
+mod products;
 mod queue;
 pub use queue::CpuQueue;
 
@@ -313,95 +314,7 @@ impl Backend for CpuBackend {
         a: &CpuMatrix<S>,
         x: &CpuDense<S>,
     ) -> Result<()> {
-        let (nrows, ncols) = a.m.shape();
-        let k = x.cols;
-        assert_eq!(
-            x.rows, ncols,
-            "mxm: X has {} rows, A has {ncols} columns",
-            x.rows
-        );
-        assert_eq!((y.rows, y.cols), (nrows, k), "mxm: Y has the wrong shape");
-        check_mask(&mask, y.data.len());
-        if let (SparseMatrix::Csr(c), true) = (&a.m, k >= 8) {
-            // A wide block: each entry (i, j) of A combines with row j of X (contiguous) into
-            // row i's accumulators, instead of one strided column at a time; the mask then
-            // picks which outputs are stored (masked-out ones are computed and dropped).
-            y.data
-                .par_chunks_mut(k)
-                .enumerate()
-                .with_min_len((MIN_LEN / k).max(1))
-                .for_each_init(
-                    || vec![S::zero(); k],
-                    |acc, (i, yrow)| {
-                        acc.fill(S::zero());
-                        let (cols, vals) = c.row(i);
-                        for (&j, &av) in cols.iter().zip(vals) {
-                            let xrow = &x.data[j as usize * k..(j as usize + 1) * k];
-                            for (s, &xv) in acc.iter_mut().zip(xrow) {
-                                if !S::is_zero(xv) {
-                                    *s = S::add(*s, S::mul_at(av, xv, j as u64));
-                                }
-                            }
-                        }
-                        for (col, (yv, &t)) in yrow.iter_mut().zip(acc.iter()).enumerate() {
-                            if allows(&mask, i * k + col) {
-                                *yv = combine::<S>(accum, *yv, t);
-                            }
-                        }
-                    },
-                );
-            return Ok(());
-        }
-        if let SparseMatrix::Csr(c) = &a.m {
-            // Narrow blocks, row by row: skips masked-out outputs and stops a row at a terminal
-            // value.
-            y.data
-                .par_chunks_mut(k.max(1))
-                .enumerate()
-                .with_min_len(MIN_LEN / k.max(1))
-                .for_each(|(i, yrow)| {
-                    let (cols, vals) = c.row(i);
-                    for (col, yv) in yrow.iter_mut().enumerate() {
-                        if !allows(&mask, i * k + col) {
-                            continue;
-                        }
-                        let mut acc = S::zero();
-                        for (&j, &av) in cols.iter().zip(vals) {
-                            let xv = x.data[j as usize * k + col];
-                            if S::is_zero(xv) {
-                                continue;
-                            }
-                            acc = S::add(acc, S::mul_at(av, xv, j as u64));
-                            if S::HAS_TERMINAL && S::is_terminal(acc) {
-                                break;
-                            }
-                        }
-                        *yv = combine::<S>(accum, *yv, acc);
-                    }
-                });
-            return Ok(());
-        }
-        // Other formats: their reference SpMV, one column at a time.
-        for col in 0..k {
-            let xc: Vec<S::T> = if k == 1 {
-                x.data.clone()
-            } else {
-                (0..ncols).map(|j| x.data[j * k + col]).collect()
-            };
-            let t = a.m.spmv(&xc);
-            y.data
-                .par_iter_mut()
-                .skip(col)
-                .step_by(k)
-                .zip(t)
-                .enumerate()
-                .for_each(|(i, (yv, tv))| {
-                    if allows(&mask, i * k + col) {
-                        *yv = combine::<S>(accum, *yv, tv);
-                    }
-                });
-        }
-        Ok(())
+        products::mxm(y, mask, accum, a, x)
     }
 
     fn vxm<S: Semiring>(
@@ -410,57 +323,7 @@ impl Backend for CpuBackend {
         a: &CpuMatrix<S>,
         mask: Mask<'_, Self>,
     ) -> Result<CpuSparse<S>> {
-        let c = a.csr();
-        assert_eq!(
-            x.n,
-            c.nrows(),
-            "vxm: x has length {}, A has {} rows",
-            x.n,
-            c.nrows()
-        );
-        check_mask(&mask, c.ncols());
-        let mut pairs: Vec<(u32, S::T)> = x
-            .idx
-            .par_iter()
-            .zip(&x.vals)
-            .flat_map_iter(|(&k, &xv)| {
-                let (cols, vals) = c.row(k as usize);
-                cols.iter().zip(vals).filter_map(move |(&j, &av)| {
-                    if !allows(&mask, j as usize) {
-                        return None;
-                    }
-                    let p = S::mul_at(av, xv, k as u64);
-                    (!S::is_zero(p)).then_some((j, p))
-                })
-            })
-            .collect();
-        pairs.par_sort_by_key(|p| p.0);
-        let mut idx: Vec<u32> = Vec::new();
-        let mut vals: Vec<S::T> = Vec::new();
-        for (j, v) in pairs {
-            if idx.last() == Some(&j) {
-                let last = vals.last_mut().expect("same length as idx");
-                *last = S::add(*last, v);
-            } else {
-                idx.push(j);
-                vals.push(v);
-            }
-        }
-        // A sum may cancel to zero (plus-times): drop it, as no entry.
-        if vals.iter().any(|v| S::is_zero(*v)) {
-            let (i2, v2) = idx
-                .into_iter()
-                .zip(vals)
-                .filter(|(_, v)| !S::is_zero(*v))
-                .unzip();
-            idx = i2;
-            vals = v2;
-        }
-        Ok(CpuSparse {
-            n: c.ncols(),
-            idx,
-            vals,
-        })
+        products::vxm(x, a, mask)
     }
 
     fn gemm<S: Semiring>(
@@ -470,33 +333,7 @@ impl Backend for CpuBackend {
         a: &CpuDense<S>,
         b: &CpuDense<S>,
     ) -> Result<()> {
-        let (m, p, n) = (a.rows, a.cols, b.cols);
-        assert_eq!(
-            b.rows, p,
-            "gemm: inner dimensions differ ({p} and {})",
-            b.rows
-        );
-        assert_eq!((c.rows, c.cols), (m, n), "gemm: C has the wrong shape");
-        if n == 0 {
-            return Ok(());
-        }
-        c.data.par_chunks_mut(n).enumerate().for_each(|(i, crow)| {
-            let mut acc = vec![S::zero(); n];
-            for kk in 0..p {
-                let aik = a.data[i * p + kk];
-                if S::is_zero(aik) {
-                    continue;
-                }
-                let brow = &b.data[kk * n..(kk + 1) * n];
-                for (acc, &bv) in acc.iter_mut().zip(brow) {
-                    *acc = S::add(*acc, S::mul_at(aik, bv, kk as u64));
-                }
-            }
-            for (cv, t) in crow.iter_mut().zip(acc) {
-                *cv = combine::<S>(accum, *cv, t);
-            }
-        });
-        Ok(())
+        products::gemm(c, accum, a, b)
     }
 
     fn ewise<S: Semiring>(
