@@ -412,7 +412,7 @@ pub trait Backend: Send + Sync {
         to: &mut Self::Queue<S>,
     ) -> Result<()>;
     /// Up to `max_steps` [`relax_step`](Backend::relax_step)s from `q`, with `spare` as the
-    /// other queue; the frontier ends in `q` either way, and its step count says how many
+    /// other queue (`A` square: each step's output is the next one's input); the frontier ends in `q` either way, and its step count says how many
     /// steps ran. A backend may stop early: before a step whose input has more than `limit`
     /// entries, once the frontier is empty, or for reasons of its own (a GPU runs a small
     /// frontier's steps in one launch of one block, which ends once the frontier outgrows the
@@ -433,6 +433,8 @@ pub trait Backend: Send + Sync {
         limit: usize,
     ) -> Result<()> {
         let _ = limit;
+        let info = self.matrix_info(a);
+        assert_eq!(info.nrows, info.ncols, "relax_steps: A must be square");
         for _ in 0..max_steps {
             self.relax_step(d, out.reborrow(), q, a, mask, spare)?;
             std::mem::swap(q, spare);

@@ -350,6 +350,8 @@ impl GpuBackend {
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
+        // The one-block kernel reads the rows of each step's output: A must be square.
+        assert_eq!(a.info.nrows, a.info.ncols, "relax_steps: A must be square");
         let tune = self.tuning();
         for done in 0..max_steps {
             let small = tune.loop_entries > 0 && q.hint() <= tune.loop_entries.min(limit);
