@@ -29,20 +29,25 @@ fn min_bytes(nrows: usize, ncols: usize, nnz: usize, val: usize) -> f64 {
     ((nrows + 1) * 4 + nnz * (4 + val) + ncols * val + nrows * val) as f64
 }
 
-/// Test values for `x`: small integers (exact in every semiring and type), never the zero.
+/// Test value `i`: a small integer 1..13 (exact in every semiring, type and summation order),
+/// never the zero.
+pub(crate) fn test_value_at<S: Semiring>(i: usize) -> S::T
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    let v = <S::T as semigraph_formats::WeightValue>::from_weight(semigraph_formats::Weight::Int(
+        (i.wrapping_mul(7919) % 13 + 1) as i64,
+    ))
+    .unwrap_or_else(S::one);
+    if S::is_zero(v) { S::one() } else { v }
+}
+
+/// Test values for `x` ([`test_value_at`] 0..n).
 fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    (0..n)
-        .map(|i| {
-            let v = <S::T as semigraph_formats::WeightValue>::from_weight(
-                semigraph_formats::Weight::Int(((i * 7919) % 13 + 1) as i64),
-            )
-            .unwrap_or_else(S::one);
-            if S::is_zero(v) { S::one() } else { v }
-        })
-        .collect()
+    (0..n).map(test_value_at::<S>).collect()
 }
 
 /// Times every format (and CSR kernel) of semiring `S` on `g`.

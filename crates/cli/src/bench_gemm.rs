@@ -7,6 +7,7 @@ use semigraph_gpu::{GemmKernel, GpuBackend, Kernel};
 use semigraph_semiring::{MaxMin, MaxPlus, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, f16};
 use serde_json::json;
 
+use crate::bench::test_value_at;
 use crate::output::Output;
 use crate::{CliError, Common, Res};
 
@@ -18,19 +19,6 @@ struct Row {
     median_ms: f64,
     min_ms: f64,
     check: String,
-}
-
-/// Entry `i` of a test operand: small integers 1..13 (exact in every type and summation order
-/// of the tests), never the zero.
-fn value<S: Semiring>(i: usize) -> S::T
-where
-    S::T: semigraph_formats::WeightValue,
-{
-    let v = <S::T as semigraph_formats::WeightValue>::from_weight(semigraph_formats::Weight::Int(
-        ((i.wrapping_mul(7919) ^ (i >> 7)) % 13 + 1) as i64,
-    ))
-    .unwrap_or_else(S::one);
-    if S::is_zero(v) { S::one() } else { v }
 }
 
 /// Times `C = A (+).(x) B` of order `n` in semiring `S`; checks 64 sampled entries against the
@@ -45,8 +33,8 @@ fn bench_one<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let a: Vec<S::T> = (0..n * n).map(value::<S>).collect();
-    let b: Vec<S::T> = (0..n * n).map(|i| value::<S>(i + 12345)).collect();
+    let a: Vec<S::T> = (0..n * n).map(test_value_at::<S>).collect();
+    let b: Vec<S::T> = (0..n * n).map(|i| test_value_at::<S>(i + 12345)).collect();
     let before = gpu.compile_stats();
     let (k, kname) = match kernel {
         GemmKernel::Tile16 => (Kernel::Gemm, "tile16"),
@@ -138,9 +126,9 @@ pub(crate) fn gemm_bench(c: &Common, n: usize, semirings: &[String], runs: usize
         }
     }
     gpu.set_gemm_kernel(GemmKernel::default());
-    let fa: Vec<f32> = (0..n * n).map(value::<PlusTimes<f32>>).collect();
+    let fa: Vec<f32> = (0..n * n).map(test_value_at::<PlusTimes<f32>>).collect();
     let fb: Vec<f32> = (0..n * n)
-        .map(|i| value::<PlusTimes<f32>>(i + 12345))
+        .map(|i| test_value_at::<PlusTimes<f32>>(i + 12345))
         .collect();
     let mut peer = CublasSgemm::new(&gpu, n, &fa, &fb)?;
     let peer_t = gpu.time(2, runs, || peer.run())?;

@@ -375,8 +375,9 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
             ),
             _ => format!("{} squarings of a {n}x{n} matrix", r.rounds, n = r.n),
         };
-        let (sq, so) = semigraph_algos::apsp_costs(&a);
         let why = if self.method == semigraph_algos::ApspMethod::Auto {
+            // The estimate apsp chose by (O(m)), for the header.
+            let (sq, so) = semigraph_algos::apsp_costs(&a);
             format!("chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations")
         } else {
             "asked for".to_string()
