@@ -254,15 +254,11 @@ pub fn bfs<B: Backend>(
             break;
         }
     }
+    // The frontiers partition the reached vertices, and the last (empty) queue's step count is
+    // one past the deepest level: no pass over the n-long results is needed for either count.
+    let (reached, depth) = (reached_before, (last.steps as u32).saturating_sub(1));
     let levels = b.read_dense(&levels)?;
     let parents = b.read_dense(&parents)?;
-    let reached = levels.iter().filter(|&&l| l != UNREACHED).count();
-    let depth = levels
-        .iter()
-        .filter(|&&l| l != UNREACHED)
-        .max()
-        .copied()
-        .unwrap_or(0);
     Ok(Bfs {
         source,
         levels,

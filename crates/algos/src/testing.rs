@@ -141,6 +141,19 @@ pub fn oracle_bellman_ford(
 #[allow(clippy::needless_range_loop)]
 pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) {
     let want = oracle_bfs(a, r.source);
+    let reached: Vec<u32> = want.iter().flatten().copied().collect();
+    assert_eq!(
+        r.reached,
+        reached.len(),
+        "vertices reached from {}",
+        r.source
+    );
+    assert_eq!(
+        r.depth,
+        reached.iter().copied().max().unwrap_or(0),
+        "depth from {}",
+        r.source
+    );
     let at = a.transpose();
     for v in 0..a.nrows() {
         assert_eq!(r.level(v), want[v], "level of {v} from {}", r.source);

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DriverError, sys};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, DriverError, PinnedHostSlice, sys,
+};
 use semigraph_semiring::{CudaSemiring, Scalar, Semiring};
 
 use crate::codegen::{self, Kernel, KernelKey};
@@ -42,6 +44,84 @@ pub(crate) struct Device {
     launches: AtomicU64,
     syncs: AtomicU64,
     allocations: AtomicU64,
+    /// The device's default memory pool (stream-ordered allocations), when the driver has one.
+    pool: Option<MemPool>,
+    /// Page-locked host memory that large downloads pass through (allocated on first use,
+    /// grown to at most [`STAGING_MAX`] bytes): copies from pageable memory run at a fraction
+    /// of the bus speed.
+    staging: Mutex<Option<PinnedHostSlice<u8>>>,
+}
+
+/// Downloads of fewer bytes go straight to pageable memory.
+const STAGING_MIN: usize = 1 << 16;
+/// The largest staging buffer; larger downloads pass through it in pieces.
+const STAGING_MAX: usize = 64 << 20;
+
+/// Element types whose every bit pattern is a valid value (the plain integers and floats that
+/// device buffers hold), so that a download may fill them byte by byte.
+pub(crate) trait Plain: DeviceRepr + Copy + Default {}
+impl Plain for u8 {}
+impl Plain for u32 {}
+impl Plain for u64 {}
+impl Plain for f32 {}
+
+/// The handle of a CUDA memory pool.
+#[derive(Clone, Copy)]
+struct MemPool(sys::CUmemoryPool);
+
+// SAFETY: a memory pool handle is a process-wide driver object; the driver API calls made on it
+// (attribute get/set, trim) are thread-safe.
+unsafe impl Send for MemPool {}
+// SAFETY: as for Send.
+unsafe impl Sync for MemPool {}
+
+impl MemPool {
+    /// The default pool of `ctx`'s device, set to keep the memory freed into it (the default
+    /// threshold, 0, hands it back to the driver at every synchronisation, so the next run's
+    /// allocations map fresh pages: milliseconds per BFS on a large graph).
+    fn default_of(ctx: &CudaContext) -> Option<MemPool> {
+        if !ctx.has_async_alloc() {
+            return None;
+        }
+        let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+        // SAFETY: `pool` is a valid out-pointer; the device handle comes from a live context.
+        unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, ctx.cu_device()) }
+            .result()
+            .ok()?;
+        let mut keep: u64 = u64::MAX;
+        // SAFETY: the release threshold attribute takes a pointer to a u64.
+        unsafe {
+            sys::cuMemPoolSetAttribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                (&mut keep as *mut u64).cast(),
+            )
+        }
+        .result()
+        .ok()?;
+        Some(MemPool(pool))
+    }
+
+    fn attribute(self, attr: sys::CUmemPool_attribute) -> u64 {
+        let mut v: u64 = 0;
+        // SAFETY: the reserved/used memory attributes write a u64 through the pointer.
+        let r = unsafe { sys::cuMemPoolGetAttribute(self.0, attr, (&mut v as *mut u64).cast()) };
+        if r.result().is_ok() { v } else { 0 }
+    }
+
+    /// Bytes the pool holds for reuse but no buffer uses: free to the next allocation,
+    /// though the driver counts them as used.
+    fn idle(self) -> u64 {
+        use sys::CUmemPool_attribute::*;
+        let reserved = self.attribute(CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);
+        reserved.saturating_sub(self.attribute(CU_MEMPOOL_ATTR_USED_MEM_CURRENT))
+    }
+
+    /// Hands the pool's idle memory back to the driver.
+    fn trim(self) {
+        // SAFETY: trimming only releases memory no allocation uses.
+        let _ = unsafe { sys::cuMemPoolTrimTo(self.0, 0) }.result();
+    }
 }
 
 /// Whether `libcuda` (the driver library) can be loaded.
@@ -79,6 +159,7 @@ impl Device {
         let name = ctx.name().map_err(|e| driver("device name", e))?;
         let compiler = Compiler::new(&arch)?;
         let stream = ctx.default_stream();
+        let pool = MemPool::default_of(&ctx);
         Ok(Device {
             ctx,
             stream,
@@ -90,6 +171,8 @@ impl Device {
             launches: AtomicU64::new(0),
             syncs: AtomicU64::new(0),
             allocations: AtomicU64::new(0),
+            pool,
+            staging: Mutex::new(None),
         })
     }
 
@@ -169,10 +252,15 @@ impl Device {
     }
 
     /// `(free, total)` device memory in bytes.
+    /// Free and total device memory in bytes; free counts the memory the pool keeps for
+    /// reuse.
     pub fn mem_info(&self) -> Result<(usize, usize), GpuError> {
-        self.ctx
+        let (free, total) = self
+            .ctx
             .mem_get_info()
-            .map_err(|e| driver("memory info", e))
+            .map_err(|e| driver("memory info", e))?;
+        let idle = self.pool.map_or(0, |p| p.idle()) as usize;
+        Ok((free.saturating_add(idle).min(total), total))
     }
 
     /// Refuses, before any allocation, work that needs more than the free device memory.
@@ -216,9 +304,18 @@ impl Device {
         let size = size_of::<T>().max(1);
         let n = (len * size).max(1).next_multiple_of(8).div_ceil(size);
         self.allocations.fetch_add(1, Ordering::Relaxed);
-        self.stream
-            .alloc_zeros::<T>(n)
-            .map_err(|e| self.oom(what, len * size_of::<T>(), e))
+        match self.stream.alloc_zeros::<T>(n) {
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY && self.pool.is_some() => {
+                // The pool may hold freed memory in pieces too small for this request.
+                self.sync()?;
+                if let Some(p) = self.pool {
+                    p.trim();
+                }
+                self.stream.alloc_zeros::<T>(n)
+            }
+            r => r,
+        }
+        .map_err(|e| self.oom(what, len * size_of::<T>(), e))
     }
 
     /// A device copy of `data` (at least one element long).
@@ -237,19 +334,95 @@ impl Device {
     }
 
     /// The first `len` elements of `buf`, on the host.
-    pub fn download<T: cudarc::driver::DeviceRepr + Default + Clone>(
+    pub fn download<T: Plain>(&self, buf: &CudaSlice<T>, len: usize) -> Result<Vec<T>, GpuError> {
+        let bytes = len * size_of::<T>();
+        if bytes < STAGING_MIN {
+            let mut out = vec![T::default(); len];
+            if len > 0 {
+                self.stream
+                    .memcpy_dtoh(&buf.slice(0..len), out.as_mut_slice())
+                    .map_err(|e| driver("download", e))?;
+            }
+            self.sync()?;
+            return Ok(out);
+        }
+        let mut out: Vec<T> = Vec::with_capacity(len);
+        // SAFETY: a view of the first `bytes` bytes of `buf` (`len <= buf.len()` elements, as
+        // `slice` checks); bytes are valid for any memory.
+        let src = unsafe { buf.slice(0..len).transmute::<u8>(bytes) }.expect("byte view");
+        self.read_staged(
+            &src,
+            out.spare_capacity_mut().as_mut_ptr().cast::<u8>(),
+            bytes,
+        )?;
+        // SAFETY: `read_staged` initialised all `bytes` bytes of the first `len` elements, and
+        // every bit pattern is a valid `T` (`Plain`).
+        unsafe { out.set_len(len) };
+        Ok(out)
+    }
+
+    /// The first `len` values of a buffer of semiring values `T`, on the host.
+    pub fn download_scalars<T: Scalar>(
         &self,
-        buf: &CudaSlice<T>,
+        buf: &CudaSlice<u8>,
         len: usize,
     ) -> Result<Vec<T>, GpuError> {
-        let mut out = vec![T::default(); len];
-        if len > 0 {
-            self.stream
-                .memcpy_dtoh(&buf.slice(0..len), out.as_mut_slice())
-                .map_err(|e| driver("download", e))?;
+        let bytes = len * size_of::<T>();
+        if bytes < STAGING_MIN {
+            return Ok(scalars_from::<T>(&self.download(buf, bytes)?));
         }
-        self.sync()?;
+        assert_eq!(size_of::<T>(), T::TYPE.size_bytes(), "scalar size");
+        let mut out: Vec<T> = Vec::with_capacity(len);
+        self.read_staged(
+            &buf.slice(0..bytes),
+            out.spare_capacity_mut().as_mut_ptr().cast::<u8>(),
+            bytes,
+        )?;
+        // SAFETY: all `len` values were written byte by byte; every byte pattern a kernel
+        // writes through `sr_t` is a valid value of the matching Rust type (as `scalars_from`).
+        unsafe { out.set_len(len) };
         Ok(out)
+    }
+
+    /// Copies `bytes` bytes from `src` to `dst` through the page-locked staging buffer, in
+    /// pieces of at most [`STAGING_MAX`] bytes; waits for each.
+    fn read_staged(
+        &self,
+        src: &cudarc::driver::CudaView<'_, u8>,
+        dst: *mut u8,
+        bytes: usize,
+    ) -> Result<(), GpuError> {
+        let mut staging = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        let want = bytes.min(STAGING_MAX).next_power_of_two().min(STAGING_MAX);
+        if staging.as_ref().is_none_or(|s| s.len() < want) {
+            *staging = None;
+            // SAFETY: the memory is only read after a copy into it has completed (below).
+            let fresh = unsafe { self.ctx.alloc_pinned_with_flags::<u8>(want, 0) }
+                .map_err(|e| driver("allocate page-locked host memory", e))?;
+            *staging = Some(fresh);
+        }
+        // The page-locked memory as a plain slice (no copy is pending on it: each one below
+        // is waited for), so that each copy takes exactly its piece's length: a copy into a
+        // longer slice would read past the end of `src`.
+        let st = staging
+            .as_mut()
+            .expect("staging buffer")
+            .as_mut_slice()
+            .map_err(|e| driver("download", e))?;
+        let mut done = 0;
+        while done < bytes {
+            let k = (bytes - done).min(st.len());
+            self.stream
+                .memcpy_dtoh(&src.slice(done..done + k), &mut st[..k])
+                .map_err(|e| driver("download", e))?;
+            self.sync()?;
+            // SAFETY: `dst` has room for `bytes` bytes (the caller's reserved capacity) and
+            // does not overlap the staging buffer, whose first `k` bytes the finished copy
+            // wrote.
+            unsafe { std::ptr::copy_nonoverlapping(st.as_ptr(), dst.add(done), k) };
+            done += k;
+        }
+        Ok(())
     }
 
     /// Waits for the stream.

@@ -11,10 +11,18 @@ use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f1
 use semigraph_testkit::harness::{Failed, Harness, Needs};
 
 /// `C (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
-/// kernel's 128 x 128 x 16 tiles, with zeros (no arc) among the values.
-fn gemm_reg128<S: Semiring>(values: impl Fn(u64) -> S::T) -> Result<(), Failed> {
+/// kernel's 128 x 128 x 16 tiles, with zeros (no arc) among the values. `domain`: the host's
+/// view of the semiring's fast multiply-add domain (always false without one): the kernel must
+/// take the fast form exactly when every operand lies in it; `want` says whether some shape
+/// must take the fast form and some the exact one.
+fn gemm_reg128<S: Semiring>(
+    domain: impl Fn(S::T) -> bool,
+    want: [bool; 2],
+    values: impl Fn(u64) -> S::T,
+) -> Result<(), Failed> {
+    let mut seen = [false; 2];
     let mut gpu = GpuBackend::new()?;
-    gpu.set_gemm_kernel(GemmKernel::Reg128);
+    gpu.set_gemm_kernel(Some(GemmKernel::Reg128));
     let cpu = CpuBackend::new();
     for (m, k, n) in [
         (1, 1, 1),
@@ -40,14 +48,20 @@ fn gemm_reg128<S: Semiring>(values: impl Fn(u64) -> S::T) -> Result<(), Failed> 
             values_of(k * n, 2),
             values_of(m * n, 3),
         );
+        let (ga, gb) = (gpu.dense::<S>(m, k, &a)?, gpu.dense::<S>(k, n, &b)?);
+        let took = gpu.gemm_takes_fast_path(&ga, &gb)?;
+        let fast = a.iter().chain(&b).all(|&v| domain(v));
+        seen[if took { 0 } else { 1 }] = true;
+        if took != fast {
+            return Err(format!(
+                "{} {m}x{k}x{n}: fast multiply-add taken: {took}, expected {fast}",
+                S::full_name()
+            )
+            .into());
+        }
         for accum in [Accum::Replace, Accum::Add] {
             let mut cg = gpu.dense::<S>(m, n, &c0)?;
-            gpu.gemm(
-                &mut cg,
-                accum,
-                &gpu.dense::<S>(m, k, &a)?,
-                &gpu.dense::<S>(k, n, &b)?,
-            )?;
+            gpu.gemm(&mut cg, accum, &ga, &gb)?;
             let mut cc = cpu.dense::<S>(m, n, &c0)?;
             cpu.gemm(
                 &mut cc,
@@ -69,30 +83,68 @@ fn gemm_reg128<S: Semiring>(values: impl Fn(u64) -> S::T) -> Result<(), Failed> 
             }
         }
     }
+    if seen != want {
+        return Err(format!(
+            "{}: [fast, exact] forms taken on some shape: {seen:?}, expected {want:?}",
+            S::full_name()
+        )
+        .into());
+    }
     Ok(())
+}
+
+/// The domain of min-plus's fast form over `f32` (no NaN, -inf or -0).
+fn f32_fast(x: f32) -> bool {
+    x >= -f32::MAX && x.to_bits() != 0x8000_0000
+}
+
+fn never<T>(_: T) -> bool {
+    false
 }
 
 fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
+    // Min-plus takes its fast multiply-add on operands in its domain (non-negative integers;
+    // floats without NaN, -inf, -0), and the exact form otherwise: both must match the CPU.
     h.test_needing(&needs, "gemm_reg128::min_plus_f32", || {
-        gemm_reg128::<MinPlus<f32>>(|v| v as f32)
+        gemm_reg128::<MinPlus<f32>>(f32_fast, [true, false], |v| v as f32)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_f32_negative_zero", || {
+        gemm_reg128::<MinPlus<f32>>(
+            f32_fast,
+            [true, true],
+            |v| if v == 5 { -0.0 } else { v as f32 },
+        )
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_f64", || {
+        gemm_reg128::<MinPlus<f64>>(never, [false, true], |v| v as f64 * 0.5)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_i32_near_max", || {
+        // Sums past i32::MAX saturate to infinity on both paths.
+        gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, false], |v| i32::MAX - 20 + v as i32)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_i32_negative", || {
+        gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, true], |v| v as i32 - 3)
     });
     h.test_needing(&needs, "gemm_reg128::min_plus_i64", || {
-        gemm_reg128::<MinPlus<i64>>(|v| v as i64 - 3)
+        gemm_reg128::<MinPlus<i64>>(|x| x >= 0, [true, true], |v| v as i64 - 3)
+    });
+    h.test_needing(&needs, "gemm_reg128::min_plus_i64_near_max", || {
+        gemm_reg128::<MinPlus<i64>>(|x| x >= 0, [true, false], |v| i64::MAX - 20 + v as i64)
     });
     h.test_needing(&needs, "gemm_reg128::min_plus_f16", || {
-        gemm_reg128::<MinPlus<f16>>(|v| f16::from_f32(v as f32))
+        gemm_reg128::<MinPlus<f16>>(never, [false, true], |v| f16::from_f32(v as f32))
     });
     h.test_needing(&needs, "gemm_reg128::max_min_i32", || {
-        gemm_reg128::<MaxMin<i32>>(|v| v as i32)
+        gemm_reg128::<MaxMin<i32>>(never, [false, true], |v| v as i32)
     });
     h.test_needing(&needs, "gemm_reg128::plus_times_f64", || {
-        gemm_reg128::<PlusTimes<f64>>(|v| v as f64)
+        gemm_reg128::<PlusTimes<f64>>(never, [false, true], |v| v as f64)
     });
     h.test_needing(&needs, "gemm_reg128::or_and_bool", || {
-        gemm_reg128::<OrAnd>(|_| true)
+        gemm_reg128::<OrAnd>(never, [false, true], |_| true)
     });
     h.run()
 }

@@ -61,6 +61,9 @@ pub trait Number: Scalar {
     const CUDA_SAT_PLUS: &'static str;
     /// Device functions the expressions above use.
     const CUDA_HELPERS: &'static str = "";
+    /// A faster CUDA form of min-plus's inner step `min(c, a + b)` and the operand domain
+    /// where it equals the exact one bit for bit ([`CudaSemiring::fast_fma`]); `None`: none.
+    const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = None;
     /// A native atomic statement over `p`, `v` for `op`, if CUDA has one for this type.
     fn native_atomic(op: AtomicOp) -> Option<&'static str>;
 }
@@ -77,6 +80,9 @@ pub trait IndexNumber: Number {
 
 macro_rules! float_number {
     ($t:ty, $lo:expr, $hi:expr, $zero:expr, $one:expr, $add:expr) => {
+        float_number!($t, $lo, $hi, $zero, $one, $add, None);
+    };
+    ($t:ty, $lo:expr, $hi:expr, $zero:expr, $one:expr, $add:expr, $fast:expr) => {
         impl Number for $t {
             const LOWEST: Self = $lo;
             const HIGHEST: Self = $hi;
@@ -98,6 +104,7 @@ macro_rules! float_number {
             const CUDA_PLUS: &'static str = "a + b";
             const CUDA_TIMES: &'static str = "a * b";
             const CUDA_SAT_PLUS: &'static str = "a + b";
+            const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = $fast;
             fn native_atomic(op: AtomicOp) -> Option<&'static str> {
                 match op {
                     AtomicOp::Plus => $add,
@@ -115,7 +122,13 @@ float_number!(
     f32::INFINITY,
     0.0,
     1.0,
-    Some("atomicAdd(p, v);")
+    Some("atomicAdd(p, v);"),
+    // Without NaN, -inf and -0 among the operands, no sum is NaN or -0, so `fminf` (one
+    // instruction) picks what `b < a ? b : a` picks.
+    Some((
+        "a >= -3.402823466e38f && __float_as_uint(a) != 0x80000000u",
+        "fminf(c, a + b)"
+    ))
 );
 float_number!(
     f64,
@@ -123,6 +136,8 @@ float_number!(
     f64::INFINITY,
     0.0,
     1.0,
+    // No fast form: with `fmin` the register-tile kernel measured slower (217 ms against
+    // 183 ms at n = 8192 on the H100, docs/BENCH-GPU.md).
     Some("atomicAdd(p, v);")
 );
 // 16-bit floats are semigraph's own CUDA structs (see `ScalarType::cuda_type_prelude`):
@@ -162,6 +177,13 @@ impl Number for i32 {
     const CUDA_PLUS: &'static str = "(int)((unsigned int)a + (unsigned int)b)";
     const CUDA_TIMES: &'static str = "(int)((unsigned int)a * (unsigned int)b)";
     const CUDA_SAT_PLUS: &'static str = "sg_sat_add(a, b)";
+    // Non-negative operands (infinity, i32::MAX, included): their sum as unsigned cannot
+    // wrap, and the minimum with c <= i32::MAX is what saturating at i32::MAX and taking the
+    // minimum give. __viaddmin_u32 is one DPX instruction on sm_90 (emulated before).
+    const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = Some((
+        "a >= 0",
+        "(int)__viaddmin_u32((unsigned int)a, (unsigned int)b, (unsigned int)c)",
+    ));
     const CUDA_HELPERS: &'static str = "\
 __device__ __forceinline__ int sg_sat_add(int a, int b) {
     long long s = (long long)a + (long long)b;
@@ -196,6 +218,11 @@ impl Number for i64 {
     const CUDA_PLUS: &'static str = "(long long)((unsigned long long)a + (unsigned long long)b)";
     const CUDA_TIMES: &'static str = "(long long)((unsigned long long)a * (unsigned long long)b)";
     const CUDA_SAT_PLUS: &'static str = "sg_sat_add(a, b)";
+    // As for i32: non-negative operands cannot wrap as unsigned.
+    const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = Some((
+        "a >= 0",
+        "(long long)ullmin((unsigned long long)a + (unsigned long long)b, (unsigned long long)c)",
+    ));
     const CUDA_HELPERS: &'static str = "\
 __device__ __forceinline__ long long sg_sat_add(long long a, long long b) {
     long long s = (long long)((unsigned long long)a + (unsigned long long)b);
@@ -412,10 +439,14 @@ impl<T: Number> Semiring for MinPlus<T> {
         a == T::LOWEST
     }
     fn cuda() -> CudaSemiring {
-        CudaSemiring::new::<Self>(CUDA_MIN, cuda_path_plus::<T>())
+        let c = CudaSemiring::new::<Self>(CUDA_MIN, cuda_path_plus::<T>())
             .terminal(format!("a == {}", T::LOWEST.cuda_literal()))
             .helpers(T::CUDA_HELPERS)
-            .native_atomic(T::native_atomic(AtomicOp::Min))
+            .native_atomic(T::native_atomic(AtomicOp::Min));
+        match T::CUDA_MIN_PLUS_FAST {
+            Some((domain, fma)) => c.fast_fma(domain, fma),
+            None => c,
+        }
     }
 }
 
@@ -539,6 +570,7 @@ impl<T: IndexNumber> Semiring for MinSecondI<T> {
     const NAME: &'static str = "min_secondi";
     const USES_INDEX: bool = true;
     const HAS_TERMINAL: bool = true;
+    const FIRST_WINS: bool = true;
     fn zero() -> T {
         T::HIGHEST
     }

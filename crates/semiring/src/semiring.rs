@@ -53,6 +53,11 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
     }
     /// Whether a [`Semiring::is_terminal`] value can exist at all.
     const HAS_TERMINAL: bool = false;
+    /// Whether a sum whose terms `mul_at(a, x, k)` come in increasing order of the inner index
+    /// `k` (a row of a CSR matrix, whose columns increase) equals its first non-zero term, so
+    /// that a reduction along a row may stop there. True of `(min, secondi)`, whose product
+    /// is `k` itself: the first term found is the smallest.
+    const FIRST_WINS: bool = false;
 
     /// The CUDA source of this semiring's operations.
     fn cuda() -> CudaSemiring;
@@ -134,6 +139,11 @@ pub struct CudaSemiring {
     pub improves: Option<String>,
     /// Device functions used by the expressions.
     pub helpers: String,
+    /// A faster form of `add(c, mul(a, b))` valid while every operand satisfies a predicate:
+    /// `(domain over a, expression over c, a, b)` ([`CudaSemiring::fast_fma`]); `None`: none.
+    pub fast_fma: Option<(String, String)>,
+    /// [`Semiring::FIRST_WINS`] of the semiring.
+    pub first_wins: bool,
 }
 
 impl CudaSemiring {
@@ -157,7 +167,20 @@ impl CudaSemiring {
             atomic: AtomicAdd::cas_for(t),
             improves: None,
             helpers: String::new(),
+            fast_fma: None,
+            first_wins: S::FIRST_WINS,
         }
+    }
+
+    /// Sets a faster form of `add(c, mul(a, b))` (the inner step of a product) that equals it,
+    /// bit for bit, whenever `a`, `b` and `c` all satisfy `domain` (a predicate over `a`; the
+    /// result must satisfy it too). Dense GEMM checks its operands on the device and takes
+    /// this form only when every one of them satisfies `domain`. Example: min-plus over
+    /// `int` with non-negative operands, where the DPX instruction of `sm_90` adds and takes
+    /// the minimum at once.
+    pub fn fast_fma(mut self, domain: impl Into<String>, fma: impl Into<String>) -> Self {
+        self.fast_fma = Some((domain.into(), fma.into()));
+        self
     }
 
     /// Sets the terminal predicate.
@@ -193,8 +216,8 @@ impl CudaSemiring {
     }
 
     /// The header that defines the semiring for kernel templates:
-    /// `sr_t`, `SR_ZERO`, `SR_ONE`, `SR_HAS_TERMINAL`, `sr_add`, `sr_mul`, `sr_is_terminal`,
-    /// `sr_atomic_add`, and the bit-level helpers `sr_word_t` (an unsigned integer of the
+    /// `sr_t`, `SR_ZERO`, `SR_ONE`, `SR_HAS_TERMINAL`, `SR_FIRST_WINS`, `sr_add`, `sr_mul`, `sr_is_terminal`,
+    /// `sr_atomic_add`, `SR_HAS_FAST_FMA`, `sr_fast_ok`, `sr_fast_fma` ([`CudaSemiring::fast_fma`]), and the bit-level helpers `sr_word_t` (an unsigned integer of the
     /// value's size), `sr_to_word`, `sr_from_word`, `sr_is_zero` (bitwise, as
     /// [`Semiring::is_zero`]) and `sr_improves(old, new)` ([`Semiring::improves`]).
     pub fn prelude(&self) -> String {
@@ -234,6 +257,7 @@ impl CudaSemiring {
             "#define SR_HAS_TERMINAL {}",
             self.terminal.is_some() as u8
         );
+        let _ = writeln!(s, "#define SR_FIRST_WINS {}", self.first_wins as u8);
         if !self.helpers.is_empty() {
             s.push_str(&self.helpers);
             if !self.helpers.ends_with('\n') {
@@ -255,6 +279,23 @@ impl CudaSemiring {
             s,
             "__device__ __forceinline__ bool sr_is_terminal(sr_t a) {{ (void)a; return ({}); }}",
             self.terminal.as_deref().unwrap_or("false")
+        );
+        let (domain, fma) = match &self.fast_fma {
+            Some((d, f)) => (d.as_str(), f.as_str()),
+            None => ("false", "sr_add(c, sr_mul(a, b, 0))"),
+        };
+        let _ = writeln!(
+            s,
+            "#define SR_HAS_FAST_FMA {}",
+            self.fast_fma.is_some() as u8
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ bool sr_fast_ok(sr_t a) {{ (void)a; return ({domain}); }}"
+        );
+        let _ = writeln!(
+            s,
+            "__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) {{ return ({fma}); }}"
         );
         let _ = writeln!(
             s,

@@ -69,7 +69,10 @@ pub(super) fn mxm<S: Semiring>(
                             continue;
                         }
                         acc = S::add(acc, S::mul_at(av, xv, j as u64));
-                        if S::HAS_TERMINAL && S::is_terminal(acc) {
+                        // Columns increase along a CSR row (`Semiring::FIRST_WINS`).
+                        if (S::HAS_TERMINAL && S::is_terminal(acc))
+                            || (S::FIRST_WINS && !S::is_zero(acc))
+                        {
                             break;
                         }
                     }

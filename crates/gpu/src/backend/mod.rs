@@ -14,7 +14,7 @@ use semigraph_semiring::{OrAnd, Scalar, Semiring};
 use crate::codegen::Kernel;
 
 mod queue;
-use crate::device::{CompileStats, Device, bits, bytes_of, scalars_from};
+use crate::device::{CompileStats, Device, bits, bytes_of};
 use crate::error::{GpuError, driver};
 pub use queue::GpuQueue;
 
@@ -127,7 +127,7 @@ pub struct GpuBackend {
     /// loops).
     scratch: std::sync::Mutex<Scratch>,
     csr_kernel: Option<CsrKernel>,
-    gemm_kernel: GemmKernel,
+    gemm_kernel: Option<GemmKernel>,
 }
 
 /// See [`GpuBackend`]'s `scratch`.

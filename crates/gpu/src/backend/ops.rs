@@ -295,8 +295,15 @@ impl Backend for GpuBackend {
                 let len = y.len();
                 me.ewise_raw::<S>(&mut y.buf, &t, len, mask, acc)
             };
+        // A masked product whose rows may stop at their first term (a pull step of BFS) takes
+        // a kernel that stops there.
+        let early = S::FIRST_WINS && !matches!(mask, Mask::All);
         match &a.storage {
-            Storage::Csr(c) => match c.kernel {
+            Storage::Csr(c) => match if early {
+                c.kernel.for_early_exit(nrows, a.info.nnz)
+            } else {
+                c.kernel
+            } {
                 CsrKernel::Scalar => {
                     let f = self.dev.func::<S>(Kernel::SpmvCsrScalar)?;
                     launch!(
@@ -472,7 +479,7 @@ impl Backend for GpuBackend {
         let acc: i32 = (accum == Accum::Add) as i32;
         // Output tile per block of 16 x 16 threads: 16 x 16 (one output per thread) or
         // 128 x 128 (8 x 8 per thread).
-        let (kernel, tile) = match self.gemm_kernel {
+        let (kernel, tile) = match self.gemm_kernel_for::<S>() {
             GemmKernel::Tile16 => (Kernel::Gemm, 16),
             GemmKernel::Reg128 => (Kernel::GemmReg, 128),
         };
@@ -482,12 +489,23 @@ impl Backend for GpuBackend {
             block_dim: (16, 16, 1),
             shared_mem_bytes: 0,
         };
-        launch!(
-            self,
-            f,
-            cfg,
-            [&a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc]
-        );
+        match kernel {
+            Kernel::GemmReg => {
+                let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
+                launch!(
+                    self,
+                    f,
+                    cfg,
+                    [&a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc, &bad]
+                );
+            }
+            _ => launch!(
+                self,
+                f,
+                cfg,
+                [&a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc]
+            ),
+        }
         Ok(())
     }
 

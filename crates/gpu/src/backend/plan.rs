@@ -1,6 +1,8 @@
 //! Kernel choices: how CSR SpMV is computed ([`CsrKernel`], and [`AdaptivePlan`] for
 //! CSR-Adaptive) and which dense GEMM kernel runs ([`GemmKernel`]).
 
+use semigraph_semiring::ScalarType;
+
 /// How CSR SpMV is computed ([`GpuBackend::set_csr_kernel`](crate::GpuBackend::set_csr_kernel)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CsrKernel {
@@ -16,15 +18,27 @@ pub enum CsrKernel {
 }
 
 /// How dense GEMM is computed ([`GpuBackend::set_gemm_kernel`](crate::GpuBackend::set_gemm_kernel)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GemmKernel {
-    /// 16 x 16 shared-memory tiles, one output per thread ([`Kernel::Gemm`](crate::Kernel::Gemm)); the default.
-    #[default]
+    /// 16 x 16 shared-memory tiles, one output per thread ([`Kernel::Gemm`](crate::Kernel::Gemm)).
     Tile16,
-    /// Register tiles, 8 x 8 outputs per thread ([`Kernel::GemmReg`](crate::Kernel::GemmReg)). Compiled for every
-    /// semiring in CI, but not yet run on a GPU (docs/BENCH-GPU.md): opt in with
-    /// `SEMIGRAPH_GEMM_KERNEL=reg128` or [`GpuBackend::set_gemm_kernel`](crate::GpuBackend::set_gemm_kernel) until it has been.
+    /// Register tiles, 8 x 8 outputs per thread ([`Kernel::GemmReg`](crate::Kernel::GemmReg)),
+    /// with the semiring's fast multiply-add when the operands allow it.
     Reg128,
+}
+
+impl GemmKernel {
+    /// The kernel for values of type `t`, from `semigraph bench gemm --n 8192` on the H100
+    /// (docs/BENCH-GPU.md): register tiles for every type of 2 bytes or more (1.2x to 5x
+    /// faster than 16 x 16 tiles), 16 x 16 tiles for 1-byte values (`bool`: 165 ms against
+    /// 207 ms).
+    pub fn choose(t: ScalarType) -> GemmKernel {
+        if t.size_bytes() == 1 {
+            GemmKernel::Tile16
+        } else {
+            GemmKernel::Reg128
+        }
+    }
 }
 
 /// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
@@ -112,6 +126,20 @@ impl CsrKernel {
 }
 
 impl CsrKernel {
+    /// The kernel for a masked product in a semiring whose row sums may stop at their first
+    /// non-zero term ([`Semiring::FIRST_WINS`](semigraph_semiring::Semiring::FIRST_WINS)):
+    /// the scalar and sub-warp kernels stop there, the adaptive and split ones (which stage
+    /// or split rows) compute every term. Others keep `self`.
+    pub fn for_early_exit(self, nrows: usize, nnz: usize) -> CsrKernel {
+        match self {
+            CsrKernel::Adaptive | CsrKernel::Split(_) => {
+                let avg = nnz as f64 / nrows.max(1) as f64;
+                CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
+            }
+            k => k,
+        }
+    }
+
     /// Reads `scalar`, `vectorW`, `splitC` or `adaptive`.
     pub fn parse(s: &str) -> Option<CsrKernel> {
         let num = |p: &str| s.strip_prefix(p).and_then(|n| n.parse::<u32>().ok());

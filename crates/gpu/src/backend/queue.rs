@@ -225,7 +225,7 @@ impl GpuBackend {
     ) -> Result<(Vec<u32>, Vec<S::T>), GpuError> {
         let len = self.read_hdr(q)?[0] as usize;
         let idx = self.dev.download(&q.idx, len)?;
-        let vals: Vec<S::T> = scalars_from(&self.dev.download(&q.vals, len * size_of::<S::T>())?);
+        let vals: Vec<S::T> = self.dev.download_scalars(&q.vals, len)?;
         let mut e: Vec<(u32, S::T)> = idx.into_iter().zip(vals).collect();
         e.sort_by_key(|p| p.0);
         Ok(e.into_iter().unzip())

@@ -33,8 +33,9 @@ impl GpuBackend {
             scratch: std::sync::Mutex::new(scratch),
             csr_kernel: None,
             gemm_kernel: match std::env::var("SEMIGRAPH_GEMM_KERNEL").as_deref() {
-                Ok("reg128") => GemmKernel::Reg128,
-                _ => GemmKernel::Tile16,
+                Ok("reg128") => Some(GemmKernel::Reg128),
+                Ok("tile16") => Some(GemmKernel::Tile16),
+                _ => None,
             },
         })
     }
@@ -45,10 +46,32 @@ impl GpuBackend {
         self.csr_kernel = k;
     }
 
-    /// Chooses the dense GEMM kernel (default [`GemmKernel::Tile16`], or `reg128` from the
-    /// environment variable `SEMIGRAPH_GEMM_KERNEL`).
-    pub fn set_gemm_kernel(&mut self, k: GemmKernel) {
+    /// Forces the dense GEMM kernel (`None`: [`GemmKernel::choose`] per value type; the
+    /// environment variable `SEMIGRAPH_GEMM_KERNEL=tile16|reg128` forces one at start).
+    pub fn set_gemm_kernel(&mut self, k: Option<GemmKernel>) {
         self.gemm_kernel = k;
+    }
+
+    /// The dense GEMM kernel that products in semiring `S` use.
+    pub fn gemm_kernel_for<S: Semiring>(&self) -> GemmKernel {
+        self.gemm_kernel
+            .unwrap_or_else(|| GemmKernel::choose(S::T::TYPE))
+    }
+
+    /// Whether a dense GEMM of `a` by `b` takes `S`'s fast multiply-add
+    /// ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)): the kernel is
+    /// [`GemmKernel::Reg128`] and every operand lies in the fast form's domain. Runs the
+    /// device check that `gemm` runs, and waits for it.
+    pub fn gemm_takes_fast_path<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<bool, GpuError> {
+        if self.gemm_kernel_for::<S>() != GemmKernel::Reg128 {
+            return Ok(false);
+        }
+        let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
+        Ok(self.dev.download(&bad, 1)?[0] == 0)
     }
 
     /// The CSR kernel a matrix uses, if it is stored as CSR.
@@ -299,6 +322,31 @@ impl GpuBackend {
         Ok(v[0])
     }
 
+    /// A device flag, 1 if a value of the arrays lies outside the domain of `S`'s fast
+    /// multiply-add ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)),
+    /// else 0; always 1 for a semiring without one (no kernel runs then). No host wait.
+    pub(super) fn fast_check<S: Semiring>(
+        &self,
+        arrays: &[(&CudaSlice<u8>, usize)],
+    ) -> Result<CudaSlice<u32>, GpuError> {
+        let mut bad = self.dev.zeros::<u32>(1, "operand check")?;
+        if S::cuda().fast_fma.is_none() {
+            self.dev
+                .stream
+                .memcpy_htod(&[1u32], &mut bad)
+                .map_err(|e| driver("operand check", e))?;
+            return Ok(bad);
+        }
+        let f = self.dev.func::<S>(Kernel::FastCheck)?;
+        for &(x, len) in arrays {
+            let n = len as u64;
+            if n > 0 {
+                launch!(self, f, cfg_stride(n), [x, &n, &mut bad]);
+            }
+        }
+        Ok(bad)
+    }
+
     pub(super) fn read_u64(&self, buf: &CudaSlice<u64>) -> Result<u64, GpuError> {
         Ok(self.dev.download(buf, 1)?[0])
     }
@@ -308,8 +356,7 @@ impl GpuBackend {
         buf: &CudaSlice<u8>,
         len: usize,
     ) -> Result<Vec<S::T>, GpuError> {
-        let bytes = self.dev.download(buf, len * size_of::<S::T>())?;
-        Ok(scalars_from::<S::T>(&bytes))
+        self.dev.download_scalars::<S::T>(buf, len)
     }
 
     pub(super) fn upload_vals<S: Semiring>(

@@ -20,7 +20,7 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
     for (sg_idx_t p = rp[i]; p < end; ++p) {
         sg_idx_t j = ci[p];
         acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
-        if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+        if ((SR_HAS_TERMINAL && sr_is_terminal(acc)) || (SR_FIRST_WINS && !sr_is_zero(acc))) break;
     }
     sg_store(y, g, acc, accum);
 }
@@ -39,11 +39,25 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
     if (go) {
         unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
         sg_idx_t end = rp[i + 1];
+#if SR_FIRST_WINS
+        // The sub-warp takes the row vw entries at a time and stops after the first piece with
+        // a non-zero term: columns increase, so the row's sum is in that piece.
+        unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << ((threadIdx.x & 31) & ~(vw - 1));
+        for (sg_idx_t base = rp[i]; base < end; base += vw) {
+            sg_idx_t p = base + lane;
+            if (p < end) {
+                sg_idx_t j = ci[p];
+                acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+            }
+            if (__any_sync(sub, !sr_is_zero(acc))) break;
+        }
+#else
         for (sg_idx_t p = rp[i] + lane; p < end; p += vw) {
             sg_idx_t j = ci[p];
             acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
             if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
         }
+#endif
     }
     for (unsigned int off = vw >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, vw));
     if (go && lane == 0) sg_store(y, out, acc, accum);
@@ -293,16 +307,40 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __rest
 // columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
 // memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
 // A with 8 of B per inner index. Out-of-range slots load SR_ZERO, which annihilates. Each
-// output adds its terms in the order of the inner index, as the CPU does.
+// output adds its terms in the order of the inner index, as the CPU does. When the semiring
+// has a fast multiply-add and bad[0] == 0 (every operand in its domain, checked by
+// FastCheck before), the inner step is sr_fast_fma.
 #define SG_GEMM_BM 128
 #define SG_GEMM_BK 16
+template <bool FAST>
+__device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
+        const sr_t (*as)[SG_GEMM_BM + 4], const sr_t (*bs)[SG_GEMM_BM + 4],
+        unsigned int tx, unsigned int ty, unsigned int t0) {
+    // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
+    // this kernel take 1 s of NVRTC time per semiring.
+#pragma unroll 2
+    for (int q = 0; q < SG_GEMM_BK; ++q) {
+        sr_t ra[8], rb[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
+#pragma unroll
+        for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                acc[i][j] = FAST ? sr_fast_fma(acc[i][j], ra[i], rb[j])
+                                 : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
+    }
+}
 extern "C" __global__ void __launch_bounds__(256) KERNEL(const sr_t* __restrict__ a,
         const sr_t* __restrict__ b, sr_t* __restrict__ c, unsigned int m, unsigned int n,
-        unsigned int kk, int accum) {
+        unsigned int kk, int accum, const unsigned int* __restrict__ bad) {
     __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
+    bool fast = SR_HAS_FAST_FMA && bad[0] == 0;
     sr_t acc[8][8];
 #pragma unroll
     for (int i = 0; i < 8; ++i)
@@ -320,20 +358,8 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(const sr_t* __restrict_
             bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
         }
         __syncthreads();
-        // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
-        // this kernel take 1 s of NVRTC time per semiring.
-#pragma unroll 2
-        for (int q = 0; q < SG_GEMM_BK; ++q) {
-            sr_t ra[8], rb[8];
-#pragma unroll
-            for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
-#pragma unroll
-            for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) acc[i][j] = sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
-        }
+        if (fast) sg_gemm_reg_slice<true>(acc, as, bs, tx, ty, t0);
+        else sg_gemm_reg_slice<false>(acc, as, bs, tx, ty, t0);
         __syncthreads();
     }
 #pragma unroll

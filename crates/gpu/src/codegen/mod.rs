@@ -62,6 +62,9 @@ pub enum Kernel {
     Reduce,
     /// Number of entries (values that are not the zero).
     Count,
+    /// Whether every value lies in the domain of the semiring's fast multiply-add
+    /// ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)).
+    FastCheck,
     /// Compaction, pass 1: entries per tile.
     CompactCount,
     /// Compaction, pass 3: writes the entries of each tile at its scanned offset.
@@ -97,7 +100,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 32] = [
+    pub const ALL: [Kernel; 33] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -115,6 +118,7 @@ impl Kernel {
         Kernel::Scatter,
         Kernel::Reduce,
         Kernel::Count,
+        Kernel::FastCheck,
         Kernel::CompactCount,
         Kernel::CompactWrite,
         Kernel::Improve,
@@ -152,6 +156,7 @@ impl Kernel {
             Kernel::Scatter => ("scatter", "vec", "base"),
             Kernel::Reduce => ("reduce", "vec", "base"),
             Kernel::Count => ("count", "vec", "base"),
+            Kernel::FastCheck => ("fast_check", "vec", "base"),
             Kernel::CompactCount => ("compact", "vec", "count"),
             Kernel::CompactWrite => ("compact", "vec", "write"),
             Kernel::Improve => ("improve", "sparse", "base"),

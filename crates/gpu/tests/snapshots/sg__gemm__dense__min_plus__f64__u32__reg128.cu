@@ -7,9 +7,13 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_ZERO (__longlong_as_double(0x7ff0000000000000LL))
 #define SR_ONE (__longlong_as_double(0x0000000000000000LL))
 #define SR_HAS_TERMINAL 1
+#define SR_FIRST_WINS 0
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b < a ? b : a); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (a + b); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == __longlong_as_double(0xfff0000000000000LL)); }
+#define SR_HAS_FAST_FMA 0
+__device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (false); }
+__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (sr_add(c, sr_mul(a, b, 0))); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {
@@ -69,16 +73,40 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 // columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
 // memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
 // A with 8 of B per inner index. Out-of-range slots load SR_ZERO, which annihilates. Each
-// output adds its terms in the order of the inner index, as the CPU does.
+// output adds its terms in the order of the inner index, as the CPU does. When the semiring
+// has a fast multiply-add and bad[0] == 0 (every operand in its domain, checked by
+// FastCheck before), the inner step is sr_fast_fma.
 #define SG_GEMM_BM 128
 #define SG_GEMM_BK 16
+template <bool FAST>
+__device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
+        const sr_t (*as)[SG_GEMM_BM + 4], const sr_t (*bs)[SG_GEMM_BM + 4],
+        unsigned int tx, unsigned int ty, unsigned int t0) {
+    // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
+    // this kernel take 1 s of NVRTC time per semiring.
+#pragma unroll 2
+    for (int q = 0; q < SG_GEMM_BK; ++q) {
+        sr_t ra[8], rb[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
+#pragma unroll
+        for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                acc[i][j] = FAST ? sr_fast_fma(acc[i][j], ra[i], rb[j])
+                                 : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
+    }
+}
 extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a,
         const sr_t* __restrict__ b, sr_t* __restrict__ c, unsigned int m, unsigned int n,
-        unsigned int kk, int accum) {
+        unsigned int kk, int accum, const unsigned int* __restrict__ bad) {
     __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
+    bool fast = SR_HAS_FAST_FMA && bad[0] == 0;
     sr_t acc[8][8];
 #pragma unroll
     for (int i = 0; i < 8; ++i)
@@ -96,20 +124,8 @@ extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64
             bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
         }
         __syncthreads();
-        // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
-        // this kernel take 1 s of NVRTC time per semiring.
-#pragma unroll 2
-        for (int q = 0; q < SG_GEMM_BK; ++q) {
-            sr_t ra[8], rb[8];
-#pragma unroll
-            for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
-#pragma unroll
-            for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) acc[i][j] = sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
-        }
+        if (fast) sg_gemm_reg_slice<true>(acc, as, bs, tx, ty, t0);
+        else sg_gemm_reg_slice<false>(acc, as, bs, tx, ty, t0);
         __syncthreads();
     }
 #pragma unroll

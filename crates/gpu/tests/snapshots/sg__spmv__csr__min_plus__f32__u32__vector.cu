@@ -7,9 +7,13 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_ZERO (__int_as_float(0x7f800000))
 #define SR_ONE (__int_as_float(0x00000000))
 #define SR_HAS_TERMINAL 1
+#define SR_FIRST_WINS 0
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b < a ? b : a); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (a + b); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == __int_as_float(0xff800000)); }
+#define SR_HAS_FAST_FMA 1
+__device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (a >= -3.402823466e38f && __float_as_uint(a) != 0x80000000u); }
+__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (fminf(c, a + b)); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {
@@ -76,11 +80,25 @@ extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_id
     if (go) {
         unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
         sg_idx_t end = rp[i + 1];
+#if SR_FIRST_WINS
+        // The sub-warp takes the row vw entries at a time and stops after the first piece with
+        // a non-zero term: columns increase, so the row's sum is in that piece.
+        unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << ((threadIdx.x & 31) & ~(vw - 1));
+        for (sg_idx_t base = rp[i]; base < end; base += vw) {
+            sg_idx_t p = base + lane;
+            if (p < end) {
+                sg_idx_t j = ci[p];
+                acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+            }
+            if (__any_sync(sub, !sr_is_zero(acc))) break;
+        }
+#else
         for (sg_idx_t p = rp[i] + lane; p < end; p += vw) {
             sg_idx_t j = ci[p];
             acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
             if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
         }
+#endif
     }
     for (unsigned int off = vw >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, vw));
     if (go && lane == 0) sg_store(y, out, acc, accum);
