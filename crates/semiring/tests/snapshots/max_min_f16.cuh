@@ -16,9 +16,13 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_ZERO (sg_f16_bits(0xfc00u))
 #define SR_ONE (sg_f16_bits(0x7c00u))
 #define SR_HAS_TERMINAL 1
+#define SR_FIRST_WINS 0
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b > a ? b : a); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (b < a ? b : a); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == sg_f16_bits(0x7c00u)); }
+#define SR_HAS_FAST_FMA 0
+__device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (false); }
+__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (sr_add(c, sr_mul(a, b, 0))); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {

@@ -6,6 +6,7 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_ZERO (0xff800000ffffffffULL)
 #define SR_ONE (0x80000000ffffffffULL)
 #define SR_HAS_TERMINAL 0
+#define SR_FIRST_WINS 0
 __device__ __forceinline__ unsigned int sg_dp_enc(float d) {
     unsigned int b = __float_as_uint(d);
     return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
@@ -26,6 +27,9 @@ __device__ __forceinline__ unsigned long long sg_dp_mul(unsigned long long a, un
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b < a ? b : a); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (sg_dp_mul(a, b, (unsigned int)k)); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (false); }
+#define SR_HAS_FAST_FMA 0
+__device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (false); }
+__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (sr_add(c, sr_mul(a, b, 0))); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return ((b >> 32) < (a >> 32)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) { atomicMin(p, v); }

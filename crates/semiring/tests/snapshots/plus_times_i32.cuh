@@ -6,6 +6,7 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_ZERO ((0))
 #define SR_ONE ((1))
 #define SR_HAS_TERMINAL 0
+#define SR_FIRST_WINS 0
 __device__ __forceinline__ int sg_sat_add(int a, int b) {
     long long s = (long long)a + (long long)b;
     return s > 2147483647LL ? 2147483647 : (s < -2147483648LL ? (-2147483647 - 1) : (int)s);
@@ -13,6 +14,9 @@ __device__ __forceinline__ int sg_sat_add(int a, int b) {
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return ((int)((unsigned int)a + (unsigned int)b)); }
 __device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return ((int)((unsigned int)a * (unsigned int)b)); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (false); }
+#define SR_HAS_FAST_FMA 0
+__device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (false); }
+__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (sr_add(c, sr_mul(a, b, 0))); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) { atomicAdd(p, v); }
