@@ -229,4 +229,10 @@ kernel_args! {
     QueueScatter => QueueScatterArgs {
         qi: IdxIn, qv: ValsIn, qh: HdrIn, use_vals: I32, c: U64, y: ValsOut,
     }
+    /// Whether every value lies in the domain of the semiring's fast multiply-add.
+    FastCheck => FastCheckArgs { x: ValsIn, n: U64, bad: U32Out }
+    /// Register-tile dense GEMM, its fast form chosen by `bad` (from `FastCheck`).
+    GemmReg => GemmRegArgs {
+        a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
+    }
 }

@@ -492,12 +492,17 @@ impl Backend for GpuBackend {
         match kernel {
             Kernel::GemmReg => {
                 let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
-                launch!(
-                    self,
-                    f,
-                    cfg,
-                    [&a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc, &bad]
-                );
+                crate::params::GemmRegArgs {
+                    a: &a.buf,
+                    b: &b.buf,
+                    c: &mut c.buf,
+                    m,
+                    n,
+                    kk,
+                    accum: acc,
+                    bad: &bad,
+                }
+                .launch(&self.dev, &f, cfg)?;
             }
             _ => launch!(
                 self,

@@ -341,7 +341,12 @@ impl GpuBackend {
         for &(x, len) in arrays {
             let n = len as u64;
             if n > 0 {
-                launch!(self, f, cfg_stride(n), [x, &n, &mut bad]);
+                crate::params::FastCheckArgs {
+                    x,
+                    n,
+                    bad: &mut bad,
+                }
+                .launch(&self.dev, &f, cfg_stride(n))?;
             }
         }
         Ok(bad)

@@ -333,9 +333,7 @@ __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
                                  : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
     }
 }
-extern "C" __global__ void __launch_bounds__(256) KERNEL(const sr_t* __restrict__ a,
-        const sr_t* __restrict__ b, sr_t* __restrict__ c, unsigned int m, unsigned int n,
-        unsigned int kk, int accum, const unsigned int* __restrict__ bad) {
+extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
     __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;

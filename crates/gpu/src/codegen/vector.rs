@@ -70,8 +70,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long
         Kernel::FastCheck => {
             r#"// bad[0] = 1 if a value of x[0..n) lies outside the domain of the semiring's fast
 // multiply-add (sr_fast_ok); bad[0] is zeroed before.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long n,
-        unsigned int* bad) {
+extern "C" __global__ void KERNEL(PARAMS) {
     bool ok = true;
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) ok = ok && sr_fast_ok(x[i]);
     if (__any_sync(SG_FULL, !ok) && (threadIdx.x & 31) == 0) bad[0] = 1u;
