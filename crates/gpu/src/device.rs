@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rayon::prelude::*;
+
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, DriverError, PinnedHostSlice, sys,
 };
@@ -56,6 +58,8 @@ pub(crate) struct Device {
 const STAGING_MIN: usize = 1 << 16;
 /// The largest staging buffer; larger downloads pass through it in pieces.
 const STAGING_MAX: usize = 64 << 20;
+/// The piece of the staging buffer that one thread copies out.
+const STAGING_CHUNK: usize = 1 << 20;
 
 /// Element types whose every bit pattern is a valid value (the plain integers and floats that
 /// device buffers hold), so that a download may fill them byte by byte.
@@ -416,10 +420,24 @@ impl Device {
                 .memcpy_dtoh(&src.slice(done..done + k), &mut st[..k])
                 .map_err(|e| driver("download", e))?;
             self.sync()?;
-            // SAFETY: `dst` has room for `bytes` bytes (the caller's reserved capacity) and
-            // does not overlap the staging buffer, whose first `k` bytes the finished copy
-            // wrote.
-            unsafe { std::ptr::copy_nonoverlapping(st.as_ptr(), dst.add(done), k) };
+            // Copied out by several threads: for a large result the page faults of the fresh
+            // destination cost more than the transfer.
+            let at = dst as usize + done;
+            st[..k]
+                .par_chunks(STAGING_CHUNK)
+                .enumerate()
+                .for_each(|(c, piece)| {
+                    // SAFETY: `dst` has room for `bytes` bytes (the caller's reserved capacity)
+                    // and does not overlap the staging buffer, whose first `k` bytes the
+                    // finished copy wrote; the pieces are disjoint.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            piece.as_ptr(),
+                            (at + c * STAGING_CHUNK) as *mut u8,
+                            piece.len(),
+                        )
+                    };
+                });
             done += k;
         }
         Ok(())
