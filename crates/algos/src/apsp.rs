@@ -8,7 +8,7 @@ use semigraph_semiring::{
     DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, PackedDist, Semiring,
 };
 
-use crate::backend::{Accum, Backend};
+use crate::backend::{Accum, Backend, BackendKind};
 use crate::graph::{Graph, GraphOptions};
 use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
@@ -16,7 +16,7 @@ use crate::{Error, Result};
 /// How [`apsp`](fn@apsp) computes the distances.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ApspMethod {
-    /// The cheaper of the two by [`apsp_costs`].
+    /// The one estimated faster on the backend ([`apsp_choice`]).
     #[default]
     Auto,
     /// Repeated min-plus squaring of the dense `n x n` matrix (semiring GEMM).
@@ -186,6 +186,29 @@ pub fn apsp_costs<S: Semiring>(a: &Csr<S>) -> (f64, f64) {
     (squaring, sources)
 }
 
+/// How many of [`apsp_costs`]'s squaring operations cost as much time as one of its sources
+/// operations, per backend kind: the dense GEMM runs far closer to the hardware's rate than
+/// the sparse relaxations. Measured on random digraphs with 8 arcs per vertex: on the H100
+/// (docs/BENCH-ALGOS.md, n = 4,096 and 10,000) 560 and 1,100, taken as 500; on the CPU
+/// backend (2 cores, n = 4,096: squaring 83.3 s for 3.4e11, sources 3.61 s for 1.7e9) 9.
+pub fn apsp_squaring_discount(kind: BackendKind) -> f64 {
+    match kind {
+        BackendKind::Gpu => 500.0,
+        BackendKind::Cpu => 9.0,
+    }
+}
+
+/// The method [`ApspMethod::Auto`] runs on a backend of `kind`, from [`apsp_costs`]: the one
+/// estimated faster once squaring's operations are discounted by
+/// [`apsp_squaring_discount`].
+pub fn apsp_choice(kind: BackendKind, (squaring, sources): (f64, f64)) -> ApspMethod {
+    if sources < squaring / apsp_squaring_discount(kind) {
+        ApspMethod::Sources
+    } else {
+        ApspMethod::Squaring
+    }
+}
+
 /// Sources per block of [`ApspMethod::Sources`]: the block and its product (two `n x k`
 /// arrays) within about 512 MiB, at least 1.
 fn source_block(n: usize, value_bytes: usize) -> usize {
@@ -263,7 +286,7 @@ fn max_squarings(n: usize) -> usize {
 }
 
 /// All-pairs shortest paths, by repeated min-plus squaring of the dense distance matrix or by
-/// relaxing blocks of sources at once, whichever [`apsp_costs`] estimates cheaper
+/// relaxing blocks of sources at once, whichever [`apsp_choice`] estimates faster
 /// ([`ApspOptions::method`] forces one; [`Apsp::method`] says which ran).
 ///
 /// **Squaring**: `D_0 = A` with 0 on the diagonal; `D_{r+1} = improve(D_r, D_r (+).(x) D_r)` (semiring GEMM);
@@ -325,14 +348,7 @@ pub fn apsp<B: Backend, D: Distance>(
 ) -> Result<Apsp<D>> {
     let n = check_square(a)?;
     let method = match opts.method {
-        ApspMethod::Auto => {
-            let (squaring, sources) = apsp_costs(a);
-            if sources < squaring {
-                ApspMethod::Sources
-            } else {
-                ApspMethod::Squaring
-            }
-        }
+        ApspMethod::Auto => apsp_choice(b.kind(), apsp_costs(a)),
         m => m,
     };
     if method == ApspMethod::Sources {

@@ -32,7 +32,10 @@ pub mod paths;
 pub mod sssp;
 pub mod testing;
 
-pub use apsp::{Apsp, ApspMethod, ApspOptions, apsp, apsp_costs, transitive_closure};
+pub use apsp::{
+    Apsp, ApspMethod, ApspOptions, apsp, apsp_choice, apsp_costs, apsp_squaring_discount,
+    transitive_closure,
+};
 pub use backend::{
     Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
     StepOutputs, UnaryOp,

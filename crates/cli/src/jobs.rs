@@ -378,7 +378,11 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
         let why = if self.method == semigraph_algos::ApspMethod::Auto {
             // The estimate apsp chose by (O(m)), for the header.
             let (sq, so) = semigraph_algos::apsp_costs(&a);
-            format!("chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations")
+            format!(
+                "chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations; a squaring \
+                 operation counts 1/{} of a sources one on this backend",
+                semigraph_algos::apsp_squaring_discount(b.kind())
+            )
         } else {
             "asked for".to_string()
         };
