@@ -26,6 +26,7 @@
 //! * [`CudaSemiring::prelude`]: the CUDA header a kernel template includes.
 
 pub mod builtin;
+pub mod number;
 pub mod scalar;
 pub mod semiring;
 pub mod sprs_interop;
@@ -33,10 +34,10 @@ pub mod testing;
 mod user;
 
 pub use builtin::{
-    AnySecondI, AtomicOp, IndexNumber, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI,
-    Number, OrAnd, PlusTimes, SignedNumber,
+    AnySecondI, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI, OrAnd, PlusTimes,
 };
 pub use half::{bf16, f16};
+pub use number::{AtomicOp, IndexNumber, Number, SignedNumber};
 pub use scalar::{DistPred, NO_PRED, PackedDist, Scalar, ScalarType};
 pub use semiring::{AtomicAdd, CudaSemiring, Semiring};
 pub use sprs_interop::SrVal;
