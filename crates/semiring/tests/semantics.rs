@@ -119,11 +119,13 @@ fn cuda_source_contains_the_operators() {
 /// (`SEMIGRAPH_UPDATE_SNAPSHOTS=1` rewrites them).
 #[test]
 fn cuda_preludes_match_snapshots() {
-    // At run time: cargo sets CARGO_MANIFEST_DIR for the tests it runs; else the current
-    // directory is the crate's.
-    let dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map_or_else(|| PathBuf::from("."), PathBuf::from)
-        .join("tests/snapshots");
+    // At run time: cargo sets CARGO_MANIFEST_DIR for the tests it runs; a staged binary runs
+    // from the crate or from the repository root.
+    let dir = match std::env::var_os("CARGO_MANIFEST_DIR") {
+        Some(d) => PathBuf::from(d).join("tests/snapshots"),
+        None if PathBuf::from("tests/snapshots").is_dir() => PathBuf::from("tests/snapshots"),
+        None => PathBuf::from("crates/semiring/tests/snapshots"),
+    };
     let update = std::env::var_os("SEMIGRAPH_UPDATE_SNAPSHOTS").is_some();
     let mut failures = Vec::new();
     macro_rules! snap {
