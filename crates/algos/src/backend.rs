@@ -467,6 +467,28 @@ pub trait Backend: Send + Sync {
     /// `add` over the values of `q` (the zero if it is empty; the smallest for min-plus), with
     /// the queue's length: one read-back.
     fn reduce_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(QueueInfo, S::T)>;
+    /// The length of `q` (as [`queue_len`](Backend::queue_len)) and the number of entries of
+    /// `a` in the rows of its vertices: the arcs a push step from `q` would scan, which
+    /// direction-optimising traversals weigh against the arcs a pull step would scan. One
+    /// read-back, as `queue_len`.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, BfsSemiring, CpuBackend, Graph, GraphOptions};
+    ///
+    /// let a = arcs_to_csr::<BfsSemiring>(3, &[(0, 1, 0), (0, 2, 0), (1, 2, 0)])?;
+    /// let cpu = CpuBackend::new();
+    /// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+    /// let mut q = cpu.queue::<BfsSemiring>(3)?;
+    /// cpu.queue_set(&mut q, &[0, 2], &[0, 2], 0)?;
+    /// let (info, arcs) = cpu.queue_arcs(&q, g.push())?;
+    /// assert_eq!((info.len, arcs), (2, 2)); // two arcs leave vertex 0, none vertex 2
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &Self::Queue<S>,
+        a: &Self::Matrix<M>,
+    ) -> Result<(QueueInfo, usize)>;
     /// Clears `q` (no read-back).
     fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
     /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what

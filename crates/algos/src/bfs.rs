@@ -95,14 +95,53 @@ impl Bfs {
     }
 }
 
-/// Beamer's switch to pull: the frontier is larger than 1/ALPHA of the unvisited vertices.
+/// Beamer's switch to pull: the frontier's out-arcs exceed 1/ALPHA of the arcs of the rows
+/// not expanded yet.
 const ALPHA: usize = 14;
-/// ... and back to push: the frontier is smaller than 1/BETA of all vertices.
+/// ... and back to push: the frontier shrinks and holds fewer than 1/BETA of all vertices.
 const BETA: usize = 24;
 
 /// Steps run between two reads of the frontier's length when the frontier is small (a read
 /// waits for the backend; steps from an empty frontier cost nothing but a launch).
 pub(crate) const MAX_BATCH: usize = 64;
+
+/// A BFS result whose levels and parents are still backend arrays (device memory on a GPU):
+/// what [`bfs_resident`] returns, for a caller that goes on computing on the backend or reads
+/// only what it needs. [`read`](ResidentBfs::read) gives the [`Bfs`] of [`bfs`](fn@bfs).
+pub struct ResidentBfs<B: Backend> {
+    /// The source (0-based).
+    pub source: usize,
+    /// Hop counts, [`UNREACHED`] where not reached (as [`Bfs::levels`]).
+    pub levels: B::Dense<Parents>,
+    /// Parents, [`NO_PARENT`] where not reached (as [`Bfs::parents`]).
+    pub parents: B::Dense<BfsSemiring>,
+    /// Number of vertices reached (the source included).
+    pub reached: usize,
+    /// Number of non-empty levels after the source's.
+    pub depth: u32,
+    /// Levels run in push direction.
+    pub push_steps: u32,
+    /// Levels run in pull direction.
+    pub pull_steps: u32,
+}
+
+impl<B: Backend> ResidentBfs<B> {
+    /// Copies levels and parents to the host.
+    ///
+    /// # Errors
+    /// Backend errors.
+    pub fn read(&self, b: &B) -> Result<Bfs> {
+        Ok(Bfs {
+            source: self.source,
+            levels: b.read_dense(&self.levels)?,
+            parents: b.read_dense(&self.parents)?,
+            reached: self.reached,
+            depth: self.depth,
+            push_steps: self.push_steps,
+            pull_steps: self.pull_steps,
+        })
+    }
+}
 
 /// Breadth-first search from `source`, computing levels and parents.
 ///
@@ -112,10 +151,11 @@ pub(crate) const MAX_BATCH: usize = 64;
 /// an arc to it), followed by `levels<next> = level`; a pull level is a masked SpMV along
 /// `A^T` that stops scanning a vertex's in-arcs at its first frontier neighbour with parent id
 /// 0 (cost: at most the in-arcs of the unvisited vertices), then a dense relaxation that
-/// enqueues the new frontier. [`Direction::Auto`] follows Beamer: pull once the frontier has
-/// more than `unvisited / 14` vertices, push again once it has fewer than `n / 24` (vertex
-/// counts stand in for arc counts). Pull needs a graph built with `GraphOptions { pull: true,
-/// .. }`; without it `Auto` always pushes.
+/// enqueues the new frontier. [`Direction::Auto`] follows Beamer on arc counts
+/// ([`Backend::queue_arcs`]): pull once the frontier's out-arcs exceed 1/14 of the arcs of
+/// the rows not expanded yet, push again once the frontier shrinks below `n / 24` vertices.
+/// Pull needs a graph built with `GraphOptions { pull: true, .. }`; without it `Auto` always
+/// pushes.
 ///
 /// The frontier's length stays on the backend: while it is small, up to 64 push levels run
 /// between two reads of it (a read waits for a GPU), so a deep search on a road network
@@ -128,7 +168,7 @@ pub(crate) const MAX_BATCH: usize = 64;
 ///
 /// # Returns
 /// [`Bfs`]: levels, parents (the smallest-id parent, so the result does not depend on the
-/// backend or direction), counts.
+/// backend or direction), counts. [`bfs_resident`] leaves levels and parents on the backend.
 ///
 /// # Errors
 /// [`Error::VertexOutOfRange`](crate::Error::VertexOutOfRange); `InvalidArgument` for
@@ -158,28 +198,66 @@ pub fn bfs<B: Backend>(
     source: usize,
     opts: &BfsOptions,
 ) -> Result<Bfs> {
+    bfs_resident(g, source, opts)?.read(g.backend())
+}
+
+/// [`bfs`](fn@bfs) without copying levels and parents to the host: they stay backend arrays
+/// (on a GPU, in device memory) until [`ResidentBfs::read`], so a run costs the traversal only.
+///
+/// Arguments, errors and complexity as [`bfs`](fn@bfs).
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, bfs_resident, Backend, CpuBackend, Graph, GraphOptions};
+///
+/// let a = arcs_to_csr(3, &[(0, 1, 0), (1, 2, 0)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// let r = bfs_resident(&g, 0, &Default::default())?;
+/// assert_eq!((r.reached, r.depth), (3, 2));
+/// assert_eq!(cpu.read_dense(&r.levels)?, vec![0, 1, 2]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn bfs_resident<B: Backend>(
+    g: &Graph<'_, B, BfsSemiring>,
+    source: usize,
+    opts: &BfsOptions,
+) -> Result<ResidentBfs<B>> {
     type P = BfsSemiring;
     let (b, n) = (g.backend(), g.n());
     check_vertex(source, n)?;
     if opts.direction == Direction::Pull {
         g.require_pull("pull BFS")?;
     }
+    // Beamer's rule needs the frontier's arcs: read them with its length where it applies.
+    let weigh = opts.direction == Direction::Auto && g.pull().is_some();
+    let read = |q: &B::Queue<P>| -> Result<(QueueInfo, usize)> {
+        if weigh {
+            b.queue_arcs(q, g.push())
+        } else {
+            Ok((b.queue_len(q)?, 0))
+        }
+    };
     let s = source as u32;
     let mut parents = b.unit::<P>(n, source, s)?;
     let mut levels = b.unit::<Parents>(n, source, 0)?;
     let mut cur = b.queue::<P>(n)?;
     let mut next = b.queue::<P>(n)?;
     b.queue_set(&mut cur, &[s], &[s], 0)?;
-    // Known at the last read: `cur`'s length and running total, and the vertices reached
-    // before the frontier.
+    // Known at the last read: `cur`'s length, running total and out-arcs (`mf`, 0 when not
+    // weighed), and the vertices reached before the frontier.
     let mut last = QueueInfo {
         len: 1,
         total: 1,
         steps: 0,
     };
-    let (mut nf, mut reached_before) = (1usize, 0usize);
+    let (mut nf, mut mf, mut reached_before) = (1usize, 0usize, 0usize);
+    // Arcs in the rows not expanded yet (Beamer's m_u; steps run between two reads are not
+    // subtracted, so it may be high, which only delays a switch to pull).
+    let mut arcs_left = g.nnz();
     let (mut level, mut pulls) = (0u32, 0u32);
     let mut pulling = false;
+    let mut shrinking = false;
     let mut batch = 1usize;
     let mut x: Option<B::Dense<P>> = None;
     let mut t: Option<B::Dense<P>> = None;
@@ -188,9 +266,11 @@ pub fn bfs<B: Backend>(
         pulling = match (opts.direction, g.pull()) {
             (Direction::Push, _) | (Direction::Auto, None) => false,
             (Direction::Pull, _) => true,
-            (Direction::Auto, Some(_)) if pulling => nf * BETA >= n,
-            (Direction::Auto, Some(_)) => nf * ALPHA > unvisited,
+            (Direction::Auto, Some(_)) if pulling => !shrinking || nf * BETA >= n,
+            (Direction::Auto, Some(_)) => mf * ALPHA > arcs_left,
         };
+        arcs_left = arcs_left.saturating_sub(mf);
+        let before = nf;
         if pulling {
             level += 1;
             pulls += 1;
@@ -217,7 +297,7 @@ pub fn bfs<B: Backend>(
             b.improve_dense_queue(&mut parents, td, &mut next, level as usize)?;
             b.assign_queue(&mut levels, &next, level)?;
             std::mem::swap(&mut cur, &mut next);
-            last = b.queue_len(&cur)?;
+            (last, mf) = read(&cur)?;
             nf = last.len;
             batch = 1;
         } else {
@@ -238,18 +318,22 @@ pub fn bfs<B: Backend>(
                 batch,
                 limit,
             )?;
-            let info = b.queue_len(&cur)?;
+            let (info, arcs) = read(&cur)?;
             level = info.steps as u32;
             // The queues from the last read's (included) to this one (excluded).
             reached_before += (info.total - info.len) - (last.total - last.len);
             last = info;
-            nf = info.len;
-            batch = if nf * 64 < n {
+            (nf, mf) = (info.len, arcs);
+            // Batches only while the frontier is small in vertices and in arcs (its arcs bound
+            // the next frontier's vertices): a batch's later steps run unread, so a frontier
+            // that should pull must not be able to arise inside one.
+            batch = if nf * 64 < n && mf * 64 < n.min(arcs_left) {
                 (batch * 2).min(MAX_BATCH)
             } else {
                 1
             };
         }
+        shrinking = nf < before;
         if nf == 0 {
             break;
         }
@@ -257,9 +341,7 @@ pub fn bfs<B: Backend>(
     // The frontiers partition the reached vertices, and the last (empty) queue's step count is
     // one past the deepest level: no pass over the n-long results is needed for either count.
     let (reached, depth) = (reached_before, (last.steps as u32).saturating_sub(1));
-    let levels = b.read_dense(&levels)?;
-    let parents = b.read_dense(&parents)?;
-    Ok(Bfs {
+    Ok(ResidentBfs {
         source,
         levels,
         parents,

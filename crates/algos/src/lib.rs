@@ -40,7 +40,10 @@ pub use backend::{
     Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
     StepOutputs, UnaryOp,
 };
-pub use bfs::{Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, UNREACHED, bfs, bfs_multi};
+pub use bfs::{
+    Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,
+    bfs_resident,
+};
 pub use cpu::CpuBackend;
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};

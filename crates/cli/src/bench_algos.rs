@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use semigraph_algos::{
     ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend,
     DeltaGraph, Distance, DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford,
-    bfs, delta_stepping,
+    bfs, bfs_resident, delta_stepping,
 };
 use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
@@ -144,14 +144,14 @@ fn arcs_from(g: &EdgeList, reached: impl Fn(usize) -> bool) -> usize {
 /// row that says why.
 fn each_backend(
     list: &str,
-    mut f_gpu: impl FnMut(&GpuBackend) -> Res<Row>,
-    mut f_cpu: impl FnMut(&CpuBackend) -> Res<Row>,
+    mut f_gpu: impl FnMut(&GpuBackend) -> Res<Vec<Row>>,
+    mut f_cpu: impl FnMut(&CpuBackend) -> Res<Vec<Row>>,
 ) -> Res<Vec<Row>> {
     let mut rows = Vec::new();
     for name in list.split(',').map(str::trim) {
         match name {
             "gpu" => match GpuBackend::new() {
-                Ok(g) => rows.push(f_gpu(&g)?),
+                Ok(g) => rows.extend(f_gpu(&g)?),
                 Err(e) => rows.push(Row {
                     backend: "gpu".into(),
                     what: String::new(),
@@ -163,7 +163,7 @@ fn each_backend(
                     check: format!("not run: {e}"),
                 }),
             },
-            "cpu" => rows.push(f_cpu(&CpuBackend::new())?),
+            "cpu" => rows.extend(f_cpu(&CpuBackend::new())?),
             other => {
                 return Err(CliError(format!(
                     "unknown backend {other:?} in --backends (gpu, cpu)"
@@ -194,6 +194,8 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         &BfsOptions::default(),
     )?;
     let check = |r: &Bfs| check_bfs(&a, &reference, r);
+    /// Two rows: levels and parents copied to the host, and left on the backend
+    /// ([`bfs_resident`], read after the clock stops to be checked).
     fn one<B: Backend>(
         be: &B,
         a: &Csr<BfsSemiring>,
@@ -201,7 +203,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         s: usize,
         runs: usize,
         check: &dyn Fn(&Bfs) -> Result<(), String>,
-    ) -> Res<Row> {
+    ) -> Res<Vec<Row>> {
         let gr = Graph::new(
             be,
             a,
@@ -210,19 +212,41 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
                 ..Default::default()
             },
         )?;
+        let row = |name: String, times, r: &Bfs, counters, check| {
+            let (median, min) = median_min(times);
+            Row {
+                backend: name,
+                what: format!("{} push + {} pull levels", r.push_steps, r.pull_steps),
+                median,
+                min,
+                steps: r.depth as usize + 1,
+                arcs: arcs_from(g, |v| r.levels[v] != u32::MAX),
+                counters,
+                check,
+            }
+        };
         let (times, r, counters, verdict) =
             measure(be, runs, || bfs(&gr, s, &BfsOptions::default()), check)?;
-        let (median, min) = median_min(times);
-        Ok(Row {
-            backend: be.name(),
-            what: format!("{} push + {} pull levels", r.push_steps, r.pull_steps),
-            median,
-            min,
-            steps: r.depth as usize + 1,
-            arcs: arcs_from(g, |v| r.levels[v] != u32::MAX),
+        let host = row(be.name(), times, &r, counters, verdict);
+        let (times, r, counters, verdict) = measure(
+            be,
+            runs,
+            || {
+                let r = bfs_resident(&gr, s, &BfsOptions::default())?;
+                be.synchronize()?;
+                Ok(r)
+            },
+            |r| check(&r.read(be).map_err(|e| e.to_string())?),
+        )?;
+        let r = r.read(be)?;
+        let resident = row(
+            format!("{} [resident]", be.name()),
+            times,
+            &r,
             counters,
-            check: verdict,
-        })
+            verdict,
+        );
+        Ok(vec![host, resident])
     }
     let rows = each_backend(
         &b.backends,
@@ -334,8 +358,8 @@ fn sssp_typed<D: Distance>(
     }
     let rows = each_backend(
         &b.backends,
-        |gpu| one(gpu, &a, g, s, algo, delta, runs, &check),
-        |cpu| one(cpu, &a, g, s, algo, delta, runs, &check),
+        |gpu| one(gpu, &a, g, s, algo, delta, runs, &check).map(|r| vec![r]),
+        |cpu| one(cpu, &a, g, s, algo, delta, runs, &check).map(|r| vec![r]),
     )?;
     report(c, "sssp", label, g, s, "rounds", &rows)
 }
@@ -451,8 +475,8 @@ fn apsp_typed<D: Distance>(
     }
     let rows = each_backend(
         &b.backends,
-        |gpu| one(gpu, &a, runs, method, &check),
-        |cpu| one(cpu, &a, runs, method, &check),
+        |gpu| one(gpu, &a, runs, method, &check).map(|r| vec![r]),
+        |cpu| one(cpu, &a, runs, method, &check).map(|r| vec![r]),
     )?;
     report(c, "apsp", label, g, 0, "steps", &rows)
 }

@@ -221,6 +221,8 @@ kernel_args! {
     }
     /// `add` over a queue's values.
     QueueReduce => QueueReduceArgs { qv: ValsIn, qh: HdrIn, out: ValsOut }
+    /// The arcs leaving a queue's vertices, added to `out[0]`.
+    QueueArcs => QueueArcsArgs { rp: IdxIn, qi: IdxIn, qh: HdrIn, out: HdrOut }
     /// Dense relaxation that enqueues what improved.
     QueueImproveDense => QueueImproveDenseArgs {
         d: ValsOut, t: ValsIn, n: U64, ti: IdxOut, tv: ValsOut, th: HdrOut, steps: U64,

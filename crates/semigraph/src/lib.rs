@@ -45,9 +45,9 @@ pub use semigraph_semiring as semiring;
 pub mod prelude {
     pub use semigraph_algos::{
         Accum, Apsp, ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, CpuBackend,
-        DeltaGraph, Direction, Distance, Graph, GraphOptions, Mask, ShortestPaths, apsp,
-        arcs_to_csr, bellman_ford, bfs, bfs_multi, delta_stepping, reachability,
-        transitive_closure, widest_path,
+        DeltaGraph, Direction, Distance, Graph, GraphOptions, Mask, ResidentBfs, ShortestPaths,
+        apsp, arcs_to_csr, bellman_ford, bfs, bfs_multi, bfs_resident, delta_stepping,
+        reachability, transitive_closure, widest_path,
     };
     pub use semigraph_formats::io::{ReadOptions, read_graph};
     pub use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, SparseMatrix, Stats};

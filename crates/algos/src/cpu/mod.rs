@@ -621,6 +621,26 @@ impl Backend for CpuBackend {
         ))
     }
 
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &CpuQueue<S>,
+        a: &CpuMatrix<M>,
+    ) -> Result<(QueueInfo, usize)> {
+        let c = a.csr();
+        assert_eq!(
+            q.n,
+            c.nrows(),
+            "queue_arcs: the queue's n is not A's row count"
+        );
+        let rp = c.row_ptr();
+        let arcs = q
+            .idx
+            .iter()
+            .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
+            .sum();
+        Ok((q.info(), arcs))
+    }
+
     fn queue_clear<S: Semiring>(&self, q: &mut CpuQueue<S>) -> Result<()> {
         q.idx.clear();
         q.vals.clear();

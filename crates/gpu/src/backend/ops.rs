@@ -100,6 +100,14 @@ impl Backend for GpuBackend {
         Ok(self.q_reduce(q)?)
     }
 
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &GpuQueue<S>,
+        a: &GpuMatrix<M>,
+    ) -> AlgoResult<(QueueInfo, usize)> {
+        Ok(self.q_arcs(q, a)?)
+    }
+
     fn queue_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> AlgoResult<()> {
         Ok(self.q_clear(q)?)
     }
@@ -300,7 +308,7 @@ impl Backend for GpuBackend {
         let early = S::FIRST_WINS && !matches!(mask, Mask::All);
         match &a.storage {
             Storage::Csr(c) => match if early {
-                c.kernel.for_early_exit(nrows, a.info.nnz)
+                c.kernel.for_early_exit()
             } else {
                 c.kernel
             } {
@@ -319,10 +327,12 @@ impl Backend for GpuBackend {
                 CsrKernel::Vector(vw) => {
                     assert!(vw.is_power_of_two() && vw <= 32, "sub-warp width {vw}");
                     let f = self.dev.func::<S>(Kernel::SpmvCsrVector)?;
+                    // Masked: a thread per output tests the mask (see the kernel).
+                    let threads = if m.mode != 0 { outs } else { outs * vw as u64 };
                     launch!(
                         self,
                         f,
-                        cfg1(outs * vw as u64),
+                        cfg1(threads),
                         [
                             &c.rp, &c.ci, &c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
                             &m.size, &m.zero, &acc, &vw

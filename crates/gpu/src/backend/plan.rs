@@ -128,15 +128,16 @@ impl CsrKernel {
 impl CsrKernel {
     /// The kernel for a masked product in a semiring whose row sums may stop at their first
     /// non-zero term ([`Semiring::FIRST_WINS`](semigraph_semiring::Semiring::FIRST_WINS)):
-    /// the scalar and sub-warp kernels stop there, the adaptive and split ones (which stage
-    /// or split rows) compute every term. Others keep `self`.
-    pub fn for_early_exit(self, nrows: usize, nnz: usize) -> CsrKernel {
-        match self {
-            CsrKernel::Adaptive | CsrKernel::Split(_) => {
-                let avg = nnz as f64 / nrows.max(1) as f64;
-                CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
-            }
-            k => k,
+    /// sub-warps of two lanes, which stop at the first pair of entries with a hit (the adaptive
+    /// and split kernels stage or split rows and compute every term). On an H100, BFS pull
+    /// levels of Kronecker 20 / 22 took 0.72 / 1.19 ms per search with widths 2, 0.74 / 1.23 with
+    /// 4, 0.92 / 2.03 with 16 and 1.19 / 3.11 with 32 (docs/BENCH-ALGOS.md). The scalar kernel
+    /// (short rows) and an explicit `SEMIGRAPH_CSR_KERNEL` stay as they are.
+    pub fn for_early_exit(self) -> CsrKernel {
+        if matches!(self, CsrKernel::Scalar) || std::env::var_os("SEMIGRAPH_CSR_KERNEL").is_some() {
+            self
+        } else {
+            CsrKernel::Vector(2)
         }
     }
 

@@ -29,7 +29,7 @@ use crate::codegen::Kernel;
 use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
-    MaskArg, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
+    MaskArg, QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
     QueueRelaxLoopArgs, QueueScatterArgs, QueueSplitArgs, QueueWitnessArgs,
 };
 
@@ -554,6 +554,46 @@ impl GpuBackend {
             total: (h[2] + h[0]) as usize,
         };
         Ok((info, scalars_from::<S::T>(&v)[0]))
+    }
+
+    pub(super) fn q_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &GpuQueue<S>,
+        a: &GpuMatrix<M>,
+    ) -> Result<(QueueInfo, usize), GpuError> {
+        assert_eq!(
+            q.n, a.info.nrows,
+            "queue_arcs: the queue's n is not A's row count"
+        );
+        let c = self.push_csr(a)?;
+        let mut sc = self.scratch();
+        let s = &self.dev.stream;
+        s.memset_zeros(&mut sc.hdr.slice_mut(0..1))
+            .map_err(|e| driver("clear a count", e))?;
+        // Launched from the type of the queue's values (the kernel reads indices only).
+        let f = self.dev.func::<S>(Kernel::QueueArcs)?;
+        QueueArcsArgs {
+            rp: &c.rp,
+            qi: &q.idx,
+            qh: &q.hdr,
+            out: &mut sc.hdr,
+        }
+        .launch(&self.dev, &f, grid_for(q.hint()))?;
+        // Both copies are queued before the one wait.
+        let mut h = [0u64; 5];
+        s.memcpy_dtoh(&q.hdr, &mut h[..4])
+            .map_err(|e| driver("read a queue header", e))?;
+        s.memcpy_dtoh(&sc.hdr.slice(0..1), &mut h[4..])
+            .map_err(|e| driver("read an arc count", e))?;
+        self.dev.sync()?;
+        q.set_hint(h[0] as usize);
+        q.refused.store(h[3] != 0, Ordering::Relaxed);
+        let info = QueueInfo {
+            len: h[0] as usize,
+            steps: h[1] as usize,
+            total: (h[2] + h[0]) as usize,
+        };
+        Ok((info, h[4] as usize))
     }
 
     pub(super) fn q_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> Result<(), GpuError> {

@@ -92,6 +92,8 @@ pub enum Kernel {
     QueueSplit,
     /// `add` over a queue's values.
     QueueReduce,
+    /// The number of arcs leaving a queue's vertices.
+    QueueArcs,
     /// Dense relaxation that enqueues the improved positions.
     QueueImproveDense,
     /// Scatters a queue's values (or a constant) into a dense array.
@@ -100,7 +102,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 33] = [
+    pub const ALL: [Kernel; 34] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -132,6 +134,7 @@ impl Kernel {
         Kernel::QueueRelaxLoop,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
+        Kernel::QueueArcs,
         Kernel::QueueImproveDense,
         Kernel::QueueScatter,
     ];
@@ -170,6 +173,7 @@ impl Kernel {
             Kernel::QueueRelaxLoop => ("relax", "queue", "block_loop"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
+            Kernel::QueueArcs => ("arcs", "queue", "base"),
             Kernel::QueueImproveDense => ("improve", "queue", "dense"),
             Kernel::QueueScatter => ("scatter", "queue", "base"),
         }
@@ -313,7 +317,10 @@ pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
         s.push_str(COMMON);
         if matches!(
             kernel,
-            Kernel::QueueRelax | Kernel::QueueWitness | Kernel::QueueRelaxLoop
+            Kernel::QueueRelax
+                | Kernel::QueueWitness
+                | Kernel::QueueRelaxLoop
+                | Kernel::QueueImproveDense
         ) {
             s.push_str(queue::HELPERS);
         }

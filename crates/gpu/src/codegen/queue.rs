@@ -199,17 +199,42 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::QueueArcs => {
+            r#"// out[0] += the lengths of the CSR rows of the queue's vertices (the arcs a push step from
+// the queue scans): a warp reduction, then one atomic per warp.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    unsigned long long acc = 0;
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        sg_idx_t i = qi[e];
+        acc += (unsigned long long)(rp[i + 1] - rp[i]);
+    }
+    for (unsigned int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
+    if ((threadIdx.x & 31) == 0 && acc != 0) atomicAdd(out, acc);
+}
+"#
+        }
         Kernel::QueueImproveDense => {
             r#"// d[i] = add(d[i], t[i]) where sr_improves(d[i], t[i]), appending i with its new value to the
-// output queue (length th[0], zero at launch; steps set to `steps`, entries-before to 0).
+// output queue (length th[0], zero at launch; steps set to `steps`, entries-before to 0). Whole
+// warps iterate together: the appends take one atomic per warp.
 extern "C" __global__ void KERNEL(PARAMS) {
     if (sg_gid() == 0) { th[1] = steps; th[2] = 0; th[3] = 0; }
-    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
-        sr_t old = d[i], v = t[i];
-        if (sr_improves(old, v)) {
-            sr_t nv = sr_add(old, v);
-            d[i] = nv;
-            unsigned long long pos = atomicAdd(&th[0], 1ull);
+    unsigned long long lane = threadIdx.x & 31u;
+    for (unsigned long long w = sg_gid() - lane; w < n; w += sg_nthreads()) {
+        unsigned long long i = w + lane;
+        bool app = false;
+        sr_t nv = SR_ZERO;
+        if (i < n) {
+            sr_t old = d[i], v = t[i];
+            if (sr_improves(old, v)) {
+                nv = sr_add(old, v);
+                d[i] = nv;
+                app = true;
+            }
+        }
+        unsigned long long pos = sg_append_slot(app, &th[0]);
+        if (app) {
             ti[pos] = (sg_idx_t)i;
             tv[pos] = nv;
         }

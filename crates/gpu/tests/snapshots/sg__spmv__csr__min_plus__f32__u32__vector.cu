@@ -69,37 +69,62 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
 // A sub-warp of `vw` lanes (a power of two <= 32) per output; block size a multiple of 32.
+// Lane `lane` of the sub-warp (lanes `sub`) adds its share of the terms of output `out`.
+__device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
+        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
+        unsigned int k, unsigned long long out, unsigned int vw, unsigned int lane, unsigned int sub) {
+    sr_t acc = SR_ZERO;
+    unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
+    sg_idx_t end = rp[i + 1];
+#if SR_FIRST_WINS
+    // The sub-warp takes the row vw entries at a time and stops after the first piece with a
+    // non-zero term: columns increase, so the row's sum is in that piece.
+    for (sg_idx_t base = rp[i]; base < end; base += vw) {
+        sg_idx_t p = base + lane;
+        if (p < end) {
+            sg_idx_t j = ci[p];
+            acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+        }
+        if (__any_sync(sub, !sr_is_zero(acc))) break;
+    }
+#else
+    for (sg_idx_t p = rp[i] + lane; p < end; p += vw) {
+        sg_idx_t j = ci[p];
+        acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
+        if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
+    }
+#endif
+    return acc;
+}
+
+// Unmasked: one sub-warp per output. Masked (mmode != 0): one thread per output (whole warps);
+// each warp tests the mask of its 32 outputs, then its 32 / vw sub-warps take the allowed
+// ones in turn, so an output the mask excludes costs one test, not a sub-warp.
 extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
         const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
         unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
-    unsigned long long g = sg_gid();
-    unsigned long long out = g / vw;
-    unsigned int lane = threadIdx.x & (vw - 1);
-    bool go = out < (unsigned long long)nrows * k && SG_ALLOWS(out);
-    sr_t acc = SR_ZERO;
-    if (go) {
-        unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
-        sg_idx_t end = rp[i + 1];
-#if SR_FIRST_WINS
-        // The sub-warp takes the row vw entries at a time and stops after the first piece with
-        // a non-zero term: columns increase, so the row's sum is in that piece.
-        unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << ((threadIdx.x & 31) & ~(vw - 1));
-        for (sg_idx_t base = rp[i]; base < end; base += vw) {
-            sg_idx_t p = base + lane;
-            if (p < end) {
-                sg_idx_t j = ci[p];
-                acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
-            }
-            if (__any_sync(sub, !sr_is_zero(acc))) break;
+    unsigned long long total = (unsigned long long)nrows * k;
+    unsigned int lane32 = threadIdx.x & 31, lane = threadIdx.x & (vw - 1);
+    unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << (lane32 & ~(vw - 1));
+    if (mmode != 0) {
+        unsigned long long first = sg_gid() & ~31ull;
+        unsigned long long mine = first + lane32;
+        unsigned int live = __ballot_sync(SG_FULL, mine < total && SG_ALLOWS(mine));
+        unsigned int per = 32 / vw, sw = lane32 / vw;
+        while (live) {
+            unsigned int cnt = __popc(live);
+            bool go = sw < cnt;
+            unsigned long long out = go ? first + __fns(live, 0, (int)sw + 1) : 0;
+            sr_t acc = go ? sg_vector_part(rp, ci, av, x, k, out, vw, lane, sub) : SR_ZERO;
+            for (unsigned int off = vw >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, vw));
+            if (go && lane == 0) sg_store(y, out, acc, accum);
+            live = cnt <= per ? 0u : live & ~((1u << __fns(live, 0, (int)per + 1)) - 1u);
         }
-#else
-        for (sg_idx_t p = rp[i] + lane; p < end; p += vw) {
-            sg_idx_t j = ci[p];
-            acc = sr_add(acc, sr_mul(av[p], x[(unsigned long long)j * k + c], j));
-            if (SR_HAS_TERMINAL && sr_is_terminal(acc)) break;
-        }
-#endif
+        return;
     }
+    unsigned long long out = sg_gid() / vw;
+    bool go = out < total;
+    sr_t acc = go ? sg_vector_part(rp, ci, av, x, k, out, vw, lane, sub) : SR_ZERO;
     for (unsigned int off = vw >> 1; off > 0; off >>= 1) acc = sr_add(acc, sr_shfl_down(acc, off, vw));
     if (go && lane == 0) sg_store(y, out, acc, accum);
 }

@@ -326,6 +326,25 @@ where
     want.sort();
     got.sort();
     assert_eq!(got, want, "read_queue {name}");
+    // queue_arcs: the row lengths of the queue's vertices (repeats counted each time), from a
+    // matrix stored as CSR and from one stored otherwise.
+    let a = random_csr::<S>(n, n, 9, 5);
+    let rp = a.row_ptr();
+    let want_arcs: usize = qi
+        .iter()
+        .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
+        .sum();
+    for format in [Format::Csr, Format::Ell] {
+        let m = b.matrix(&a, format, &unlimited()).expect("matrix");
+        let (info, arcs) = b.queue_arcs(&q, &m).unwrap();
+        assert_eq!(
+            (info.len, info.steps, arcs),
+            (qi.len(), 3, want_arcs),
+            "queue_arcs {name} {format:?}"
+        );
+        let (ie, ae) = b.queue_arcs(&b.queue::<S>(n).unwrap(), &m).unwrap();
+        assert_eq!((ie.len, ae), (0, 0), "queue_arcs of an empty queue {name}");
+    }
     // reduce_queue.
     let (info, total) = b.reduce_queue(&q).unwrap();
     assert_eq!(info.len, qi.len());
