@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::{result, sys};
 
-use crate::codegen::KernelKey;
+use crate::codegen::{Kernel, KernelKey};
 use crate::error::GpuError;
 
 /// Where a compiled kernel came from.
@@ -318,6 +318,63 @@ fn write_entry(path: &Path, identity: &str, bin: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// The kernels [`check_cuda`] compiles: one of each kind of use a semiring's CUDA source gets
+/// (element-wise operations and constants, a row product, the atomic improvement of the
+/// relaxation kernels, and the dense GEMM with its fast multiply-add).
+const CHECKED_KERNELS: [Kernel; 4] = [
+    Kernel::Apply,
+    Kernel::SpmvCsrScalar,
+    Kernel::QueueRelax,
+    Kernel::GemmReg,
+];
+
+/// Compiles the CUDA side of semiring `S` with NVRTC (for `sm_90`, no disk cache), as the GPU
+/// backend would on first use: a mistake in its CUDA expressions, helpers or type is found now,
+/// with the NVRTC log, rather than when a GPU kernel is first built. Needs NVRTC, not a GPU.
+/// Check the Rust side with [`semigraph_semiring::check_semiring`].
+///
+/// # Errors
+/// [`GpuError::LibraryMissing`] without NVRTC; [`GpuError::Compile`] (the kernel key, NVRTC
+/// options, log and generated source) for source NVRTC rejects.
+///
+/// # Example
+/// ```
+/// use semigraph_gpu::{check_cuda, nvrtc_present, GpuError};
+/// use semigraph_semiring::{semiring, MinPlus};
+///
+/// semiring! {
+///     /// A typo in the CUDA spelling of `mul`.
+///     pub struct Broken: f32 {
+///         name: "broken",
+///         zero: f32::INFINITY,
+///         one: 0.0,
+///         add: |a, b| a.min(b) => "fminf(a, b)",
+///         mul: |a, b| a + b => "a +* b",
+///     }
+/// }
+/// if nvrtc_present() {
+///     assert!(check_cuda::<MinPlus<f32>>().is_ok());
+///     match check_cuda::<Broken>() {
+///         Err(GpuError::Compile { key, log, .. }) => {
+///             assert!(key.contains("__broken__f32__"), "{key}");
+///             assert!(!log.is_empty());
+///         }
+///         other => panic!("expected a compile error, got {other:?}"),
+///     }
+/// }
+/// ```
+pub fn check_cuda<S: semigraph_semiring::Semiring>() -> Result<(), GpuError> {
+    let sr = S::cuda();
+    let c = Compiler::new("sm_90")?
+        .with_cache_dir(None)
+        .without_memory_cache();
+    for k in CHECKED_KERNELS {
+        let key = KernelKey::new(k, Some(&sr));
+        c.compile(&key, &crate::codegen::source(k, Some(&sr)))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -41,6 +41,6 @@ pub use backend::{
     AdaptivePlan, CsrKernel, GemmKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse,
 };
 pub use codegen::{Kernel, KernelKey};
-pub use compiler::{Compiled, Compiler, Origin, nvrtc_present};
+pub use compiler::{Compiled, Compiler, Origin, check_cuda, nvrtc_present};
 pub use device::{CompileStats, driver_present};
 pub use error::GpuError;

@@ -54,6 +54,7 @@ pub mod prelude {
     #[cfg(feature = "gpu")]
     pub use semigraph_gpu::GpuBackend;
     pub use semigraph_semiring::{
-        MaxMin, MaxPlus, MinMax, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, f16,
+        MaxMin, MaxPlus, MinMax, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, check_semiring,
+        f16, semiring,
     };
 }

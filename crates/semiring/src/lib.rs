@@ -26,6 +26,7 @@
 //! * [`CudaSemiring::prelude`]: the CUDA header a kernel template includes.
 
 pub mod builtin;
+pub mod check;
 pub mod number;
 pub mod scalar;
 pub mod semiring;
@@ -36,6 +37,7 @@ mod user;
 pub use builtin::{
     AnySecondI, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI, OrAnd, PlusTimes,
 };
+pub use check::{SemiringProblem, check_semiring};
 pub use half::{bf16, f16};
 pub use number::{AtomicOp, IndexNumber, Number, SignedNumber};
 pub use scalar::{DistPred, NO_PRED, PackedDist, Scalar, ScalarType};

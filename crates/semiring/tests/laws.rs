@@ -2,8 +2,9 @@
 //! The semiring laws, as property tests, for every built-in semiring and value type.
 
 use proptest::prelude::*;
+use semigraph_semiring::check::check_laws_on;
 use semigraph_semiring::testing::TestValue;
-use semigraph_semiring::{Semiring, for_each_builtin};
+use semigraph_semiring::{Semiring, check_semiring, for_each_builtin};
 
 /// Picks a value: the semiring zero, its one, or a small exact number.
 fn pick<S: Semiring>(sel: u8, i: i32) -> S::T
@@ -21,91 +22,22 @@ where
     }
 }
 
-fn eq<S: Semiring>(x: S::T, y: S::T) -> bool {
-    x == y
+/// The laws of the library's own checker ([`check_laws_on`]), on random picks.
+fn check_laws<S: Semiring>(a: S::T, b: S::T, c: S::T, k: u64) -> Result<(), TestCaseError> {
+    check_laws_on::<S>(a, b, c, k).map_err(|e| TestCaseError::fail(e.to_string()))
 }
 
-fn check_laws<S: Semiring>(a: S::T, b: S::T, c: S::T, k: u64) -> Result<(), TestCaseError> {
-    let (z, o) = (S::zero(), S::one());
-    let name = S::full_name();
-    let ctx = || format!("{name}: a={a:?} b={b:?} c={c:?}");
-    // (T, add, zero) is a commutative monoid.
-    prop_assert!(
-        eq::<S>(S::add(S::add(a, b), c), S::add(a, S::add(b, c))),
-        "add assoc {}",
-        ctx()
-    );
-    if S::NAME != "any_secondi" {
-        prop_assert!(eq::<S>(S::add(a, b), S::add(b, a)), "add comm {}", ctx());
-    } else {
-        // any: the result is one of the operands, and zero only if both are zero.
-        let s = S::add(a, b);
-        prop_assert!(s == a || s == b, "any picks an operand {}", ctx());
-        prop_assert!(
-            S::is_zero(s) == (S::is_zero(a) && S::is_zero(b)),
-            "{}",
-            ctx()
-        );
+/// Every built-in semiring passes the deterministic check users run on theirs.
+#[test]
+fn builtins_pass_check_semiring() {
+    macro_rules! check {
+        ($label:ident, $s:ty) => {
+            if let Err(e) = check_semiring::<$s>() {
+                panic!("{e}");
+            }
+        };
     }
-    prop_assert!(
-        eq::<S>(S::add(z, a), a) && eq::<S>(S::add(a, z), a),
-        "add identity {}",
-        ctx()
-    );
-    // mul is associative, zero annihilates, one is a left identity (and a right one
-    // except for the index semirings, whose product is an index).
-    prop_assert!(
-        eq::<S>(S::mul(S::mul(a, b), c), S::mul(a, S::mul(b, c))),
-        "mul assoc {}",
-        ctx()
-    );
-    prop_assert!(
-        eq::<S>(S::mul(z, a), z) && eq::<S>(S::mul(a, z), z),
-        "annihilation {}",
-        ctx()
-    );
-    prop_assert!(
-        eq::<S>(S::mul_at(z, a, k), z) && eq::<S>(S::mul_at(a, z, k), z),
-        "annihilation at k {}",
-        ctx()
-    );
-    prop_assert!(eq::<S>(S::mul(o, a), a), "left identity {}", ctx());
-    if !S::USES_INDEX {
-        prop_assert!(eq::<S>(S::mul(a, o), a), "right identity {}", ctx());
-    }
-    // mul distributes over add, on both sides (with the inner index too).
-    if S::NAME != "any_secondi" {
-        prop_assert!(
-            eq::<S>(S::mul(a, S::add(b, c)), S::add(S::mul(a, b), S::mul(a, c))),
-            "left distributivity {}",
-            ctx()
-        );
-        prop_assert!(
-            eq::<S>(
-                S::mul_at(a, S::add(b, c), k),
-                S::add(S::mul_at(a, b, k), S::mul_at(a, c, k))
-            ),
-            "left distributivity at k {}",
-            ctx()
-        );
-        prop_assert!(
-            eq::<S>(S::mul(S::add(a, b), c), S::add(S::mul(a, c), S::mul(b, c))),
-            "right distributivity {}",
-            ctx()
-        );
-    }
-    // A terminal value absorbs every addition.
-    for v in [a, b, c] {
-        if S::is_terminal(v) {
-            prop_assert!(S::HAS_TERMINAL, "{}", ctx());
-            prop_assert!(
-                S::is_terminal(S::add(v, a)) && S::is_terminal(S::add(b, v)),
-                "terminal {}",
-                ctx()
-            );
-        }
-    }
-    Ok(())
+    for_each_builtin!(check);
 }
 
 macro_rules! law_test {
