@@ -98,6 +98,47 @@ fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
 }
 
+/// Arrays read back from the device arrive whole and in order at every size around the
+/// staged download's thresholds (64 KiB; the 64 MiB page-locked buffer, passed through in
+/// pieces, the last one cut short), and after a larger read has grown the buffer.
+fn downloads_arrive_whole() -> Result<(), Failed> {
+    let gpu = GpuBackend::new()?;
+    let piece = 1usize << 20; // u32 values per 4 MiB
+    for len in [
+        0,
+        1,
+        16_383,
+        16_384,
+        piece - 1,
+        piece,
+        piece + 1,
+        16 * piece + 5,
+        2 * piece,
+        3,
+    ] {
+        let want: Vec<u32> = (0..len as u32)
+            .map(|i| i.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995)
+            .collect();
+        let x = gpu.dense::<semigraph_algos::Parents>(len, 1, &want)?;
+        let got = gpu.read_dense(&x)?;
+        if got != want {
+            let at = (0..len).find(|&i| got.get(i) != want.get(i)).unwrap_or(len);
+            return Err(format!(
+                "{len} values: {} read back, first difference at {at}",
+                got.len()
+            )
+            .into());
+        }
+    }
+    // Eight-byte values, several pieces.
+    let want: Vec<f64> = (0..3 * piece + 7).map(|i| i as f64 * 0.25 - 1e3).collect();
+    let x = gpu.dense::<MinPlus<f64>>(want.len(), 1, &want)?;
+    if gpu.read_dense(&x)? != want {
+        return Err("f64 values differ after a staged read".into());
+    }
+    Ok(())
+}
+
 fn never<T>(_: T) -> bool {
     false
 }
@@ -106,6 +147,7 @@ fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
+    h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
     // Min-plus takes its fast multiply-add on operands in its domain (non-negative integers;
     // floats without NaN, -inf, -0), and the exact form otherwise: both must match the CPU.
     h.test_needing(&needs, "gemm_reg128::min_plus_f32", || {
