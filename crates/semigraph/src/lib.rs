@@ -55,6 +55,6 @@ pub mod prelude {
     pub use semigraph_gpu::GpuBackend;
     pub use semigraph_semiring::{
         MaxMin, MaxPlus, MinMax, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, check_semiring,
-        f16, semiring,
+        check_semiring_with, f16, semiring,
     };
 }

@@ -37,7 +37,7 @@ mod user;
 pub use builtin::{
     AnySecondI, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI, OrAnd, PlusTimes,
 };
-pub use check::{SemiringProblem, check_semiring};
+pub use check::{SemiringProblem, check_semiring, check_semiring_with};
 pub use half::{bf16, f16};
 pub use number::{AtomicOp, IndexNumber, Number, SignedNumber};
 pub use scalar::{DistPred, NO_PRED, PackedDist, Scalar, ScalarType};
