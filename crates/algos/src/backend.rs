@@ -131,6 +131,28 @@ impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
     }
 }
 
+/// Entries a relaxation step sets aside instead of relaxing them (see
+/// [`Backend::relax_step`]): those whose value is not below `bound` (`!(x < bound)`, as the
+/// `hi` of [`Backend::split_queue`]) are appended to `far` with their value, each vertex once
+/// until `far` is cleared or set. The near phase of delta-stepping: a bucket's steps run back
+/// to back, and the work of later buckets waits in `far`.
+pub struct Defer<'a, B: Backend + ?Sized + 'a, S: Semiring> {
+    /// Entries with values from here on wait.
+    pub bound: S::T,
+    /// Where they wait.
+    pub far: &'a mut B::Queue<S>,
+}
+
+impl<'a, B: Backend + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
+    /// The same deferral, reborrowed for one more step.
+    pub fn reborrow(&mut self) -> Defer<'_, B, S> {
+        Defer {
+            bound: self.bound,
+            far: &mut *self.far,
+        }
+    }
+}
+
 /// Arrays of vertex ids or step numbers (parents, predecessors, witnesses, levels): `u32`
 /// values whose zero,
 /// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
@@ -397,11 +419,14 @@ pub trait Backend: Send + Sync {
     /// [`witness`](Backend::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
     /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
     /// `steps` entry is empty may improve. Outputs are written after the masks were read.
+    /// With `defer`, the entries of `from` whose value is not below its bound are appended to
+    /// its `far` queue instead of being relaxed ([`Defer`]).
     ///
     /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
     /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
     /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
     /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
+    #[allow(clippy::too_many_arguments)]
     fn relax_step<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -409,6 +434,7 @@ pub trait Backend: Send + Sync {
         from: &Self::Queue<S>,
         a: &Self::Matrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         to: &mut Self::Queue<S>,
     ) -> Result<()>;
     /// Up to `max_steps` [`relax_step`](Backend::relax_step)s from `q`, with `spare` as the
@@ -419,7 +445,7 @@ pub trait Backend: Send + Sync {
     /// block). After a call that ran no step, reading the length
     /// ([`queue_len`](Backend::queue_len)) and calling again runs at least one (unless the
     /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
-    /// The provided version runs every step.
+    /// The provided version runs every step. `defer` applies to every step.
     #[allow(clippy::too_many_arguments)]
     fn relax_steps<S: Semiring>(
         &self,
@@ -429,6 +455,7 @@ pub trait Backend: Send + Sync {
         spare: &mut Self::Queue<S>,
         a: &Self::Matrix<S>,
         mask: Mask<'_, Self>,
+        mut defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
     ) -> Result<()> {
@@ -436,7 +463,8 @@ pub trait Backend: Send + Sync {
         let info = self.matrix_info(a);
         assert_eq!(info.nrows, info.ncols, "relax_steps: A must be square");
         for _ in 0..max_steps {
-            self.relax_step(d, out.reborrow(), q, a, mask, spare)?;
+            let df = defer.as_mut().map(Defer::reborrow);
+            self.relax_step(d, out.reborrow(), q, a, mask, df, spare)?;
             std::mem::swap(q, spare);
         }
         Ok(())

@@ -315,6 +315,7 @@ pub fn bfs_resident<B: Backend>(
                 &mut next,
                 g.push(),
                 Mask::All,
+                None,
                 batch,
                 limit,
             )?;

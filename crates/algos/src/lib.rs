@@ -37,7 +37,7 @@ pub use apsp::{
     transitive_closure,
 };
 pub use backend::{
-    Accum, Backend, BackendKind, Counters, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
+    Accum, Backend, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
     StepOutputs, UnaryOp,
 };
 pub use bfs::{

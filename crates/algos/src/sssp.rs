@@ -12,7 +12,7 @@
 use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number, Semiring};
 
-use crate::backend::{Backend, Parents, StepOutputs};
+use crate::backend::{Backend, Defer, Parents, StepOutputs};
 use crate::graph::{Graph, GraphOptions};
 use crate::{Error, NO_PARENT, Result, check_vertex};
 
@@ -178,6 +178,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
             &mut next,
             g.push(),
             crate::Mask::All,
+            None,
             batch.min(max_rounds - done.steps),
             RELAX_LIMIT,
         )?;
@@ -370,8 +371,12 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
     }
 }
 
-/// How much wider the automatic delta is on a GPU (see [`DeltaGraph::new`]).
-pub const GPU_DELTA_FACTOR: f64 = 64.0;
+/// How much wider the automatic delta is on a GPU (see [`DeltaGraph::new`]). Measured on an
+/// H100 (docs/BENCH-ALGOS.md, `bench sssp --algo delta-stepping --delta D`): with 64 times the
+/// CPU's delta, NY (weights 1..1000) took 20.1 ms in 917 steps, with 256 times 17.8 ms, with
+/// 1024 times 15.6 ms in 657 steps (Bellman-Ford: 15.5 ms); a 1000 x 1000 grid 64.4 / 52.6 /
+/// 52.6 ms (Bellman-Ford 56.3 ms).
+pub const GPU_DELTA_FACTOR: f64 = 1024.0;
 
 /// The automatic delta of the CPU: see [`DeltaGraph::new`].
 pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
@@ -402,13 +407,15 @@ pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
 /// Delta-stepping single-source shortest paths (Meyer and Sanders) for non-negative weights,
 /// as a near/far worklist (Davidson et al.).
 ///
-/// The *near* queue holds the vertices whose distance is below the current threshold, the
-/// *far* queue the others. Each step relaxes the near queue ([`Backend::relax_step`], with
-/// predecessors) and splits what improved into near and far ([`Backend::split_queue`]); when
-/// the near queue is empty, the threshold advances by `delta` (at least past the smallest far
-/// distance) and far is split again, dropping entries that went stale. Steps run in batches
-/// between reads of the near queue's length, so nothing waits on the host per step; each
-/// bucket costs one more read (the far minimum). A `delta` above every distance makes it
+/// The frontier (*near*) holds the vertices to relax in the current bucket, whose values are
+/// below its threshold. Steps run back to back ([`Backend::relax_steps`] with a [`Defer`]):
+/// each step relaxes the entries of its input below the threshold and sets the others aside
+/// in the *far* queue, so a GPU runs a bucket's steps as it runs Bellman-Ford's (several in one
+/// launch while the frontier is small). When the frontier is empty, the threshold advances by
+/// `delta` (at least past the smallest value waiting in far), and far is split
+/// ([`Backend::split_queue`]) into the next frontier and what waits on, dropping vertices
+/// settled in earlier buckets. Steps run in batches between reads of the frontier's length;
+/// each bucket costs one more read (the far minimum). A `delta` above every distance makes it
 /// Bellman-Ford over one bucket; a small one approaches Dijkstra's order.
 ///
 /// # Arguments
@@ -451,49 +458,56 @@ pub fn delta_stepping<B: Backend, D: Distance>(
     let mut d = b.unit::<S<D>>(n, source, zero)?;
     let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
     let mut near = b.queue::<S<D>>(n)?;
+    let mut spare = b.queue::<S<D>>(n)?;
     let mut far = b.queue::<S<D>>(n)?;
     let mut far2 = b.queue::<S<D>>(n)?;
-    let mut step = b.queue::<S<D>>(n)?;
     b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
+    b.queue_clear(&mut far)?;
     let delta = g.delta.to_f64();
     let mut threshold = g.delta;
     let mut batch = 1usize;
     loop {
-        for _ in 0..batch {
-            b.relax_step(
-                &mut d,
-                StepOutputs {
-                    parents: Some(&mut p),
-                    steps: None,
-                    only_new: false,
-                },
-                &near,
-                g.graph.push(),
-                crate::Mask::All,
-                &mut step,
-            )?;
-            b.queue_clear(&mut near)?;
-            b.split_queue(&step, &d, zero, threshold, &mut near, Some(&mut far))?;
-        }
+        // The bucket's steps back to back; what reaches past the threshold waits in `far`.
+        b.relax_steps(
+            &mut d,
+            StepOutputs {
+                parents: Some(&mut p),
+                steps: None,
+                only_new: false,
+            },
+            &mut near,
+            &mut spare,
+            g.graph.push(),
+            crate::Mask::All,
+            Some(Defer {
+                bound: threshold,
+                far: &mut far,
+            }),
+            batch,
+            RELAX_LIMIT,
+        )?;
         let info = b.queue_len(&near)?;
         if info.len > 0 {
             batch = (batch * 2).min(crate::bfs::MAX_BATCH);
             continue;
         }
-        // The bucket is settled: advance past the smallest far distance.
+        // The bucket is settled: advance past the smallest value waiting (an entry's value
+        // is at least its vertex's distance, so the next bucket holds that vertex).
         let (far_info, m) = b.reduce_queue(&far)?;
         if far_info.len == 0 {
-            let rounds = info.steps.max(far_info.steps);
-            return finish(b, source, &d, &p, rounds);
+            return finish(b, source, &d, &p, info.steps);
         }
         let i = (m.to_f64() / delta).floor();
         let mut hi = D::from_f64((i + 1.0) * delta);
         if hi <= m || hi <= threshold {
             hi = m.sat_plus(g.delta);
         }
-        threshold = hi;
+        let lo = std::mem::replace(&mut threshold, hi);
+        // Vertices settled in earlier buckets (distance below `lo`) drop out; the next
+        // bucket's become the frontier, the rest wait on.
+        b.queue_clear(&mut near)?;
         b.queue_clear(&mut far2)?;
-        b.split_queue(&far, &d, zero, threshold, &mut near, Some(&mut far2))?;
+        b.split_queue(&far, &d, lo, threshold, &mut near, Some(&mut far2))?;
         std::mem::swap(&mut far, &mut far2);
         batch = 1;
     }

@@ -192,6 +192,7 @@ kernel_args! {
         d: ValsOut, mask: Mask, seen: WordsIn, only_new: I32,
         member: U32Out, stamp: U32, parents: WordsOut, use_parents: I32,
         ti: IdxOut, th: HdrOut,
+        use_defer: I32, bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// Phase 2: the witnesses of the improved vertices.
     QueueWitness => QueueWitnessArgs {
@@ -199,6 +200,7 @@ kernel_args! {
         qi: IdxIn, qv: ValsIn, qh: HdrIn,
         d: ValsIn, mask: Mask,
         member: U32In, stamp: U32, parents: WordsOut,
+        use_defer: I32, bound: U64,
     }
     /// Phase 3: an output queue's values from the final distances.
     QueueFill => QueueFillArgs {
@@ -212,6 +214,7 @@ kernel_args! {
         ai: IdxOut, avals: ValsOut, ah: HdrOut, amember: U32Out, astamp: U32,
         bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out, bstamp: U32,
         afinal: U32, max_steps: U32, limit: U64, arc_limit: U32,
+        use_defer: I32, bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

@@ -8,7 +8,8 @@ use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{Scalar, Semiring};
 
 use crate::backend::{
-    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs,
+    UnaryOp,
 };
 use crate::{Error, Result};
 
@@ -584,9 +585,10 @@ impl Backend for CpuBackend {
         from: &CpuQueue<S>,
         a: &CpuMatrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         to: &mut CpuQueue<S>,
     ) -> Result<()> {
-        queue::relax_step(d, out, from, a, mask, to, self.par_entries)
+        queue::relax_step(d, out, from, a, mask, defer, to, self.par_entries)
     }
 
     fn assign_queue<S: Semiring, M: Semiring>(

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
 use super::{CpuDense, CpuMatrix, allows, check_mask};
-use crate::backend::{Mask, Parents, QueueInfo, StepOutputs};
+use crate::backend::{Defer, Mask, Parents, QueueInfo, StepOutputs};
 use crate::{CpuBackend, NO_PARENT, Result};
 
 /// A work queue of the CPU backend.
@@ -98,12 +98,14 @@ fn terms<S: Semiring>(
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn relax_step<S: Semiring>(
     d: &mut CpuDense<S>,
     out: StepOutputs<'_, CpuBackend>,
     from: &CpuQueue<S>,
     a: &CpuMatrix<S>,
     mask: Mask<'_, CpuBackend>,
+    defer: Option<Defer<'_, CpuBackend, S>>,
     to: &mut CpuQueue<S>,
     par_entries: usize,
 ) -> Result<()> {
@@ -127,6 +129,26 @@ pub(super) fn relax_step<S: Semiring>(
     to.new_generation();
     to.steps = from.steps + usize::from(!from.idx.is_empty());
     to.before = from.before + from.idx.len();
+    // With a deferral, the entries below the bound are the step's input; the others wait in
+    // `far`.
+    let kept;
+    let from = match defer {
+        Some(Defer { bound, far }) => {
+            assert_eq!(far.n, from.n, "relax_step: the far queue has the wrong n");
+            let mut k = CpuQueue::new(from.n);
+            for (&i, &x) in from.idx.iter().zip(&from.vals) {
+                if x < bound {
+                    k.idx.push(i);
+                    k.vals.push(x);
+                } else {
+                    far.append(i, x);
+                }
+            }
+            kept = k;
+            &kept
+        }
+        None => from,
+    };
     if from.idx.is_empty() {
         return Ok(());
     }

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
-    Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
+    Accum, Backend, BackendKind, Defer, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
     Result as AlgoResult, StepOutputs, UnaryOp,
 };
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
@@ -137,6 +137,8 @@ struct Scratch {
     vals: CudaSlice<u8>,
     hdr: CudaSlice<u64>,
     member: CudaSlice<u32>,
+    /// Stands for the values of an absent far queue (a launch without a deferral).
+    far_vals: CudaSlice<u8>,
 }
 
 fn cfg1(n: u64) -> LaunchConfig {

@@ -56,9 +56,10 @@ impl Backend for GpuBackend {
         from: &GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         to: &mut GpuQueue<S>,
     ) -> AlgoResult<()> {
-        Ok(self.q_relax_step(d, out, from, a, mask, to)?)
+        Ok(self.q_relax_step(d, out, from, a, mask, defer, to)?)
     }
 
     fn relax_steps<S: Semiring>(
@@ -69,10 +70,11 @@ impl Backend for GpuBackend {
         spare: &mut GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
     ) -> AlgoResult<()> {
-        Ok(self.q_relax_steps(d, out, q, spare, a, mask, max_steps, limit)?)
+        Ok(self.q_relax_steps(d, out, q, spare, a, mask, defer, max_steps, limit)?)
     }
 
     fn assign_queue<S: Semiring, M: Semiring>(

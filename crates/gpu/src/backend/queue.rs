@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cudarc::driver::{CudaSlice, LaunchConfig};
-use semigraph_algos::{Mask, QueueInfo, StepOutputs};
+use semigraph_algos::{Defer, Mask, QueueInfo, StepOutputs};
 use semigraph_semiring::Semiring;
 
 use super::{BLOCK, DevCsr, GpuBackend, GpuDense, GpuMatrix, MAX_GRID};
@@ -231,6 +231,7 @@ impl GpuBackend {
         Ok(e.into_iter().unzip())
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn q_relax_step<S: Semiring>(
         &self,
         d: &mut GpuDense<S>,
@@ -238,6 +239,7 @@ impl GpuBackend {
         from: &GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         to: &mut GpuQueue<S>,
     ) -> Result<(), GpuError> {
         let c = self.check_step(d, &out, from.n, a, to.n)?;
@@ -254,7 +256,27 @@ impl GpuBackend {
         } = out;
         let mut sc = self.scratch();
         let sc = &mut *sc;
+        let (use_defer, bound) = match &defer {
+            Some(df) => {
+                assert_eq!(
+                    df.far.n, from.n,
+                    "relax_step: the far queue has the wrong n"
+                );
+                (1, bits(df.bound))
+            }
+            None => (0, 0),
+        };
+        let far = defer.map(|df| {
+            df.far.stamp = df.far.stamp.max(1);
+            df.far.set_hint(UNKNOWN);
+            df.far
+        });
+        let fstamp = far.as_ref().map_or(0, |q| q.stamp);
         let f = self.dev.func::<S>(Kernel::QueueRelax)?;
+        let (fi, fv, fh, fm) = match far {
+            Some(q) => (&mut q.idx, &mut q.vals, &mut q.hdr, &mut q.member),
+            None => (&mut sc.idx, &mut sc.far_vals, &mut sc.hdr, &mut sc.member),
+        };
         QueueRelaxArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -272,6 +294,13 @@ impl GpuBackend {
             parents: parents.as_deref_mut().map_or(&mut sc.vals, |p| &mut p.buf),
             ti: &mut to.idx,
             th: &mut to.hdr,
+            use_defer,
+            bound,
+            fi,
+            fv,
+            fh,
+            fmember: fm,
+            fstamp,
         }
         .launch(&self.dev, &f, cfg)?;
         if let Some(p) = parents {
@@ -288,6 +317,8 @@ impl GpuBackend {
                 member: &to.member,
                 stamp,
                 parents: &mut p.buf,
+                use_defer,
+                bound,
             }
             .launch(&self.dev, &f, cfg)?;
         }
@@ -347,6 +378,7 @@ impl GpuBackend {
         spare: &mut GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
+        mut defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
@@ -356,9 +388,20 @@ impl GpuBackend {
         for done in 0..max_steps {
             let small = tune.loop_entries > 0 && q.hint() <= tune.loop_entries.min(limit);
             if small && !q.refused.swap(false, Ordering::Relaxed) {
-                return self.q_relax_loop(d, out, q, spare, a, mask, max_steps - done, limit);
+                return self.q_relax_loop(
+                    d,
+                    out,
+                    q,
+                    spare,
+                    a,
+                    mask,
+                    defer,
+                    max_steps - done,
+                    limit,
+                );
             }
-            self.q_relax_step(d, out.reborrow(), q, a, mask, spare)?;
+            let df = defer.as_mut().map(Defer::reborrow);
+            self.q_relax_step(d, out.reborrow(), q, a, mask, df, spare)?;
             std::mem::swap(q, spare);
         }
         Ok(())
@@ -374,6 +417,7 @@ impl GpuBackend {
         spare: &mut GpuQueue<S>,
         a: &GpuMatrix<S>,
         mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
@@ -394,6 +438,23 @@ impl GpuBackend {
         let sc = &mut *sc;
         let f = self.dev.func::<S>(Kernel::QueueRelaxLoop)?;
         let ncols = a.info.ncols;
+        let (use_defer, bound) = match &defer {
+            Some(df) => {
+                assert_eq!(df.far.n, q.n, "relax_steps: the far queue has the wrong n");
+                (1, bits(df.bound))
+            }
+            None => (0, 0),
+        };
+        let far = defer.map(|df| {
+            df.far.stamp = df.far.stamp.max(1);
+            df.far.set_hint(UNKNOWN);
+            df.far
+        });
+        let fstamp = far.as_ref().map_or(0, |f| f.stamp);
+        let (fi, fv, fh, fm) = match far {
+            Some(f) => (&mut f.idx, &mut f.vals, &mut f.hdr, &mut f.member),
+            None => (&mut sc.idx, &mut sc.far_vals, &mut sc.hdr, &mut sc.member),
+        };
         QueueRelaxLoopArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -419,6 +480,13 @@ impl GpuBackend {
             max_steps,
             limit: limit.min(LOOP_BLOCK as usize) as u64,
             arc_limit: tune.loop_arcs,
+            use_defer,
+            bound,
+            fi,
+            fv,
+            fh,
+            fmember: fm,
+            fstamp,
         }
         .launch(
             &self.dev,

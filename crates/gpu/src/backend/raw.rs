@@ -26,6 +26,7 @@ impl GpuBackend {
             vals: dev.zeros::<u8>(8, "scratch")?,
             hdr: dev.zeros::<u64>(4, "scratch")?,
             member: dev.zeros::<u32>(2, "scratch")?,
+            far_vals: dev.zeros::<u8>(8, "scratch")?,
         };
         Ok(GpuBackend {
             dev,

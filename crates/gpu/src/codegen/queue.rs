@@ -12,14 +12,17 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
 // as the grid has blocks per tile, see sg_tile_work); a block takes (tile, part) items
 // grid-stride, and its threads share the part's arcs evenly, so one long row is spread over
 // many blocks.
+// With use_defer, entries not below `bound` go to the far queue instead (sg_load_tile).
 extern "C" __global__ void KERNEL(PARAMS) {
     SG_TILE_SHARED;
     unsigned long long len = qh[0];
     if (sg_gid() == 0) { th[1] = qh[1] + (len > 0 ? 1ull : 0ull); th[2] = qh[2] + len; th[3] = 0; }
     unsigned int parts = sg_tile_parts(len);
+    sr_t vb = sr_from_bits(bound);
     for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
         unsigned int cnt, lo, hi, e = 0;
-        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp);
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp,
+                     use_defer ? 2 : 0, vb, fi, fv, fh, fmember, fstamp);
         for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
             SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
             sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d, seen, only_new, member,
@@ -34,13 +37,16 @@ extern "C" __global__ void KERNEL(PARAMS) {
             r#"// Phase 2: for each vertex j improved in this step (member[j] == stamp), the smallest frontier
 // vertex k whose term mul(A(k, j), x, k) equals the final d[j] bit for bit (work split as in
 // phase 1).
+// (Deferred entries have no arcs here either; phase 1 appended them to the far queue.)
 extern "C" __global__ void KERNEL(PARAMS) {
     SG_TILE_SHARED;
     unsigned long long len = qh[0];
     unsigned int parts = sg_tile_parts(len);
+    sr_t vb = sr_from_bits(bound);
     for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
         unsigned int cnt, lo, hi, e = 0;
-        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp);
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp,
+                     use_defer ? 1 : 0, vb, nullptr, nullptr, nullptr, nullptr, 0u);
         for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
             SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
             if (ok && member[j] == stamp && SG_ALLOWS(j))
@@ -84,12 +90,18 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     unsigned long long len = ah[0], done = ah[1], before = ah[2];
     int in_a = 1, limited = 0;
     bool tiled = len > 0 && len <= nt && len <= limit;
-    if (tiled) sg_load_tile(rp, ai, avals, 0, (unsigned int)len, s_k, s_x, s_start, s_off, s_warp);
+    // Deferred entries (use_defer: not below `bound`) get no arcs in a tile, and are appended to
+    // the far queue when the step that consumes them runs.
+    sr_t vb = sr_from_bits(bound);
+    if (tiled) sg_load_tile(rp, ai, avals, 0, (unsigned int)len, s_k, s_x, s_start, s_off, s_warp,
+                            use_defer ? 1 : 0, vb, fi, fv, fh, fmember, fstamp);
     for (unsigned int step = 0; step < max_steps; ++step) {
         if (len == 0) break;
         if (!tiled) { limited = 1; break; }
         unsigned int cnt = (unsigned int)len, arcs = s_off[cnt];
         if (arcs > arc_limit) { limited = 1; break; }
+        if (use_defer && tid < cnt && !(s_x[tid] < vb))
+            sg_defer_entry(s_k[tid], s_x[tid], fi, fv, fh, fmember, fstamp);
         sg_idx_t* ti = in_a ? bi : ai;
         sr_t* tv = in_a ? bvals : avals;
         unsigned long long* th = in_a ? bh : ah;
@@ -123,13 +135,17 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
             if (tid < c) {
                 sg_idx_t j = s_next[tid];
                 sr_t v = d[j];
-                sg_idx_t st = rp[j];
-                deg = rp[j + 1] - st;
                 tv[tid] = v;
                 if (use_steps) steps[j] = next;
                 s_k[tid] = j;
                 s_x[tid] = v;
-                s_start[tid] = st;
+                if (use_defer && !(v < vb)) {
+                    s_start[tid] = 0;
+                } else {
+                    sg_idx_t st = rp[j];
+                    deg = rp[j + 1] - st;
+                    s_start[tid] = st;
+                }
             }
             sg_tile_scan(deg, (unsigned int)c, s_off, s_warp);
         } else {
@@ -319,6 +335,16 @@ __device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned 
     base = __shfl_sync(SG_FULL, base, leader);
     return base + (unsigned long long)__popc(b & ((1u << lane) - 1u));
 }
+// Appends a deferred entry (k, x) to the far queue unless k is there already.
+__device__ __forceinline__ void sg_defer_entry(sg_idx_t k, sr_t x, sg_idx_t* fi, sr_t* fv,
+                                               unsigned long long* fh, unsigned int* fmember,
+                                               unsigned int fstamp) {
+    if (atomicExch(&fmember[k], fstamp) != fstamp) {
+        unsigned long long pos = atomicAdd(&fh[0], 1ull);
+        fi[pos] = k;
+        fv[pos] = x;
+    }
+}
 // Tiles of up to SG_TILE queue entries (blockDim.x <= SG_TILE, a multiple of 32), entry e at
 // thread e: row k, value x, the row's first arc, and the exclusive running arc count (off[cnt]
 // = the tile's arcs).
@@ -351,19 +377,29 @@ __device__ void sg_tile_scan(unsigned int deg, unsigned int cnt, unsigned int* s
     if (tid + 1 == cnt) s_off[cnt] = excl + deg;
     __syncthreads();
 }
-// Loads entries [base, base + cnt) of a queue (cnt <= blockDim.x) as a tile. Every thread calls
-// it; ends with __syncthreads.
+// Loads entries [base, base + cnt) of a queue (cnt <= blockDim.x) as a tile. With `defer`, an
+// entry whose value is not below `bound` is deferred: it gets no arcs, and with defer == 2 it
+// is appended to the far queue (fi, fv, length *fh), each vertex once (fmember == fstamp).
+// Every thread calls it; ends with __syncthreads.
 __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi, const sr_t* qv,
                              unsigned long long base, unsigned int cnt, sg_idx_t* s_k, sr_t* s_x,
-                             sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp) {
+                             sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp,
+                             int defer, sr_t bound, sg_idx_t* fi, sr_t* fv, unsigned long long* fh,
+                             unsigned int* fmember, unsigned int fstamp) {
     unsigned int tid = threadIdx.x, deg = 0;
     if (tid < cnt) {
         sg_idx_t kk = qi[base + tid];
-        sg_idx_t st = rp[kk];
-        deg = rp[kk + 1] - st;
+        sr_t x = qv[base + tid];
         s_k[tid] = kk;
-        s_x[tid] = qv[base + tid];
-        s_start[tid] = st;
+        s_x[tid] = x;
+        if (defer && !(x < bound)) {
+            s_start[tid] = 0;
+            if (defer == 2) sg_defer_entry(kk, x, fi, fv, fh, fmember, fstamp);
+        } else {
+            sg_idx_t st = rp[kk];
+            deg = rp[kk + 1] - st;
+            s_start[tid] = st;
+        }
     }
     sg_tile_scan(deg, cnt, s_off, s_warp);
 }
@@ -385,11 +421,13 @@ __device__ void sg_tile_work(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
                              unsigned long long len, unsigned long long w, unsigned int parts,
                              unsigned int* cnt, unsigned int* lo, unsigned int* hi, sg_idx_t* s_k,
                              sr_t* s_x, sg_idx_t* s_start, unsigned int* s_off,
-                             unsigned int* s_warp) {
+                             unsigned int* s_warp, int defer, sr_t bound, sg_idx_t* fi, sr_t* fv,
+                             unsigned long long* fh, unsigned int* fmember, unsigned int fstamp) {
     unsigned int nt = blockDim.x, part = (unsigned int)(w % parts);
     unsigned long long base = w / parts * nt;
     *cnt = (unsigned int)(len - base < nt ? len - base : nt);
-    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp);
+    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp, defer, bound, fi, fv,
+                 fh, fmember, fstamp);
     unsigned int arcs = s_off[*cnt];
     unsigned int chunk = (arcs + parts - 1) / parts;
     chunk = chunk < nt ? nt : chunk;

@@ -129,6 +129,16 @@ __device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned 
     base = __shfl_sync(SG_FULL, base, leader);
     return base + (unsigned long long)__popc(b & ((1u << lane) - 1u));
 }
+// Appends a deferred entry (k, x) to the far queue unless k is there already.
+__device__ __forceinline__ void sg_defer_entry(sg_idx_t k, sr_t x, sg_idx_t* fi, sr_t* fv,
+                                               unsigned long long* fh, unsigned int* fmember,
+                                               unsigned int fstamp) {
+    if (atomicExch(&fmember[k], fstamp) != fstamp) {
+        unsigned long long pos = atomicAdd(&fh[0], 1ull);
+        fi[pos] = k;
+        fv[pos] = x;
+    }
+}
 // Tiles of up to SG_TILE queue entries (blockDim.x <= SG_TILE, a multiple of 32), entry e at
 // thread e: row k, value x, the row's first arc, and the exclusive running arc count (off[cnt]
 // = the tile's arcs).
@@ -161,19 +171,29 @@ __device__ void sg_tile_scan(unsigned int deg, unsigned int cnt, unsigned int* s
     if (tid + 1 == cnt) s_off[cnt] = excl + deg;
     __syncthreads();
 }
-// Loads entries [base, base + cnt) of a queue (cnt <= blockDim.x) as a tile. Every thread calls
-// it; ends with __syncthreads.
+// Loads entries [base, base + cnt) of a queue (cnt <= blockDim.x) as a tile. With `defer`, an
+// entry whose value is not below `bound` is deferred: it gets no arcs, and with defer == 2 it
+// is appended to the far queue (fi, fv, length *fh), each vertex once (fmember == fstamp).
+// Every thread calls it; ends with __syncthreads.
 __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi, const sr_t* qv,
                              unsigned long long base, unsigned int cnt, sg_idx_t* s_k, sr_t* s_x,
-                             sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp) {
+                             sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp,
+                             int defer, sr_t bound, sg_idx_t* fi, sr_t* fv, unsigned long long* fh,
+                             unsigned int* fmember, unsigned int fstamp) {
     unsigned int tid = threadIdx.x, deg = 0;
     if (tid < cnt) {
         sg_idx_t kk = qi[base + tid];
-        sg_idx_t st = rp[kk];
-        deg = rp[kk + 1] - st;
+        sr_t x = qv[base + tid];
         s_k[tid] = kk;
-        s_x[tid] = qv[base + tid];
-        s_start[tid] = st;
+        s_x[tid] = x;
+        if (defer && !(x < bound)) {
+            s_start[tid] = 0;
+            if (defer == 2) sg_defer_entry(kk, x, fi, fv, fh, fmember, fstamp);
+        } else {
+            sg_idx_t st = rp[kk];
+            deg = rp[kk + 1] - st;
+            s_start[tid] = st;
+        }
     }
     sg_tile_scan(deg, cnt, s_off, s_warp);
 }
@@ -195,11 +215,13 @@ __device__ void sg_tile_work(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
                              unsigned long long len, unsigned long long w, unsigned int parts,
                              unsigned int* cnt, unsigned int* lo, unsigned int* hi, sg_idx_t* s_k,
                              sr_t* s_x, sg_idx_t* s_start, unsigned int* s_off,
-                             unsigned int* s_warp) {
+                             unsigned int* s_warp, int defer, sr_t bound, sg_idx_t* fi, sr_t* fv,
+                             unsigned long long* fh, unsigned int* fmember, unsigned int fstamp) {
     unsigned int nt = blockDim.x, part = (unsigned int)(w % parts);
     unsigned long long base = w / parts * nt;
     *cnt = (unsigned int)(len - base < nt ? len - base : nt);
-    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp);
+    sg_load_tile(rp, qi, qv, base, *cnt, s_k, s_x, s_start, s_off, s_warp, defer, bound, fi, fv,
+                 fh, fmember, fstamp);
     unsigned int arcs = s_off[*cnt];
     unsigned int chunk = (arcs + parts - 1) / parts;
     chunk = chunk < nt ? nt : chunk;
@@ -265,7 +287,7 @@ __device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, 
 // empty, or has more than `limit` entries, more than blockDim.x or more than `arc_limit` arcs
 // (then A's header word 3 is 1, else 0). At the end the frontier is in A (copied from B after
 // an odd number of steps) and A's membership (stamp afinal) is exactly its entries.
-extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f32__u32__block_loop(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, sr_t* d, SG_MASK_PARAMS, unsigned int* steps, int use_steps, int only_new, unsigned int* parents, int use_parents, sg_idx_t* ai, sr_t* avals, unsigned long long* ah, unsigned int* amember, unsigned int astamp, sg_idx_t* bi, sr_t* bvals, unsigned long long* bh, unsigned int* bmember, unsigned int bstamp, unsigned int afinal, unsigned int max_steps, unsigned long long limit, unsigned int arc_limit) {
+extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f32__u32__block_loop(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, sr_t* d, SG_MASK_PARAMS, unsigned int* steps, int use_steps, int only_new, unsigned int* parents, int use_parents, sg_idx_t* ai, sr_t* avals, unsigned long long* ah, unsigned int* amember, unsigned int astamp, sg_idx_t* bi, sr_t* bvals, unsigned long long* bh, unsigned int* bmember, unsigned int bstamp, unsigned int afinal, unsigned int max_steps, unsigned long long limit, unsigned int arc_limit, int use_defer, unsigned long long bound, sg_idx_t* fi, sr_t* fv, unsigned long long* fh, unsigned int* fmember, unsigned int fstamp) {
     SG_TILE_SHARED;
     __shared__ sg_idx_t s_next[SG_TILE];
     __shared__ unsigned long long s_count;
@@ -274,12 +296,18 @@ extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f
     unsigned long long len = ah[0], done = ah[1], before = ah[2];
     int in_a = 1, limited = 0;
     bool tiled = len > 0 && len <= nt && len <= limit;
-    if (tiled) sg_load_tile(rp, ai, avals, 0, (unsigned int)len, s_k, s_x, s_start, s_off, s_warp);
+    // Deferred entries (use_defer: not below `bound`) get no arcs in a tile, and are appended to
+    // the far queue when the step that consumes them runs.
+    sr_t vb = sr_from_bits(bound);
+    if (tiled) sg_load_tile(rp, ai, avals, 0, (unsigned int)len, s_k, s_x, s_start, s_off, s_warp,
+                            use_defer ? 1 : 0, vb, fi, fv, fh, fmember, fstamp);
     for (unsigned int step = 0; step < max_steps; ++step) {
         if (len == 0) break;
         if (!tiled) { limited = 1; break; }
         unsigned int cnt = (unsigned int)len, arcs = s_off[cnt];
         if (arcs > arc_limit) { limited = 1; break; }
+        if (use_defer && tid < cnt && !(s_x[tid] < vb))
+            sg_defer_entry(s_k[tid], s_x[tid], fi, fv, fh, fmember, fstamp);
         sg_idx_t* ti = in_a ? bi : ai;
         sr_t* tv = in_a ? bvals : avals;
         unsigned long long* th = in_a ? bh : ah;
@@ -313,13 +341,17 @@ extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f
             if (tid < c) {
                 sg_idx_t j = s_next[tid];
                 sr_t v = d[j];
-                sg_idx_t st = rp[j];
-                deg = rp[j + 1] - st;
                 tv[tid] = v;
                 if (use_steps) steps[j] = next;
                 s_k[tid] = j;
                 s_x[tid] = v;
-                s_start[tid] = st;
+                if (use_defer && !(v < vb)) {
+                    s_start[tid] = 0;
+                } else {
+                    sg_idx_t st = rp[j];
+                    deg = rp[j + 1] - st;
+                    s_start[tid] = st;
+                }
             }
             sg_tile_scan(deg, (unsigned int)c, s_off, s_warp);
         } else {

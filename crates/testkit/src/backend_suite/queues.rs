@@ -80,6 +80,55 @@ fn reference_step<S: Semiring>(
     next
 }
 
+/// One reference step with an optional deferral ([`semigraph_algos::Defer`]): the entries
+/// not below `bound` go to `far` (all of them, in order) instead of being relaxed; the step
+/// count advances whenever the input had entries.
+fn reference_deferred<S: Semiring>(
+    e: &[(usize, usize, S::T)],
+    st: &StepState<S>,
+    masked_out: &dyn Fn(usize) -> bool,
+    only_new: bool,
+    bound: Option<S::T>,
+    far: &mut Vec<(u32, S::T)>,
+) -> StepState<S> {
+    let Some(bound) = bound else {
+        return reference_step(e, st, masked_out, only_new);
+    };
+    let mut kept = st.clone();
+    kept.queue.clear();
+    for &(i, x) in &st.queue {
+        if x < bound {
+            kept.queue.push((i, x));
+        } else {
+            far.push((i, x));
+        }
+    }
+    if kept.queue.is_empty() {
+        let mut next = st.clone();
+        next.queue.clear();
+        next.step = st.step + usize::from(!st.queue.is_empty());
+        return next;
+    }
+    reference_step(e, &kept, masked_out, only_new)
+}
+
+/// The far queue of a deferral holds each deferred vertex once, with one of its deferred
+/// values.
+fn check_far<B: Backend, S: Semiring>(b: &B, far: &B::Queue<S>, want: &[(u32, S::T)], what: &str) {
+    let (gi, gv) = b.read_queue(far).unwrap();
+    let mut wi: Vec<u32> = want.iter().map(|p| p.0).collect();
+    wi.sort_unstable();
+    wi.dedup();
+    assert_eq!(gi, wi, "{what} {}: far vertices", S::full_name());
+    for (i, v) in gi.iter().zip(&gv) {
+        assert!(
+            want.iter().any(|&(j, x)| j == *i && same::<S>(x, *v)),
+            "{what} {}: far value {v:?} of {i} was not deferred",
+            S::full_name()
+        );
+    }
+}
+
 /// [`Backend::relax_step`] and [`Backend::relax_steps`] against the reference: a random frontier
 /// queue (with repeated vertices), random distances, a random mask, with and without the
 /// visited-set option; the values, the output queue, the witnesses, the step numbers, the
@@ -94,7 +143,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
 ) where
     S::T: TestValue,
 {
-    use semigraph_algos::{NO_PARENT, Parents, StepOutputs};
+    use semigraph_algos::{Defer, NO_PARENT, Parents, StepOutputs};
     if !selecting::<S>() || picks_any::<S>() {
         return;
     }
@@ -177,8 +226,18 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             "{what} {name}: queue info"
         );
     };
-    for (masked, only_new) in [(false, false), (true, false), (false, true)] {
+    let bound = test_value::<S>(3, false);
+    for (masked, only_new, deferred) in [
+        (false, false, false),
+        (true, false, false),
+        (false, true, false),
+        (false, false, true),
+    ] {
         let masked_out = |j: usize| masked && mv[j];
+        let bound = deferred.then_some(bound);
+        let mut far = b.queue::<S>(nrows).unwrap();
+        b.queue_clear(&mut far).unwrap();
+        let mut far_want = Vec::new();
         let (qi, qv): (Vec<u32>, Vec<S::T>) = queue.iter().copied().unzip();
         let mut from = b.queue::<S>(nrows).unwrap();
         b.queue_set(&mut from, &qi, &qv, 5).unwrap();
@@ -200,11 +259,18 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             &from,
             m,
             mask,
+            bound.map(|bound| Defer {
+                bound,
+                far: &mut far,
+            }),
             &mut to,
         )
         .expect("relax_step");
-        let want = reference_step(e, &start, &masked_out, only_new);
-        let what = format!("relax_step masked={masked} only_new={only_new}");
+        let want = reference_deferred(e, &start, &masked_out, only_new, bound, &mut far_want);
+        let what = format!("relax_step masked={masked} only_new={only_new} deferred={deferred}");
+        if deferred {
+            check_far(b, &far, &far_want, &what);
+        }
         same_state(
             b,
             &what,
@@ -222,13 +288,13 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             let mut want2 = want.clone();
             let mut total = queue.len() + want.queue.len();
             for _ in 0..3 {
-                want2 = reference_step(e, &want2, &masked_out, only_new);
+                want2 = reference_deferred(e, &want2, &masked_out, only_new, bound, &mut far_want);
                 total += want2.queue.len();
             }
             // With the length read first (a GPU may then run the steps in one block) or not;
             // a backend may stop early, so the caller loops on the step count, as algorithms
             // do, and must progress whenever it read the length.
-            if masked || only_new {
+            if masked || only_new || deferred {
                 b.queue_len(&q).unwrap();
             }
             let (target, mut ran, mut stalls) = (want2.step, want.step, 0);
@@ -244,6 +310,10 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
                     &mut spare,
                     m,
                     mask,
+                    bound.map(|bound| Defer {
+                        bound,
+                        far: &mut far,
+                    }),
                     target - ran,
                     usize::MAX,
                 )
@@ -253,8 +323,12 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
                 assert!(stalls < 2, "relax_steps {name}: no progress after a read");
                 ran = now;
             }
-            let what = format!("relax_steps masked={masked} only_new={only_new}");
+            let what =
+                format!("relax_steps masked={masked} only_new={only_new} deferred={deferred}");
             same_state(b, &what, &want2, &d, &p, &st, &q, total);
+            if deferred {
+                check_far(b, &far, &far_want, &what);
+            }
             // An empty frontier is a no-op.
             let mut empty = b.queue::<S>(ncols).unwrap();
             b.queue_clear(&mut empty).unwrap();
@@ -265,6 +339,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
                 &empty,
                 m,
                 Mask::All,
+                None,
                 &mut spare,
             )
             .unwrap();
