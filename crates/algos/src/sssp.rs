@@ -460,9 +460,10 @@ pub fn delta_stepping<B: Backend, D: Distance>(
     let mut near = b.queue::<S<D>>(n)?;
     let mut spare = b.queue::<S<D>>(n)?;
     let mut far = b.queue::<S<D>>(n)?;
-    let mut far2 = b.queue::<S<D>>(n)?;
+    // The queue far is split into, allocated at the first bucket advance (a search that ends
+    // in its first bucket, as with a wide delta, never needs it).
+    let mut far2: Option<B::Queue<S<D>>> = None;
     b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
-    b.queue_clear(&mut far)?;
     let delta = g.delta.to_f64();
     let mut threshold = g.delta;
     let mut batch = 1usize;
@@ -506,9 +507,13 @@ pub fn delta_stepping<B: Backend, D: Distance>(
         // Vertices settled in earlier buckets (distance below `lo`) drop out; the next
         // bucket's become the frontier, the rest wait on.
         b.queue_clear(&mut near)?;
-        b.queue_clear(&mut far2)?;
-        b.split_queue(&far, &d, lo, threshold, &mut near, Some(&mut far2))?;
-        std::mem::swap(&mut far, &mut far2);
+        let rest = match far2.as_mut() {
+            Some(q) => q,
+            None => far2.insert(b.queue::<S<D>>(n)?),
+        };
+        b.queue_clear(rest)?;
+        b.split_queue(&far, &d, lo, threshold, &mut near, Some(rest))?;
+        std::mem::swap(&mut far, rest);
         batch = 1;
     }
 }
