@@ -455,8 +455,9 @@ impl Device {
 /// The bytes of a slice of scalars.
 pub(crate) fn bytes_of<T: Scalar>(s: &[T]) -> &[u8] {
     assert_eq!(size_of::<T>(), T::TYPE.size_bytes(), "scalar size");
-    // SAFETY: semigraph scalars (bool, integers, floats, half types, packed pairs) are plain
-    // data of `size_of::<T>()` bytes with no padding, so every byte is initialised.
+    // SAFETY: `Scalar` is sealed: its only implementors (bool, integers, floats, half types,
+    // packed pairs) are plain data of `size_of::<T>()` bytes with no padding, so every byte is
+    // initialised.
     unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), std::mem::size_of_val(s)) }
 }
 

@@ -227,13 +227,28 @@ const CUDA_BF16: &str = cuda_half_type!(
     "asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h.x) : \"f\"(f));"
 );
 
+mod sealed {
+    /// Implemented by this crate's value types only (see [`super::Scalar`]).
+    pub trait Sealed {}
+}
+
 /// A value type a semiring computes on.
 ///
 /// Implemented for `bool`, `i32`, `i64`, `u32`, `f16`, `bf16`, `f32`, `f64` and the packed
-/// [`DistPred`] pairs. The host and device representations are identical (same size, same
-/// bits), so vectors can be copied to the GPU as they are.
+/// [`DistPred`] pairs, and sealed: no other type can implement it. The host and device
+/// representations are identical (same size, same bits, no padding), so the GPU backend copies
+/// vectors of them as bytes; a type from outside could not be held to that.
 pub trait Scalar:
-    Copy + Default + PartialEq + PartialOrd + fmt::Debug + fmt::Display + Send + Sync + 'static
+    sealed::Sealed
+    + Copy
+    + Default
+    + PartialEq
+    + PartialOrd
+    + fmt::Debug
+    + fmt::Display
+    + Send
+    + Sync
+    + 'static
 {
     /// The runtime tag of this type.
     const TYPE: ScalarType;
@@ -246,6 +261,7 @@ pub trait Scalar:
     fn cuda_literal(self) -> String;
 }
 
+impl sealed::Sealed for bool {}
 impl Scalar for bool {
     const TYPE: ScalarType = ScalarType::Bool;
     fn to_bits64(self) -> u64 {
@@ -256,6 +272,7 @@ impl Scalar for bool {
     }
 }
 
+impl sealed::Sealed for i32 {}
 impl Scalar for i32 {
     const TYPE: ScalarType = ScalarType::I32;
     fn to_bits64(self) -> u64 {
@@ -270,6 +287,7 @@ impl Scalar for i32 {
     }
 }
 
+impl sealed::Sealed for i64 {}
 impl Scalar for i64 {
     const TYPE: ScalarType = ScalarType::I64;
     fn to_bits64(self) -> u64 {
@@ -284,6 +302,7 @@ impl Scalar for i64 {
     }
 }
 
+impl sealed::Sealed for u32 {}
 impl Scalar for u32 {
     const TYPE: ScalarType = ScalarType::U32;
     fn to_bits64(self) -> u64 {
@@ -294,6 +313,7 @@ impl Scalar for u32 {
     }
 }
 
+impl sealed::Sealed for f16 {}
 impl Scalar for f16 {
     const TYPE: ScalarType = ScalarType::F16;
     fn to_bits64(self) -> u64 {
@@ -304,6 +324,7 @@ impl Scalar for f16 {
     }
 }
 
+impl sealed::Sealed for bf16 {}
 impl Scalar for bf16 {
     const TYPE: ScalarType = ScalarType::Bf16;
     fn to_bits64(self) -> u64 {
@@ -314,6 +335,7 @@ impl Scalar for bf16 {
     }
 }
 
+impl sealed::Sealed for f32 {}
 impl Scalar for f32 {
     const TYPE: ScalarType = ScalarType::F32;
     fn to_bits64(self) -> u64 {
@@ -324,6 +346,7 @@ impl Scalar for f32 {
     }
 }
 
+impl sealed::Sealed for f64 {}
 impl Scalar for f64 {
     const TYPE: ScalarType = ScalarType::F64;
     fn to_bits64(self) -> u64 {
@@ -513,6 +536,7 @@ impl<D: PackedDist> fmt::Display for DistPred<D> {
     }
 }
 
+impl<D: PackedDist> sealed::Sealed for DistPred<D> {}
 impl<D: PackedDist> Scalar for DistPred<D> {
     const TYPE: ScalarType = D::TYPE;
     fn to_bits64(self) -> u64 {

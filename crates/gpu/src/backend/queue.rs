@@ -87,6 +87,59 @@ fn grid_for(work: usize) -> LaunchConfig {
     }
 }
 
+/// The far-queue arguments of a relaxation kernel: the deferral's queue and bound, or scratch
+/// stand-ins the kernel never touches when there is none.
+struct FarArgs<'a> {
+    use_defer: i32,
+    bound: u64,
+    fstamp: u32,
+    fi: &'a mut CudaSlice<u32>,
+    fv: &'a mut CudaSlice<u8>,
+    fh: &'a mut CudaSlice<u64>,
+    fm: &'a mut CudaSlice<u32>,
+}
+
+impl<'a> FarArgs<'a> {
+    /// Checks the far queue against the input's `n` (for `what`) and gives it a membership
+    /// generation if it has none (a fresh queue is empty).
+    #[allow(clippy::too_many_arguments)]
+    fn new<S: Semiring>(
+        defer: Option<Defer<'a, GpuBackend, S>>,
+        n: usize,
+        what: &str,
+        idx: &'a mut CudaSlice<u32>,
+        vals: &'a mut CudaSlice<u8>,
+        hdr: &'a mut CudaSlice<u64>,
+        member: &'a mut CudaSlice<u32>,
+    ) -> FarArgs<'a> {
+        match defer {
+            Some(Defer { bound, far }) => {
+                assert_eq!(far.n, n, "{what}: the far queue has the wrong n");
+                far.stamp = far.stamp.max(1);
+                far.set_hint(UNKNOWN);
+                FarArgs {
+                    use_defer: 1,
+                    bound: bits(bound),
+                    fstamp: far.stamp,
+                    fi: &mut far.idx,
+                    fv: &mut far.vals,
+                    fh: &mut far.hdr,
+                    fm: &mut far.member,
+                }
+            }
+            None => FarArgs {
+                use_defer: 0,
+                bound: 0,
+                fstamp: 0,
+                fi: idx,
+                fv: vals,
+                fh: hdr,
+                fm: member,
+            },
+        }
+    }
+}
+
 impl GpuBackend {
     fn mask_arg<'a, 'm: 'a>(&'a self, mask: Mask<'m, Self>, len: usize) -> MaskArg<'a> {
         let m = self.mask_args(mask, len);
@@ -256,27 +309,17 @@ impl GpuBackend {
         } = out;
         let mut sc = self.scratch();
         let sc = &mut *sc;
-        let (use_defer, bound) = match &defer {
-            Some(df) => {
-                assert_eq!(
-                    df.far.n, from.n,
-                    "relax_step: the far queue has the wrong n"
-                );
-                (1, bits(df.bound))
-            }
-            None => (0, 0),
-        };
-        let far = defer.map(|df| {
-            df.far.stamp = df.far.stamp.max(1);
-            df.far.set_hint(UNKNOWN);
-            df.far
-        });
-        let fstamp = far.as_ref().map_or(0, |q| q.stamp);
         let f = self.dev.func::<S>(Kernel::QueueRelax)?;
-        let (fi, fv, fh, fm) = match far {
-            Some(q) => (&mut q.idx, &mut q.vals, &mut q.hdr, &mut q.member),
-            None => (&mut sc.idx, &mut sc.far_vals, &mut sc.hdr, &mut sc.member),
-        };
+        let fa = FarArgs::new(
+            defer,
+            from.n,
+            "relax_step",
+            &mut sc.idx,
+            &mut sc.far_vals,
+            &mut sc.hdr,
+            &mut sc.member,
+        );
+        let witness_defer = (fa.use_defer, fa.bound);
         QueueRelaxArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -294,13 +337,13 @@ impl GpuBackend {
             parents: parents.as_deref_mut().map_or(&mut sc.vals, |p| &mut p.buf),
             ti: &mut to.idx,
             th: &mut to.hdr,
-            use_defer,
-            bound,
-            fi,
-            fv,
-            fh,
-            fmember: fm,
-            fstamp,
+            use_defer: fa.use_defer,
+            bound: fa.bound,
+            fi: fa.fi,
+            fv: fa.fv,
+            fh: fa.fh,
+            fmember: fa.fm,
+            fstamp: fa.fstamp,
         }
         .launch(&self.dev, &f, cfg)?;
         if let Some(p) = parents {
@@ -317,8 +360,8 @@ impl GpuBackend {
                 member: &to.member,
                 stamp,
                 parents: &mut p.buf,
-                use_defer,
-                bound,
+                use_defer: witness_defer.0,
+                bound: witness_defer.1,
             }
             .launch(&self.dev, &f, cfg)?;
         }
@@ -438,23 +481,15 @@ impl GpuBackend {
         let sc = &mut *sc;
         let f = self.dev.func::<S>(Kernel::QueueRelaxLoop)?;
         let ncols = a.info.ncols;
-        let (use_defer, bound) = match &defer {
-            Some(df) => {
-                assert_eq!(df.far.n, q.n, "relax_steps: the far queue has the wrong n");
-                (1, bits(df.bound))
-            }
-            None => (0, 0),
-        };
-        let far = defer.map(|df| {
-            df.far.stamp = df.far.stamp.max(1);
-            df.far.set_hint(UNKNOWN);
-            df.far
-        });
-        let fstamp = far.as_ref().map_or(0, |f| f.stamp);
-        let (fi, fv, fh, fm) = match far {
-            Some(f) => (&mut f.idx, &mut f.vals, &mut f.hdr, &mut f.member),
-            None => (&mut sc.idx, &mut sc.far_vals, &mut sc.hdr, &mut sc.member),
-        };
+        let fa = FarArgs::new(
+            defer,
+            q.n,
+            "relax_steps",
+            &mut sc.idx,
+            &mut sc.far_vals,
+            &mut sc.hdr,
+            &mut sc.member,
+        );
         QueueRelaxLoopArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -480,13 +515,13 @@ impl GpuBackend {
             max_steps,
             limit: limit.min(LOOP_BLOCK as usize) as u64,
             arc_limit: tune.loop_arcs,
-            use_defer,
-            bound,
-            fi,
-            fv,
-            fh,
-            fmember: fm,
-            fstamp,
+            use_defer: fa.use_defer,
+            bound: fa.bound,
+            fi: fa.fi,
+            fv: fa.fv,
+            fh: fa.fh,
+            fmember: fa.fm,
+            fstamp: fa.fstamp,
         }
         .launch(
             &self.dev,
