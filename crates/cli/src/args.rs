@@ -294,9 +294,11 @@ pub struct GenArgs {
 
 #[derive(Subcommand)]
 pub enum BenchCmd {
-    /// SpMV per format and semiring against cuSPARSE's CSR SpMV (plus-times f32) on the same
-    /// matrix, in one run: median device time of --runs runs (at least 20) after warm-up,
-    /// compile time apart, effective bandwidth and the ratio to cuSPARSE.
+    /// SpMV per format and semiring against a peer library's CSR SpMV (plus-times f32) on the
+    /// same matrix, in one run: on the GPU cuSPARSE (median device time), on the CPU backend
+    /// (`--backend cpu`, or `auto` without a GPU) sprs on one core (host clock); median of
+    /// --runs runs (at least 20) after warm-up, compile time apart, effective bandwidth and the
+    /// ratio to the peer.
     Spmv {
         /// The graph file (or --generate).
         file: Option<PathBuf>,

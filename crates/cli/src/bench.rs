@@ -1,14 +1,16 @@
-//! `semigraph bench spmv`: SpMV per format and semiring on the GPU against cuSPARSE, in one run.
+//! `semigraph bench spmv`: SpMV per format and semiring on the GPU against cuSPARSE, or on the
+//! CPU backend against sprs, in one run.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use semigraph_algos::{Backend, Mask};
+use semigraph_algos::{Backend, CpuBackend, Mask};
 use semigraph_formats::{EdgeList, Format, Stats};
 use semigraph_gpu::bench::{CusparseSpmv, Timing};
 use semigraph_gpu::{CsrKernel, GpuBackend};
 use semigraph_semiring::{MinPlus, OrAnd, PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
+use crate::args::BackendChoice;
 use crate::output::Output;
 use crate::{CliError, Common, Res};
 
@@ -50,6 +52,32 @@ where
     (0..n).map(test_value_at::<S>).collect()
 }
 
+/// The matrix of `g` in semiring `S` (the pattern for or-and), `x`, the CPU reference
+/// `A x`, and the bytes an SpMV moves at least.
+struct Problem<S: Semiring> {
+    a: semigraph_formats::Csr<S>,
+    x: Vec<S::T>,
+    want: Vec<S::T>,
+    bytes: f64,
+}
+
+impl<S: Semiring> Problem<S>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    fn of(g: &EdgeList) -> Res<Self> {
+        let a = if S::NAME == "or_and" {
+            g.to_pattern_csr::<S, u32>()?
+        } else {
+            g.to_csr::<S, u32>()?
+        };
+        let x = x_values::<S>(a.ncols());
+        let want = a.spmv(&x);
+        let bytes = min_bytes(a.nrows(), a.ncols(), a.nnz(), size_of::<S::T>());
+        Ok(Problem { a, x, want, bytes })
+    }
+}
+
 /// Times every format (and CSR kernel) of semiring `S` on `g`.
 fn bench_semiring<S: Semiring>(
     gpu: &mut GpuBackend,
@@ -63,14 +91,7 @@ fn bench_semiring<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let a = if S::NAME == "or_and" {
-        g.to_pattern_csr::<S, u32>()?
-    } else {
-        g.to_csr::<S, u32>()?
-    };
-    let x = x_values::<S>(a.ncols());
-    let want = a.spmv(&x);
-    let bytes = min_bytes(a.nrows(), a.ncols(), a.nnz(), size_of::<S::T>());
+    let Problem { a, x, want, bytes } = Problem::<S>::of(g)?;
     let max_row = (0..a.nrows()).map(|i| a.row_len(i)).max().unwrap_or(0);
     let auto = CsrKernel::choose(a.nrows(), a.nnz(), max_row);
     let mut variants: Vec<(Format, Option<CsrKernel>)> = Vec::new();
@@ -179,7 +200,34 @@ fn check<S: Semiring>(got: &[S::T], want: &[S::T]) -> String {
     }
 }
 
-/// Runs the SpMV benchmark on `g` and writes the table.
+/// Runs `$bench::<S>($args...)` for the semiring named `$s` (`min-plus:f32`, ...).
+macro_rules! for_semiring {
+    ($s:expr, $bench:ident, $($arg:expr),*) => {
+        match $s {
+            "min-plus:f32" => $bench::<MinPlus<f32>>($($arg),*),
+            "plus-times:f32" => $bench::<PlusTimes<f32>>($($arg),*),
+            "min-plus:i32" => $bench::<MinPlus<i32>>($($arg),*),
+            "min-plus:f64" => $bench::<MinPlus<f64>>($($arg),*),
+            "or-and:bool" => $bench::<OrAnd>($($arg),*),
+            other => Err(CliError(format!(
+                "bench: unknown semiring {other} (min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool)"
+            ))),
+        }
+    };
+}
+
+/// The reference row of a table: the peer library on plus-times f32.
+struct Peer {
+    name: &'static str,
+    median_ms: f64,
+    min_ms: f64,
+    gbs: f64,
+    check: String,
+}
+
+/// Runs the SpMV benchmark on `g` and writes the table: on the GPU (cuSPARSE as the peer)
+/// unless `--backend cpu`, or `auto` finds no GPU; then on the CPU backend (sprs's CSR
+/// product, one core, as the peer).
 pub fn spmv(
     c: &Common,
     g: &EdgeList,
@@ -188,86 +236,286 @@ pub fn spmv(
     formats: &[Format],
     runs: usize,
 ) -> Res<()> {
-    let mut gpu = GpuBackend::new().map_err(|e| CliError(format!("bench needs a GPU: {e}")))?;
+    let gpu = match c.backend {
+        BackendChoice::Cpu => None,
+        BackendChoice::Gpu => {
+            Some(GpuBackend::new().map_err(|e| CliError(format!("bench spmv on the GPU: {e}")))?)
+        }
+        BackendChoice::Auto => GpuBackend::new().ok(),
+    };
+    match gpu {
+        Some(gpu) => spmv_gpu(c, gpu, g, label, semirings, formats, runs),
+        None => spmv_cpu(c, g, label, semirings, formats, runs),
+    }
+}
+
+/// The GPU: every format and CSR kernel of each semiring, against cuSPARSE's CSR SpMV.
+fn spmv_gpu(
+    c: &Common,
+    mut gpu: GpuBackend,
+    g: &EdgeList,
+    label: &str,
+    semirings: &[String],
+    formats: &[Format],
+    runs: usize,
+) -> Res<()> {
     let runs = runs.max(20);
     let pt = g.to_csr::<PlusTimes<f32>, u32>()?;
-    let st = Stats::of(&pt);
     let copy = gpu.copy_bandwidth(1 << 30, 20)?;
     let xs = x_values::<PlusTimes<f32>>(pt.ncols());
-    let mut peer = CusparseSpmv::new(&gpu, &pt, &xs)?;
-    let peer_t = gpu.time(3, runs, || peer.run())?;
+    let mut cusparse = CusparseSpmv::new(&gpu, &pt, &xs)?;
+    let peer_t = gpu.time(3, runs, || cusparse.run())?;
     let peer_ms = peer_t.median_ms();
-    let peer_check = check::<PlusTimes<f32>>(&peer.result()?, &pt.spmv(&xs));
-    let peer_bytes = min_bytes(pt.nrows(), pt.ncols(), pt.nnz(), 4);
-    drop(peer);
+    let peer = Peer {
+        name: "cuSPARSE CSR",
+        median_ms: peer_ms,
+        min_ms: peer_t.min_ms(),
+        gbs: min_bytes(pt.nrows(), pt.ncols(), pt.nnz(), 4) / (peer_ms * 1e6),
+        check: check::<PlusTimes<f32>>(&cusparse.result()?, &pt.spmv(&xs)),
+    };
+    drop(cusparse);
     let mut rows = Vec::new();
     for s in semirings {
-        match s.as_str() {
-            "min-plus:f32" => bench_semiring::<MinPlus<f32>>(
-                &mut gpu, g, formats, runs, peer_ms, &mut rows, c.quiet,
-            )?,
-            "plus-times:f32" => bench_semiring::<PlusTimes<f32>>(
-                &mut gpu, g, formats, runs, peer_ms, &mut rows, c.quiet,
-            )?,
-            "min-plus:i32" => bench_semiring::<MinPlus<i32>>(
-                &mut gpu, g, formats, runs, peer_ms, &mut rows, c.quiet,
-            )?,
-            "min-plus:f64" => bench_semiring::<MinPlus<f64>>(
-                &mut gpu, g, formats, runs, peer_ms, &mut rows, c.quiet,
-            )?,
-            "or-and:bool" => {
-                bench_semiring::<OrAnd>(&mut gpu, g, formats, runs, peer_ms, &mut rows, c.quiet)?
-            }
-            other => {
-                return Err(CliError(format!(
-                    "bench: unknown semiring {other} (min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool)"
-                )));
-            }
-        }
+        for_semiring!(
+            s.as_str(),
+            bench_semiring,
+            &mut gpu,
+            g,
+            formats,
+            runs,
+            peer_ms,
+            &mut rows,
+            c.quiet
+        )?;
     }
+    write_table(
+        c,
+        label,
+        gpu.device_name(),
+        &pt,
+        runs,
+        copy,
+        &peer,
+        &rows,
+        "CUDA events",
+    )
+}
+
+/// The CPU backend: every format of each semiring, against sprs's sequential CSR product.
+fn spmv_cpu(
+    c: &Common,
+    g: &EdgeList,
+    label: &str,
+    semirings: &[String],
+    formats: &[Format],
+    runs: usize,
+) -> Res<()> {
+    let runs = runs.max(20);
+    let cpu = CpuBackend::new();
+    let pt = g.to_csr::<PlusTimes<f32>, u32>()?;
+    let xs = x_values::<PlusTimes<f32>>(pt.ncols());
+    let sp = sprs::CsMatI::<f32, u32, u32>::try_new(
+        (pt.nrows(), pt.ncols()),
+        pt.row_ptr().to_vec(),
+        pt.col_idx().to_vec(),
+        pt.vals().to_vec(),
+    )
+    .map_err(|(_, _, _, e)| CliError(format!("bench: the matrix as sprs CSR: {e}")))?;
+    let mut y = vec![0f32; pt.nrows()];
+    let peer_times = time_host(runs, || {
+        y.fill(0.0);
+        sprs::prod::mul_acc_mat_vec_csr(sp.view(), &xs[..], &mut y[..]);
+    });
+    let (peer_ms, peer_min) = median_min_ms(peer_times);
+    let peer = Peer {
+        name: "sprs CSR (1 core)",
+        median_ms: peer_ms,
+        min_ms: peer_min,
+        gbs: min_bytes(pt.nrows(), pt.ncols(), pt.nnz(), 4) / (peer_ms * 1e6),
+        check: check::<PlusTimes<f32>>(&y, &pt.spmv(&xs)),
+    };
+    let copy = host_copy_bandwidth();
+    let mut rows = Vec::new();
+    for s in semirings {
+        for_semiring!(
+            s.as_str(),
+            bench_semiring_cpu,
+            &cpu,
+            g,
+            formats,
+            runs,
+            peer_ms,
+            &mut rows,
+            c.quiet
+        )?;
+    }
+    write_table(
+        c,
+        label,
+        &cpu.name(),
+        &pt,
+        runs,
+        copy,
+        &peer,
+        &rows,
+        "host clock",
+    )
+}
+
+/// Times every format of semiring `S` on the CPU backend.
+fn bench_semiring_cpu<S: Semiring>(
+    cpu: &CpuBackend,
+    g: &EdgeList,
+    formats: &[Format],
+    runs: usize,
+    peer_ms: f64,
+    rows: &mut Vec<Row>,
+    quiet: bool,
+) -> Res<()>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    let Problem { a, x, want, bytes } = Problem::<S>::of(g)?;
+    let xd = cpu.dense::<S>(a.ncols(), 1, &x)?;
+    for &format in formats {
+        let m = match cpu.matrix(&a, format, &Default::default()) {
+            Ok(m) => m,
+            Err(e) => {
+                if !quiet {
+                    eprintln!(
+                        "semigraph bench: {} {}: skipped: {e}",
+                        S::full_name(),
+                        format.name()
+                    );
+                }
+                continue;
+            }
+        };
+        let mut y = cpu.dense_filled::<S>(a.nrows(), 1, S::zero())?;
+        cpu.mxm(&mut y, Mask::All, Default::default(), &m, &xd)?;
+        let check = check::<S>(&cpu.read_dense(&y)?, &want);
+        let mut failed = None;
+        let times = time_host(runs, || {
+            if let Err(e) = cpu.mxm(&mut y, Mask::All, Default::default(), &m, &xd) {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let (med, min) = median_min_ms(times);
+        rows.push(Row {
+            semiring: S::full_name(),
+            format: format.name().to_string(),
+            compile_ms: 0.0,
+            median_ms: med,
+            min_ms: min,
+            gbs: bytes / (med * 1e6),
+            ratio: med / peer_ms,
+            check,
+        });
+    }
+    Ok(())
+}
+
+/// `runs` timings of `f` on the host clock after 3 untimed calls.
+fn time_host(runs: usize, mut f: impl FnMut()) -> Vec<Duration> {
+    for _ in 0..3 {
+        f();
+    }
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect()
+}
+
+/// Median and minimum, in milliseconds.
+fn median_min_ms(mut t: Vec<Duration>) -> (f64, f64) {
+    t.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    (ms(t[t.len() / 2]), ms(t[0]))
+}
+
+/// The host's copy bandwidth (read + write, GB/s): 256 MiB copied by every thread in 1 MiB
+/// pieces, the best of 5.
+fn host_copy_bandwidth() -> f64 {
+    use rayon::prelude::*;
+    let n = 256 << 20;
+    let src = vec![1u8; n];
+    let mut dst = vec![0u8; n];
+    let best = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            dst.par_chunks_mut(1 << 20)
+                .zip(src.par_chunks(1 << 20))
+                .for_each(|(d, s)| d.copy_from_slice(s));
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    2.0 * n as f64 / best / 1e9
+}
+
+/// Prints (or writes as JSON) the table of a run.
+#[allow(clippy::too_many_arguments)]
+fn write_table(
+    c: &Common,
+    label: &str,
+    device: &str,
+    pt: &semigraph_formats::Csr<PlusTimes<f32>>,
+    runs: usize,
+    copy: f64,
+    peer: &Peer,
+    rows: &[Row],
+    clock: &str,
+) -> Res<()> {
+    let st = Stats::of(pt);
     let out = Output::new(c);
     out.write(|w| {
         if c.json {
             let v = json!({
-                "graph": label, "nrows": pt.nrows(), "nnz": pt.nnz(), "device": gpu.device_name(),
+                "graph": label, "nrows": pt.nrows(), "nnz": pt.nnz(), "device": device,
                 "runs": runs, "copy_gbs": copy,
-                "cusparse": {"median_ms": peer_ms, "min_ms": peer_t.min_ms(), "gbs": peer_bytes / (peer_ms * 1e6), "check": peer_check},
+                "peer": {"name": peer.name, "median_ms": peer.median_ms, "min_ms": peer.min_ms,
+                    "gbs": peer.gbs, "check": peer.check},
                 "rows": rows.iter().map(|r| json!({"semiring": r.semiring, "format": r.format,
                     "compile_ms": r.compile_ms, "median_ms": r.median_ms, "min_ms": r.min_ms,
-                    "gbs": r.gbs, "ratio_to_cusparse": r.ratio, "check": r.check})).collect::<Vec<_>>(),
+                    "gbs": r.gbs, "ratio_to_peer": r.ratio, "check": r.check})).collect::<Vec<_>>(),
             });
             writeln!(w, "{v:#}")?;
             return Ok(());
         }
-        writeln!(w, "# SpMV on {} ({})", label, gpu.device_name())?;
+        writeln!(w, "# SpMV on {label} ({device})")?;
         writeln!(
             w,
-            "# {} rows, {} entries, max row {}, recommended format {}; median of {runs} runs after 3 warm-ups (CUDA events); compile time apart",
+            "# {} rows, {} entries, max row {}, recommended format {}; median of {runs} runs after 3 warm-ups ({clock}); compile time apart",
             pt.nrows(),
             pt.nnz(),
             st.row_len_max,
             st.recommend().0.name()
         )?;
-        writeln!(w, "# device copy bandwidth (read + write): {copy:.0} GB/s; GB/s below = minimal CSR bytes / time")?;
+        writeln!(w, "# copy bandwidth (read + write): {copy:.0} GB/s; GB/s below = minimal CSR bytes / time")?;
         writeln!(
             w,
             "{:<16} {:<22} {:>10} {:>10} {:>10} {:>8} {:>9} {:>10}  check",
-            "semiring", "format", "median ms", "min ms", "compile ms", "GB/s", "% copy", "/cuSPARSE"
+            "semiring", "format", "median ms", "min ms", "compile ms", "GB/s", "% copy", "/peer"
         )?;
         writeln!(
             w,
             "{:<16} {:<22} {:>10.4} {:>10.4} {:>10} {:>8.0} {:>8.0}% {:>10.2}  {}",
             "plus_times_f32",
-            "cuSPARSE CSR",
-            peer_ms,
-            peer_t.min_ms(),
+            peer.name,
+            peer.median_ms,
+            peer.min_ms,
             "-",
-            peer_bytes / (peer_ms * 1e6),
-            100.0 * peer_bytes / (peer_ms * 1e6) / copy,
+            peer.gbs,
+            100.0 * peer.gbs / copy,
             1.0,
-            peer_check
+            peer.check
         )?;
-        for r in &rows {
+        for r in rows {
             writeln!(
                 w,
                 "{:<16} {:<22} {:>10.4} {:>10.4} {:>10.1} {:>8.0} {:>8.0}% {:>10.2}  {}",

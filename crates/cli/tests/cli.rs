@@ -336,3 +336,29 @@ fn backend_gpu_runs_on_a_gpu_or_fails_with_the_reason_and_auto_falls_back() {
         stderr(&o)
     );
 }
+
+#[test]
+fn bench_spmv_runs_on_the_cpu_backend_against_sprs() {
+    let o = semigraph(&[
+        "bench",
+        "spmv",
+        "--backend",
+        "cpu",
+        &data("lagraph/karate.mtx"),
+        "--runs",
+        "20",
+        "--json",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["peer"]["name"], "sprs CSR (1 core)");
+    assert_eq!(v["peer"]["check"], "ok");
+    assert!(v["device"].as_str().unwrap().starts_with("cpu"), "{v}");
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows.len() >= 4, "{v}");
+    for r in rows {
+        assert_eq!(r["check"], "ok", "{r}");
+        assert!(r["median_ms"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
