@@ -11,6 +11,8 @@ use semigraph_formats::{EdgeList, Format, Stats};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
+use serde_json::json;
+
 use crate::args::{BackendChoice, Common, SsspAlgo};
 use crate::files::csr_of;
 use crate::output::{self, fmt_duration};
@@ -77,8 +79,45 @@ pub(crate) fn resolve_algo<B: Backend, D: Distance>(
     }
 }
 
-/// `key: value` lines for an output header.
-pub(crate) type Lines = Vec<(String, String)>;
+/// One field of an output header: the text of its `# key: text` line, and the value of its
+/// JSON field (numbers as numbers, times in milliseconds).
+pub(crate) struct Field {
+    pub(crate) key: String,
+    pub(crate) text: String,
+    pub(crate) json: serde_json::Value,
+}
+
+impl Field {
+    /// A field whose JSON value is its text (names, reasons).
+    pub(crate) fn text(key: &str, text: String) -> Field {
+        Field {
+            key: key.into(),
+            json: serde_json::Value::String(text.clone()),
+            text,
+        }
+    }
+    /// A field with a JSON value of its own.
+    pub(crate) fn with(key: &str, text: String, json: serde_json::Value) -> Field {
+        Field {
+            key: key.into(),
+            text,
+            json,
+        }
+    }
+}
+
+/// Milliseconds of `d`, for JSON.
+pub(crate) fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Millions of arcs per second.
+fn mteps(arcs: usize, t: Duration) -> f64 {
+    arcs as f64 / t.as_secs_f64().max(1e-9) / 1e6
+}
+
+/// The fields of an output header.
+pub(crate) type Lines = Vec<Field>;
 
 /// Work that runs on whichever backend was chosen.
 pub(crate) trait Job {
@@ -102,7 +141,7 @@ pub(crate) fn open_gpu(c: &Common) -> Res<std::result::Result<GpuBackend, String
 /// uses the GPU when there is one, else the CPU, and says which (and why) in the output
 /// header and, unless `--quiet`, on stderr.
 pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
-    let (mut h, out, name, note) = match open_gpu(c)? {
+    let (mut h, out, name, note, detail) = match open_gpu(c)? {
         Ok(gpu) => {
             let spin = spinner(c, &format!("running on {}", gpu.name()));
             let r = job.run(&gpu);
@@ -116,11 +155,15 @@ pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
                 stats.from_disk,
                 stats.disk_time.as_secs_f64()
             );
-            (h, out, gpu.name(), note)
+            let detail = json!({"kernels_compiled": stats.compiled,
+                "compile_ms": ms(stats.compile_time), "kernels_from_disk": stats.from_disk,
+                "disk_ms": ms(stats.disk_time)});
+            (h, out, gpu.name(), note, detail)
         }
         Err(why) => {
             let cpu = CpuBackend::new();
-            let note = if c.backend == BackendChoice::Auto {
+            let fallback = c.backend == BackendChoice::Auto;
+            let note = if fallback {
                 if !c.quiet {
                     eprintln!("semigraph: no usable GPU ({why}); running on the CPU");
                 }
@@ -132,10 +175,19 @@ pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
             let r = job.run(&cpu);
             spin.finish_and_clear();
             let (h, out) = r?;
-            (h, out, cpu.name(), note)
+            let detail = if fallback {
+                json!({"no_gpu": why.to_string()})
+            } else {
+                json!({})
+            };
+            (h, out, cpu.name(), note, detail)
         }
     };
-    h.insert(0, ("backend".into(), format!("{name}{note}")));
+    let mut backend = json!({"name": name});
+    if let (Some(b), Some(d)) = (backend.as_object_mut(), detail.as_object()) {
+        b.extend(d.clone());
+    }
+    h.insert(0, Field::with("backend", format!("{name}{note}"), backend));
     Ok((h, out))
 }
 
@@ -234,9 +286,13 @@ impl Job for BfsJob<'_> {
         let fmt = gr.pull_info().map(|i| i.format.name()).unwrap_or("csr");
         Ok((
             vec![
-                ("format".into(), format!("{fmt} (pull), csr (push)")),
-                (
-                    "time".into(),
+                Field::with(
+                    "format",
+                    format!("{fmt} (pull), csr (push)"),
+                    json!({"pull": fmt, "push": "csr"}),
+                ),
+                Field::with(
+                    "time",
                     format!(
                         "build {}, bfs {} ({} source{}, {push} push + {pull} pull levels), {}",
                         fmt_duration(upload),
@@ -245,6 +301,9 @@ impl Job for BfsJob<'_> {
                         if self.sources.len() == 1 { "" } else { "s" },
                         output::teps(arcs, time)
                     ),
+                    json!({"build_ms": ms(upload), "bfs_ms": ms(time),
+                        "sources": self.sources.len(), "push_levels": push,
+                        "pull_levels": pull, "mteps": mteps(arcs, time)}),
                 ),
             ],
             runs,
@@ -317,13 +376,21 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             }
         }
         let algorithm = match &built {
-            Built::Bf(_) => format!("bellman-ford, {rounds} rounds"),
-            Built::Delta(gr) => format!("delta-stepping, delta {}, {rounds} rounds", gr.delta()),
+            Built::Bf(_) => Field::with(
+                "algorithm",
+                format!("bellman-ford, {rounds} rounds"),
+                json!({"name": "bellman-ford", "rounds": rounds}),
+            ),
+            Built::Delta(gr) => Field::with(
+                "algorithm",
+                format!("delta-stepping, delta {}, {rounds} rounds", gr.delta()),
+                json!({"name": "delta-stepping", "delta": gr.delta().to_f64(), "rounds": rounds}),
+            ),
         };
         let mut lines = vec![
-            ("algorithm".into(), algorithm),
-            (
-                "time".into(),
+            algorithm,
+            Field::with(
+                "time",
                 format!(
                     "build {}, sssp {} ({} source{}), {}",
                     fmt_duration(upload),
@@ -332,12 +399,15 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
                     if self.sources.len() == 1 { "" } else { "s" },
                     output::teps(arcs, time)
                 ),
+                json!({"build_ms": ms(upload), "sssp_ms": ms(time),
+                    "sources": self.sources.len(), "mteps": mteps(arcs, time)}),
             ),
         ];
         if let Some(sp) = &runs.one {
-            lines.push((
-                "reached".into(),
+            lines.push(Field::with(
+                "reached",
                 format!("{} of {} vertices", sp.reached(), self.g.num_vertices()),
+                json!({"vertices": sp.reached(), "of": self.g.num_vertices()}),
             ));
         }
         Ok((lines, runs))
@@ -375,23 +445,32 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
             ),
             _ => format!("{} squarings of a {n}x{n} matrix", r.rounds, n = r.n),
         };
-        let why = if self.method == semigraph_algos::ApspMethod::Auto {
+        let (why, method) = if self.method == semigraph_algos::ApspMethod::Auto {
             // The estimate apsp chose by (O(m)), for the header.
             let (sq, so) = semigraph_algos::apsp_costs(&a);
-            format!(
-                "chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations; a squaring \
-                 operation counts 1/{} of a sources one on this backend",
-                semigraph_algos::apsp_squaring_discount(b.kind())
+            let discount = semigraph_algos::apsp_squaring_discount(b.kind());
+            (
+                format!(
+                    "chosen by estimate: squaring {sq:.2e}, sources {so:.2e} operations; a \
+                     squaring operation counts 1/{discount} of a sources one on this backend"
+                ),
+                json!({"name": r.method.name(), "chosen_by": "estimate",
+                    "squaring_operations": sq, "sources_operations": so,
+                    "squaring_discount": discount}),
             )
         } else {
-            "asked for".to_string()
+            (
+                "asked for".to_string(),
+                json!({"name": r.method.name(), "chosen_by": "asked for"}),
+            )
         };
         Ok((
             vec![
-                ("method".into(), format!("{} ({why})", r.method.name())),
-                (
-                    "time".into(),
+                Field::with("method", format!("{} ({why})", r.method.name()), method),
+                Field::with(
+                    "time",
                     format!("apsp {} ({how})", fmt_duration(time)),
+                    json!({"apsp_ms": ms(time), "steps": r.rounds, "n": r.n}),
                 ),
             ],
             r,
@@ -436,19 +515,21 @@ where
         }
         times.sort();
         let median = times[times.len() / 2];
+        let gflops = 2.0 * a.nnz() as f64 / median.as_secs_f64().max(1e-12) / 1e9;
         Ok((
             vec![
-                ("semiring".into(), S::full_name()),
-                ("format".into(), format.name().into()),
-                (
-                    "time".into(),
+                Field::text("semiring", S::full_name()),
+                Field::text("format", format.name().into()),
+                Field::with(
+                    "time",
                     format!(
-                        "build {}, spmv median {} of {} runs after a warm-up, {:.3} GFLOP/s-equivalent",
+                        "build {}, spmv median {} of {} runs after a warm-up, {gflops:.3} GFLOP/s-equivalent",
                         fmt_duration(upload),
                         fmt_duration(median),
                         self.repeat,
-                        2.0 * a.nnz() as f64 / median.as_secs_f64().max(1e-12) / 1e9
                     ),
+                    json!({"build_ms": ms(upload), "spmv_median_ms": ms(median),
+                        "runs": self.repeat, "gflops": gflops}),
                 ),
             ],
             b.read_dense(&y)?,

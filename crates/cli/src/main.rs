@@ -23,7 +23,7 @@ use serde_json::json;
 
 use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, DistChoice, GenKind};
 use files::{generated, load, load_weighted, save, source_of};
-use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
+use jobs::{ApspJob, BfsJob, Field, SpmvJob, dispatch, run_sssp};
 use output::{Header, Output, write_summary, write_vertices};
 
 /// An error for the user: printed as `semigraph: error: ...`, exit status 1.
@@ -102,7 +102,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let out = Output::new(&c);
             match runs.one {
                 Some(r) => {
-                    h.push(
+                    h.push(Field::with(
                         "reached",
                         format!(
                             "{} of {} vertices, depth {}",
@@ -110,7 +110,9 @@ fn run(cli: Cli) -> Res<ExitCode> {
                             g.num_vertices(),
                             r.depth
                         ),
-                    );
+                        serde_json::json!({"vertices": r.reached, "of": g.num_vertices(),
+                            "depth": r.depth}),
+                    ));
                     write_vertices(
                         &out,
                         &h,
@@ -140,7 +142,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 DistanceType::F32 => run_sssp::<f32>(&c, &file, &g, srcs, algo, delta)?,
                 DistanceType::F64 => run_sssp::<f64>(&c, &file, &g, srcs, algo, delta)?,
             };
-            header.push(("distances".into(), format!("{ty}{why}")));
+            header.push(distances_field(ty, &why));
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
             let out = Output::new(&c);
@@ -190,7 +192,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                         },
                     )?;
                     h.extend(hh);
-                    h.push("distances", format!("{ty}{why}"));
+                    h.push(distances_field(ty, &why));
                     output::write_apsp(&out, &h, &r, next_hop.as_deref(), $integer)?;
                 }};
             }
@@ -491,6 +493,15 @@ pub(crate) fn format_of(format: &str) -> Res<Option<Format>> {
     } else {
         format.parse::<Format>().map(Some).map_err(CliError)
     }
+}
+
+/// The `distances` header field: the type, and how it was chosen.
+fn distances_field(ty: DistanceType, why: &str) -> Field {
+    Field::with(
+        "distances",
+        format!("{ty}{why}"),
+        json!({"type": ty.to_string(), "chosen_by": if why.is_empty() { "asked for" } else { "auto" }}),
+    )
 }
 
 /// The distance type for shortest paths over `g` (see [`distance_type`]), and a note for the

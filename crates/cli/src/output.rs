@@ -11,6 +11,7 @@ use semigraph_formats::io::npy::{NpyElem, write_npy};
 use semigraph_formats::io::write_atomic;
 use serde_json::{Value, json};
 
+use crate::jobs::Field;
 use crate::{CliError, Common, Res};
 
 /// Where results go.
@@ -46,40 +47,42 @@ impl Output {
     }
 }
 
-/// `# key: value` lines (text) or top-level fields (JSON).
-pub struct Header(Vec<(String, String)>);
+/// `# key: text` lines (text) or top-level fields (JSON, with numbers as numbers).
+pub struct Header(Vec<Field>);
 
 impl Header {
     pub fn new(command: &str, file: &Path, g: &EdgeList) -> Header {
         Header(vec![
-            ("command".into(), command.into()),
-            (
-                "graph".into(),
+            Field::text("command", command.into()),
+            Field::with(
+                "graph",
                 format!(
                     "{}: {} vertices, {} arcs",
                     file.display(),
                     g.num_vertices(),
                     g.len()
                 ),
+                json!({"file": file.display().to_string(), "vertices": g.num_vertices(),
+                    "arcs": g.len()}),
             ),
         ])
     }
-    pub fn push(&mut self, k: &str, v: String) {
-        self.0.push((k.into(), v));
+    pub fn push(&mut self, f: Field) {
+        self.0.push(f);
     }
-    pub fn extend(&mut self, kv: Vec<(String, String)>) {
-        self.0.extend(kv);
+    pub fn extend(&mut self, fields: Vec<Field>) {
+        self.0.extend(fields);
     }
     fn text(&self, w: &mut dyn Write) -> io::Result<()> {
-        for (k, v) in &self.0 {
-            writeln!(w, "# {k}: {v}")?;
+        for f in &self.0 {
+            writeln!(w, "# {}: {}", f.key, f.text)?;
         }
         Ok(())
     }
     fn json(&self) -> serde_json::Map<String, Value> {
         self.0
             .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .map(|f| (f.key.clone(), f.json.clone()))
             .collect()
     }
 }
@@ -214,8 +217,8 @@ pub fn write_apsp<D: Distance + NpyElem>(
             .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
         if !out.quiet {
             let mut e = io::stderr().lock();
-            for (k, v) in &h.0 {
-                let _ = writeln!(e, "# {k}: {v}");
+            for f in &h.0 {
+                let _ = writeln!(e, "# {}: {}", f.key, f.text);
             }
             let none = if integer {
                 format!("{} (the type's maximum)", D::INFINITY)
@@ -262,8 +265,8 @@ fn write_apsp_text<D: Distance>(out: &Output, h: &Header, r: &Apsp<D>, field: &s
         }
         let count = r.dist.iter().filter(|&&d| d != D::INFINITY).count();
         writeln!(w, "%%MatrixMarket matrix coordinate {field} general")?;
-        for (k, v) in &h.0 {
-            writeln!(w, "% {k}: {v}")?;
+        for f in &h.0 {
+            writeln!(w, "% {}: {}", f.key, f.text)?;
         }
         writeln!(w, "{n} {n} {count}")?;
         for i in 0..n {

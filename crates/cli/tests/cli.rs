@@ -43,6 +43,14 @@ fn demo_runs_and_every_check_passes() {
     let v: serde_json::Value = serde_json::from_slice(&j.stdout).expect("demo JSON");
     assert_eq!(v["failed"], 0);
     assert_eq!(v["rows"].as_array().unwrap().len(), 8);
+    for row in v["rows"].as_array().unwrap() {
+        assert!(row["time_ms"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(
+            row["rate"].as_f64().unwrap() > 0.0,
+            "rate is a number: {row}"
+        );
+        assert!(row["rate_unit"].is_string(), "{row}");
+    }
 }
 
 #[test]
@@ -94,6 +102,18 @@ fn sssp_json_and_unreachable_vertices() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let vs = v["vertices"].as_array().unwrap();
     assert_eq!(vs.len(), 10);
+    // The header carries numbers, not prose.
+    assert_eq!(v["graph"]["vertices"], 10);
+    assert!(v["graph"]["arcs"].as_u64().unwrap() > 0);
+    assert!(
+        v["time"]["sssp_ms"].as_f64().unwrap() >= 0.0,
+        "{}",
+        v["time"]
+    );
+    assert!(v["time"]["build_ms"].as_f64().is_some(), "{}", v["time"]);
+    assert!(v["reached"]["vertices"].as_u64().unwrap() >= 1);
+    assert!(v["backend"]["name"].is_string());
+    assert!(v["distances"]["type"].is_string());
     assert_eq!(vs[0]["id"], 1);
     assert_eq!(
         vs[1]["value"],
