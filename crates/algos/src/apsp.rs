@@ -209,18 +209,23 @@ pub fn apsp_choice(kind: BackendKind, (squaring, sources): (f64, f64)) -> ApspMe
     }
 }
 
-/// Sources per block of [`ApspMethod::Sources`]: the block and its product (two `n x k`
-/// arrays) within about 512 MiB, at least 1.
+/// Sources per block of [`ApspMethod::Sources`]: the block, its product and its transpose
+/// (three `n x k` arrays) within about 1.5 GiB, flat positions below 2^32, at least 1.
 fn source_block(n: usize, value_bytes: usize) -> usize {
-    let per_source = (2 * n * value_bytes).max(1);
-    ((512usize << 20) / per_source).clamp(1, n.max(1))
+    let per_source = (3 * n * value_bytes).max(1);
+    let by_memory = (3usize << 29) / per_source;
+    let by_index = u32::MAX as usize / n.max(1);
+    by_memory.min(by_index).clamp(1, n.max(1))
 }
 
 /// [`ApspMethod::Sources`]: for each block of `k` sources, `D` (`n x k`, `D[s_j, j] = one`)
-/// relaxed by `D <- improve(D, A^T (+).(x) D)` until a round changes nothing. Returns the
-/// row-major `n x n` distances and the most rounds of a block; a block still changing after
-/// `n` rounds has a negative cycle, named by [`bellman_ford`] from its sources.
+/// relaxed by `D <- improve(D, A^T (+).(x) D)` until a round changes nothing; the block's
+/// transpose (`k x n`, a row per source) is then the block's rows of the result, read
+/// straight into it. Returns the row-major `n x n` distances and the most rounds of a block; a
+/// block still changing after `n` rounds has a negative cycle, named by [`bellman_ford`] from
+/// its sources.
 fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Vec<D>, usize)> {
+    type S<D> = MinPlus<D>;
     let n = a.nrows();
     // A^T in CSR: the SpMM streams rows of the block along each stored entry.
     let g = Graph::new(
@@ -238,17 +243,21 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
         needed: u64::MAX,
         available: None,
     })?;
-    let mut dist = crate::cpu::try_vec(len, D::INFINITY, &format!("{n}x{n} distance matrix"))?;
     let k = source_block(n, size_of::<D>());
+    let mut dist: Vec<D> = Vec::new();
     let mut most = 0;
     for s0 in (0..n).step_by(k) {
         let kb = k.min(n - s0);
-        let mut init = crate::cpu::try_vec(n * kb, <MinPlus<D>>::zero(), "APSP source block")?;
-        for j in 0..kb {
-            init[(s0 + j) * kb + j] = <MinPlus<D>>::one();
-        }
-        let mut d = b.dense::<MinPlus<D>>(n, kb, &init)?;
-        let mut t = b.dense_filled::<MinPlus<D>>(n, kb, <MinPlus<D>>::zero())?;
+        // Each source starts at distance `one` (0) from itself: D[s0 + j, j].
+        let mut d = b.dense_filled::<S<D>>(n, kb, S::<D>::zero())?;
+        let diagonal: Vec<u32> = (0..kb).map(|j| ((s0 + j) * kb + j) as u32).collect();
+        let ones = vec![S::<D>::one(); kb];
+        b.assign_at(
+            &mut d,
+            &b.sparse::<S<D>>(n * kb, &diagonal, &ones)?,
+            S::<D>::one(),
+        )?;
+        let mut t = b.dense_filled::<S<D>>(n, kb, S::<D>::zero())?;
         let mut rounds = 0;
         loop {
             if rounds == n {
@@ -267,12 +276,21 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
                 break;
             }
         }
+        drop(t);
         most = most.max(rounds);
-        let block = b.read_dense(&d)?;
-        for v in 0..n {
-            for j in 0..kb {
-                dist[(s0 + j) * n + v] = block[v * kb + j];
+        let rows = b.read_dense(&b.transpose(&d)?)?;
+        if kb == n {
+            dist = rows;
+        } else {
+            if dist.is_empty() {
+                dist.try_reserve_exact(len)
+                    .map_err(|_| Error::OutOfMemory {
+                        what: format!("{n}x{n} distance matrix"),
+                        needed: (len as u64).saturating_mul(size_of::<D>() as u64),
+                        available: None,
+                    })?;
             }
+            dist.extend_from_slice(&rows);
         }
     }
     // A negative cycle on a source's own path shows on the diagonal first.
@@ -302,7 +320,7 @@ fn max_squarings(n: usize) -> usize {
 /// `i -> k` that attain `min_k w(i, k) + d(k, j)`, so that following next hops never cycles
 /// (`O(n m)` host work).
 ///
-/// **Sources**: for blocks of `k` sources (two `n x k` arrays within about 512 MiB),
+/// **Sources**: for blocks of `k` sources (three `n x k` arrays within about 1.5 GiB),
 /// `D <- improve(D, A^T (+).(x) D)` (SpMM) from `D[s, s] = 0` until a round changes nothing:
 /// Bellman-Ford for `k` sources at once, `O(m k)` per round. Next hops as for unpacked types.
 ///

@@ -267,6 +267,21 @@ pub trait Backend: Send + Sync {
     fn dense_shape<S: Semiring>(&self, x: &Self::Dense<S>) -> (usize, usize);
     /// The values of `x`, row-major.
     fn read_dense<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Vec<S::T>>;
+    /// `x^T`: the `cols x rows` transpose of the `rows x cols` array `x` (`GrB_transpose` of a
+    /// dense matrix), e.g. to turn a block of per-vertex columns into per-source rows.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(2, 3, &[1, 2, 3, 4, 5, 6])?;
+    /// let t = b.transpose(&x)?;
+    /// assert_eq!(b.dense_shape(&t), (3, 2));
+    /// assert_eq!(b.read_dense(&t)?, vec![1, 4, 2, 5, 3, 6]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn transpose<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Self::Dense<S>>;
     /// Sets the value at flat (row-major) position `i`.
     fn set<S: Semiring>(&self, x: &mut Self::Dense<S>, i: usize, value: S::T) -> Result<()>;
     /// A sparse vector of length `n` from sorted, distinct `idx` and their `vals`.

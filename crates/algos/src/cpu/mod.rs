@@ -327,6 +327,14 @@ impl Backend for CpuBackend {
         products::vxm(x, a, mask)
     }
 
+    fn transpose<S: Semiring>(&self, x: &CpuDense<S>) -> Result<CpuDense<S>> {
+        Ok(CpuDense {
+            rows: x.cols,
+            cols: x.rows,
+            data: products::transpose(&x.data, x.rows, x.cols)?,
+        })
+    }
+
     fn gemm<S: Semiring>(
         &self,
         c: &mut CpuDense<S>,

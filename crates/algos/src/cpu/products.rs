@@ -196,3 +196,35 @@ pub(super) fn gemm<S: Semiring>(
     });
     Ok(())
 }
+
+/// The `cols x rows` transpose of the row-major `rows x cols` array `x`: bands of 64 output
+/// rows in parallel, each filled in 64-column tiles so that reads and writes both stay within
+/// a few cache lines per row.
+pub(super) fn transpose<T: Copy + Send + Sync>(
+    x: &[T],
+    rows: usize,
+    cols: usize,
+) -> Result<Vec<T>> {
+    const B: usize = 64;
+    assert_eq!(x.len(), rows * cols, "transpose: data length");
+    let Some(&first) = x.first() else {
+        return Ok(Vec::new());
+    };
+    let mut y = try_vec(x.len(), first, "transposed array")?;
+    y.par_chunks_mut(B * rows)
+        .enumerate()
+        .for_each(|(band, out)| {
+            // Output rows j0.. (input columns), all input rows, tile by tile.
+            let j0 = band * B;
+            let nj = out.len() / rows;
+            for i0 in (0..rows).step_by(B) {
+                for j in 0..nj {
+                    let dst = &mut out[j * rows + i0..j * rows + (i0 + B).min(rows)];
+                    for (di, d) in dst.iter_mut().enumerate() {
+                        *d = x[(i0 + di) * cols + j0 + j];
+                    }
+                }
+            }
+        });
+    Ok(y)
+}

@@ -277,6 +277,30 @@ where
         );
     }
 
+    // transpose, on shapes around the 32 x 32 tiles of the GPU kernel.
+    for (r, c) in [(1, 1), (1, 70), (33, 1), (31, 65), (64, 32), (0, 5)] {
+        let v = random_values::<S>(r * c, 7 + r as u64);
+        let t = b
+            .transpose(&b.dense::<S>(r, c, &v).unwrap())
+            .expect("transpose");
+        assert_eq!(
+            b.dense_shape(&t),
+            (c, r),
+            "transpose shape {}",
+            S::full_name()
+        );
+        let got = b.read_dense(&t).unwrap();
+        for i in 0..r {
+            for j in 0..c {
+                assert!(
+                    same::<S>(got[j * r + i], v[i * c + j]),
+                    "transpose {r}x{c} at ({i}, {j}) {}",
+                    S::full_name()
+                );
+            }
+        }
+    }
+
     let len = 300;
     let xv = random_values::<S>(len, 4);
     let yv = random_values::<S>(len, 5);
