@@ -34,8 +34,8 @@ fn bench_semiring<S: Semiring>(
         gpu.dense::<S>(n, n, &b).expect("B"),
     );
     let mut dc = gpu.dense_filled::<S>(n, n, S::zero()).expect("C");
-    let fast = gpu.gemm_takes_fast_path(&da, &db).expect("operand check");
-    let name = format!("{}{}", S::full_name(), if fast { "_fast" } else { "" });
+    let path = gpu.gemm_path(&da, &db).expect("operand check");
+    let name = format!("{}_{}", S::full_name(), path.name());
     let mut group = c.benchmark_group(format!("gemm/{n}"));
     group
         .sample_size(10)
@@ -83,7 +83,9 @@ fn gemm(c: &mut Criterion) {
     } else {
         eprintln!("SKIPPED: cuBLAS SGEMM (libcublas not found)");
     }
+    // 1..=13: the packed 16-bit form; 10,001..=10,013: the 32-bit fast form.
     bench_semiring::<MinPlus<i32>>(c, &gpu, n, |i| (i.wrapping_mul(7919) % 13 + 1) as i32);
+    bench_semiring::<MinPlus<i32>>(c, &gpu, n, |i| (i.wrapping_mul(7919) % 13 + 10_001) as i32);
     bench_semiring::<MinPlus<f32>>(c, &gpu, n, v);
     bench_semiring::<MaxMin<f32>>(c, &gpu, n, v);
     bench_semiring::<PlusTimes<f32>>(c, &gpu, n, v);

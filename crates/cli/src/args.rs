@@ -348,10 +348,11 @@ pub enum BenchCmd {
         #[arg(long, default_value_t = 4096)]
         n: usize,
         /// Semirings, comma-separated, as name:type (min-plus:f32, min-plus:i32, max-min:f32,
-        /// plus-times:f64, or-and:bool, ...).
+        /// plus-times:f64, or-and:bool, ...); `+wide` multiplies the test values (1..=13) by 10,000 in the
+        /// semiring (min-plus: adds it) so that min-plus i32 leaves its packed 16-bit form.
         #[arg(
             long,
-            default_value = "min-plus:f32,min-plus:i32,min-plus:f64,min-plus:f16,max-min:f32,plus-times:f32,or-and:bool"
+            default_value = "min-plus:f32,min-plus:i32,min-plus:i32+wide,min-plus:f64,min-plus:f16,max-min:f32,plus-times:f32,or-and:bool"
         )]
         semirings: String,
         /// Timed runs per semiring (at least 10).

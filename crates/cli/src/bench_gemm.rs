@@ -21,6 +21,12 @@ struct Row {
     check: String,
 }
 
+/// Operands: the test values (1..=13), or those multiplied by `offset` in the semiring.
+#[derive(Clone, Copy)]
+struct Values {
+    offset: i64,
+}
+
 /// Times `C = A (+).(x) B` of order `n` in semiring `S`; checks 64 sampled entries against the
 /// host.
 fn bench_one<S: Semiring>(
@@ -29,31 +35,39 @@ fn bench_one<S: Semiring>(
     n: usize,
     runs: usize,
     rows: &mut Vec<Row>,
+    values: Values,
 ) -> Res<()>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let a: Vec<S::T> = (0..n * n).map(test_value_at::<S>).collect();
-    let b: Vec<S::T> = (0..n * n).map(|i| test_value_at::<S>(i + 12345)).collect();
-    let before = gpu.compile_stats();
-    let (k, kname) = match kernel {
-        GemmKernel::Tile16 => (Kernel::Gemm, "tile16"),
-        GemmKernel::Reg128 => (Kernel::GemmReg, "reg128"),
+    let value = |i: usize| -> S::T {
+        let v = test_value_at::<S>(i);
+        if values.offset == 0 {
+            return v;
+        }
+        let w = semigraph_formats::Weight::Int(values.offset);
+        <S::T as semigraph_formats::WeightValue>::from_weight(w)
+            .map(|o| S::mul(v, o))
+            .unwrap_or(v)
     };
-    gpu.warm_up::<S>(&[k])?;
+    let a: Vec<S::T> = (0..n * n).map(value).collect();
+    let b: Vec<S::T> = (0..n * n).map(|i| value(i + 12345)).collect();
+    let before = gpu.compile_stats();
+    let k = match kernel {
+        GemmKernel::Tile16 => Kernel::Gemm,
+        GemmKernel::Reg128 => Kernel::GemmReg,
+    };
+    gpu.warm_up::<S>(&[k, Kernel::GemmPacked, Kernel::FastCheck])?;
     let after = gpu.compile_stats();
     let compile_ms =
         (after.compile_time + after.disk_time - before.compile_time - before.disk_time)
             .as_secs_f64()
             * 1e3;
     let (da, db) = (gpu.dense::<S>(n, n, &a)?, gpu.dense::<S>(n, n, &b)?);
-    // The register-tile kernel takes the semiring's fast multiply-add when every operand
-    // lies in its domain (checked on the device); the row says so.
-    let kname = if gpu.gemm_takes_fast_path(&da, &db)? {
-        format!("{kname}+fast")
-    } else {
-        kname.to_string()
-    };
+    // The register-tile kernel takes the semiring's packed 16-bit form or its fast
+    // multiply-add when every operand lies in that form's domain (checked on the device); the
+    // row says which ran.
+    let kname = gpu.gemm_path(&da, &db)?.name().to_string();
     let mut dc = gpu.dense_filled::<S>(n, n, S::zero())?;
     let t = gpu.time(1, runs, || gpu.gemm(&mut dc, Accum::Replace, &da, &db))?;
     let c = gpu.read_dense(&dc)?;
@@ -74,7 +88,11 @@ where
         format!("MISMATCH in {bad} of 64 sampled entries")
     };
     rows.push(Row {
-        semiring: S::full_name(),
+        semiring: if values.offset == 0 {
+            S::full_name()
+        } else {
+            format!("{} (x{})", S::full_name(), values.offset)
+        },
         kernel: kname,
         compile_ms,
         median_ms: t.median_ms(),
@@ -84,8 +102,9 @@ where
     Ok(())
 }
 
-/// The semirings `bench gemm` knows, as `name:type`.
-const KNOWN: &str = "min-plus:{f32,f64,i32,i64,u32,f16,bf16}, max-plus:{f32,i32}, max-min:{f32,i32}, plus-times:{f32,f64,i32}, or-and:bool";
+/// The semirings `bench gemm` knows, as `name:type`; `+wide` multiplies the test values
+/// (1..=13) by 10,000 in the semiring (min-plus: adds it), so that they leave 16-bit packing.
+const KNOWN: &str = "min-plus:{f32,f64,i32,i64,u32,f16,bf16}, max-plus:{f32,i32}, max-min:{f32,i32}, plus-times:{f32,f64,i32}, or-and:bool, each optionally +wide";
 
 fn dispatch(
     gpu: &GpuBackend,
@@ -95,22 +114,26 @@ fn dispatch(
     runs: usize,
     rows: &mut Vec<Row>,
 ) -> Res<()> {
+    let (s, values) = match s.strip_suffix("+wide") {
+        Some(base) => (base, Values { offset: 10_000 }),
+        None => (s, Values { offset: 0 }),
+    };
     match s {
-        "min-plus:f32" => bench_one::<MinPlus<f32>>(gpu, k, n, runs, rows),
-        "min-plus:f64" => bench_one::<MinPlus<f64>>(gpu, k, n, runs, rows),
-        "min-plus:i32" => bench_one::<MinPlus<i32>>(gpu, k, n, runs, rows),
-        "min-plus:i64" => bench_one::<MinPlus<i64>>(gpu, k, n, runs, rows),
-        "min-plus:u32" => bench_one::<MinPlus<u32>>(gpu, k, n, runs, rows),
-        "min-plus:f16" => bench_one::<MinPlus<f16>>(gpu, k, n, runs, rows),
-        "min-plus:bf16" => bench_one::<MinPlus<bf16>>(gpu, k, n, runs, rows),
-        "max-plus:f32" => bench_one::<MaxPlus<f32>>(gpu, k, n, runs, rows),
-        "max-plus:i32" => bench_one::<MaxPlus<i32>>(gpu, k, n, runs, rows),
-        "max-min:f32" => bench_one::<MaxMin<f32>>(gpu, k, n, runs, rows),
-        "max-min:i32" => bench_one::<MaxMin<i32>>(gpu, k, n, runs, rows),
-        "plus-times:f32" => bench_one::<PlusTimes<f32>>(gpu, k, n, runs, rows),
-        "plus-times:f64" => bench_one::<PlusTimes<f64>>(gpu, k, n, runs, rows),
-        "plus-times:i32" => bench_one::<PlusTimes<i32>>(gpu, k, n, runs, rows),
-        "or-and:bool" => bench_one::<OrAnd>(gpu, k, n, runs, rows),
+        "min-plus:f32" => bench_one::<MinPlus<f32>>(gpu, k, n, runs, rows, values),
+        "min-plus:f64" => bench_one::<MinPlus<f64>>(gpu, k, n, runs, rows, values),
+        "min-plus:i32" => bench_one::<MinPlus<i32>>(gpu, k, n, runs, rows, values),
+        "min-plus:i64" => bench_one::<MinPlus<i64>>(gpu, k, n, runs, rows, values),
+        "min-plus:u32" => bench_one::<MinPlus<u32>>(gpu, k, n, runs, rows, values),
+        "min-plus:f16" => bench_one::<MinPlus<f16>>(gpu, k, n, runs, rows, values),
+        "min-plus:bf16" => bench_one::<MinPlus<bf16>>(gpu, k, n, runs, rows, values),
+        "max-plus:f32" => bench_one::<MaxPlus<f32>>(gpu, k, n, runs, rows, values),
+        "max-plus:i32" => bench_one::<MaxPlus<i32>>(gpu, k, n, runs, rows, values),
+        "max-min:f32" => bench_one::<MaxMin<f32>>(gpu, k, n, runs, rows, values),
+        "max-min:i32" => bench_one::<MaxMin<i32>>(gpu, k, n, runs, rows, values),
+        "plus-times:f32" => bench_one::<PlusTimes<f32>>(gpu, k, n, runs, rows, values),
+        "plus-times:f64" => bench_one::<PlusTimes<f64>>(gpu, k, n, runs, rows, values),
+        "plus-times:i32" => bench_one::<PlusTimes<i32>>(gpu, k, n, runs, rows, values),
+        "or-and:bool" => bench_one::<OrAnd>(gpu, k, n, runs, rows, values),
         other => Err(CliError(format!(
             "bench gemm: unknown semiring {other} (known: {KNOWN})"
         ))),

@@ -38,7 +38,8 @@ pub mod error;
 mod params;
 
 pub use backend::{
-    AdaptivePlan, CsrKernel, GemmKernel, GpuBackend, GpuDense, GpuMask, GpuMatrix, GpuSparse,
+    AdaptivePlan, CsrKernel, GemmKernel, GemmPath, GpuBackend, GpuDense, GpuMask, GpuMatrix,
+    GpuSparse,
 };
 pub use codegen::{Kernel, KernelKey};
 pub use compiler::{Compiled, Compiler, Origin, check_cuda, nvrtc_present};

@@ -234,10 +234,17 @@ kernel_args! {
     QueueScatter => QueueScatterArgs {
         qi: IdxIn, qv: ValsIn, qh: HdrIn, use_vals: I32, c: U64, y: ValsOut,
     }
+    /// `y = x^T` for a `rows x cols` array `x`.
+    Transpose => TransposeArgs { x: ValsIn, y: ValsOut, rows: U64, cols: U64 }
     /// Whether every value lies in the domain of the semiring's fast multiply-add.
     FastCheck => FastCheckArgs { x: ValsIn, n: U64, bad: U32Out }
-    /// Register-tile dense GEMM, its fast form chosen by `bad` (from `FastCheck`).
+    /// Register-tile dense GEMM, its fast form chosen by `bad[0]` (from `FastCheck`); it
+    /// returns at once when `bad[1] == 0` (the packed kernel's case).
     GemmReg => GemmRegArgs {
+        a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
+    }
+    /// Dense GEMM on packed 16-bit halves, run when `bad[1] == 0` (from `FastCheck`).
+    GemmPacked => GemmPackedArgs {
         a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
     }
 }

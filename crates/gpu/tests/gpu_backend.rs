@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use semigraph_algos::{Accum, Backend, CpuBackend};
-use semigraph_gpu::{GemmKernel, GpuBackend};
+use semigraph_gpu::{GemmKernel, GemmPath, GpuBackend};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f16};
 use semigraph_testkit::harness::{Failed, Harness, Needs};
 
@@ -93,6 +93,76 @@ fn gemm_reg128<S: Semiring>(
     Ok(())
 }
 
+/// Min-plus `i32` GEMM on the packed 16-bit form: operands in 0..=8191 or infinity (the
+/// domain's edges among them) take [`GemmPath::Packed16`]; one operand of 8,192 sends the same
+/// product to the 32-bit fast form. Both must equal the CPU bit for bit, with and without
+/// accumulation, on shapes around the 128 x 128 x 16 tiles and odd column counts (pairs).
+fn gemm_packed_i32() -> Result<(), Failed> {
+    type S = MinPlus<i32>;
+    let gpu = GpuBackend::new()?;
+    let cpu = CpuBackend::new();
+    let pick = [0, 1, 2, 13, 99, 4_096, 8_190, 8_191, i32::MAX];
+    for (m, k, n) in [
+        (1, 1, 1),
+        (3, 17, 5),
+        (128, 16, 128),
+        (130, 33, 129),
+        (257, 200, 71),
+    ] {
+        for spoil in [false, true] {
+            let values_of = |len: usize, seed: u64| -> Vec<i32> {
+                (0..len as u64)
+                    .map(|i| {
+                        let h = (i ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                        pick[(h % pick.len() as u64) as usize]
+                    })
+                    .collect()
+            };
+            let (mut a, b, c0) = (
+                values_of(m * k, 1),
+                values_of(k * n, 2),
+                values_of(m * n, 3),
+            );
+            if spoil {
+                a[m * k / 2] = 8_192;
+            }
+            let (ga, gb) = (gpu.dense::<S>(m, k, &a)?, gpu.dense::<S>(k, n, &b)?);
+            let path = gpu.gemm_path(&ga, &gb)?;
+            let want_path = if spoil {
+                GemmPath::Reg128Fast
+            } else {
+                GemmPath::Packed16
+            };
+            if path != want_path {
+                return Err(format!("{m}x{k}x{n}: path {path:?}, expected {want_path:?}").into());
+            }
+            for accum in [Accum::Replace, Accum::Add] {
+                let mut cg = gpu.dense::<S>(m, n, &c0)?;
+                gpu.gemm(&mut cg, accum, &ga, &gb)?;
+                let mut cc = cpu.dense::<S>(m, n, &c0)?;
+                cpu.gemm(
+                    &mut cc,
+                    accum,
+                    &cpu.dense::<S>(m, k, &a)?,
+                    &cpu.dense::<S>(k, n, &b)?,
+                )?;
+                let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
+                if let Some(i) = (0..g.len()).find(|&i| g[i] != c[i]) {
+                    return Err(format!(
+                        "{m}x{k}x{n} {path:?} {accum:?}: entry ({}, {}) is {} on the GPU, {} on the CPU",
+                        i / n,
+                        i % n,
+                        g[i],
+                        c[i]
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The domain of min-plus's fast form over `f32` (no NaN, -inf or -0).
 fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
@@ -170,6 +240,7 @@ fn main() -> ExitCode {
     h.test_needing(&needs, "gemm_reg128::min_plus_i32_negative", || {
         gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, true], |v| v as i32 - 3)
     });
+    h.test_needing(&needs, "gemm_packed::min_plus_i32", gemm_packed_i32);
     h.test_needing(&needs, "gemm_reg128::min_plus_i64", || {
         gemm_reg128::<MinPlus<i64>>(|x| x >= 0, [true, true], |v| v as i64 - 3)
     });

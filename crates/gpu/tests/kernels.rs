@@ -81,7 +81,7 @@ fn all_kernels() -> Vec<(Kernel, Option<CudaSemiring>)> {
         .collect();
     for sr in builtins() {
         for k in Kernel::ALL {
-            if k.applies_to(Some(sr.value_type)) {
+            if k.applies_to(Some(&sr)) {
                 v.push((k, Some(sr.clone())));
             }
         }
@@ -294,7 +294,7 @@ fn shared_kernels() -> Vec<(Kernel, CudaSemiring)> {
     let mut v = Vec::new();
     for sr in [MinPlus::<f32>::cuda(), OrAnd::cuda()] {
         for k in Kernel::ALL {
-            if k.applies_to(Some(sr.value_type)) {
+            if k.applies_to(Some(&sr)) {
                 v.push((k, sr.clone()));
             }
         }

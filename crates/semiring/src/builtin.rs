@@ -177,8 +177,17 @@ impl<T: Number> Semiring for MinPlus<T> {
             .terminal(format!("a == {}", T::LOWEST.cuda_literal()))
             .helpers(T::CUDA_HELPERS)
             .native_atomic(T::native_atomic(AtomicOp::Min));
-        match T::CUDA_MIN_PLUS_FAST {
+        let c = match T::CUDA_MIN_PLUS_FAST {
             Some((domain, fma)) => c.fast_fma(domain, fma),
+            None => c,
+        };
+        match T::CUDA_MIN_PLUS_PACKED16 {
+            Some([domain, encode, decode, fma2]) => c.packed16(crate::Packed16 {
+                domain: domain.into(),
+                encode: encode.into(),
+                decode: decode.into(),
+                fma2: fma2.into(),
+            }),
             None => c,
         }
     }

@@ -47,6 +47,9 @@ pub trait Number: Scalar {
     /// A faster CUDA form of min-plus's inner step `min(c, a + b)` and the operand domain
     /// where it equals the exact one bit for bit ([`CudaSemiring::fast_fma`]); `None`: none.
     const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = None;
+    /// A packed 16-bit form of min-plus's inner step, as `(domain, encode, decode, fma2)`
+    /// ([`crate::Packed16`]); `None`: none.
+    const CUDA_MIN_PLUS_PACKED16: Option<[&'static str; 4]> = None;
     /// A native atomic statement over `p`, `v` for `op`, if CUDA has one for this type.
     fn native_atomic(op: AtomicOp) -> Option<&'static str>;
 }
@@ -167,6 +170,16 @@ impl Number for i32 {
         "a >= 0",
         "(int)__viaddmin_u32((unsigned int)a, (unsigned int)b, (unsigned int)c)",
     ));
+    // Operands in 0..=8191 or infinity (encoded as 16383): a sum of two finite ones is at most
+    // 16382, one with infinity at least 16383, two infinities 32766, so no half overflows and
+    // a result decodes exactly (>= 16383 is infinity, as saturating at i32::MAX gives).
+    // __viaddmin_s16x2 computes min(a + b, c) on both halves: one DPX instruction on sm_90.
+    const CUDA_MIN_PLUS_PACKED16: Option<[&'static str; 4]> = Some([
+        "(a >= 0 && a <= 8191) || a == 2147483647",
+        "a == 2147483647 ? 16383u : (unsigned int)a",
+        "h >= 16383u ? 2147483647 : (int)h",
+        "__viaddmin_s16x2(a, b, c)",
+    ]);
     const CUDA_HELPERS: &'static str = "\
 __device__ __forceinline__ int sg_sat_add(int a, int b) {
     long long s = (long long)a + (long long)b;

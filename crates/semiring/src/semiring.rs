@@ -142,8 +142,30 @@ pub struct CudaSemiring {
     /// A faster form of `add(c, mul(a, b))` valid while every operand satisfies a predicate:
     /// `(domain over a, expression over c, a, b)` ([`CudaSemiring::fast_fma`]); `None`: none.
     pub fast_fma: Option<(String, String)>,
+    /// A packed form of the inner step on two 16-bit halves at once ([`Packed16`]); `None`:
+    /// none.
+    pub packed16: Option<Packed16>,
     /// [`Semiring::FIRST_WINS`] of the semiring.
     pub first_wins: bool,
+}
+
+/// A form of a semiring's inner step `add(c, mul(a, b))` on two outputs at once, each value
+/// narrowed to 16 bits in one half of a 32-bit word: `fma2` is one SIMD instruction on two
+/// halves (min-plus: the DPX `__viaddmin_s16x2` of `sm_90`, twice the outputs per
+/// instruction of the 32-bit form). Dense GEMM takes it only when every operand satisfies
+/// `domain` (checked on the device), where it is exact: `decode(fma2(...))` of encoded
+/// operands equals the semiring's own result bit for bit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Packed16 {
+    /// Predicate over a value `a`: it may be encoded.
+    pub domain: String,
+    /// The 16 bits of a value `a` in the domain (an `unsigned int` below 65,536).
+    pub encode: String,
+    /// The value of 16 bits `h` (an `unsigned int` below 65,536): any result of `fma2` on
+    /// encoded operands, `encode(zero)` included.
+    pub decode: String,
+    /// `add(c, mul(a, b))` on both halves of the words `c`, `a`, `b` (`unsigned int`).
+    pub fma2: String,
 }
 
 impl CudaSemiring {
@@ -168,6 +190,7 @@ impl CudaSemiring {
             improves: None,
             helpers: String::new(),
             fast_fma: None,
+            packed16: None,
             first_wins: S::FIRST_WINS,
         }
     }
@@ -180,6 +203,12 @@ impl CudaSemiring {
     /// the minimum at once.
     pub fn fast_fma(mut self, domain: impl Into<String>, fma: impl Into<String>) -> Self {
         self.fast_fma = Some((domain.into(), fma.into()));
+        self
+    }
+
+    /// Sets the packed 16-bit form of the inner step ([`Packed16`]).
+    pub fn packed16(mut self, p: Packed16) -> Self {
+        self.packed16 = Some(p);
         self
     }
 
@@ -217,7 +246,9 @@ impl CudaSemiring {
 
     /// The header that defines the semiring for kernel templates:
     /// `sr_t`, `SR_ZERO`, `SR_ONE`, `SR_HAS_TERMINAL`, `SR_FIRST_WINS`, `sr_add`, `sr_mul`, `sr_is_terminal`,
-    /// `sr_atomic_add`, `SR_HAS_FAST_FMA`, `sr_fast_ok`, `sr_fast_fma` ([`CudaSemiring::fast_fma`]), and the bit-level helpers `sr_word_t` (an unsigned integer of the
+    /// `sr_atomic_add`, `SR_HAS_FAST_FMA`, `sr_fast_ok`, `sr_fast_fma` ([`CudaSemiring::fast_fma`]),
+    /// where the semiring has a packed form `SR_HAS_PACKED16`, `sr_packed_ok`, `sr_packed_enc`,
+    /// `sr_packed_dec`, `sr_packed_fma2` ([`Packed16`]), and the bit-level helpers `sr_word_t` (an unsigned integer of the
     /// value's size), `sr_to_word`, `sr_from_word`, `sr_is_zero` (bitwise, as
     /// [`Semiring::is_zero`]) and `sr_improves(old, new)` ([`Semiring::improves`]).
     pub fn prelude(&self) -> String {
@@ -297,6 +328,31 @@ impl CudaSemiring {
             s,
             "__device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) {{ return ({fma}); }}"
         );
+        if let Some(p) = &self.packed16 {
+            // Only semirings with a packed form define these (kernels test the macro).
+            let _ = writeln!(s, "#define SR_HAS_PACKED16 1");
+            let _ = writeln!(
+                s,
+                "__device__ __forceinline__ bool sr_packed_ok(sr_t a) {{ return ({}); }}",
+                p.domain
+            );
+            let _ = writeln!(
+                s,
+                "__device__ __forceinline__ unsigned int sr_packed_enc(sr_t a) {{ return ({}); }}",
+                p.encode
+            );
+            let _ = writeln!(
+                s,
+                "__device__ __forceinline__ sr_t sr_packed_dec(unsigned int h) {{ return ({}); }}",
+                p.decode
+            );
+            let _ = writeln!(
+                s,
+                "__device__ __forceinline__ unsigned int sr_packed_fma2(unsigned int c, \
+                 unsigned int a, unsigned int b) {{ return ({}); }}",
+                p.fma2
+            );
+        }
         let _ = writeln!(
             s,
             "__device__ __forceinline__ bool sr_is_zero(sr_t a) {{ \

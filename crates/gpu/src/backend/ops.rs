@@ -212,6 +212,35 @@ impl Backend for GpuBackend {
         Ok(self.read_vals::<S>(&x.buf, x.len())?)
     }
 
+    fn transpose<S: Semiring>(&self, x: &GpuDense<S>) -> AlgoResult<GpuDense<S>> {
+        let what = format!("the transpose of a {}x{} array", x.rows, x.cols);
+        self.dev
+            .check_fits(&what, (x.len() * size_of::<S::T>()) as u64)?;
+        let mut y = GpuDense {
+            buf: self.alloc_vals::<S>(x.len(), &what)?,
+            rows: x.cols,
+            cols: x.rows,
+            _s: PhantomData,
+        };
+        let tiles = (x.rows as u64).div_ceil(32) * (x.cols as u64).div_ceil(32);
+        if tiles > 0 {
+            let f = self.dev.func::<S>(Kernel::Transpose)?;
+            let cfg = LaunchConfig {
+                grid_dim: (tiles.min(MAX_GRID) as u32, 1, 1),
+                block_dim: (32, 8, 1),
+                shared_mem_bytes: 0,
+            };
+            crate::params::TransposeArgs {
+                x: &x.buf,
+                y: &mut y.buf,
+                rows: x.rows as u64,
+                cols: x.cols as u64,
+            }
+            .launch(&self.dev, &f, cfg)?;
+        }
+        Ok(y)
+    }
+
     fn set<S: Semiring>(&self, x: &mut GpuDense<S>, i: usize, value: S::T) -> AlgoResult<()> {
         assert!(i < x.len(), "position {i} out of range ({})", x.len());
         let sz = size_of::<S::T>();
@@ -503,7 +532,24 @@ impl Backend for GpuBackend {
         };
         match kernel {
             Kernel::GemmReg => {
+                // The operand check decides on the device which kernel computes C: the
+                // packed one (every operand in the packed domain) or the register tiles,
+                // each returning at once in the other's case. No host wait.
                 let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
+                if Kernel::GemmPacked.applies_to(Some(&S::cuda())) {
+                    let fp = self.dev.func::<S>(Kernel::GemmPacked)?;
+                    crate::params::GemmPackedArgs {
+                        a: &a.buf,
+                        b: &b.buf,
+                        c: &mut c.buf,
+                        m,
+                        n,
+                        kk,
+                        accum: acc,
+                        bad: &bad,
+                    }
+                    .launch(&self.dev, &fp, cfg)?;
+                }
                 crate::params::GemmRegArgs {
                     a: &a.buf,
                     b: &b.buf,

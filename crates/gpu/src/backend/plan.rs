@@ -41,6 +41,32 @@ impl GemmKernel {
     }
 }
 
+/// The kernel and form a dense GEMM runs ([`GpuBackend::gemm_path`](crate::GpuBackend::gemm_path)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemmPath {
+    /// [`GemmKernel::Tile16`].
+    Tile16,
+    /// [`GemmKernel::Reg128`], the semiring's exact `add(c, mul(a, b))`.
+    Reg128,
+    /// [`GemmKernel::Reg128`] with the semiring's fast multiply-add.
+    Reg128Fast,
+    /// The packed 16-bit form ([`Kernel::GemmPacked`](crate::Kernel::GemmPacked)): two outputs
+    /// per instruction.
+    Packed16,
+}
+
+impl GemmPath {
+    /// `tile16`, `reg128`, `reg128+fast` or `packed16x2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GemmPath::Tile16 => "tile16",
+            GemmPath::Reg128 => "reg128",
+            GemmPath::Reg128Fast => "reg128+fast",
+            GemmPath::Packed16 => "packed16x2",
+        }
+    }
+}
+
 /// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
 pub const ADAPTIVE_ENTRIES: usize = 1024;
 /// Threads per block of [`CsrKernel::Adaptive`] (`SG_AD_THREADS`), also its most rows per block.

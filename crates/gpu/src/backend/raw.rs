@@ -61,8 +61,9 @@ impl GpuBackend {
 
     /// Whether a dense GEMM of `a` by `b` takes `S`'s fast multiply-add
     /// ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)): the kernel is
-    /// [`GemmKernel::Reg128`] and every operand lies in the fast form's domain. Runs the
-    /// device check that `gemm` runs, and waits for it.
+    /// [`GemmKernel::Reg128`] and every operand lies in the fast form's domain (whether or not
+    /// the packed form takes over, see [`GpuBackend::gemm_path`]). Runs the device check that
+    /// `gemm` runs, and waits for it.
     pub fn gemm_takes_fast_path<S: Semiring>(
         &self,
         a: &GpuDense<S>,
@@ -72,7 +73,33 @@ impl GpuBackend {
             return Ok(false);
         }
         let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
-        Ok(self.dev.download(&bad, 1)?[0] == 0)
+        Ok(self.dev.download(&bad, 2)?[0] == 0)
+    }
+
+    /// Which kernel and form a dense GEMM of `a` by `b` in semiring `S` runs: the register
+    /// tiles take the packed 16-bit form when every operand lies in its domain, else the fast
+    /// multiply-add when every operand lies in that one's, else the exact form. Runs the device
+    /// check that `gemm` runs, and waits for it.
+    ///
+    /// # Errors
+    /// A compile or driver failure.
+    pub fn gemm_path<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<GemmPath, GpuError> {
+        if self.gemm_kernel_for::<S>() != GemmKernel::Reg128 {
+            return Ok(GemmPath::Tile16);
+        }
+        let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
+        let bad = self.dev.download(&bad, 2)?;
+        Ok(if bad[1] == 0 {
+            GemmPath::Packed16
+        } else if bad[0] == 0 {
+            GemmPath::Reg128Fast
+        } else {
+            GemmPath::Reg128
+        })
     }
 
     /// The CSR kernel a matrix uses, if it is stored as CSR.
@@ -121,7 +148,7 @@ impl GpuBackend {
         for &k in kernels {
             if k.applies_to(None) {
                 self.dev.func_any(k)?;
-            } else if k.applies_to(Some(<S::T as Scalar>::TYPE)) {
+            } else if k.applies_to(Some(&S::cuda())) {
                 self.dev.func::<S>(k)?;
             }
         }
@@ -323,18 +350,21 @@ impl GpuBackend {
         Ok(v[0])
     }
 
-    /// A device flag, 1 if a value of the arrays lies outside the domain of `S`'s fast
-    /// multiply-add ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)),
-    /// else 0; always 1 for a semiring without one (no kernel runs then). No host wait.
+    /// Two device flags over the arrays: `[0]` is 1 if a value lies outside the domain of
+    /// `S`'s fast multiply-add ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)),
+    /// `[1]` if one lies outside its packed 16-bit domain
+    /// ([`Packed16`](semigraph_semiring::Packed16)); each always 1 for a semiring without that
+    /// form (no kernel runs when it has neither). No host wait.
     pub(super) fn fast_check<S: Semiring>(
         &self,
         arrays: &[(&CudaSlice<u8>, usize)],
     ) -> Result<CudaSlice<u32>, GpuError> {
-        let mut bad = self.dev.zeros::<u32>(1, "operand check")?;
-        if S::cuda().fast_fma.is_none() {
+        let mut bad = self.dev.zeros::<u32>(2, "operand check")?;
+        let sr = S::cuda();
+        if sr.fast_fma.is_none() && sr.packed16.is_none() {
             self.dev
                 .stream
-                .memcpy_htod(&[1u32], &mut bad)
+                .memcpy_htod(&[1u32, 1], &mut bad)
                 .map_err(|e| driver("operand check", e))?;
             return Ok(bad);
         }

@@ -7,6 +7,29 @@ use super::Kernel;
 /// `PARAMS` for its parameter list where [`crate::params`] declares one.
 pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
     Some(match kernel {
+        Kernel::Transpose => {
+            r#"// y (cols x rows) = x^T (x: rows x cols, row-major). Blocks of 32 x 8 threads take 32 x 32
+// tiles in turn (grid-stride over the tiles); each tile passes through shared memory so that
+// reads and writes are both coalesced (rows padded by one value against bank conflicts).
+extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
+    __shared__ sr_t tile[32][33];
+    unsigned long long tr = (rows + 31) / 32, tc = (cols + 31) / 32;
+    for (unsigned long long t = blockIdx.x; t < tr * tc; t += gridDim.x) {
+        unsigned long long r0 = (t / tc) * 32, c0 = (t % tc) * 32;
+        for (unsigned int dy = threadIdx.y; dy < 32; dy += 8) {
+            unsigned long long r = r0 + dy, c = c0 + threadIdx.x;
+            if (r < rows && c < cols) tile[dy][threadIdx.x] = x[r * cols + c];
+        }
+        __syncthreads();
+        for (unsigned int dy = threadIdx.y; dy < 32; dy += 8) {
+            unsigned long long c = c0 + dy, r = r0 + threadIdx.x;
+            if (r < rows && c < cols) y[c * rows + r] = tile[threadIdx.x][dy];
+        }
+        __syncthreads();
+    }
+}
+"#
+        }
         Kernel::SpmvCsrScalar => {
             r#"extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
         const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
@@ -363,6 +386,9 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
+#ifdef SR_HAS_PACKED16
+    if (bad[1] == 0) return;  // every operand packs: the packed kernel computes C
+#endif
     bool fast = SR_HAS_FAST_FMA && bad[0] == 0;
     sr_t acc[8][8];
 #pragma unroll
@@ -396,6 +422,77 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
         }
     }
 }
+"#
+        }
+        Kernel::GemmPacked => {
+            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)) on 16-bit halves: values are encoded
+// by sr_packed_enc on their way into shared memory (A duplicated into both halves of a word,
+// B as pairs of adjacent columns), each step is one sr_packed_fma2 for two outputs, and
+// results are decoded by sr_packed_dec. A block of 16 x 16 threads computes 128 x 128
+// outputs; thread (tx, ty) rows ty * 8 .. +8 and columns tx * 8 .. +8 (4 words), reading its
+// operands from shared memory 16 bytes at a time. Runs only when bad[1] == 0 (every operand in
+// the packed domain, see FastCheck); the register-tile kernel runs otherwise.
+#define SG_PK_BK 16
+#ifdef SR_HAS_PACKED16
+extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
+    if (bad[1] != 0) return;
+    __shared__ __align__(16) unsigned int as2[SG_PK_BK][128 + 4];
+    __shared__ __align__(16) unsigned int bs2[SG_PK_BK][64];
+    unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
+    unsigned int row0 = blockIdx.y * 128, col0 = blockIdx.x * 128;
+    const unsigned int z = sr_packed_enc(SR_ZERO) & 0xFFFFu;
+    unsigned int acc[8][4];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = z | (z << 16);
+    for (unsigned int t0 = 0; t0 < kk; t0 += SG_PK_BK) {
+#pragma unroll
+        for (int r = 0; r < 128 * SG_PK_BK / 256; ++r) {
+            unsigned int e = tid + 256u * r;
+            unsigned int ar = e / SG_PK_BK, ac = e % SG_PK_BK;
+            unsigned int gr = row0 + ar, gc = t0 + ac;
+            unsigned int h = (gr < m && gc < kk) ? sr_packed_enc(a[(unsigned long long)gr * kk + gc]) & 0xFFFFu : z;
+            as2[ac][ar] = h | (h << 16);
+        }
+#pragma unroll
+        for (int r = 0; r < 64 * SG_PK_BK / 256; ++r) {
+            unsigned int e = tid + 256u * r;
+            unsigned int br = e / 64, bp = e % 64;
+            unsigned int hr = t0 + br, hc = col0 + 2 * bp;
+            unsigned long long at = (unsigned long long)hr * n + hc;
+            unsigned int lo = (hr < kk && hc < n) ? sr_packed_enc(b[at]) & 0xFFFFu : z;
+            unsigned int hi = (hr < kk && hc + 1 < n) ? sr_packed_enc(b[at + 1]) & 0xFFFFu : z;
+            bs2[br][bp] = lo | (hi << 16);
+        }
+        __syncthreads();
+#pragma unroll 4
+        for (int q = 0; q < SG_PK_BK; ++q) {
+            uint4 a0 = *(const uint4*)&as2[q][ty * 8], a1 = *(const uint4*)&as2[q][ty * 8 + 4];
+            uint4 b0 = *(const uint4*)&bs2[q][tx * 4];
+            unsigned int ra[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            unsigned int rb[4] = {b0.x, b0.y, b0.z, b0.w};
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) acc[i][j] = sr_packed_fma2(acc[i][j], ra[i], rb[j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        unsigned int r = row0 + ty * 8 + i;
+        if (r >= m) continue;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            unsigned int cc = col0 + tx * 8 + 2 * j;
+            unsigned long long at = (unsigned long long)r * n + cc;
+            if (cc < n) sg_store(c, at, sr_packed_dec(acc[i][j] & 0xFFFFu), accum);
+            if (cc + 1 < n) sg_store(c, at + 1, sr_packed_dec(acc[i][j] >> 16), accum);
+        }
+    }
+}
+#endif
 "#
         }
         _ => return None,

@@ -16,7 +16,7 @@ mod vector;
 
 use std::fmt;
 
-use semigraph_semiring::{CudaSemiring, ScalarType};
+use semigraph_semiring::CudaSemiring;
 
 /// The index type of every generated kernel (row pointers, column indices, sparse indices).
 pub const INDEX_TYPE: &str = "u32";
@@ -52,6 +52,13 @@ pub enum Kernel {
     /// Dense semiring GEMM with register tiles: 128 x 128 outputs per block of 16 x 16 threads,
     /// 8 x 8 per thread (see [`crate::GemmKernel`]).
     GemmReg,
+    /// Dense semiring GEMM on two 16-bit halves per word
+    /// ([`Packed16`](semigraph_semiring::Packed16)): 128 x 128 outputs per block of 16 x 16
+    /// threads, 8 x 8 per thread in 8 x 4 words; runs when every operand lies in the packed
+    /// domain, [`Kernel::GemmReg`] otherwise. Exists for semirings with a packed form.
+    GemmPacked,
+    /// Dense transpose through 32 x 32 tiles in shared memory.
+    Transpose,
     /// `y<mask> = op(y, x)`: replace, add or mul.
     Ewise,
     /// `y<mask> = op(y, c)`: fill, mul by, add to.
@@ -102,7 +109,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 34] = [
+    pub const ALL: [Kernel; 36] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -115,6 +122,8 @@ impl Kernel {
         Kernel::VxmCsr,
         Kernel::Gemm,
         Kernel::GemmReg,
+        Kernel::GemmPacked,
+        Kernel::Transpose,
         Kernel::Ewise,
         Kernel::Apply,
         Kernel::Scatter,
@@ -154,6 +163,8 @@ impl Kernel {
             Kernel::VxmCsr => ("vxm", "csr", "warp"),
             Kernel::Gemm => ("gemm", "dense", "tile16"),
             Kernel::GemmReg => ("gemm", "dense", "reg128"),
+            Kernel::GemmPacked => ("gemm", "dense", "packed16x2"),
+            Kernel::Transpose => ("transpose", "dense", "tile32"),
             Kernel::Ewise => ("ewise", "vec", "base"),
             Kernel::Apply => ("apply", "vec", "base"),
             Kernel::Scatter => ("scatter", "vec", "base"),
@@ -179,12 +190,13 @@ impl Kernel {
         }
     }
 
-    /// Whether this kernel exists for semiring values of type `t` (`None`: the kernel is
+    /// Whether this kernel exists for semiring `sr` (`None`: the kernel is
     /// semiring-independent).
-    pub fn applies_to(self, t: Option<ScalarType>) -> bool {
+    pub fn applies_to(self, sr: Option<&CudaSemiring>) -> bool {
         match self {
-            Kernel::Scan => t.is_none(),
-            _ => t.is_some(),
+            Kernel::Scan => sr.is_none(),
+            Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
+            _ => sr.is_some(),
         }
     }
 }
@@ -199,7 +211,7 @@ pub struct KernelKey {
     pub kernel: Kernel,
     /// Semiring name ([`semigraph_semiring::Semiring::NAME`]) or `none`.
     pub semiring: String,
-    /// Value type name ([`ScalarType::name`]).
+    /// Value type name ([`ScalarType::name`](semigraph_semiring::ScalarType::name)).
     pub value_type: String,
 }
 
@@ -305,7 +317,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 /// kernels). Panics if the kernel does not apply to the semiring's type (a contract).
 pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
     assert!(
-        kernel.applies_to(sr.map(|s| s.value_type)),
+        kernel.applies_to(sr),
         "kernel {kernel:?} does not exist for {:?}",
         sr.map(|s| s.full_name())
     );

@@ -69,11 +69,21 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long
         }
         Kernel::FastCheck => {
             r#"// bad[0] = 1 if a value of x[0..n) lies outside the domain of the semiring's fast
-// multiply-add (sr_fast_ok); bad[0] is zeroed before.
+// multiply-add (sr_fast_ok); bad[1] = 1 if one lies outside its packed 16-bit domain
+// (sr_packed_ok; always, for a semiring without a packed form). Both are zeroed before.
 extern "C" __global__ void KERNEL(PARAMS) {
-    bool ok = true;
-    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) ok = ok && sr_fast_ok(x[i]);
+    bool ok = true, pk = true;
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        sr_t v = x[i];
+        ok = ok && sr_fast_ok(v);
+#ifdef SR_HAS_PACKED16
+        pk = pk && sr_packed_ok(v);
+#else
+        pk = false;
+#endif
+    }
     if (__any_sync(SG_FULL, !ok) && (threadIdx.x & 31) == 0) bad[0] = 1u;
+    if (__any_sync(SG_FULL, !pk) && (threadIdx.x & 31) == 0) bad[1] = 1u;
 }
 "#
         }

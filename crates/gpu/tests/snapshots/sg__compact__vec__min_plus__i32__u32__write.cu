@@ -18,6 +18,11 @@ __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == (
 #define SR_HAS_FAST_FMA 1
 __device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (a >= 0); }
 __device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return ((int)__viaddmin_u32((unsigned int)a, (unsigned int)b, (unsigned int)c)); }
+#define SR_HAS_PACKED16 1
+__device__ __forceinline__ bool sr_packed_ok(sr_t a) { return ((a >= 0 && a <= 8191) || a == 2147483647); }
+__device__ __forceinline__ unsigned int sr_packed_enc(sr_t a) { return (a == 2147483647 ? 16383u : (unsigned int)a); }
+__device__ __forceinline__ sr_t sr_packed_dec(unsigned int h) { return (h >= 16383u ? 2147483647 : (int)h); }
+__device__ __forceinline__ unsigned int sr_packed_fma2(unsigned int c, unsigned int a, unsigned int b) { return (__viaddmin_s16x2(a, b, c)); }
 __device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) { atomicMin(p, v); }

@@ -104,6 +104,9 @@ extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
+#ifdef SR_HAS_PACKED16
+    if (bad[1] == 0) return;  // every operand packs: the packed kernel computes C
+#endif
     bool fast = SR_HAS_FAST_FMA && bad[0] == 0;
     sr_t acc[8][8];
 #pragma unroll
