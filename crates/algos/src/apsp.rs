@@ -188,12 +188,15 @@ pub fn apsp_costs<S: Semiring>(a: &Csr<S>) -> (f64, f64) {
 
 /// How many of [`apsp_costs`]'s squaring operations cost as much time as one of its sources
 /// operations, per backend kind: the dense GEMM runs far closer to the hardware's rate than
-/// the sparse relaxations. Measured on random digraphs with 8 arcs per vertex: on the H100
-/// (docs/BENCH-ALGOS.md, n = 4,096 and 10,000) 560 and 1,100, taken as 500; on the CPU
-/// backend (2 cores, n = 4,096: squaring 83.3 s for 3.4e11, sources 3.61 s for 1.7e9) 9.
+/// the sparse relaxations. Measured on a random digraph with 8 arcs per vertex, n = 10,000
+/// (estimates: squaring 5.0e12, sources 1.04e10 operations): on the H100 squaring took 473 ms
+/// (packed 16-bit GEMM) and sources 130 ms (SpMM a thread per output, blocks of 10,000
+/// sources), so a sources operation costs 132 squaring ones, taken as 130
+/// (docs/BENCH-ALGOS.md); on the CPU backend (2 cores, n = 4,096: squaring 83.3 s for 3.4e11,
+/// sources 3.61 s for 1.7e9) 9.
 pub fn apsp_squaring_discount(kind: BackendKind) -> f64 {
     match kind {
-        BackendKind::Gpu => 500.0,
+        BackendKind::Gpu => 130.0,
         BackendKind::Cpu => 9.0,
     }
 }

@@ -133,6 +133,22 @@ pub enum GenKind {
     Star,
     /// A complete digraph of --n vertices.
     Complete,
+    /// A stencil matrix on a grid of --dims (2-D: --points 5 or 9; 3-D: 7 or 27).
+    Stencil,
+    /// An --n x --n banded matrix: the diagonal and positions within --bandwidth of it with
+    /// probability --density.
+    Banded,
+    /// A triangle mesh on --rows x --cols points (7 entries per inner row); --shuffle numbers
+    /// the points at random.
+    Mesh,
+    /// A Chung-Lu power-law graph: --n vertices, --edge-factor arcs per vertex, degree
+    /// exponent --exponent.
+    ChungLu,
+    /// A rectangular --rows x --cols random matrix, --edge-factor entries per row.
+    Bipartite,
+    /// --blocks square blocks of --block-size on the diagonal, entries with probability
+    /// --density.
+    BlockDiagonal,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -266,6 +282,17 @@ pub enum Cmd {
     },
 }
 
+/// A generator and its arguments as one line of a corpus manifest (`stencil --dims 1000x1000`).
+#[derive(Parser)]
+#[command(no_binary_name = true)]
+pub struct GenLine {
+    /// What to generate.
+    #[arg(value_enum)]
+    pub kind: GenKind,
+    #[command(flatten)]
+    pub args: GenArgs,
+}
+
 /// The size, weights and seed of a generated graph.
 #[derive(Args, Clone, Debug)]
 pub struct GenArgs {
@@ -284,6 +311,33 @@ pub struct GenArgs {
     /// Vertices (path, star, complete).
     #[arg(long, default_value_t = 100)]
     pub n: usize,
+    /// Grid sizes of a stencil, e.g. 1000x1000 or 100x100x100.
+    #[arg(long, default_value = "100x100")]
+    pub dims: String,
+    /// Points of a stencil: 5 or 9 (2-D), 7 or 27 (3-D).
+    #[arg(long, default_value_t = 5)]
+    pub points: usize,
+    /// Half-width of a band (banded).
+    #[arg(long, default_value_t = 8)]
+    pub bandwidth: usize,
+    /// Probability of an entry (banded, block-diagonal).
+    #[arg(long, default_value_t = 1.0)]
+    pub density: f64,
+    /// Degree exponent (chung-lu), above 1.
+    #[arg(long, default_value_t = 2.5)]
+    pub exponent: f64,
+    /// Kronecker quadrant probabilities a,b,c (Graph500: 0.57,0.19,0.19).
+    #[arg(long, default_value = "0.57,0.19,0.19")]
+    pub abc: String,
+    /// Number the points of a mesh at random.
+    #[arg(long)]
+    pub shuffle: bool,
+    /// Diagonal blocks (block-diagonal).
+    #[arg(long, default_value_t = 100)]
+    pub blocks: usize,
+    /// Size of each diagonal block (block-diagonal).
+    #[arg(long, default_value_t = 64)]
+    pub block_size: usize,
     /// Integer weights drawn from LO..=HI ("unit" for none on generated graphs).
     #[arg(long, default_value = "1..100")]
     pub weights: String,
@@ -358,6 +412,51 @@ pub enum BenchCmd {
         /// Timed runs per semiring (at least 10).
         #[arg(long, default_value_t = 10)]
         runs: usize,
+    },
+    /// The format-selection study: every matrix of a corpus manifest in every format and CSR
+    /// kernel, for each semiring, on the GPU and the CPU backend (median of --runs runs, at
+    /// least 20, after warm-up; compile time apart); writes the table as CSV to --output
+    /// (rewritten after each matrix) and prints, per backend and semiring, how each selector
+    /// (the automatic choice, the earlier hand rules, CUSP's HYB/ELL choice, each format
+    /// alone) compares with the fastest variant. `--from TABLE.csv` summarises (and draws) an
+    /// earlier run instead of measuring.
+    Formats {
+        /// The corpus manifest (`name | structure | fit|holdout | generate ...|file ...`).
+        manifest: Option<PathBuf>,
+        /// Summarise this CSV of an earlier run instead of measuring.
+        #[arg(long, value_name = "TABLE.csv", conflicts_with = "manifest")]
+        from: Option<PathBuf>,
+        /// Semirings on the GPU, comma-separated.
+        #[arg(
+            long,
+            default_value = "min-plus:f32,or-and:bool,min-plus:i32,plus-times:f32,max-min:f32"
+        )]
+        semirings: String,
+        /// Semirings on the CPU backend, comma-separated.
+        #[arg(long, default_value = "min-plus:f32,or-and:bool")]
+        cpu_semirings: String,
+        /// Backends, comma-separated: gpu, cpu.
+        #[arg(long, default_value = "gpu,cpu")]
+        backends: String,
+        /// Timed runs per variant (at least 20).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Start no new matrix after this many seconds.
+        #[arg(long, default_value_t = f64::INFINITY)]
+        max_seconds: f64,
+        /// Only these matrices (names, comma-separated).
+        #[arg(long, default_value = "")]
+        only: String,
+        /// Draw the figures (SVG) into this folder.
+        #[arg(long, value_name = "DIR")]
+        plots: Option<PathBuf>,
+        /// Matrices with more entries than this run only the first --large-semirings
+        /// semirings of each list.
+        #[arg(long, default_value_t = usize::MAX)]
+        large_nnz: usize,
+        /// Semirings a large matrix runs (see --large-nnz).
+        #[arg(long, default_value_t = 1)]
+        large_semirings: usize,
     },
     /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings or rounds).
     Apsp {

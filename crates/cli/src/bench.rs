@@ -45,7 +45,7 @@ where
 }
 
 /// Test values for `x` ([`test_value_at`] 0..n).
-fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
+pub(crate) fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
 where
     S::T: semigraph_formats::WeightValue,
 {
@@ -54,18 +54,18 @@ where
 
 /// The matrix of `g` in semiring `S` (the pattern for or-and), `x`, the CPU reference
 /// `A x`, and the bytes an SpMV moves at least.
-struct Problem<S: Semiring> {
-    a: semigraph_formats::Csr<S>,
-    x: Vec<S::T>,
-    want: Vec<S::T>,
-    bytes: f64,
+pub(crate) struct Problem<S: Semiring> {
+    pub(crate) a: semigraph_formats::Csr<S>,
+    pub(crate) x: Vec<S::T>,
+    pub(crate) want: Vec<S::T>,
+    pub(crate) bytes: f64,
 }
 
 impl<S: Semiring> Problem<S>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    fn of(g: &EdgeList) -> Res<Self> {
+    pub(crate) fn of(g: &EdgeList) -> Res<Self> {
         let a = if S::NAME == "or_and" {
             g.to_pattern_csr::<S, u32>()?
         } else {
@@ -171,7 +171,7 @@ where
 
 /// `ok`, or what differs: exact for selecting semirings, relative 1e-5 for plus-times floats
 /// (summation order differs).
-fn check<S: Semiring>(got: &[S::T], want: &[S::T]) -> String {
+pub(crate) fn check<S: Semiring>(got: &[S::T], want: &[S::T]) -> String {
     let float = matches!(
         <S::T as Scalar>::TYPE.name(),
         "f16" | "bf16" | "f32" | "f64"
@@ -419,7 +419,7 @@ where
 }
 
 /// `runs` timings of `f` on the host clock after 3 untimed calls.
-fn time_host(runs: usize, mut f: impl FnMut()) -> Vec<Duration> {
+pub(crate) fn time_host(runs: usize, mut f: impl FnMut()) -> Vec<Duration> {
     for _ in 0..3 {
         f();
     }
@@ -433,7 +433,7 @@ fn time_host(runs: usize, mut f: impl FnMut()) -> Vec<Duration> {
 }
 
 /// Median and minimum, in milliseconds.
-fn median_min_ms(mut t: Vec<Duration>) -> (f64, f64) {
+pub(crate) fn median_min_ms(mut t: Vec<Duration>) -> (f64, f64) {
     t.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     (ms(t[t.len() / 2]), ms(t[0]))

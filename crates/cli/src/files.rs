@@ -25,6 +25,56 @@ fn generated_size(kind: GenKind, a: &GenArgs) -> (u128, u128) {
         }
         GenKind::Path | GenKind::Star => (n, n.saturating_sub(1)),
         GenKind::Complete => (n, n * n.saturating_sub(1)),
+        GenKind::Stencil => {
+            let v = parse_dims(&a.dims).map_or(0, |d| d.iter().map(|&x| x as u128).product());
+            (v, v * a.points as u128)
+        }
+        GenKind::Banded => (n, n * (2 * a.bandwidth as u128 + 1)),
+        GenKind::Mesh => (r * c, 7 * r * c),
+        GenKind::ChungLu => (n, n * a.edge_factor as u128),
+        GenKind::Bipartite => (r.max(c), r * a.edge_factor as u128),
+        GenKind::BlockDiagonal => {
+            let v = a.blocks as u128 * a.block_size as u128;
+            (v, v * a.block_size as u128)
+        }
+    }
+}
+
+/// `1000x1000` or `100x100x100`: two or three sizes.
+fn parse_dims(s: &str) -> Res<Vec<usize>> {
+    let d: Vec<usize> = s
+        .split('x')
+        .map(|p| p.trim().parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            CliError(format!(
+                "--dims {s:?}: expected sizes like 1000x1000 or 100x100x100"
+            ))
+        })?;
+    if !(2..=3).contains(&d.len()) || d.contains(&0) {
+        return Err(CliError(format!(
+            "--dims {s:?}: two or three sizes, each at least 1"
+        )));
+    }
+    Ok(d)
+}
+
+/// `a,b,c`: Kronecker quadrant probabilities, each in 0..=1, summing to at most 1.
+fn parse_abc(s: &str) -> Res<[f64; 3]> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            CliError(format!(
+                "--abc {s:?}: expected three numbers like 0.57,0.19,0.19"
+            ))
+        })?;
+    match v.as_slice() {
+        &[a, b, c] if a >= 0.0 && b >= 0.0 && c >= 0.0 && a + b + c <= 1.0 + 1e-12 => Ok([a, b, c]),
+        _ => Err(CliError(format!(
+            "--abc {s:?}: three non-negative probabilities with a sum of at most 1"
+        ))),
     }
 }
 
@@ -37,6 +87,26 @@ pub(crate) fn generated(kind: GenKind, a: &GenArgs) -> Res<EdgeList> {
             "--scale {} is too large: 2^{} vertices do not fit 32-bit ids (at most 31)",
             a.scale, a.scale
         )));
+    }
+    match kind {
+        GenKind::Stencil => {
+            let d = parse_dims(&a.dims)?;
+            let ok = matches!((d.len(), a.points), (2, 5 | 9) | (3, 7 | 27));
+            if !ok {
+                return Err(CliError(format!(
+                    "--points {} on {} dimensions: 5 or 9 on two, 7 or 27 on three",
+                    a.points,
+                    d.len()
+                )));
+            }
+        }
+        GenKind::Banded | GenKind::BlockDiagonal if !(0.0..=1.0).contains(&a.density) => {
+            return Err(CliError(format!("--density {} outside 0..=1", a.density)));
+        }
+        GenKind::ChungLu if a.exponent.is_nan() || a.exponent <= 1.0 => {
+            return Err(CliError(format!("--exponent {} must exceed 1", a.exponent)));
+        }
+        _ => {}
     }
     let (n, m) = generated_size(kind, a);
     if n > u32::MAX as u128 {
@@ -60,7 +130,17 @@ pub(crate) fn generated(kind: GenKind, a: &GenArgs) -> Res<EdgeList> {
             let (lo, hi) = w.unwrap_or((1, 1));
             generate::grid(a.rows, a.cols, lo, hi, a.seed)
         }
-        GenKind::Kronecker => generate::kronecker(a.scale, a.edge_factor, a.seed),
+        GenKind::Kronecker => {
+            generate::kronecker_with(a.scale, a.edge_factor, parse_abc(&a.abc)?, a.seed)
+        }
+        GenKind::Stencil => generate::stencil(&parse_dims(&a.dims)?, a.points),
+        GenKind::Banded => generate::banded(a.n, a.bandwidth, a.density, a.seed),
+        GenKind::Mesh => generate::mesh(a.rows, a.cols, a.shuffle, a.seed),
+        GenKind::ChungLu => generate::chung_lu(a.n, a.edge_factor, a.exponent, a.seed),
+        GenKind::Bipartite => generate::bipartite(a.rows, a.cols, a.edge_factor, a.seed),
+        GenKind::BlockDiagonal => {
+            generate::block_diagonal(a.blocks, a.block_size, a.density, a.seed)
+        }
         GenKind::Urand => generate::urand(a.scale, a.edge_factor, a.seed),
         GenKind::Path => generate::path(a.n),
         GenKind::Star => generate::star(a.n),

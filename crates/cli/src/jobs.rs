@@ -439,7 +439,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
         let time = t.elapsed();
         let how = match r.method {
             semigraph_algos::ApspMethod::Sources => format!(
-                "{} relaxation rounds at most, blocks of sources over an {n}x{n} matrix",
+                "{} relaxation rounds at most, blocks of sources over a {n}x{n} matrix",
                 r.rounds,
                 n = r.n
             ),

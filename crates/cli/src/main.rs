@@ -11,6 +11,7 @@ mod demo;
 mod files;
 mod jobs;
 mod output;
+mod study;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -332,6 +333,52 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     method,
                 },
         } => bench_algos::apsp_bench(&c, &bench, distances, method.method())?,
+        Cmd::Bench {
+            what:
+                BenchCmd::Formats {
+                    manifest,
+                    from,
+                    semirings,
+                    cpu_semirings,
+                    backends,
+                    runs,
+                    max_seconds,
+                    only,
+                    plots,
+                    large_nnz,
+                    large_semirings,
+                },
+        } => {
+            let list = |s: &str| -> Vec<String> {
+                s.split(',')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            };
+            let backends = list(&backends);
+            if let Some(b) = backends.iter().find(|b| *b != "gpu" && *b != "cpu") {
+                return Err(CliError(format!(
+                    "--backends: unknown backend {b} (gpu, cpu)"
+                )));
+            }
+            study::run(
+                &c,
+                &study::StudyArgs {
+                    manifest,
+                    from,
+                    semirings: list(&semirings),
+                    cpu_semirings: list(&cpu_semirings),
+                    gpu: backends.iter().any(|b| b == "gpu"),
+                    cpu: backends.iter().any(|b| b == "cpu"),
+                    runs,
+                    max_seconds,
+                    only: list(&only),
+                    plots,
+                    large_nnz,
+                    large_semirings,
+                },
+            )?
+        }
         Cmd::Bench {
             what: BenchCmd::Gemm { n, semirings, runs },
         } => {

@@ -6,8 +6,8 @@ use semigraph_semiring::Semiring;
 use crate::coo::Coo;
 use crate::csr::Csr;
 use crate::error::FormatError;
-use crate::generate::Rng;
 use crate::index::{Index, check_fits};
+use crate::rng::Rng;
 use crate::weight::{Weight, WeightValue};
 
 /// Edge weights as a file gives them.

@@ -36,6 +36,7 @@ pub mod index;
 pub mod io;
 pub mod matrix;
 pub mod memory;
+pub mod rng;
 pub mod stats;
 pub mod weight;
 
@@ -49,5 +50,5 @@ pub use error::{FormatError, ReadError, ReadErrorKind};
 pub use hyb::Hyb;
 pub use index::Index;
 pub use matrix::{ConvertOptions, Format, SparseMatrix};
-pub use stats::Stats;
+pub use stats::{Features, Stats};
 pub use weight::{Weight, WeightValue};

@@ -49,7 +49,76 @@ pub struct Stats {
     pub reason: String,
 }
 
+/// The scalar structure features a format choice is made from: [`Stats`] without the
+/// histogram and the recommendation (so a choice can be recomputed from a table of them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries.
+    pub nnz: usize,
+    /// Mean row length.
+    pub row_len_mean: f64,
+    /// Longest row.
+    pub row_len_max: usize,
+    /// Standard deviation of the row length.
+    pub row_len_stddev: f64,
+    /// Rows with no entry.
+    pub empty_rows: usize,
+    /// Occupied diagonals.
+    pub diagonals: usize,
+    /// Largest `|column - row|`.
+    pub bandwidth: usize,
+    /// ELL values stored per entry.
+    pub ell_fill: f64,
+    /// DIA values stored per entry.
+    pub dia_fill: f64,
+    /// HYB's ELL width.
+    pub hyb_width: usize,
+    /// Share of the entries in HYB's COO tail.
+    pub hyb_coo_share: f64,
+    /// HYB's ELL values stored per ELL entry.
+    pub hyb_ell_fill: f64,
+}
+
+impl Features {
+    /// Values stored per entry by dense storage (`nrows * ncols / nnz`).
+    pub fn dense_fill(&self) -> f64 {
+        if self.nnz == 0 {
+            f64::INFINITY
+        } else {
+            self.nrows as f64 * self.ncols as f64 / self.nnz as f64
+        }
+    }
+}
+
 impl Stats {
+    /// The scalar features of these statistics.
+    pub fn features(&self) -> Features {
+        Features {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            nnz: self.nnz,
+            row_len_mean: self.row_len_mean,
+            row_len_max: self.row_len_max,
+            row_len_stddev: self.row_len_stddev,
+            empty_rows: self
+                .row_len_histogram
+                .first()
+                .filter(|b| b.0 == 0 && b.1 == 0)
+                .map_or(0, |b| b.2),
+            diagonals: self.diagonals,
+            bandwidth: self.bandwidth,
+            ell_fill: self.ell_fill,
+            dia_fill: self.dia_fill,
+            hyb_width: self.hyb_width,
+            hyb_coo_share: self.hyb_coo_share,
+            hyb_ell_fill: self.hyb_ell_fill,
+        }
+    }
+
     /// Computes the statistics of `a`.
     pub fn of<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
         let n = a.nrows();
@@ -119,7 +188,20 @@ impl Stats {
         s
     }
 
-    /// A first recommendation from the structure alone (GPU benchmarks refine it):
+    /// The format [`Stats::choose_format`] picks for these statistics on a GPU, and why.
+    pub fn recommend(&self) -> (Format, String) {
+        Stats::choose_format(&self.features(), true)
+    }
+
+    /// The automatic format choice for a matrix with features `f`, on a GPU (`gpu`) or on the
+    /// CPU backend, and why.
+    pub fn choose_format(f: &Features, gpu: bool) -> (Format, String) {
+        let _ = gpu;
+        Stats::rules_format(f)
+    }
+
+    /// The hand-set rules of the first versions (kept to compare against in `semigraph bench
+    /// formats`):
     /// 1. dense when at least a quarter of the values are entries (and it has at most 2^26
     ///    values);
     /// 2. DIA when it stores at most 1.5 values per entry;
@@ -127,37 +209,37 @@ impl Stats {
     /// 4. HYB when its ELL part stores at most 1.5 values per ELL entry and its COO tail holds
     ///    at most a third of the entries;
     /// 5. CSR otherwise (skewed degrees, as in power-law graphs).
-    pub fn recommend(&self) -> (Format, String) {
-        let cells = self.nrows as f64 * self.ncols as f64;
-        if self.nnz == 0 {
+    pub fn rules_format(f: &Features) -> (Format, String) {
+        let cells = f.nrows as f64 * f.ncols as f64;
+        if f.nnz == 0 {
             return (Format::Csr, "no entries".into());
         }
-        if cells <= (1u64 << 26) as f64 && self.nnz as f64 >= 0.25 * cells {
+        if cells <= (1u64 << 26) as f64 && f.nnz as f64 >= 0.25 * cells {
             return (
                 Format::Dense,
-                format!("density {:.2} >= 0.25", self.nnz as f64 / cells),
+                format!("density {:.2} >= 0.25", f.nnz as f64 / cells),
             );
         }
-        if self.dia_fill <= 1.5 {
+        if f.dia_fill <= 1.5 {
             return (
                 Format::Dia,
                 format!(
                     "{} diagonals, DIA fill {:.2} <= 1.5",
-                    self.diagonals, self.dia_fill
+                    f.diagonals, f.dia_fill
                 ),
             );
         }
-        if self.ell_fill <= 1.5 {
-            return (Format::Ell, format!("ELL fill {:.2} <= 1.5", self.ell_fill));
+        if f.ell_fill <= 1.5 {
+            return (Format::Ell, format!("ELL fill {:.2} <= 1.5", f.ell_fill));
         }
-        if self.hyb_width > 0 && self.hyb_ell_fill <= 1.5 && self.hyb_coo_share <= 1.0 / 3.0 {
+        if f.hyb_width > 0 && f.hyb_ell_fill <= 1.5 && f.hyb_coo_share <= 1.0 / 3.0 {
             return (
                 Format::Hyb,
                 format!(
                     "HYB width {}: ELL fill {:.2}, {:.1}% of entries in COO",
-                    self.hyb_width,
-                    self.hyb_ell_fill,
-                    100.0 * self.hyb_coo_share
+                    f.hyb_width,
+                    f.hyb_ell_fill,
+                    100.0 * f.hyb_coo_share
                 ),
             );
         }
@@ -165,11 +247,7 @@ impl Stats {
             Format::Csr,
             format!(
                 "irregular rows (mean {:.2}, stddev {:.2}, max {}): ELL fill {:.2}, DIA fill {:.2}",
-                self.row_len_mean,
-                self.row_len_stddev,
-                self.row_len_max,
-                self.ell_fill,
-                self.dia_fill
+                f.row_len_mean, f.row_len_stddev, f.row_len_max, f.ell_fill, f.dia_fill
             ),
         )
     }

@@ -163,6 +163,71 @@ fn gemm_packed_i32() -> Result<(), Failed> {
     Ok(())
 }
 
+/// APSP on LAGraph's Floyd-Warshall inputs (`test_FW_2003`, `test_FW_2500`, positive integer
+/// weights) on the GPU by both methods, with next hops: the distances equal the CPU backend's
+/// and, from every 25th source, a binary-heap Dijkstra's; the next hops rebuild paths of the
+/// reported length.
+fn apsp_on_lagraph_fw_inputs() -> Result<(), Failed> {
+    use semigraph_algos::testing::oracle_dijkstra;
+    use semigraph_algos::{ApspMethod, ApspOptions, apsp};
+    use semigraph_formats::io::{ReadOptions, read_graph};
+    let gpu = GpuBackend::new()?;
+    let cpu = CpuBackend::new();
+    for name in ["lagraph/test_FW_2003.mtx", "lagraph/test_FW_2500.mtx"] {
+        let g = read_graph(semigraph_testkit::data::path(name), &ReadOptions::default())?;
+        let a = g.to_csr::<MinPlus<i32>, u32>()?;
+        let n = a.nrows();
+        let arcs: Vec<(usize, usize, i64)> = a.iter().map(|(i, j, w)| (i, j, w as i64)).collect();
+        let want = apsp(&cpu, &a, &ApspOptions::default())?;
+        for method in [ApspMethod::Squaring, ApspMethod::Sources] {
+            let opts = ApspOptions {
+                next_hop: true,
+                method,
+            };
+            let r = apsp(&gpu, &a, &opts)?;
+            if r.dist != want.dist {
+                let i = (0..n * n).find(|&i| r.dist[i] != want.dist[i]).unwrap_or(0);
+                return Err(format!(
+                    "{name} {method:?}: ({}, {}) is {} on the GPU, {} on the CPU",
+                    i / n,
+                    i % n,
+                    r.dist[i],
+                    want.dist[i]
+                )
+                .into());
+            }
+            for s in (0..n).step_by(25) {
+                let d = oracle_dijkstra(n, &arcs, s);
+                for (v, &dv) in d.iter().enumerate() {
+                    let got = r.distance(s, v).map(i64::from);
+                    if got != dv {
+                        return Err(format!(
+                            "{name} {method:?}: {s} -> {v}: {got:?}, Dijkstra {dv:?}"
+                        )
+                        .into());
+                    }
+                    if let (Some(len), Some(p)) = (dv, r.path(s, v)) {
+                        let sum: i64 = p
+                            .windows(2)
+                            .map(|e| {
+                                a.get(e[0] as usize, e[1] as usize)
+                                    .map_or(i64::MAX / 4, i64::from)
+                            })
+                            .sum();
+                        if sum != len {
+                            return Err(format!(
+                                "{name} {method:?}: path {s} -> {v} weighs {sum}, not {len}"
+                            )
+                            .into());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The domain of min-plus's fast form over `f32` (no NaN, -inf or -0).
 fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
@@ -241,6 +306,11 @@ fn main() -> ExitCode {
         gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, true], |v| v as i32 - 3)
     });
     h.test_needing(&needs, "gemm_packed::min_plus_i32", gemm_packed_i32);
+    h.test_needing(
+        &needs,
+        "apsp_on_lagraph_fw_inputs",
+        apsp_on_lagraph_fw_inputs,
+    );
     h.test_needing(&needs, "gemm_reg128::min_plus_i64", || {
         gemm_reg128::<MinPlus<i64>>(|x| x >= 0, [true, true], |v| v as i64 - 3)
     });

@@ -341,7 +341,7 @@ impl Backend for GpuBackend {
             Storage::Csr(c) => match if early {
                 c.kernel.for_early_exit()
             } else {
-                c.kernel
+                c.kernel.for_columns(k)
             } {
                 CsrKernel::Scalar => {
                     let f = self.dev.func::<S>(Kernel::SpmvCsrScalar)?;

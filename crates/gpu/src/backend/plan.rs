@@ -167,6 +167,21 @@ impl CsrKernel {
         }
     }
 
+    /// The kernel for a product with `k` vectors (SpMM): from 32 on, a thread per output,
+    /// whose warps take 32 consecutive columns of one row and so read each stored entry's row
+    /// of `X` coalesced (sub-warp and adaptive kernels read one column per row, 4 or 8 bytes
+    /// per row of `X`). Measured on the H100 (APSP by sources, n = 10,000, 8 arcs per vertex,
+    /// blocks of 10,000 columns, docs/BENCH-ALGOS.md): 234 ms with the automatic sub-warp
+    /// kernel, 130 ms with this one. Split kernels and an explicit `SEMIGRAPH_CSR_KERNEL` stay.
+    pub fn for_columns(self, k: u32) -> CsrKernel {
+        let forced = std::env::var_os("SEMIGRAPH_CSR_KERNEL").is_some();
+        if k >= 32 && !forced && matches!(self, CsrKernel::Vector(_) | CsrKernel::Adaptive) {
+            CsrKernel::Scalar
+        } else {
+            self
+        }
+    }
+
     /// Reads `scalar`, `vectorW`, `splitC` or `adaptive`.
     pub fn parse(s: &str) -> Option<CsrKernel> {
         let num = |p: &str| s.strip_prefix(p).and_then(|n| n.parse::<u32>().ok());

@@ -7,48 +7,15 @@
 use rayon::prelude::*;
 
 use crate::edgelist::{EdgeList, Weights};
+pub use crate::rng::Rng;
 
-/// A counter-based random number generator: `at(k)` is the `SplitMix64` finaliser of
-/// `seed` and `k`, so the `k`-th draw needs no state and no order.
-#[derive(Clone, Copy, Debug)]
-pub struct Rng {
-    seed: u64,
-}
+mod random;
+mod structured;
 
-impl Rng {
-    /// A generator for `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng {
-            seed: mix(seed ^ 0x5851_f42d_4c95_7f2d),
-        }
-    }
-    /// The `k`-th 64-bit draw.
-    #[inline]
-    pub fn at(&self, k: u64) -> u64 {
-        mix(self
-            .seed
-            .wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
-    }
-    /// A draw uniform in `0..n` (`n > 0`), by 128-bit multiply (bias below 2^-64 * n).
-    #[inline]
-    pub fn below(&self, k: u64, n: u64) -> u64 {
-        ((self.at(k) as u128 * n as u128) >> 64) as u64
-    }
-    /// A draw uniform in `[0, 1)`.
-    #[inline]
-    pub fn unit(&self, k: u64) -> f64 {
-        (self.at(k) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
+pub use random::{bipartite, chung_lu, kronecker_with};
+pub use structured::{banded, block_diagonal, mesh, stencil};
 
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-fn checked_vertices(n: u64, what: &str) -> usize {
+pub(crate) fn checked_vertices(n: u64, what: &str) -> usize {
     assert!(
         n <= u32::MAX as u64,
         "{what}: {n} vertices do not fit 32-bit vertex ids"
@@ -65,46 +32,11 @@ fn checked_vertices(n: u64, what: &str) -> usize {
 /// # Panics
 /// If `scale > 31`.
 pub fn kronecker(scale: u32, edge_factor: u32, seed: u64) -> EdgeList {
-    assert!(
-        scale <= 31,
-        "Kronecker scale {scale} > 31 does not fit 32-bit vertex ids"
-    );
-    let n = checked_vertices(1u64 << scale, "kronecker");
-    let m = (edge_factor as u64) << scale;
-    let rng = Rng::new(seed);
-    let (a, b, c) = (0.57, 0.19, 0.19);
-    let arcs: Vec<(u32, u32)> = (0..m)
-        .into_par_iter()
-        .map(|e| {
-            let (mut i, mut j) = (0u32, 0u32);
-            for level in 0..scale as u64 {
-                let r = rng.unit(e * scale as u64 + level);
-                let (bi, bj) = if r < a {
-                    (0, 0)
-                } else if r < a + b {
-                    (0, 1)
-                } else if r < a + b + c {
-                    (1, 0)
-                } else {
-                    (1, 1)
-                };
-                i = (i << 1) | bi;
-                j = (j << 1) | bj;
-            }
-            (i, j)
-        })
-        .collect();
-    let perm = permutation(n, Rng::new(seed ^ 0xa5a5_a5a5_a5a5_a5a5));
-    let mut g = EdgeList::new(n, n);
-    (g.src, g.dst) = arcs
-        .into_par_iter()
-        .map(|(i, j)| (perm[i as usize], perm[j as usize]))
-        .unzip();
-    g
+    kronecker_with(scale, edge_factor, [0.57, 0.19, 0.19], seed)
 }
 
 /// A seeded uniform permutation of `0..n` (Fisher-Yates).
-fn permutation(n: usize, rng: Rng) -> Vec<u32> {
+pub(crate) fn permutation(n: usize, rng: Rng) -> Vec<u32> {
     let mut p: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
         let j = rng.below(i as u64, i as u64 + 1) as usize;
@@ -240,6 +172,56 @@ mod tests {
         assert_eq!(star(5).len(), 4);
         assert_eq!(complete(5).len(), 20);
         assert!(empty(3).is_empty());
+    }
+
+    #[test]
+    fn structured_generators_have_their_entry_counts() {
+        // 3 x 4 grid: 17 neighbour pairs; 9 points add 12 diagonal pairs.
+        assert_eq!(stencil(&[3, 4], 5).len(), 12 + 2 * 17);
+        assert_eq!(stencil(&[3, 4], 9).len(), 12 + 2 * (17 + 12));
+        assert_eq!(stencil(&[2, 2, 2], 7).len(), 8 + 2 * 12);
+        assert_eq!(stencil(&[2, 2, 2], 27).len(), 64);
+        let b = banded(10, 2, 1.0, 1);
+        assert_eq!(b.len(), 10 * 5 - 2 * (2 + 1));
+        assert!(b.src.iter().zip(&b.dst).all(|(&i, &j)| i.abs_diff(j) <= 2));
+        assert!(banded(1000, 50, 0.1, 1).len() < 1000 * 20);
+        let m = mesh(3, 4, false, 1);
+        assert_eq!(m.len(), 12 + 2 * (17 + 6));
+        let s = mesh(3, 4, true, 1);
+        let lens = |g: &EdgeList| {
+            let mut d = vec![0usize; g.nrows];
+            for &x in &g.src {
+                d[x as usize] += 1;
+            }
+            d.sort();
+            d
+        };
+        assert_eq!(lens(&m), lens(&s), "shuffling keeps the row lengths");
+        assert_ne!(m.src, s.src);
+        assert_eq!(block_diagonal(3, 4, 1.0, 1).len(), 3 * 16);
+        let r = bipartite(5, 1000, 7, 1);
+        assert_eq!((r.nrows, r.ncols, r.len()), (5, 1000, 35));
+        assert!(r.dst.iter().all(|&c| c < 1000));
+    }
+
+    #[test]
+    fn chung_lu_and_kronecker_probabilities_set_the_skew() {
+        let deg = |g: &EdgeList| {
+            let mut d = vec![0usize; g.nrows];
+            for s in &g.src {
+                d[*s as usize] += 1;
+            }
+            *d.iter().max().unwrap()
+        };
+        let c = chung_lu(4096, 8, 2.1, 1);
+        assert_eq!(c.len(), 8 * 4096);
+        assert!(deg(&c) > 400, "a hub: {}", deg(&c));
+        assert!(deg(&chung_lu(4096, 8, 4.0, 1)) < deg(&c));
+        assert!(deg(&kronecker_with(12, 8, [0.25, 0.25, 0.25], 1)) < 40);
+        assert_eq!(
+            kronecker_with(10, 16, [0.57, 0.19, 0.19], 42),
+            kronecker(10, 16, 42)
+        );
     }
 
     #[test]

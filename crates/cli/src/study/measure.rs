@@ -1,0 +1,250 @@
+//! Timing every variant (format, and CSR kernel on the GPU) of each semiring on one matrix.
+
+use semigraph_algos::{Accum, Backend, CpuBackend, Mask};
+use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats};
+use semigraph_gpu::{CsrKernel, GpuBackend};
+use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Semiring};
+
+use super::StudyArgs;
+use super::manifest::Entry;
+use super::table::Measured;
+use crate::bench::{Problem, check, median_min_ms, time_host};
+use crate::{CliError, Res};
+
+/// The CSR kernels the study runs on the GPU (the automatic choice is always among them).
+pub(crate) const CSR_KERNELS: [CsrKernel; 8] = [
+    CsrKernel::Scalar,
+    CsrKernel::Vector(2),
+    CsrKernel::Vector(4),
+    CsrKernel::Vector(8),
+    CsrKernel::Vector(16),
+    CsrKernel::Vector(32),
+    CsrKernel::Split(8),
+    CsrKernel::Adaptive,
+];
+
+/// The other formats, on both backends.
+const FORMATS: [Format; 5] = [
+    Format::Ell,
+    Format::Dia,
+    Format::Coo,
+    Format::Hyb,
+    Format::Dense,
+];
+
+/// Dense runs only up to this many values (256 MiB of `f32`).
+const MAX_DENSE: usize = 1 << 26;
+
+/// The semirings the study knows, as `name:type`.
+pub(crate) const KNOWN: &str =
+    "min-plus:f32, min-plus:i32, or-and:bool, plus-times:f32, max-min:f32";
+
+/// A variant's name in the table: `csr/KERNEL` on the GPU, `csr` on the CPU, else the format.
+pub(crate) fn variant_name(format: Format, kernel: Option<CsrKernel>) -> String {
+    match kernel {
+        Some(k) => format!("csr/{}", k.name()),
+        None => format.name().to_string(),
+    }
+}
+
+/// The backends and settings of a study.
+pub(crate) struct Context {
+    gpu: Option<GpuBackend>,
+    cpu: Option<CpuBackend>,
+    semirings: Vec<String>,
+    cpu_semirings: Vec<String>,
+    runs: usize,
+    large_nnz: usize,
+    large_semirings: usize,
+}
+
+impl Context {
+    pub(crate) fn new(a: &StudyArgs) -> Res<Context> {
+        let gpu = if a.gpu {
+            Some(
+                GpuBackend::new()
+                    .map_err(|e| CliError(format!("bench formats on the GPU: {e}")))?,
+            )
+        } else {
+            None
+        };
+        for s in a.semirings.iter().chain(&a.cpu_semirings) {
+            if !KNOWN.split(", ").any(|k| k == s) {
+                return Err(CliError(format!(
+                    "bench formats: unknown semiring {s} (known: {KNOWN})"
+                )));
+            }
+        }
+        Ok(Context {
+            gpu,
+            cpu: a.cpu.then(CpuBackend::new),
+            semirings: a.semirings.clone(),
+            cpu_semirings: a.cpu_semirings.clone(),
+            runs: a.runs.max(20),
+            large_nnz: a.large_nnz,
+            large_semirings: a.large_semirings.max(1),
+        })
+    }
+
+    /// Every variant of every semiring on both backends for `g`.
+    pub(crate) fn matrix(&mut self, e: &Entry, g: &EdgeList, quiet: bool) -> Res<Vec<Measured>> {
+        let pattern = g.to_pattern_csr::<OrAnd, u32>()?;
+        let base = Measured::base(e, Stats::of(&pattern).features());
+        let keep = if pattern.nnz() > self.large_nnz {
+            self.large_semirings
+        } else {
+            usize::MAX
+        };
+        drop(pattern);
+        let mut rows = Vec::new();
+        let runs = self.runs;
+        if let Some(gpu) = self.gpu.as_mut() {
+            for s in self.semirings.iter().take(keep) {
+                dispatch_gpu(s, gpu, g, runs, &base, &mut rows, quiet)?;
+            }
+        }
+        if let Some(cpu) = &self.cpu {
+            for s in self.cpu_semirings.iter().take(keep) {
+                dispatch_cpu(s, cpu, g, runs, &base, &mut rows, quiet)?;
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// Conversion limits of the study: the library's, with dense up to [`MAX_DENSE`] values.
+fn options() -> ConvertOptions {
+    ConvertOptions {
+        max_dense_entries: MAX_DENSE,
+        ..Default::default()
+    }
+}
+
+macro_rules! dispatch {
+    ($name:ident, $one:ident, $backend:ty) => {
+        fn $name(
+            s: &str,
+            b: $backend,
+            g: &EdgeList,
+            runs: usize,
+            base: &Measured,
+            rows: &mut Vec<Measured>,
+            quiet: bool,
+        ) -> Res<()> {
+            match s {
+                "min-plus:f32" => $one::<MinPlus<f32>>(b, g, runs, base, rows, quiet),
+                "min-plus:i32" => $one::<MinPlus<i32>>(b, g, runs, base, rows, quiet),
+                "or-and:bool" => $one::<OrAnd>(b, g, runs, base, rows, quiet),
+                "plus-times:f32" => $one::<PlusTimes<f32>>(b, g, runs, base, rows, quiet),
+                "max-min:f32" => $one::<MaxMin<f32>>(b, g, runs, base, rows, quiet),
+                other => Err(CliError(format!("bench formats: unknown semiring {other}"))),
+            }
+        }
+    };
+}
+dispatch!(dispatch_gpu, gpu_semiring, &mut GpuBackend);
+dispatch!(dispatch_cpu, cpu_semiring, &CpuBackend);
+
+/// The GPU: every CSR kernel and every other format, device-timed (CUDA events).
+fn gpu_semiring<S: Semiring>(
+    gpu: &mut GpuBackend,
+    g: &EdgeList,
+    runs: usize,
+    base: &Measured,
+    rows: &mut Vec<Measured>,
+    quiet: bool,
+) -> Res<()>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    let Problem { a, x, want, .. } = Problem::<S>::of(g)?;
+    let xd = gpu.dense::<S>(a.ncols(), 1, &x)?;
+    let variants = CSR_KERNELS
+        .iter()
+        .map(|&k| (Format::Csr, Some(k)))
+        .chain(FORMATS.iter().map(|&f| (f, None)));
+    for (format, kernel) in variants {
+        let name = variant_name(format, kernel);
+        gpu.set_csr_kernel(kernel);
+        let m = match gpu.matrix(&a, format, &options()) {
+            Ok(m) => m,
+            Err(e) => {
+                rows.push(base.refused("gpu", &S::full_name(), &name, &e.to_string()));
+                continue;
+            }
+        };
+        let mut y = gpu.dense_filled::<S>(a.nrows(), 1, S::zero())?;
+        gpu.mxm(&mut y, Mask::All, Accum::Replace, &m, &xd)?;
+        let verdict = check::<S>(&gpu.read_dense(&y)?, &want);
+        let t = gpu.time(3, runs, || -> Res<()> {
+            gpu.mxm(&mut y, Mask::All, Accum::Replace, &m, &xd)?;
+            Ok(())
+        })?;
+        if !quiet && verdict != "ok" {
+            eprintln!(
+                "semigraph bench formats: {} gpu {} {name}: {verdict}",
+                base.matrix,
+                S::full_name()
+            );
+        }
+        rows.push(base.timed(
+            "gpu",
+            &S::full_name(),
+            &name,
+            t.median_ms(),
+            t.min_ms(),
+            runs,
+            &verdict,
+        ));
+    }
+    gpu.set_csr_kernel(None);
+    Ok(())
+}
+
+/// The CPU backend: every format, host-timed.
+fn cpu_semiring<S: Semiring>(
+    cpu: &CpuBackend,
+    g: &EdgeList,
+    runs: usize,
+    base: &Measured,
+    rows: &mut Vec<Measured>,
+    quiet: bool,
+) -> Res<()>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    let Problem { a, x, want, .. } = Problem::<S>::of(g)?;
+    let xd = cpu.dense::<S>(a.ncols(), 1, &x)?;
+    for format in std::iter::once(Format::Csr).chain(FORMATS) {
+        let name = variant_name(format, None);
+        let m = match cpu.matrix(&a, format, &options()) {
+            Ok(m) => m,
+            Err(e) => {
+                rows.push(base.refused("cpu", &S::full_name(), &name, &e.to_string()));
+                continue;
+            }
+        };
+        let mut y = cpu.dense_filled::<S>(a.nrows(), 1, S::zero())?;
+        cpu.mxm(&mut y, Mask::All, Accum::Replace, &m, &xd)?;
+        let verdict = check::<S>(&cpu.read_dense(&y)?, &want);
+        let mut failed = None;
+        let times = time_host(runs, || {
+            if let Err(e) = cpu.mxm(&mut y, Mask::All, Accum::Replace, &m, &xd) {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let (med, min) = median_min_ms(times);
+        if !quiet && verdict != "ok" {
+            eprintln!(
+                "semigraph bench formats: {} cpu {} {name}: {verdict}",
+                base.matrix,
+                S::full_name()
+            );
+        }
+        rows.push(base.timed("cpu", &S::full_name(), &name, med, min, runs, &verdict));
+    }
+    Ok(())
+}
