@@ -10,7 +10,7 @@ use crate::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct GraphOptions {
     /// Format of the pull matrix `A^T` (used by SpMV/SpMM); `None` picks
-    /// [`Stats::recommend`]'s format for `A^T`.
+    /// [`Stats::choose_format`]'s format for `A^T` on the backend's kind.
     pub format: Option<Format>,
     /// Also build the pull matrix `A^T` (needed by pull-direction BFS and multi-source BFS).
     /// The push matrix `A` (CSR, for SpMSpV) is always built.
@@ -47,7 +47,10 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
         let pull = if opts.pull {
             let at = a.transpose();
-            let format = opts.format.unwrap_or_else(|| Stats::of(&at).recommend().0);
+            let format = opts.format.unwrap_or_else(|| {
+                let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
+                Stats::choose_format(&Stats::of(&at).features(), gpu).0
+            });
             Some(backend.matrix(&at, format, &opts.convert)?)
         } else {
             None

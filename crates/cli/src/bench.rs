@@ -92,8 +92,7 @@ where
     S::T: semigraph_formats::WeightValue,
 {
     let Problem { a, x, want, bytes } = Problem::<S>::of(g)?;
-    let max_row = (0..a.nrows()).map(|i| a.row_len(i)).max().unwrap_or(0);
-    let auto = CsrKernel::choose(a.nrows(), a.nnz(), max_row);
+    let auto = CsrKernel::choose(&semigraph_gpu::RowShape::of(&a));
     let mut variants: Vec<(Format, Option<CsrKernel>)> = Vec::new();
     for &f in formats {
         if f == Format::Csr {

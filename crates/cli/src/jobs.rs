@@ -498,7 +498,10 @@ where
         } else {
             csr_of::<S>(self.file, self.g, false)?
         };
-        let format = self.format.unwrap_or_else(|| Stats::of(&a).recommend().0);
+        let format = self.format.unwrap_or_else(|| {
+            let gpu = b.kind() == semigraph_algos::BackendKind::Gpu;
+            Stats::choose_format(&Stats::of(&a).features(), gpu).0
+        });
         let t0 = Instant::now();
         let m = b.matrix(&a, format, &Default::default())?;
         let upload = t0.elapsed();

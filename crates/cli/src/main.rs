@@ -255,6 +255,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                         "ell_fill": st.ell_fill, "dia_fill": st.dia_fill,
                         "hyb": {"width": st.hyb_width, "coo_share": st.hyb_coo_share, "ell_fill": st.hyb_ell_fill},
                         "recommended": st.recommended.name(), "reason": st.reason,
+                        "recommended_cpu": st.recommended_cpu.name(), "reason_cpu": st.reason_cpu,
                     });
                     writeln!(w, "{}", serde_json::to_string_pretty(&v).expect("serializable"))
                 } else {

@@ -37,6 +37,7 @@ pub mod io;
 pub mod matrix;
 pub mod memory;
 pub mod rng;
+pub mod select;
 pub mod stats;
 pub mod weight;
 

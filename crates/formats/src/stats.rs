@@ -43,10 +43,14 @@ pub struct Stats {
     pub hyb_coo_share: f64,
     /// HYB's ELL values stored per ELL entry.
     pub hyb_ell_fill: f64,
-    /// The format recommended by [`Stats::recommend`].
+    /// The format [`Stats::choose_format`] picks on a GPU.
     pub recommended: Format,
     /// Why.
     pub reason: String,
+    /// The format [`Stats::choose_format`] picks on the CPU backend.
+    pub recommended_cpu: Format,
+    /// Why.
+    pub reason_cpu: String,
 }
 
 /// The scalar structure features a format choice is made from: [`Stats`] without the
@@ -183,8 +187,11 @@ impl Stats {
             },
             recommended: Format::Csr,
             reason: String::new(),
+            recommended_cpu: Format::Csr,
+            reason_cpu: String::new(),
         };
         (s.recommended, s.reason) = s.recommend();
+        (s.recommended_cpu, s.reason_cpu) = Stats::choose_format(&s.features(), false);
         s
     }
 
@@ -196,60 +203,7 @@ impl Stats {
     /// The automatic format choice for a matrix with features `f`, on a GPU (`gpu`) or on the
     /// CPU backend, and why.
     pub fn choose_format(f: &Features, gpu: bool) -> (Format, String) {
-        let _ = gpu;
-        Stats::rules_format(f)
-    }
-
-    /// The hand-set rules of the first versions (kept to compare against in `semigraph bench
-    /// formats`):
-    /// 1. dense when at least a quarter of the values are entries (and it has at most 2^26
-    ///    values);
-    /// 2. DIA when it stores at most 1.5 values per entry;
-    /// 3. ELL when it stores at most 1.5 values per entry;
-    /// 4. HYB when its ELL part stores at most 1.5 values per ELL entry and its COO tail holds
-    ///    at most a third of the entries;
-    /// 5. CSR otherwise (skewed degrees, as in power-law graphs).
-    pub fn rules_format(f: &Features) -> (Format, String) {
-        let cells = f.nrows as f64 * f.ncols as f64;
-        if f.nnz == 0 {
-            return (Format::Csr, "no entries".into());
-        }
-        if cells <= (1u64 << 26) as f64 && f.nnz as f64 >= 0.25 * cells {
-            return (
-                Format::Dense,
-                format!("density {:.2} >= 0.25", f.nnz as f64 / cells),
-            );
-        }
-        if f.dia_fill <= 1.5 {
-            return (
-                Format::Dia,
-                format!(
-                    "{} diagonals, DIA fill {:.2} <= 1.5",
-                    f.diagonals, f.dia_fill
-                ),
-            );
-        }
-        if f.ell_fill <= 1.5 {
-            return (Format::Ell, format!("ELL fill {:.2} <= 1.5", f.ell_fill));
-        }
-        if f.hyb_width > 0 && f.hyb_ell_fill <= 1.5 && f.hyb_coo_share <= 1.0 / 3.0 {
-            return (
-                Format::Hyb,
-                format!(
-                    "HYB width {}: ELL fill {:.2}, {:.1}% of entries in COO",
-                    f.hyb_width,
-                    f.hyb_ell_fill,
-                    100.0 * f.hyb_coo_share
-                ),
-            );
-        }
-        (
-            Format::Csr,
-            format!(
-                "irregular rows (mean {:.2}, stddev {:.2}, max {}): ELL fill {:.2}, DIA fill {:.2}",
-                f.row_len_mean, f.row_len_stddev, f.row_len_max, f.ell_fill, f.dia_fill
-            ),
-        )
+        crate::select::choose_format(f, gpu)
     }
 }
 
@@ -277,6 +231,15 @@ impl fmt::Display for Stats {
             "HYB             width {}, ELL fill {:.3}, COO share {:.3}",
             self.hyb_width, self.hyb_ell_fill, self.hyb_coo_share
         )?;
-        write!(f, "recommended     {} ({})", self.recommended, self.reason)
+        writeln!(
+            f,
+            "recommended     {} on a GPU ({})",
+            self.recommended, self.reason
+        )?;
+        write!(
+            f,
+            "                {} on the CPU ({})",
+            self.recommended_cpu, self.reason_cpu
+        )
     }
 }

@@ -39,7 +39,7 @@ mod params;
 
 pub use backend::{
     AdaptivePlan, CsrKernel, GemmKernel, GemmPath, GpuBackend, GpuDense, GpuMask, GpuMatrix,
-    GpuSparse,
+    GpuSparse, RowShape,
 };
 pub use codegen::{Kernel, KernelKey};
 pub use compiler::{Compiled, Compiler, Origin, check_cuda, nvrtc_present};

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use semigraph_formats::{Features, Format, Stats};
-use semigraph_gpu::CsrKernel;
+use semigraph_gpu::{CsrKernel, RowShape};
 use serde_json::json;
 
 use super::manifest::{Entry, Set};
@@ -221,7 +221,7 @@ fn csr_on(f: &Features, backend: &str) -> String {
     if backend == "gpu" {
         format!(
             "csr/{}",
-            CsrKernel::choose(f.nrows, f.nnz, f.row_len_max).name()
+            CsrKernel::choose(&RowShape::from_features(f)).name()
         )
     } else {
         "csr".into()
@@ -236,6 +236,44 @@ fn with_csr(format: Format, f: &Features, backend: &str) -> String {
     }
 }
 
+/// The hand-set rules the study replaced (semigraph before the study), as the baseline:
+/// dense when a quarter of the values are entries (at most 2^26 values); DIA, then ELL, when
+/// they store at most 1.5 values per entry; HYB when its ELL part stores at most 1.5 values per
+/// ELL entry and its COO tail holds at most a third of the entries; CSR otherwise, with the
+/// GPU kernel adaptive for rows over 1,024 and 64 times the mean, a thread per row up to 16,
+/// else a sub-warp as wide as the mean (rounded up to a power of two, 2 to 32).
+fn rules_before(f: &Features, backend: &str) -> String {
+    let cells = f.nrows as f64 * f.ncols as f64;
+    let format = if f.nnz == 0 {
+        Format::Csr
+    } else if cells <= (1u64 << 26) as f64 && f.nnz as f64 >= 0.25 * cells {
+        Format::Dense
+    } else if f.dia_fill <= 1.5 {
+        Format::Dia
+    } else if f.ell_fill <= 1.5 {
+        Format::Ell
+    } else if f.hyb_width > 0 && f.hyb_ell_fill <= 1.5 && f.hyb_coo_share <= 1.0 / 3.0 {
+        Format::Hyb
+    } else {
+        Format::Csr
+    };
+    if format != Format::Csr {
+        return format.name().into();
+    }
+    if backend != "gpu" {
+        return "csr".into();
+    }
+    let avg = f.nnz as f64 / f.nrows.max(1) as f64;
+    let k = if f.row_len_max > 1024 && f.row_len_max as f64 > 64.0 * avg.max(1.0) {
+        CsrKernel::Adaptive
+    } else if f.row_len_max <= 16 {
+        CsrKernel::Scalar
+    } else {
+        CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
+    };
+    format!("csr/{}", k.name())
+}
+
 /// The selectors compared: the library's automatic choice, the hand rules it replaced, the
 /// classic CUSP HYB/ELL choice, and each format alone (CSR with the automatic kernel).
 pub(crate) fn selectors() -> Vec<Selector> {
@@ -246,7 +284,7 @@ pub(crate) fn selectors() -> Vec<Selector> {
         },
         Selector {
             name: "hand rules (before)",
-            choose: |f, b| with_csr(Stats::rules_format(f).0, f, b),
+            choose: rules_before,
         },
         Selector {
             name: "CUSP HYB/ELL",

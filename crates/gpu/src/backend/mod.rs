@@ -184,7 +184,7 @@ mod plan;
 mod raw;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,
-    GemmPath,
+    GemmPath, RowShape,
 };
 
 /// Writes a product's partial results into a zeroed temporary (see `mxm`).

@@ -1,7 +1,8 @@
 //! Kernel choices: how CSR SpMV is computed ([`CsrKernel`], and [`AdaptivePlan`] for
 //! CSR-Adaptive) and which dense GEMM kernel runs ([`GemmKernel`]).
 
-use semigraph_semiring::ScalarType;
+use semigraph_formats::Csr;
+use semigraph_semiring::{ScalarType, Semiring};
 
 /// How CSR SpMV is computed ([`GpuBackend::set_csr_kernel`](crate::GpuBackend::set_csr_kernel)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,80 @@ impl GemmPath {
     }
 }
 
+/// What [`CsrKernel::choose`] looks at: the row lengths, and how far entries lie from the
+/// diagonal (whether neighbouring rows read neighbouring parts of `x`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowShape {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries.
+    pub nnz: usize,
+    /// Longest row.
+    pub max_row: usize,
+    /// Standard deviation of the row length.
+    pub stddev: f64,
+    /// Largest `|column - row|` of an entry.
+    pub bandwidth: usize,
+}
+
+impl RowShape {
+    /// The shape of `a`, in one parallel pass over its rows.
+    pub fn of<S: Semiring>(a: &Csr<S>) -> RowShape {
+        use rayon::prelude::*;
+        let n = a.nrows();
+        let (max_row, sum_sq, bandwidth) = (0..n)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|i| {
+                let (cols, _) = a.row(i);
+                let band = cols
+                    .iter()
+                    .map(|&j| (j as usize).abs_diff(i))
+                    .max()
+                    .unwrap_or(0);
+                (cols.len(), (cols.len() * cols.len()) as f64, band)
+            })
+            .reduce(
+                || (0, 0.0, 0),
+                |x, y| (x.0.max(y.0), x.1 + y.1, x.2.max(y.2)),
+            );
+        let mean = a.nnz() as f64 / n.max(1) as f64;
+        RowShape {
+            nrows: n,
+            ncols: a.ncols(),
+            nnz: a.nnz(),
+            max_row,
+            stddev: (sum_sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),
+            bandwidth,
+        }
+    }
+
+    /// The shape in a matrix's [`Features`](semigraph_formats::Features).
+    pub fn from_features(f: &semigraph_formats::Features) -> RowShape {
+        RowShape {
+            nrows: f.nrows,
+            ncols: f.ncols,
+            nnz: f.nnz,
+            max_row: f.row_len_max,
+            stddev: f.row_len_stddev,
+            bandwidth: f.bandwidth,
+        }
+    }
+
+    /// [`is_skewed`](semigraph_formats::select::is_skewed): a few rows far longer than the
+    /// rest (the format choice uses the same test).
+    pub fn skewed(&self) -> bool {
+        semigraph_formats::select::is_skewed(self.nrows, self.nnz, self.max_row, self.stddev)
+    }
+
+    /// [`is_local`](semigraph_formats::select::is_local): entries near the diagonal.
+    pub fn local(&self) -> bool {
+        semigraph_formats::select::is_local(self.bandwidth, self.ncols)
+    }
+}
+
 /// Entries per shared-memory block of [`CsrKernel::Adaptive`] (`SG_AD_ENTRIES`).
 pub const ADAPTIVE_ENTRIES: usize = 1024;
 /// Threads per block of [`CsrKernel::Adaptive`] (`SG_AD_THREADS`), also its most rows per block.
@@ -129,29 +204,49 @@ impl AdaptivePlan {
 }
 
 impl CsrKernel {
-    /// The choice for a matrix with these row lengths: adaptive when a few rows are far
-    /// longer than the rest (power-law graphs), a thread per row when every row is short,
-    /// else a sub-warp about as wide as the average row. `SEMIGRAPH_CSR_KERNEL` (`scalar`,
-    /// `vector8`, `split8`, `adaptive`, ...) overrides the choice.
-    pub fn choose(nrows: usize, nnz: usize, max_row: usize) -> CsrKernel {
-        let avg = nnz as f64 / nrows.max(1) as f64;
+    /// The choice for a matrix of this shape, fitted on the format study of
+    /// `semigraph bench formats` (52 matrices, H100, docs/FORMATS.md; per matrix the fastest of
+    /// the eight kernels, min-plus `f32` and the other non-terminal semirings):
+    /// - adaptive for skewed rows (the longest over 64 times the mean and over 256, or a
+    ///   standard deviation above the mean: power-law graphs) and for rows of 256 entries or
+    ///   more (dense-ish), where a sub-warp of 32 left most of the time on the longest rows;
+    /// - a thread per row for rows of at most 3 entries (road networks), and for rows of at most
+    ///   9 when the entries lie near the diagonal (bandwidth at most an eighth of the columns)
+    ///   and there are 300,000 rows or more: neighbouring threads then read neighbouring parts of
+    ///   `x`;
+    /// - else a sub-warp of 2 lanes up to 9 entries per row, 4 up to 48, 8 up to 128, 32 beyond:
+    ///   about a quarter of the mean, narrower than the mean (32 lanes for 17-entry rows, the
+    ///   earlier rule, measured 0.3-0.5 of the best).
+    ///
+    /// `SEMIGRAPH_CSR_KERNEL` (`scalar`, `vector8`, `split8`, `adaptive`, ...) overrides it.
+    pub fn choose(s: &RowShape) -> CsrKernel {
         if let Some(k) = std::env::var("SEMIGRAPH_CSR_KERNEL")
             .ok()
             .and_then(|v| CsrKernel::parse(&v))
         {
             return k;
         }
-        if max_row > 1024 && max_row as f64 > 64.0 * avg.max(1.0) {
-            CsrKernel::Adaptive
-        } else if max_row <= 16 {
+        let mean = s.nnz as f64 / s.nrows.max(1) as f64;
+        if s.skewed() || mean >= 256.0 {
+            return CsrKernel::Adaptive;
+        }
+        if mean <= 3.0 {
             CsrKernel::Scalar
+        } else if mean <= 9.0 {
+            if s.local() && s.nrows >= 300_000 {
+                CsrKernel::Scalar
+            } else {
+                CsrKernel::Vector(2)
+            }
+        } else if mean <= 48.0 {
+            CsrKernel::Vector(4)
+        } else if mean <= 128.0 {
+            CsrKernel::Vector(8)
         } else {
-            CsrKernel::Vector((avg.ceil() as u32).next_power_of_two().clamp(2, 32))
+            CsrKernel::Vector(32)
         }
     }
-}
 
-impl CsrKernel {
     /// The kernel for a masked product in a semiring whose row sums may stop at their first
     /// non-zero term ([`Semiring::FIRST_WINS`](semigraph_semiring::Semiring::FIRST_WINS)):
     /// sub-warps of two lanes, which stop at the first pair of entries with a hit (the adaptive

@@ -404,10 +404,9 @@ impl GpuBackend {
     }
 
     pub(super) fn dev_csr<S: Semiring>(&self, a: &Csr<S>) -> Result<DevCsr, GpuError> {
-        let max_row = (0..a.nrows()).map(|i| a.row_len(i)).max().unwrap_or(0);
         let kernel = self
             .csr_kernel
-            .unwrap_or_else(|| CsrKernel::choose(a.nrows(), a.nnz(), max_row));
+            .unwrap_or_else(|| CsrKernel::choose(&RowShape::of(a)));
         let plan = match kernel {
             CsrKernel::Adaptive => {
                 let p = AdaptivePlan::new(a.row_ptr());
