@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 
 use semigraph_algos::{Accum, Backend, CpuBackend};
-use semigraph_gpu::{GemmKernel, GemmPath, GpuBackend};
+use semigraph_gpu::{CsrKernel, GemmKernel, GemmPath, GpuBackend};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f16};
 use semigraph_testkit::harness::{Failed, Harness, Needs};
 
@@ -228,6 +228,24 @@ fn apsp_on_lagraph_fw_inputs() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Every CSR kernel, forced, through the suite's matrix checks (SpMV and SpMM with every mask
+/// and accumulation, SpMSpV) for semirings of each kind of value: the automatic choice picks
+/// among them by the matrix's shape, so each must be right on every matrix.
+fn csr_kernel_ops(k: CsrKernel) -> Result<(), Failed> {
+    use semigraph_formats::Format;
+    use semigraph_testkit::backend_suite::check_matrix_ops;
+    let mut gpu = GpuBackend::new()?;
+    gpu.set_csr_kernel(Some(k));
+    check_matrix_ops::<GpuBackend, MinPlus<f32>>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, MinPlus<i64>>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, OrAnd>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, PlusTimes<f64>>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, MaxMin<f16>>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, semigraph_semiring::MinSecondI<u32>>(&gpu, Format::Csr);
+    check_matrix_ops::<GpuBackend, semigraph_semiring::MinPlusPred<i32>>(&gpu, Format::Csr);
+    Ok(())
+}
+
 /// The domain of min-plus's fast form over `f32` (no NaN, -inf or -0).
 fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
@@ -311,6 +329,20 @@ fn main() -> ExitCode {
         "apsp_on_lagraph_fw_inputs",
         apsp_on_lagraph_fw_inputs,
     );
+    for k in [
+        CsrKernel::Scalar,
+        CsrKernel::Vector(2),
+        CsrKernel::Vector(4),
+        CsrKernel::Vector(8),
+        CsrKernel::Vector(16),
+        CsrKernel::Vector(32),
+        CsrKernel::Split(8),
+        CsrKernel::Adaptive,
+    ] {
+        h.test_needing(&needs, format!("csr_kernel::{}", k.name()), move || {
+            csr_kernel_ops(k)
+        });
+    }
     h.test_needing(&needs, "gemm_reg128::min_plus_i64", || {
         gemm_reg128::<MinPlus<i64>>(|x| x >= 0, [true, true], |v| v as i64 - 3)
     });
