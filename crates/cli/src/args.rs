@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use semigraph_algos::DistanceType;
 
@@ -9,38 +10,205 @@ use semigraph_algos::DistanceType;
 #[derive(Parser)]
 #[command(name = "semigraph", version, about, long_about = None)]
 pub struct Cli {
-    #[command(flatten)]
-    pub opts: Common,
     #[command(subcommand)]
     pub cmd: Cmd,
 }
 
-/// Options shared by every subcommand.
-#[derive(Args, Clone, Debug)]
+/// The options of a run, whichever subcommand they came from (those a subcommand does not
+/// take keep their defaults).
+#[derive(Clone, Debug, Default)]
 pub struct Common {
-    /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
-    #[arg(long, global = true, value_enum, default_value_t = BackendChoice::Auto)]
+    /// Where to compute.
     pub backend: BackendChoice,
-    /// Read every edge of an edge list as two arcs (formats that declare symmetry, such as
-    /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
-    #[arg(long, global = true)]
+    /// Read every edge of an edge list as two arcs.
     pub undirected: bool,
-    /// Write the result to FILE (atomically: a temporary file, then a rename) instead of stdout.
-    #[arg(long, short = 'o', global = true, value_name = "FILE")]
+    /// Write the result here instead of stdout.
     pub output: Option<PathBuf>,
     /// Write JSON instead of text.
-    #[arg(long, global = true)]
     pub json: bool,
     /// No progress bars or notes on stderr.
-    #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// `--backend`.
+#[derive(Args, Clone, Debug)]
+pub struct BackendOpt {
+    /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+}
+
+/// `--undirected`.
+#[derive(Args, Clone, Debug)]
+pub struct InputOpt {
+    /// Read every edge of an edge list as two arcs (formats that declare symmetry, such as
+    /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
+    #[arg(long)]
+    pub undirected: bool,
+}
+
+/// `--output`, `--quiet`.
+#[derive(Args, Clone, Debug)]
+pub struct WriteOpt {
+    /// Write the result to FILE (atomically: a temporary file, then a rename) instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// No progress bars or notes on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `--json`.
+#[derive(Args, Clone, Debug)]
+pub struct JsonOpt {
+    /// Write JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of a computation on a graph file: backend, input, output.
+#[derive(Args, Clone, Debug)]
+pub struct RunOpts {
+    #[command(flatten)]
+    pub backend: BackendOpt,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+/// The options of a report on a graph file that runs on no backend of its choosing.
+#[derive(Args, Clone, Debug)]
+pub struct ReportOpts {
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+/// The options of a report with no graph file.
+#[derive(Args, Clone, Debug)]
+pub struct PlainReportOpts {
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+impl Common {
+    fn with(
+        backend: Option<&BackendOpt>,
+        input: Option<&InputOpt>,
+        write: &WriteOpt,
+        json: Option<&JsonOpt>,
+    ) -> Common {
+        Common {
+            backend: backend.map_or(BackendChoice::Auto, |b| b.backend),
+            undirected: input.is_some_and(|i| i.undirected),
+            output: write.output.clone(),
+            json: json.is_some_and(|j| j.json),
+            quiet: write.quiet,
+        }
+    }
+}
+
+impl RunOpts {
+    pub fn common(&self) -> Common {
+        Common::with(
+            Some(&self.backend),
+            Some(&self.input),
+            &self.write,
+            Some(&self.json),
+        )
+    }
+}
+
+impl ReportOpts {
+    pub fn common(&self) -> Common {
+        Common::with(None, Some(&self.input), &self.write, Some(&self.json))
+    }
+}
+
+impl PlainReportOpts {
+    pub fn common(&self) -> Common {
+        Common::with(None, None, &self.write, Some(&self.json))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Default)]
 pub enum BackendChoice {
+    #[default]
     Auto,
     Cpu,
     Gpu,
+}
+
+/// Every built-in semiring as `name:type` (`min-plus:f32`, `or-and:bool`,
+/// `min-plus-pred:dpi32`), from `Semiring::full_name` (`min_plus_f32`): the one syntax of
+/// `spmv --semiring` and the benches' `--semirings`.
+pub fn semiring_specs() -> Vec<String> {
+    let mut v = Vec::new();
+    macro_rules! push {
+        ($label:ident, $s:ty) => {
+            v.push(spec_of(&<$s as semigraph_semiring::Semiring>::full_name()));
+        };
+    }
+    semigraph_semiring::for_each_builtin!(push);
+    v
+}
+
+/// `min_plus_f32` -> `min-plus:f32`.
+pub fn spec_of(full_name: &str) -> String {
+    match full_name.rsplit_once('_') {
+        Some((name, ty)) => format!("{}:{ty}", name.replace('_', "-")),
+        None => full_name.to_string(),
+    }
+}
+
+/// A clap parser accepting exactly the built-in semirings (`--help` lists them).
+pub fn semiring_parser() -> PossibleValuesParser {
+    // clap keeps `&'static str` values: the list is made once per process.
+    static SPECS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    let specs = SPECS.get_or_init(|| {
+        semiring_specs()
+            .into_iter()
+            .map(|s| &*Box::leak(s.into_boxed_str()))
+            .collect()
+    });
+    PossibleValuesParser::new(specs.iter().copied())
+}
+
+/// `--format` of a product's matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// The automatic choice for the backend (docs/FORMATS.md).
+    Auto,
+    Csr,
+    Ell,
+    Dia,
+    Coo,
+    Hyb,
+    Dense,
+}
+
+impl FormatArg {
+    /// The format, `None` for auto.
+    pub fn format(self) -> Option<semigraph_formats::Format> {
+        use semigraph_formats::Format;
+        match self {
+            FormatArg::Auto => None,
+            FormatArg::Csr => Some(Format::Csr),
+            FormatArg::Ell => Some(Format::Ell),
+            FormatArg::Dia => Some(Format::Dia),
+            FormatArg::Coo => Some(Format::Coo),
+            FormatArg::Hyb => Some(Format::Hyb),
+            FormatArg::Dense => Some(Format::Dense),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -174,10 +342,14 @@ pub enum Cmd {
         /// Push, pull, or switch automatically.
         #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
         direction: DirectionArg,
-        /// Format of the pull (SpMV) matrix: auto, csr, ell, dia, coo, hyb or dense (push
-        /// steps always read CSR).
-        #[arg(long, default_value = "auto")]
-        format: String,
+        /// Format of the pull (SpMV) matrix (push steps always read CSR).
+        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+        format: FormatArg,
+        /// Most values (padding included) ELL or DIA may store per entry.
+        #[arg(long, default_value_t = 8.0)]
+        max_fill: f64,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// Single-source shortest paths: distance and predecessor of every vertex.
     Sssp {
@@ -202,6 +374,8 @@ pub enum Cmd {
         /// cannot hold the answer exactly).
         #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
         distances: DistChoice,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// All-pairs shortest paths, written as a Matrix Market matrix of distances.
     Apsp {
@@ -218,6 +392,8 @@ pub enum Cmd {
         /// How: repeated squaring, blocks of single-source runs, or the cheaper by estimate.
         #[arg(long, value_enum, default_value_t = ApspMethodArg::Auto)]
         method: ApspMethodArg,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.
     /// Weights become semiring values (a file without weights gives `one` on every arc);
@@ -225,23 +401,27 @@ pub enum Cmd {
     Spmv {
         /// The graph file.
         file: PathBuf,
-        /// plus-times, min-plus, max-plus, max-min, min-max, or-and, min-secondi, any-secondi.
-        #[arg(long, default_value = "plus-times")]
+        /// The semiring and its value type, as name:type.
+        #[arg(long, default_value = "plus-times:f32", value_parser = semiring_parser())]
         semiring: String,
-        /// Value type: f16, bf16, f32, f64, i32, i64, u32, bool.
-        #[arg(long = "type", default_value = "f32")]
-        ty: String,
         /// Timed repetitions (after one warm-up).
         #[arg(long, default_value_t = 20)]
         repeat: usize,
-        /// Storage format: auto, csr, ell, dia, coo, hyb or dense.
-        #[arg(long, default_value = "auto")]
-        format: String,
+        /// Storage format.
+        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+        format: FormatArg,
+        /// Most values (padding included) ELL or DIA may store per entry.
+        #[arg(long, default_value_t = 8.0)]
+        max_fill: f64,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// Structure statistics and the recommended format.
     Stats {
         /// The graph file.
         file: PathBuf,
+        #[command(flatten)]
+        opts: ReportOpts,
     },
     /// Converts a graph file to another file format (by the --output name or --to).
     Convert {
@@ -254,6 +434,10 @@ pub enum Cmd {
         /// (Matrix Market forbids repeated entries; other formats keep them unless asked).
         #[arg(long, value_enum)]
         combine: Option<CombineArg>,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        write: WriteOpt,
     },
     /// Generates a graph and writes it (format from the --output name).
     Generate {
@@ -267,6 +451,8 @@ pub enum Cmd {
         /// forbids repeats; otherwise they are kept.
         #[arg(long, value_enum)]
         combine: Option<CombineArg>,
+        #[command(flatten)]
+        write: WriteOpt,
     },
     /// Benchmarks on the GPU (needs an NVIDIA GPU).
     Bench {
@@ -279,6 +465,12 @@ pub enum Cmd {
         /// Graph sizes.
         #[arg(long, value_enum, default_value_t = DemoSize::Medium)]
         size: DemoSize,
+        #[command(flatten)]
+        backend: BackendOpt,
+        #[command(flatten)]
+        write: WriteOpt,
+        #[command(flatten)]
+        json: JsonOpt,
     },
 }
 
@@ -361,15 +553,23 @@ pub enum BenchCmd {
         generate: Option<GenKind>,
         #[command(flatten)]
         gen_args: GenArgs,
-        /// Semirings, comma-separated: min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool.
-        #[arg(long, default_value = "min-plus:f32,plus-times:f32")]
-        semirings: String,
+        /// Semirings, comma-separated (this bench runs min-plus:f32, plus-times:f32,
+        /// min-plus:i32, min-plus:f64, or-and:bool).
+        #[arg(long, value_delimiter = ',', default_value = "min-plus:f32,plus-times:f32", value_parser = semiring_parser())]
+        semirings: Vec<String>,
         /// Formats, comma-separated (csr runs each CSR kernel).
-        #[arg(long, default_value = "csr,ell,dia,coo,hyb")]
-        formats: String,
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "csr,ell,dia,coo,hyb"
+        )]
+        formats: Vec<FormatArg>,
         /// Timed runs per configuration (at least 20).
         #[arg(long, default_value_t = 20)]
         runs: usize,
+        #[command(flatten)]
+        opts: RunOpts,
     },
     /// Breadth-first search on each backend after a warm-up: median and minimum of --runs
     /// runs, levels, microseconds per level, edges traversed per second, kernel launches,
@@ -401,17 +601,24 @@ pub enum BenchCmd {
         /// The order of the matrices.
         #[arg(long, default_value_t = 4096)]
         n: usize,
-        /// Semirings, comma-separated, as name:type (min-plus:f32, min-plus:i32, max-min:f32,
-        /// plus-times:f64, or-and:bool, ...); `+wide` multiplies the test values (1..=13) by 10,000 in the
-        /// semiring (min-plus: adds it) so that min-plus i32 leaves its packed 16-bit form.
+        /// Semirings, comma-separated.
         #[arg(
             long,
-            default_value = "min-plus:f32,min-plus:i32,min-plus:i32+wide,min-plus:f64,min-plus:f16,max-min:f32,plus-times:f32,or-and:bool"
+            value_delimiter = ',',
+            value_parser = semiring_parser(),
+            default_value = "min-plus:f32,min-plus:i32,min-plus:f64,min-plus:f16,max-min:f32,plus-times:f32,or-and:bool"
         )]
-        semirings: String,
+        semirings: Vec<String>,
+        /// Semirings to run a second time with the test values (1..=13) multiplied by 10,000 in
+        /// the semiring (min-plus: 10,000 added), so that min-plus i32 leaves its packed 16-bit
+        /// form for the 32-bit one; comma-separated, or `none`.
+        #[arg(long, value_delimiter = ',', default_value = "min-plus:i32")]
+        wide: Vec<String>,
         /// Timed runs per semiring (at least 10).
         #[arg(long, default_value_t = 10)]
         runs: usize,
+        #[command(flatten)]
+        opts: PlainReportOpts,
     },
     /// The format-selection study: every matrix of a corpus manifest in every format and CSR
     /// kernel, for each semiring, on the GPU and the CPU backend (median of --runs runs, at
@@ -429,12 +636,14 @@ pub enum BenchCmd {
         /// Semirings on the GPU, comma-separated.
         #[arg(
             long,
+            value_delimiter = ',',
+            value_parser = semiring_parser(),
             default_value = "min-plus:f32,or-and:bool,min-plus:i32,plus-times:f32,max-min:f32"
         )]
-        semirings: String,
+        semirings: Vec<String>,
         /// Semirings on the CPU backend, comma-separated.
-        #[arg(long, default_value = "min-plus:f32,or-and:bool")]
-        cpu_semirings: String,
+        #[arg(long, value_delimiter = ',', value_parser = semiring_parser(), default_value = "min-plus:f32,or-and:bool")]
+        cpu_semirings: Vec<String>,
         /// Backends, comma-separated: gpu, cpu.
         #[arg(long, default_value = "gpu,cpu")]
         backends: String,
@@ -457,6 +666,8 @@ pub enum BenchCmd {
         /// Semirings a large matrix runs (see --large-nnz).
         #[arg(long, default_value_t = 1)]
         large_semirings: usize,
+        #[command(flatten)]
+        opts: PlainReportOpts,
     },
     /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings or rounds).
     Apsp {
@@ -495,4 +706,34 @@ pub struct AlgoBench {
     /// default: unit weights; --seed seeds them).
     #[arg(long, value_name = "LO..HI")]
     pub assign_weights: Option<String>,
+    #[command(flatten)]
+    pub opts: ReportOpts,
+}
+
+impl Cmd {
+    /// The run's options, from the subcommand's own.
+    pub fn common(&self) -> Common {
+        match self {
+            Cmd::Bfs { opts, .. }
+            | Cmd::Sssp { opts, .. }
+            | Cmd::Apsp { opts, .. }
+            | Cmd::Spmv { opts, .. } => opts.common(),
+            Cmd::Stats { opts, .. } => opts.common(),
+            Cmd::Convert { input, write, .. } => Common::with(None, Some(input), write, None),
+            Cmd::Generate { write, .. } => Common::with(None, None, write, None),
+            Cmd::Demo {
+                backend,
+                write,
+                json,
+                ..
+            } => Common::with(Some(backend), None, write, Some(json)),
+            Cmd::Bench { what } => match what {
+                BenchCmd::Spmv { opts, .. } => opts.common(),
+                BenchCmd::Bfs { bench }
+                | BenchCmd::Sssp { bench, .. }
+                | BenchCmd::Apsp { bench, .. } => bench.opts.common(),
+                BenchCmd::Gemm { opts, .. } | BenchCmd::Formats { opts, .. } => opts.common(),
+            },
+        }
+    }
 }

@@ -7,7 +7,7 @@ use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
     Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
-use semigraph_formats::{EdgeList, Format, Stats};
+use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
@@ -77,6 +77,17 @@ pub(crate) fn resolve_algo<B: Backend, D: Distance>(
         }
         other => other,
     }
+}
+
+/// An error building a matrix of `file`, naming the file; a fill limit says which flag
+/// raises it.
+fn fill_hint(file: &std::path::Path, e: CliError) -> CliError {
+    let hint = if e.0.contains("`max_fill`") {
+        " (--max-fill)"
+    } else {
+        ""
+    };
+    CliError(format!("{}: {}{hint}", file.display(), e.0))
 }
 
 /// One field of an output header: the text of its `# key: text` line, and the value of its
@@ -238,6 +249,7 @@ pub(crate) struct BfsJob<'a> {
     pub(crate) sources: Vec<usize>,
     pub(crate) direction: Direction,
     pub(crate) format: Option<Format>,
+    pub(crate) max_fill: f64,
 }
 
 impl Job for BfsJob<'_> {
@@ -251,9 +263,13 @@ impl Job for BfsJob<'_> {
             GraphOptions {
                 format: self.format,
                 pull: true,
-                ..Default::default()
+                convert: ConvertOptions {
+                    max_fill: self.max_fill,
+                    ..Default::default()
+                },
             },
-        )?;
+        )
+        .map_err(|e| fill_hint(self.file, e.into()))?;
         let upload = t0.elapsed();
         let mut runs = Runs::new();
         let (mut time, mut arcs, mut push, mut pull) = (Duration::ZERO, 0, 0, 0);
@@ -482,6 +498,7 @@ pub(crate) struct SpmvJob<'a, S: Semiring> {
     pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) format: Option<Format>,
+    pub(crate) max_fill: f64,
     pub(crate) repeat: usize,
     pub(crate) _s: std::marker::PhantomData<S>,
 }
@@ -503,7 +520,13 @@ where
             Stats::choose_format(&Stats::of(&a).features(), gpu).0
         });
         let t0 = Instant::now();
-        let m = b.matrix(&a, format, &Default::default())?;
+        let opts = ConvertOptions {
+            max_fill: self.max_fill,
+            ..Default::default()
+        };
+        let m = b
+            .matrix(&a, format, &opts)
+            .map_err(|e| fill_hint(self.file, e.into()))?;
         let upload = t0.elapsed();
         let x = b.dense_filled::<S>(a.ncols(), 1, S::one())?;
         let mut y = b.dense_filled::<S>(a.nrows(), 1, S::zero())?;

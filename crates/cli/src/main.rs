@@ -73,7 +73,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Res<ExitCode> {
-    let c = cli.opts;
+    let c = cli.cmd.common();
     guard_outputs(&c, &cli.cmd)?;
     match cli.cmd {
         Cmd::Bfs {
@@ -82,6 +82,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
             sources,
             direction,
             format,
+            max_fill,
+            ..
         } => {
             let g = load(&file, &c)?;
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
@@ -95,7 +97,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 g: &g,
                 sources: srcs,
                 direction,
-                format: format_of(&format)?,
+                format: format.format(),
+                max_fill,
             };
             let (header, runs) = dispatch(&c, job)?;
             let mut h = Header::new(&command_line(), &file, &g);
@@ -132,6 +135,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             algo,
             delta,
             distances,
+            ..
         } => {
             let g = load_weighted(&file, &c)?;
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
@@ -175,6 +179,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             next_hop,
             distances,
             method,
+            ..
         } => {
             let g = load_weighted(&file, &c)?;
             let (ty, why) = pick_distances(&g, &file, 2 * g.num_vertices(), distances)?;
@@ -207,24 +212,25 @@ fn run(cli: Cli) -> Res<ExitCode> {
         Cmd::Spmv {
             file,
             semiring,
-            ty,
             repeat,
             format,
+            max_fill,
+            ..
         } => {
             let g = load(&file, &c)?;
-            let key = format!("{}_{}", semiring.replace('-', "_"), ty);
-            let format = format_of(&format)?;
+            let format = format.format();
             let mut h = Header::new(&command_line(), &file, &g);
             let out = Output::new(&c);
             macro_rules! try_one {
                 ($label:ident, $s:ty) => {
-                    if key == stringify!($label) {
+                    if semiring == args::spec_of(stringify!($label)) {
                         let (hh, y) = dispatch(
                             &c,
                             SpmvJob::<$s> {
                                 file: &file,
                                 g: &g,
                                 format,
+                                max_fill,
                                 repeat: repeat.max(1),
                                 _s: Default::default(),
                             },
@@ -236,11 +242,9 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 };
             }
             semigraph_semiring::for_each_builtin!(try_one);
-            return Err(CliError(format!(
-                "no built-in semiring {semiring} over {ty} (e.g. plus-times f32, min-plus i32, or-and bool, min-secondi u32; max-plus has no u32)"
-            )));
+            return Err(CliError(format!("no built-in semiring {semiring}")));
         }
-        Cmd::Stats { file } => {
+        Cmd::Stats { file, .. } => {
             let g = load(&file, &c)?;
             let a = g.to_pattern_csr::<semigraph_semiring::OrAnd, u32>()?;
             let st = Stats::of(&a);
@@ -264,7 +268,9 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 }
             })?;
         }
-        Cmd::Convert { file, to, combine } => {
+        Cmd::Convert {
+            file, to, combine, ..
+        } => {
             let mut g = load(&file, &c)?;
             let path = c
                 .output
@@ -297,6 +303,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             kind,
             gen_args,
             combine,
+            ..
         } => {
             let path = c
                 .output
@@ -311,7 +318,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             }
             save(&c, path, &g, None)?;
         }
-        Cmd::Demo { size } => {
+        Cmd::Demo { size, .. } => {
             return demo::run(&c, size);
         }
         Cmd::Bench {
@@ -324,6 +331,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     algo,
                     delta,
                     distances,
+                    ..
                 },
         } => bench_algos::sssp_bench(&c, &bench, algo, delta, distances)?,
         Cmd::Bench {
@@ -332,6 +340,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     bench,
                     distances,
                     method,
+                    ..
                 },
         } => bench_algos::apsp_bench(&c, &bench, distances, method.method())?,
         Cmd::Bench {
@@ -348,6 +357,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     plots,
                     large_nnz,
                     large_semirings,
+                    ..
                 },
         } => {
             let list = |s: &str| -> Vec<String> {
@@ -367,8 +377,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 &study::StudyArgs {
                     manifest,
                     from,
-                    semirings: list(&semirings),
-                    cpu_semirings: list(&cpu_semirings),
+                    semirings,
+                    cpu_semirings,
                     gpu: backends.iter().any(|b| b == "gpu"),
                     cpu: backends.iter().any(|b| b == "cpu"),
                     runs,
@@ -381,9 +391,22 @@ fn run(cli: Cli) -> Res<ExitCode> {
             )?
         }
         Cmd::Bench {
-            what: BenchCmd::Gemm { n, semirings, runs },
+            what:
+                BenchCmd::Gemm {
+                    n,
+                    semirings,
+                    wide,
+                    runs,
+                    ..
+                },
         } => {
-            let list: Vec<String> = semirings.split(',').map(|s| s.trim().to_string()).collect();
+            // Each semiring, then those of --wide again with wide operands.
+            let mut list = semirings.clone();
+            list.extend(
+                wide.iter()
+                    .filter(|w| w.as_str() != "none")
+                    .map(|w| format!("{w}+wide")),
+            );
             bench_gemm::gemm_bench(&c, n, &list, runs)?
         }
         Cmd::Bench {
@@ -395,6 +418,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     semirings,
                     formats,
                     runs,
+                    ..
                 },
         } => {
             let (g, label) = match (file, generate) {
@@ -418,12 +442,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     ));
                 }
             };
-            let formats = formats
-                .split(',')
-                .map(|f| f.trim().parse::<Format>().map_err(CliError))
-                .collect::<Res<Vec<_>>>()?;
-            let semirings: Vec<String> =
-                semirings.split(',').map(|s| s.trim().to_string()).collect();
+            let formats: Vec<Format> = formats.iter().filter_map(|f| f.format()).collect();
             bench::spmv(&c, &g, &label, &semirings, &formats, runs)?;
         }
     }
@@ -451,7 +470,7 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
         Cmd::Bfs { file, .. }
         | Cmd::Sssp { file, .. }
         | Cmd::Spmv { file, .. }
-        | Cmd::Stats { file }
+        | Cmd::Stats { file, .. }
         | Cmd::Convert { file, .. } => (Some(file), None),
         Cmd::Apsp { file, next_hop, .. } => (Some(file), next_hop.as_deref()),
         Cmd::Bench {
@@ -532,14 +551,6 @@ pub(crate) fn labelled(g: &EdgeList, e: semigraph_algos::Error) -> CliError {
             g.vertex_label(to)
         )),
         e => e.into(),
-    }
-}
-
-pub(crate) fn format_of(format: &str) -> Res<Option<Format>> {
-    if format == "auto" {
-        Ok(None)
-    } else {
-        format.parse::<Format>().map(Some).map_err(CliError)
     }
 }
 

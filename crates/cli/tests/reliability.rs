@@ -396,7 +396,12 @@ fn options_belong_to_their_subcommands() {
         "--backend",
         "cpu",
     ]);
-    refused(&o, "bogus");
+    // A value outside the option's list is a usage error naming the value.
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("bogus"), "{}", err(&o));
+    // Options a subcommand does not use are refused, not ignored.
+    let o = semigraph(&["generate", "grid", "--json", "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
 
 #[test]

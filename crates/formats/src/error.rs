@@ -26,7 +26,7 @@ pub enum FormatError {
     /// Converting to a padded format would store too many padding entries.
     #[error(
         "{format} would store {stored} values for {nnz} entries (fill {fill:.2}), over the \
-         limit {limit:.2}; choose another format or raise the limit"
+         limit {limit:.2} (`max_fill`); choose another format or a higher limit"
     )]
     FillTooLarge {
         /// The target format.
