@@ -454,7 +454,8 @@ pub enum Cmd {
         #[command(flatten)]
         write: WriteOpt,
     },
-    /// Benchmarks on the GPU (needs an NVIDIA GPU).
+    /// Benchmarks: SpMV per format, BFS/SSSP/APSP, semiring GEMM and the format study, on the
+    /// GPU and (but GEMM) the CPU backend.
     Bench {
         #[command(subcommand)]
         what: BenchCmd,

@@ -319,7 +319,7 @@ fn an_interrupted_write_leaves_no_temporary() {
     std::fs::create_dir_all(&d).unwrap();
     let target = d.join("big.gml");
     let mut child = Command::new(bin())
-        .args(["generate", "kronecker", "--scale", "21", "-o"])
+        .args(["generate", "kronecker", "--scale", "18", "-o"])
         .arg(&target)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

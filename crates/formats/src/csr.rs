@@ -296,7 +296,43 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         self.map::<S2>(|_| S2::one())
     }
 
-    /// `y = A x` in the semiring, rows in parallel.
+    /// `y = A x` (GraphBLAS `mxv`): `y[i] = add_k mul(A[i][k], x[k])`, along the rows. With
+    /// `A[u][v]` the arc `u -> v`, this combines each vertex's *out*-arcs with the values at
+    /// their heads: distances *to* a target. See [`Csr::vxm`] for the other direction.
+    ///
+    /// # Panics
+    /// If `x.len() != ncols`.
+    #[track_caller]
+    pub fn mxv(&self, x: &[S::T]) -> Vec<S::T> {
+        self.spmv(x)
+    }
+
+    /// `y = x A` (GraphBLAS `vxm`): `y[j] = add_k mul(A[k][j], x[k])`, along the columns. With
+    /// `A[u][v]` the arc `u -> v`, this pushes values along out-arcs: one relaxation from a
+    /// source. The same as `A^T x` (it runs over the transpose).
+    ///
+    /// ```
+    /// use semigraph_formats::Coo;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// // Arcs 0 -> 1 (weight 5) and 1 -> 2 (weight 7).
+    /// let a = Coo::<MinPlus<f32>>::try_from_triplets(3, 3, vec![0, 1], vec![1, 2], vec![5.0, 7.0])?
+    ///     .to_csr();
+    /// let d = [0.0, f32::INFINITY, f32::INFINITY];
+    /// assert_eq!(a.vxm(&d), vec![f32::INFINITY, 5.0, f32::INFINITY]); // from vertex 0
+    /// assert_eq!(a.mxv(&d), vec![f32::INFINITY, f32::INFINITY, f32::INFINITY]); // to vertex 0
+    /// # Ok::<(), semigraph_formats::FormatError>(())
+    /// ```
+    ///
+    /// # Panics
+    /// If `x.len() != nrows`.
+    #[track_caller]
+    pub fn vxm(&self, x: &[S::T]) -> Vec<S::T> {
+        crate::matrix::assert_x_len(x.len(), self.nrows);
+        self.transpose().spmv(x)
+    }
+
+    /// `y = A x` in the semiring, rows in parallel (the same as [`Csr::mxv`]).
     ///
     /// # Panics
     /// If `x.len() != ncols`.

@@ -212,6 +212,29 @@ impl<S: Semiring, I: Index> SparseMatrix<S, I> {
         })
     }
 
+    /// `y = A x` (GraphBLAS `mxv`, along the rows: with `A[u][v]` the arc `u -> v`, values
+    /// flow *against* the arcs), in this format; the same as [`SparseMatrix::spmv`].
+    ///
+    /// # Panics
+    /// If `x.len()` differs from the number of columns.
+    #[track_caller]
+    pub fn mxv(&self, x: &[S::T]) -> Vec<S::T> {
+        self.spmv(x)
+    }
+
+    /// `y = x A` (GraphBLAS `vxm`, along the columns: values flow *along* the arcs, one
+    /// relaxation from a source), through the matrix's CSR form.
+    ///
+    /// # Errors
+    /// A conversion error from [`SparseMatrix::to_csr`].
+    ///
+    /// # Panics
+    /// If `x.len()` differs from the number of rows.
+    #[track_caller]
+    pub fn vxm(&self, x: &[S::T]) -> Result<Vec<S::T>, FormatError> {
+        Ok(self.to_csr()?.vxm(x))
+    }
+
     /// `y = A x` in the semiring, in this format.
     ///
     /// # Panics

@@ -399,9 +399,9 @@ fn every_graph_file_of_the_data_set_loads() {
     assert!(loaded >= 84, "only {loaded} graph files loaded");
 }
 
-/// The README's library example: `spmv` computes `A x` along the rows, so one relaxation from
-/// a source runs on `A^T`; on rome99 it reaches exactly the source's out-neighbours, with
-/// their arc weights (and `A` itself would give the distances *to* the source instead).
+/// The README's library example: one relaxation from a source is `d A` (`vxm`, along the
+/// arcs), or `A^T d` in a chosen format; on rome99 both reach exactly the source's
+/// out-neighbours with their arc weights, and `A d` (`mxv`) gives the distances *to* it.
 #[test]
 fn readme_relaxation_from_a_source_uses_the_transpose() {
     use semigraph_formats::{ConvertOptions, Csr, SparseMatrix, Stats};
@@ -415,11 +415,17 @@ fn readme_relaxation_from_a_source_uses_the_transpose() {
     d[0] = 0.0;
     let relaxed = m.spmv(&d);
     let mut want = vec![f32::INFINITY; a.ncols()];
+    let mut into = vec![f32::INFINITY; a.ncols()];
     for (i, j, w) in a.iter() {
         if i == 0 {
             want[j] = want[j].min(w);
         }
+        if j == 0 {
+            into[i] = into[i].min(w);
+        }
     }
     assert!(want.iter().any(|w| w.is_finite()), "vertex 1 has out-arcs");
     assert_eq!(relaxed, want);
+    assert_eq!(a.vxm(&d), want);
+    assert_eq!(a.mxv(&d), into);
 }
