@@ -142,14 +142,15 @@ pub(crate) fn decl<K: ParamKind>(name: &str) -> String {
     K::C.replace("{}", name)
 }
 
-/// Declares kernels' parameters: `Kernel => ArgsStruct { name: Kind, ... }`. Generates
+/// Declares kernels' parameters: `Kernel => ArgsStruct { name: Kind, ... }` (or
+/// `KernelA | KernelB => ...` for kernels that share one list). Generates
 /// `c_params(kernel) -> Option<String>` and, per kernel, `ArgsStruct<'a>` with a `launch`.
 macro_rules! kernel_args {
-    ($( $(#[$doc:meta])* $kernel:ident => $args:ident { $( $name:ident : $kind:ident ),* $(,)? } )*) => {
+    ($( $(#[$doc:meta])* $($kernel:ident)|+ => $args:ident { $( $name:ident : $kind:ident ),* $(,)? } )*) => {
         /// The CUDA parameter list of `k`, if it is declared here.
         pub(crate) fn c_params(k: $crate::codegen::Kernel) -> Option<String> {
             match k {
-                $( $crate::codegen::Kernel::$kernel => Some(
+                $( $( $crate::codegen::Kernel::$kernel )|+ => Some(
                     [$( decl::<$kind>(stringify!($name)) ),*].join(", ")
                 ), )*
                 #[allow(unreachable_patterns)]
@@ -238,13 +239,9 @@ kernel_args! {
     Transpose => TransposeArgs { x: ValsIn, y: ValsOut, rows: U64, cols: U64 }
     /// Whether every value lies in the domain of the semiring's fast multiply-add.
     FastCheck => FastCheckArgs { x: ValsIn, n: U64, bad: U32Out }
-    /// Register-tile dense GEMM, its fast form chosen by `bad[0]` (from `FastCheck`); it
-    /// returns at once when `bad[1] == 0` (the packed kernel's case).
-    GemmReg => GemmRegArgs {
-        a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
-    }
-    /// Dense GEMM on packed 16-bit halves, run when `bad[1] == 0` (from `FastCheck`).
-    GemmPacked => GemmPackedArgs {
+    /// Register-tile dense GEMM, its fast form chosen by `bad[0]` (from `FastCheck`), returning
+    /// at once when `bad[1] == 0`; and the GEMM on packed 16-bit halves, which runs only then.
+    GemmReg | GemmPacked => GemmRegArgs {
         a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
     }
 }

@@ -329,16 +329,7 @@ fn main() -> ExitCode {
         "apsp_on_lagraph_fw_inputs",
         apsp_on_lagraph_fw_inputs,
     );
-    for k in [
-        CsrKernel::Scalar,
-        CsrKernel::Vector(2),
-        CsrKernel::Vector(4),
-        CsrKernel::Vector(8),
-        CsrKernel::Vector(16),
-        CsrKernel::Vector(32),
-        CsrKernel::Split(8),
-        CsrKernel::Adaptive,
-    ] {
+    for k in CsrKernel::ALL {
         h.test_needing(&needs, format!("csr_kernel::{}", k.name()), move || {
             csr_kernel_ops(k)
         });

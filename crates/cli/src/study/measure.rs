@@ -11,18 +11,6 @@ use super::table::Measured;
 use crate::bench::{Problem, check, median_min_ms, time_host};
 use crate::{CliError, Res};
 
-/// The CSR kernels the study runs on the GPU (the automatic choice is always among them).
-pub(crate) const CSR_KERNELS: [CsrKernel; 8] = [
-    CsrKernel::Scalar,
-    CsrKernel::Vector(2),
-    CsrKernel::Vector(4),
-    CsrKernel::Vector(8),
-    CsrKernel::Vector(16),
-    CsrKernel::Vector(32),
-    CsrKernel::Split(8),
-    CsrKernel::Adaptive,
-];
-
 /// The other formats, on both backends.
 const FORMATS: [Format; 5] = [
     Format::Ell,
@@ -159,7 +147,7 @@ where
 {
     let Problem { a, x, want, .. } = Problem::<S>::of(g)?;
     let xd = gpu.dense::<S>(a.ncols(), 1, &x)?;
-    let variants = CSR_KERNELS
+    let variants = CsrKernel::ALL
         .iter()
         .map(|&k| (Format::Csr, Some(k)))
         .chain(FORMATS.iter().map(|&f| (f, None)));

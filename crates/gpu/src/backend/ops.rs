@@ -536,9 +536,14 @@ impl Backend for GpuBackend {
                 // packed one (every operand in the packed domain) or the register tiles,
                 // each returning at once in the other's case. No host wait.
                 let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
-                if Kernel::GemmPacked.applies_to(Some(&S::cuda())) {
-                    let fp = self.dev.func::<S>(Kernel::GemmPacked)?;
-                    crate::params::GemmPackedArgs {
+                let packed = if Kernel::GemmPacked.applies_to(Some(&S::cuda())) {
+                    Some(self.dev.func::<S>(Kernel::GemmPacked)?)
+                } else {
+                    None
+                };
+                // Both kernels take the same parameter list (declared once in params.rs).
+                for func in packed.iter().chain(std::iter::once(&f)) {
+                    crate::params::GemmRegArgs {
                         a: &a.buf,
                         b: &b.buf,
                         c: &mut c.buf,
@@ -548,19 +553,8 @@ impl Backend for GpuBackend {
                         accum: acc,
                         bad: &bad,
                     }
-                    .launch(&self.dev, &fp, cfg)?;
+                    .launch(&self.dev, func, cfg)?;
                 }
-                crate::params::GemmRegArgs {
-                    a: &a.buf,
-                    b: &b.buf,
-                    c: &mut c.buf,
-                    m,
-                    n,
-                    kk,
-                    accum: acc,
-                    bad: &bad,
-                }
-                .launch(&self.dev, &f, cfg)?;
             }
             _ => launch!(
                 self,

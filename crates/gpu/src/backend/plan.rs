@@ -204,6 +204,18 @@ impl AdaptivePlan {
 }
 
 impl CsrKernel {
+    /// Every kernel, at the widths and piece sizes the benches and the format study run.
+    pub const ALL: [CsrKernel; 8] = [
+        CsrKernel::Scalar,
+        CsrKernel::Vector(2),
+        CsrKernel::Vector(4),
+        CsrKernel::Vector(8),
+        CsrKernel::Vector(16),
+        CsrKernel::Vector(32),
+        CsrKernel::Split(8),
+        CsrKernel::Adaptive,
+    ];
+
     /// The choice for a matrix of this shape, fitted on the format study of
     /// `semigraph bench formats` (52 matrices, H100, docs/FORMATS.md; per matrix the fastest of
     /// the eight kernels, min-plus `f32` and the other non-terminal semirings):
