@@ -69,11 +69,7 @@ impl GpuBackend {
         a: &GpuDense<S>,
         b: &GpuDense<S>,
     ) -> Result<bool, GpuError> {
-        if self.gemm_kernel_for::<S>() != GemmKernel::Reg128 {
-            return Ok(false);
-        }
-        let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
-        Ok(self.dev.download(&bad, 2)?[0] == 0)
+        Ok(self.gemm_flags(a, b)?.is_some_and(|bad| bad[0] == 0))
     }
 
     /// Which kernel and form a dense GEMM of `a` by `b` in semiring `S` runs: the register
@@ -88,18 +84,27 @@ impl GpuBackend {
         a: &GpuDense<S>,
         b: &GpuDense<S>,
     ) -> Result<GemmPath, GpuError> {
+        Ok(match self.gemm_flags(a, b)? {
+            None => GemmPath::Tile16,
+            Some([_, 0]) => GemmPath::Packed16,
+            Some([0, _]) => GemmPath::Reg128Fast,
+            Some(_) => GemmPath::Reg128,
+        })
+    }
+
+    /// The two flags of [`GpuBackend::fast_check`] that `gemm` would compute for `a` and `b`,
+    /// read back; `None` when the GEMM kernel is not the register-tile one (no check runs).
+    fn gemm_flags<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<Option<[u32; 2]>, GpuError> {
         if self.gemm_kernel_for::<S>() != GemmKernel::Reg128 {
-            return Ok(GemmPath::Tile16);
+            return Ok(None);
         }
         let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
         let bad = self.dev.download(&bad, 2)?;
-        Ok(if bad[1] == 0 {
-            GemmPath::Packed16
-        } else if bad[0] == 0 {
-            GemmPath::Reg128Fast
-        } else {
-            GemmPath::Reg128
-        })
+        Ok(Some([bad[0], bad[1]]))
     }
 
     /// The CSR kernel a matrix uses, if it is stored as CSR.
