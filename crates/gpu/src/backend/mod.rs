@@ -181,6 +181,7 @@ macro_rules! launch {
 
 mod ops;
 mod plan;
+mod products;
 mod raw;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,
