@@ -1,0 +1,133 @@
+//! The options subcommands take (each flattens the groups it uses), and [`Common`], the run's
+//! options whichever subcommand gave them.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::BackendChoice;
+
+/// The options of a run, whichever subcommand they came from (those a subcommand does not
+/// take keep their defaults).
+#[derive(Clone, Debug, Default)]
+pub struct Common {
+    /// Where to compute.
+    pub backend: BackendChoice,
+    /// Read every edge of an edge list as two arcs.
+    pub undirected: bool,
+    /// Write the result here instead of stdout.
+    pub output: Option<PathBuf>,
+    /// Write JSON instead of text.
+    pub json: bool,
+    /// No progress bars or notes on stderr.
+    pub quiet: bool,
+}
+
+/// `--backend`.
+#[derive(Args, Clone, Debug)]
+pub struct BackendOpt {
+    /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+}
+
+/// `--undirected`.
+#[derive(Args, Clone, Debug)]
+pub struct InputOpt {
+    /// Read every edge of an edge list as two arcs (formats that declare symmetry, such as
+    /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
+    #[arg(long)]
+    pub undirected: bool,
+}
+
+/// `--output`, `--quiet`.
+#[derive(Args, Clone, Debug)]
+pub struct WriteOpt {
+    /// Write the result to FILE (atomically: a temporary file, then a rename) instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// No progress bars or notes on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// `--json`.
+#[derive(Args, Clone, Debug)]
+pub struct JsonOpt {
+    /// Write JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of a computation on a graph file: backend, input, output.
+#[derive(Args, Clone, Debug)]
+pub struct RunOpts {
+    #[command(flatten)]
+    pub backend: BackendOpt,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+/// The options of a report on a graph file that runs on no backend of its choosing.
+#[derive(Args, Clone, Debug)]
+pub struct ReportOpts {
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+/// The options of a report with no graph file.
+#[derive(Args, Clone, Debug)]
+pub struct PlainReportOpts {
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
+
+impl Common {
+    pub(super) fn with(
+        backend: Option<&BackendOpt>,
+        input: Option<&InputOpt>,
+        write: &WriteOpt,
+        json: Option<&JsonOpt>,
+    ) -> Common {
+        Common {
+            backend: backend.map_or(BackendChoice::Auto, |b| b.backend),
+            undirected: input.is_some_and(|i| i.undirected),
+            output: write.output.clone(),
+            json: json.is_some_and(|j| j.json),
+            quiet: write.quiet,
+        }
+    }
+}
+
+impl RunOpts {
+    pub fn common(&self) -> Common {
+        Common::with(
+            Some(&self.backend),
+            Some(&self.input),
+            &self.write,
+            Some(&self.json),
+        )
+    }
+}
+
+impl ReportOpts {
+    pub fn common(&self) -> Common {
+        Common::with(None, Some(&self.input), &self.write, Some(&self.json))
+    }
+}
+
+impl PlainReportOpts {
+    pub fn common(&self) -> Common {
+        Common::with(None, None, &self.write, Some(&self.json))
+    }
+}
