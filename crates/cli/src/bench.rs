@@ -45,7 +45,7 @@ where
 }
 
 /// Test values for `x` ([`test_value_at`] 0..n).
-pub(crate) fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
+fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
 where
     S::T: semigraph_formats::WeightValue,
 {

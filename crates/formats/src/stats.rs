@@ -87,17 +87,6 @@ pub struct Features {
     pub hyb_ell_fill: f64,
 }
 
-impl Features {
-    /// Values stored per entry by dense storage (`nrows * ncols / nnz`).
-    pub fn dense_fill(&self) -> f64 {
-        if self.nnz == 0 {
-            f64::INFINITY
-        } else {
-            self.nrows as f64 * self.ncols as f64 / self.nnz as f64
-        }
-    }
-}
-
 impl Stats {
     /// The scalar features of these statistics.
     pub fn features(&self) -> Features {
