@@ -322,12 +322,14 @@ fn write_entry(path: &Path, identity: &str, bin: &[u8]) -> std::io::Result<()> {
 
 /// The kernels [`check_cuda`] compiles: one of each kind of use a semiring's CUDA source gets
 /// (element-wise operations and constants, a row product, the atomic improvement of the
-/// relaxation kernels, and the dense GEMM with its fast multiply-add).
-const CHECKED_KERNELS: [Kernel; 4] = [
+/// relaxation kernels, the dense GEMM with its fast multiply-add, and the packed GEMM where the
+/// semiring has a packed form).
+const CHECKED_KERNELS: [Kernel; 5] = [
     Kernel::Apply,
     Kernel::SpmvCsrScalar,
     Kernel::QueueRelax,
     Kernel::GemmReg,
+    Kernel::GemmPacked,
 ];
 
 /// Compiles the CUDA side of semiring `S` with NVRTC (for `sm_90`, no disk cache), as the GPU
@@ -370,7 +372,10 @@ pub fn check_cuda<S: semigraph_semiring::Semiring>() -> Result<(), GpuError> {
     let c = Compiler::new("sm_90")?
         .with_cache_dir(None)
         .without_memory_cache();
-    for k in CHECKED_KERNELS {
+    for k in CHECKED_KERNELS
+        .into_iter()
+        .filter(|k| k.applies_to(Some(&sr)))
+    {
         let key = KernelKey::new(k, Some(&sr));
         c.compile(&key, &crate::codegen::source(k, Some(&sr)))?;
     }
