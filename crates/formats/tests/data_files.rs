@@ -406,7 +406,7 @@ fn every_graph_file_of_the_data_set_loads() {
 fn readme_relaxation_from_a_source_uses_the_transpose() {
     use semigraph_formats::{ConvertOptions, Csr, SparseMatrix, Stats};
     use semigraph_semiring::MinPlus;
-    let g = load("dimacs9-rome99/rome99.gr.xz");
+    let g = load("dimacs9-rome99/rome99.gr");
     let a: Csr<MinPlus<f32>> = g.to_csr().unwrap();
     let at = a.transpose();
     let s = Stats::of(&at);

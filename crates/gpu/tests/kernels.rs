@@ -105,13 +105,24 @@ fn every_key_is_unique_and_decodes() {
 }
 
 fn generated_sources_match_snapshots() {
-    // Found at run time (the staged binary runs elsewhere): beside the repository's data.
-    let root = semigraph_testkit::data::dir()
-        .expect("the repository's data directory")
+    // Found at run time (the staged binary runs elsewhere): beside the repository's data, or
+    // above the working directory (where SEMIGRAPH_DATA names a copy of the data elsewhere).
+    const SNAPSHOTS: &str = "crates/gpu/tests/snapshots";
+    let data = semigraph_testkit::data::dir().expect("the repository's data directory");
+    let cwd = std::env::current_dir().expect("the working directory");
+    let dir = data
         .parent()
-        .expect("data/ has a parent")
-        .to_path_buf();
-    let dir = root.join("crates/gpu/tests/snapshots");
+        .into_iter()
+        .chain(cwd.ancestors())
+        .map(|a| a.join(SNAPSHOTS))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| {
+            panic!(
+                "{SNAPSHOTS} not found beside {} or above {}",
+                data.display(),
+                cwd.display()
+            )
+        });
     let update = std::env::var_os("SEMIGRAPH_UPDATE_SNAPSHOTS").is_some();
     let cases: Vec<(Kernel, Option<CudaSemiring>)> = vec![
         (Kernel::SpmvCsrVector, Some(MinPlus::<f32>::cuda())),
