@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use semigraph_algos::{Accum, Backend};
+use semigraph_algos::{Accum, Backend, Mask};
 use semigraph_gpu::GpuBackend;
 use semigraph_gpu::bench::{CublasSgemm, cublas_present};
 use semigraph_semiring::{MaxMin, MinPlus, PlusTimes, Semiring};
@@ -44,7 +44,7 @@ fn bench_semiring<S: Semiring>(
         bch.iter_custom(|iters| {
             let t = gpu
                 .time(1, iters as usize, || {
-                    gpu.gemm(&mut dc, Accum::Replace, &da, &db)
+                    gpu.gemm(&mut dc, Mask::All, Accum::Replace, &da, &db)
                 })
                 .expect("GEMM");
             Duration::from_secs_f64(t.runs_ms.iter().sum::<f64>() / 1e3)

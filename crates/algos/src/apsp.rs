@@ -8,13 +8,14 @@ use semigraph_semiring::{
     DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, PackedDist, Semiring,
 };
 
-use crate::backend::{Accum, Backend, BackendKind};
+use crate::backend::{Accum, Backend, BackendKind, Mask};
 use crate::graph::{Graph, GraphOptions};
 use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
 
 /// How [`apsp`](fn@apsp) computes the distances.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ApspMethod {
     /// The one estimated faster on the backend ([`apsp_choice`]).
     #[default]
@@ -48,6 +49,7 @@ pub struct ApspOptions {
 
 /// All-pairs shortest paths.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Apsp<D> {
     /// Number of vertices.
     pub n: usize,
@@ -101,7 +103,7 @@ fn square_until_fixed<B: Backend, S: Semiring>(
             return Ok((b.read_dense(&d)?, rounds, false));
         }
         rounds += 1;
-        b.gemm(&mut c, Accum::Replace, &d, &d)?;
+        b.gemm(&mut c, Mask::All, Accum::Replace, &d, &d)?;
         if b.improve_dense(&mut d, &c)? == 0 {
             return Ok((b.read_dense(&d)?, rounds, true));
         }

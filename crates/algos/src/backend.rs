@@ -316,10 +316,32 @@ pub trait Backend: Send + Sync {
         a: &Self::Matrix<S>,
         mask: Mask<'_, Self>,
     ) -> Result<Self::Sparse<S>>;
-    /// `C = accum(C, A (+).(x) B)` on dense arrays (semiring GEMM).
+    /// `C<mask> = accum(C, A (+).(x) B)` on dense arrays (semiring GEMM): `A` is `m x k`, `B`
+    /// `k x n`, `C` and the mask (any semiring) `m x n`, all row-major. Outputs the mask
+    /// excludes keep their value.
+    ///
+    /// ```
+    /// use semigraph_algos::{Accum, Backend, CpuBackend, Mask};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX;
+    /// // Two steps of a min-plus path: D (x) D, only where the mask has an entry.
+    /// let d = b.dense::<MinPlus<i32>>(2, 2, &[0, 3, inf, 0])?;
+    /// let mut c = b.dense::<MinPlus<i32>>(2, 2, &[7, 7, 7, 7])?;
+    /// let m = b.dense::<OrAnd>(2, 2, &[true, false, true, true])?;
+    /// b.gemm(&mut c, b.keep(&m), Accum::Replace, &d, &d)?;
+    /// assert_eq!(b.read_dense(&c)?, vec![0, 7, inf, 0]);
+    /// // Accumulating: C = min(C, D (x) D) everywhere.
+    /// let mut c = b.dense::<MinPlus<i32>>(2, 2, &[7, 7, 7, 7])?;
+    /// b.gemm(&mut c, Mask::All, Accum::Add, &d, &d)?;
+    /// assert_eq!(b.read_dense(&c)?, vec![0, 3, 7, 0]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn gemm<S: Semiring>(
         &self,
         c: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
         accum: Accum,
         a: &Self::Dense<S>,
         b: &Self::Dense<S>,

@@ -1,7 +1,7 @@
 //! `semigraph bench gemm`: dense semiring GEMM for each semiring and type against cuBLAS SGEMM,
 //! in one run.
 
-use semigraph_algos::{Accum, Backend};
+use semigraph_algos::{Accum, Backend, Mask};
 use semigraph_gpu::bench::{CublasSgemm, lane_ops_per_second};
 use semigraph_gpu::{GemmKernel, GpuBackend, Kernel};
 use semigraph_semiring::{MaxMin, MaxPlus, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, f16};
@@ -69,7 +69,9 @@ where
     // row says which ran.
     let kname = gpu.gemm_path(&da, &db)?.name().to_string();
     let mut dc = gpu.dense_filled::<S>(n, n, S::zero())?;
-    let t = gpu.time(1, runs, || gpu.gemm(&mut dc, Accum::Replace, &da, &db))?;
+    let t = gpu.time(1, runs, || {
+        gpu.gemm(&mut dc, Mask::All, Accum::Replace, &da, &db)
+    })?;
     let c = gpu.read_dense(&dc)?;
     let mut bad = 0;
     for s in 0..64usize {

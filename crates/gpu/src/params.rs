@@ -241,7 +241,9 @@ kernel_args! {
     FastCheck => FastCheckArgs { x: ValsIn, n: U64, bad: U32Out }
     /// Register-tile dense GEMM, its fast form chosen by `bad[0]` (from `FastCheck`), returning
     /// at once when `bad[1] == 0`; and the GEMM on packed 16-bit halves, which runs only then.
+    /// Both store through the output mask (`C<mask>`).
     GemmReg | GemmPacked => GemmRegArgs {
-        a: ValsIn, b: ValsIn, c: ValsOut, m: U32, n: U32, kk: U32, accum: I32, bad: U32In,
+        a: ValsIn, b: ValsIn, c: ValsOut, rows: U32, n: U32, kk: U32, accum: I32, bad: U32In,
+        mask: Mask,
     }
 }

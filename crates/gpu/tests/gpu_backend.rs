@@ -5,12 +5,21 @@
 
 use std::process::ExitCode;
 
-use semigraph_algos::{Accum, Backend, CpuBackend};
+use semigraph_algos::{Accum, Backend, CpuBackend, Mask};
 use semigraph_gpu::{CsrKernel, GemmKernel, GemmPath, GpuBackend};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f16};
 use semigraph_testkit::harness::{Failed, Harness, Needs};
 
-/// `C (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
+/// The GEMM forms each GEMM test runs: `(accumulation, mask)` with mask 0 none, 1 a mask, 2
+/// its complement.
+const MASKED_GEMMS: [(Accum, u8); 4] = [
+    (Accum::Replace, 0),
+    (Accum::Add, 0),
+    (Accum::Replace, 1),
+    (Accum::Add, 2),
+];
+
+/// `C<mask> (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
 /// kernel's 128 x 128 x 16 tiles, with zeros (no arc) among the values. `domain`: the host's
 /// view of the semiring's fast multiply-add domain (always false without one): the kernel must
 /// take the fast form exactly when every operand lies in it; `want` says whether some shape
@@ -59,12 +68,24 @@ fn gemm_reg128<S: Semiring>(
             )
             .into());
         }
-        for accum in [Accum::Replace, Accum::Add] {
+        // Unmasked, and through a mask and its complement (excluded outputs keep C's value).
+        let mv: Vec<bool> = (0..m * n).map(|i| (i * 7919) % 3 != 0).collect();
+        let (gm, cm) = (
+            gpu.dense::<OrAnd>(m, n, &mv)?,
+            cpu.dense::<OrAnd>(m, n, &mv)?,
+        );
+        for (accum, mk) in MASKED_GEMMS {
+            let (gmask, cmask) = match mk {
+                0 => (Mask::All, Mask::All),
+                1 => (gpu.keep(&gm), cpu.keep(&cm)),
+                _ => (gpu.skip(&gm), cpu.skip(&cm)),
+            };
             let mut cg = gpu.dense::<S>(m, n, &c0)?;
-            gpu.gemm(&mut cg, accum, &ga, &gb)?;
+            gpu.gemm(&mut cg, gmask, accum, &ga, &gb)?;
             let mut cc = cpu.dense::<S>(m, n, &c0)?;
             cpu.gemm(
                 &mut cc,
+                cmask,
                 accum,
                 &cpu.dense::<S>(m, k, &a)?,
                 &cpu.dense::<S>(k, n, &b)?,
@@ -73,7 +94,7 @@ fn gemm_reg128<S: Semiring>(
             for (i, (x, y)) in g.iter().zip(&c).enumerate() {
                 if x.to_bits64() != y.to_bits64() {
                     return Err(format!(
-                        "{} {m}x{k}x{n} {accum:?}: entry ({}, {}) is {x:?} on the GPU, {y:?} on the CPU",
+                        "{} {m}x{k}x{n} {accum:?} mask#{mk}: entry ({}, {}) is {x:?} on the GPU, {y:?} on the CPU",
                         S::full_name(),
                         i / n,
                         i % n
@@ -136,12 +157,24 @@ fn gemm_packed_i32() -> Result<(), Failed> {
             if path != want_path {
                 return Err(format!("{m}x{k}x{n}: path {path:?}, expected {want_path:?}").into());
             }
-            for accum in [Accum::Replace, Accum::Add] {
+            // Unmasked, and through a mask and its complement (excluded outputs keep C's value).
+            let mv: Vec<bool> = (0..m * n).map(|i| (i * 7919) % 3 != 0).collect();
+            let (gm, cm) = (
+                gpu.dense::<OrAnd>(m, n, &mv)?,
+                cpu.dense::<OrAnd>(m, n, &mv)?,
+            );
+            for (accum, mk) in MASKED_GEMMS {
+                let (gmask, cmask) = match mk {
+                    0 => (Mask::All, Mask::All),
+                    1 => (gpu.keep(&gm), cpu.keep(&cm)),
+                    _ => (gpu.skip(&gm), cpu.skip(&cm)),
+                };
                 let mut cg = gpu.dense::<S>(m, n, &c0)?;
-                gpu.gemm(&mut cg, accum, &ga, &gb)?;
+                gpu.gemm(&mut cg, gmask, accum, &ga, &gb)?;
                 let mut cc = cpu.dense::<S>(m, n, &c0)?;
                 cpu.gemm(
                     &mut cc,
+                    cmask,
                     accum,
                     &cpu.dense::<S>(m, k, &a)?,
                     &cpu.dense::<S>(k, n, &b)?,
@@ -149,7 +182,7 @@ fn gemm_packed_i32() -> Result<(), Failed> {
                 let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
                 if let Some(i) = (0..g.len()).find(|&i| g[i] != c[i]) {
                     return Err(format!(
-                        "{m}x{k}x{n} {path:?} {accum:?}: entry ({}, {}) is {} on the GPU, {} on the CPU",
+                        "{m}x{k}x{n} {path:?} {accum:?} mask#{mk}: entry ({}, {}) is {} on the GPU, {} on the CPU",
                         i / n,
                         i % n,
                         g[i],

@@ -338,11 +338,12 @@ impl Backend for CpuBackend {
     fn gemm<S: Semiring>(
         &self,
         c: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
         accum: Accum,
         a: &CpuDense<S>,
         b: &CpuDense<S>,
     ) -> Result<()> {
-        products::gemm(c, accum, a, b)
+        products::gemm(c, mask, accum, a, b)
     }
 
     fn ewise<S: Semiring>(

@@ -164,6 +164,7 @@ pub(super) fn vxm<S: Semiring>(
 
 pub(super) fn gemm<S: Semiring>(
     c: &mut CpuDense<S>,
+    mask: Mask<'_, CpuBackend>,
     accum: Accum,
     a: &CpuDense<S>,
     b: &CpuDense<S>,
@@ -175,10 +176,14 @@ pub(super) fn gemm<S: Semiring>(
         b.rows
     );
     assert_eq!((c.rows, c.cols), (m, n), "gemm: C has the wrong shape");
+    check_mask(&mask, m * n);
     if n == 0 {
         return Ok(());
     }
     c.data.par_chunks_mut(n).enumerate().for_each(|(i, crow)| {
+        if !(0..n).any(|j| allows(&mask, i * n + j)) {
+            return;
+        }
         let mut acc = vec![S::zero(); n];
         for kk in 0..p {
             let aik = a.data[i * p + kk];
@@ -190,8 +195,10 @@ pub(super) fn gemm<S: Semiring>(
                 *acc = S::add(*acc, S::mul_at(aik, bv, kk as u64));
             }
         }
-        for (cv, t) in crow.iter_mut().zip(acc) {
-            *cv = combine::<S>(accum, *cv, t);
+        for (j, (cv, t)) in crow.iter_mut().zip(acc).enumerate() {
+            if allows(&mask, i * n + j) {
+                *cv = combine::<S>(accum, *cv, t);
+            }
         }
     });
     Ok(())

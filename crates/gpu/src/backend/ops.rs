@@ -301,11 +301,12 @@ impl Backend for GpuBackend {
     fn gemm<S: Semiring>(
         &self,
         c: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
         accum: Accum,
         a: &GpuDense<S>,
         b: &GpuDense<S>,
     ) -> AlgoResult<()> {
-        self.gemm_product(c, accum, a, b)
+        self.gemm_product(c, mask, accum, a, b)
     }
 
     fn ewise<S: Semiring>(

@@ -235,6 +235,7 @@ impl GpuBackend {
     pub(super) fn gemm_product<S: Semiring>(
         &self,
         c: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
         accum: Accum,
         a: &GpuDense<S>,
         b: &GpuDense<S>,
@@ -250,6 +251,7 @@ impl GpuBackend {
             to_u32("GEMM inner dimension", a.cols)?,
         );
         let acc: i32 = (accum == Accum::Add) as i32;
+        let len = c.len();
         // Output tile per block of 16 x 16 threads: 16 x 16 (one output per thread) or
         // 128 x 128 (8 x 8 per thread).
         let (kernel, tile) = match self.gemm_kernel_for::<S>() {
@@ -279,21 +281,28 @@ impl GpuBackend {
                         a: &a.buf,
                         b: &b.buf,
                         c: &mut c.buf,
-                        m,
+                        rows: m,
                         n,
                         kk,
                         accum: acc,
                         bad: &bad,
+                        mask: self.mask_arg(mask, len),
                     }
                     .launch(&self.dev, func, cfg)?;
                 }
             }
-            _ => launch!(
-                self,
-                f,
-                cfg,
-                [&a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc]
-            ),
+            _ => {
+                let mk = self.mask_args(mask, len);
+                launch!(
+                    self,
+                    f,
+                    cfg,
+                    [
+                        &a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc, mk.buf, &mk.mode, &mk.size,
+                        &mk.zero
+                    ]
+                )
+            }
         }
         Ok(())
     }

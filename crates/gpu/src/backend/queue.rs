@@ -29,7 +29,7 @@ use crate::codegen::Kernel;
 use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
-    MaskArg, QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
+    QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
     QueueRelaxLoopArgs, QueueScatterArgs, QueueSplitArgs, QueueWitnessArgs,
 };
 
@@ -141,16 +141,6 @@ impl<'a> FarArgs<'a> {
 }
 
 impl GpuBackend {
-    fn mask_arg<'a, 'm: 'a>(&'a self, mask: Mask<'m, Self>, len: usize) -> MaskArg<'a> {
-        let m = self.mask_args(mask, len);
-        MaskArg {
-            buf: m.buf,
-            mode: m.mode,
-            size: m.size,
-            zero: m.zero,
-        }
-    }
-
     /// A new membership generation for `q` (the array is cleared when the counter wraps).
     fn next_gen<S: Semiring>(&self, q: &mut GpuQueue<S>) -> Result<u32, GpuError> {
         if q.stamp == u32::MAX {

@@ -184,6 +184,21 @@ impl GpuBackend {
         }
     }
 
+    /// [`Self::mask_args`] as the parameter kind of a kernel declared in `params.rs`.
+    pub(super) fn mask_arg<'a, 'm: 'a>(
+        &'a self,
+        mask: Mask<'m, Self>,
+        len: usize,
+    ) -> crate::params::MaskArg<'a> {
+        let m = self.mask_args(mask, len);
+        crate::params::MaskArg {
+            buf: m.buf,
+            mode: m.mode,
+            size: m.size,
+            zero: m.zero,
+        }
+    }
+
     pub(super) fn alloc_vals<S: Semiring>(
         &self,
         len: usize,

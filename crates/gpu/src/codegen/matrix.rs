@@ -329,28 +329,31 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
 "#
         }
         Kernel::Gemm => {
-            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles, block (16, 16).
-// Out-of-range tile slots load SR_ZERO, which annihilates.
+            r#"// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles,
+// block (16, 16). Out-of-range tile slots load SR_ZERO, which annihilates.
 extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __restrict__ b,
-        sr_t* __restrict__ c, unsigned int m, unsigned int n, unsigned int kk, int accum) {
+        sr_t* __restrict__ c, unsigned int rows, unsigned int n, unsigned int kk, int accum,
+        SG_MASK_PARAMS) {
     __shared__ sr_t as[16][17];
     __shared__ sr_t bs[16][17];
     unsigned int tx = threadIdx.x, ty = threadIdx.y;
     unsigned int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
     sr_t acc = SR_ZERO;
     for (unsigned int t0 = 0; t0 < kk; t0 += 16) {
-        as[ty][tx] = (row < m && t0 + tx < kk) ? a[(unsigned long long)row * kk + t0 + tx] : SR_ZERO;
+        as[ty][tx] = (row < rows && t0 + tx < kk) ? a[(unsigned long long)row * kk + t0 + tx] : SR_ZERO;
         bs[ty][tx] = (t0 + ty < kk && col < n) ? b[(unsigned long long)(t0 + ty) * n + col] : SR_ZERO;
         __syncthreads();
         for (unsigned int q = 0; q < 16; ++q) acc = sr_add(acc, sr_mul(as[ty][q], bs[q][tx], t0 + q));
         __syncthreads();
     }
-    if (row < m && col < n) sg_store(c, (unsigned long long)row * n + col, acc, accum);
+    unsigned long long at = (unsigned long long)row * n + col;
+    if (row < rows && col < n && SG_ALLOWS(at)) sg_store(c, at, acc, accum);
 }
 "#
         }
         Kernel::GemmReg => {
-            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major. Register tiles: a block of
+            r#"// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major (the mask, any
+// semiring, has C's shape; excluded outputs keep their value). Register tiles: a block of
 // 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs (rows ty + 16 i,
 // columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
 // memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
@@ -401,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
             unsigned int e = tid + 256u * r;
             unsigned int ar = e / SG_GEMM_BK, ac = e % SG_GEMM_BK;
             unsigned int gr = row0 + ar, gc = t0 + ac;
-            as[ac][ar] = (gr < m && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
+            as[ac][ar] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
             unsigned int br = e / SG_GEMM_BM, bc = e % SG_GEMM_BM;
             unsigned int hr = t0 + br, hc = col0 + bc;
             bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
@@ -414,18 +417,19 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         unsigned int r = row0 + ty + 16 * i;
-        if (r >= m) continue;
+        if (r >= rows) continue;
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
             unsigned int cc = col0 + tx + 16 * j;
-            if (cc < n) sg_store(c, (unsigned long long)r * n + cc, acc[i][j], accum);
+            unsigned long long at = (unsigned long long)r * n + cc;
+            if (cc < n && SG_ALLOWS(at)) sg_store(c, at, acc[i][j], accum);
         }
     }
 }
 "#
         }
         Kernel::GemmPacked => {
-            r#"// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)) on 16-bit halves: values are encoded
+            r#"// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)) on 16-bit halves: values are encoded
 // by sr_packed_enc on their way into shared memory (A duplicated into both halves of a word,
 // B as pairs of adjacent columns), each step is one sr_packed_fma2 for two outputs, and
 // results are decoded by sr_packed_dec. A block of 16 x 16 threads computes 128 x 128
@@ -452,7 +456,7 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
             unsigned int e = tid + 256u * r;
             unsigned int ar = e / SG_PK_BK, ac = e % SG_PK_BK;
             unsigned int gr = row0 + ar, gc = t0 + ac;
-            unsigned int h = (gr < m && gc < kk) ? sr_packed_enc(a[(unsigned long long)gr * kk + gc]) & 0xFFFFu : z;
+            unsigned int h = (gr < rows && gc < kk) ? sr_packed_enc(a[(unsigned long long)gr * kk + gc]) & 0xFFFFu : z;
             as2[ac][ar] = h | (h << 16);
         }
 #pragma unroll
@@ -482,13 +486,13 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         unsigned int r = row0 + ty * 8 + i;
-        if (r >= m) continue;
+        if (r >= rows) continue;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
             unsigned int cc = col0 + tx * 8 + 2 * j;
             unsigned long long at = (unsigned long long)r * n + cc;
-            if (cc < n) sg_store(c, at, sr_packed_dec(acc[i][j] & 0xFFFFu), accum);
-            if (cc + 1 < n) sg_store(c, at + 1, sr_packed_dec(acc[i][j] >> 16), accum);
+            if (cc < n && SG_ALLOWS(at)) sg_store(c, at, sr_packed_dec(acc[i][j] & 0xFFFFu), accum);
+            if (cc + 1 < n && SG_ALLOWS(at + 1)) sg_store(c, at + 1, sr_packed_dec(acc[i][j] >> 16), accum);
         }
     }
 }

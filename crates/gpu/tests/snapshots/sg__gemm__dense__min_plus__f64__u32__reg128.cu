@@ -68,7 +68,8 @@ __device__ __forceinline__ unsigned long long sg_gid() {
 __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
-// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major. Register tiles: a block of
+// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major (the mask, any
+// semiring, has C's shape; excluded outputs keep their value). Register tiles: a block of
 // 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs (rows ty + 16 i,
 // columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
 // memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
@@ -99,7 +100,7 @@ __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
                                  : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
     }
 }
-extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* c, unsigned int m, unsigned int n, unsigned int kk, int accum, const unsigned int* __restrict__ bad) {
+extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* c, unsigned int rows, unsigned int n, unsigned int kk, int accum, const unsigned int* __restrict__ bad, SG_MASK_PARAMS) {
     __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
     __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
@@ -119,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64
             unsigned int e = tid + 256u * r;
             unsigned int ar = e / SG_GEMM_BK, ac = e % SG_GEMM_BK;
             unsigned int gr = row0 + ar, gc = t0 + ac;
-            as[ac][ar] = (gr < m && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
+            as[ac][ar] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
             unsigned int br = e / SG_GEMM_BM, bc = e % SG_GEMM_BM;
             unsigned int hr = t0 + br, hc = col0 + bc;
             bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
@@ -132,11 +133,12 @@ extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         unsigned int r = row0 + ty + 16 * i;
-        if (r >= m) continue;
+        if (r >= rows) continue;
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
             unsigned int cc = col0 + tx + 16 * j;
-            if (cc < n) sg_store(c, (unsigned long long)r * n + cc, acc[i][j], accum);
+            unsigned long long at = (unsigned long long)r * n + cc;
+            if (cc < n && SG_ALLOWS(at)) sg_store(c, at, acc[i][j], accum);
         }
     }
 }

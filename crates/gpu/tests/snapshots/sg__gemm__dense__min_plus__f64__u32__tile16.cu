@@ -68,21 +68,23 @@ __device__ __forceinline__ unsigned long long sg_gid() {
 __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
-// C (m x n) = accum(C, A (m x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles, block (16, 16).
-// Out-of-range tile slots load SR_ZERO, which annihilates.
+// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles,
+// block (16, 16). Out-of-range tile slots load SR_ZERO, which annihilates.
 extern "C" __global__ void sg__gemm__dense__min_plus__f64__u32__tile16(const sr_t* __restrict__ a, const sr_t* __restrict__ b,
-        sr_t* __restrict__ c, unsigned int m, unsigned int n, unsigned int kk, int accum) {
+        sr_t* __restrict__ c, unsigned int rows, unsigned int n, unsigned int kk, int accum,
+        SG_MASK_PARAMS) {
     __shared__ sr_t as[16][17];
     __shared__ sr_t bs[16][17];
     unsigned int tx = threadIdx.x, ty = threadIdx.y;
     unsigned int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
     sr_t acc = SR_ZERO;
     for (unsigned int t0 = 0; t0 < kk; t0 += 16) {
-        as[ty][tx] = (row < m && t0 + tx < kk) ? a[(unsigned long long)row * kk + t0 + tx] : SR_ZERO;
+        as[ty][tx] = (row < rows && t0 + tx < kk) ? a[(unsigned long long)row * kk + t0 + tx] : SR_ZERO;
         bs[ty][tx] = (t0 + ty < kk && col < n) ? b[(unsigned long long)(t0 + ty) * n + col] : SR_ZERO;
         __syncthreads();
         for (unsigned int q = 0; q < 16; ++q) acc = sr_add(acc, sr_mul(as[ty][q], bs[q][tx], t0 + q));
         __syncthreads();
     }
-    if (row < m && col < n) sg_store(c, (unsigned long long)row * n + col, acc, accum);
+    unsigned long long at = (unsigned long long)row * n + col;
+    if (row < rows && col < n && SG_ALLOWS(at)) sg_store(c, at, acc, accum);
 }

@@ -254,9 +254,29 @@ where
         b.dense::<S>(m, p, &av).unwrap(),
         b.dense::<S>(p, n, &bv).unwrap(),
     );
-    for accum in [Accum::Replace, Accum::Add] {
+    let mvals = random_values::<OrAnd>(m * n, 4);
+    let md = b.dense::<OrAnd>(m, n, &mvals).unwrap();
+    for (accum, mk) in [
+        (Accum::Replace, 0),
+        (Accum::Add, 0),
+        (Accum::Replace, 1),
+        (Accum::Add, 1),
+        (Accum::Add, 2),
+    ] {
         let mut c = b.dense::<S>(m, n, &c0).unwrap();
-        b.gemm(&mut c, accum, &a, &bb).expect("gemm");
+        let mask: Mask<'_, B> = match mk {
+            0 => Mask::All,
+            1 => b.keep(&md),
+            _ => b.skip(&md),
+        };
+        let allowed: Vec<bool> = (0..m * n)
+            .map(|i| match mk {
+                0 => true,
+                1 => mvals[i],
+                _ => !mvals[i],
+            })
+            .collect();
+        b.gemm(&mut c, mask, accum, &a, &bb).expect("gemm");
         let mut terms = vec![Vec::new(); m * n];
         for i in 0..m {
             for k in 0..p {
@@ -268,12 +288,12 @@ where
             }
         }
         check_terms::<S>(
-            &format!("gemm {accum:?}"),
+            &format!("gemm {accum:?} mask#{mk}"),
             &b.read_dense(&c).unwrap(),
             &c0,
             &terms,
             accum,
-            &vec![true; m * n],
+            &allowed,
         );
     }
 
