@@ -357,6 +357,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     plots,
                     large_nnz,
                     large_semirings,
+                    terminal_x_density,
                     ..
                 },
         } => {
@@ -387,6 +388,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     plots,
                     large_nnz,
                     large_semirings,
+                    terminal_x_density,
                 },
             )?
         }

@@ -113,7 +113,12 @@ pub enum BenchCmd {
         )]
         semirings: Vec<String>,
         /// Semirings on the CPU backend, comma-separated.
-        #[arg(long, value_delimiter = ',', value_parser = semiring_parser(), default_value = "min-plus:f32,or-and:bool")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_parser = semiring_parser(),
+            default_value = "min-plus:f32,or-and:bool,min-plus:i32,plus-times:f32,max-min:f32"
+        )]
         cpu_semirings: Vec<String>,
         /// Backends, comma-separated: gpu, cpu.
         #[arg(long, default_value = "gpu,cpu")]
@@ -137,6 +142,12 @@ pub enum BenchCmd {
         /// Semirings a large matrix runs (see --large-nnz).
         #[arg(long, default_value_t = 1)]
         large_semirings: usize,
+        /// Share of `x` that is set (the rest the semiring's zero) for semirings whose add has
+        /// a terminal value (or-and): with a full `x` every row would stop at its first entry;
+        /// a sparse `x`, like a BFS frontier, makes rows read on. The other semirings use a
+        /// full `x`.
+        #[arg(long, default_value_t = 0.02, value_name = "SHARE")]
+        terminal_x_density: f64,
         #[command(flatten)]
         opts: PlainReportOpts,
     },

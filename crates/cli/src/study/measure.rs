@@ -44,6 +44,7 @@ pub(crate) struct Context {
     runs: usize,
     large_nnz: usize,
     large_semirings: usize,
+    terminal_x_density: f64,
 }
 
 impl Context {
@@ -63,6 +64,12 @@ impl Context {
                 )));
             }
         }
+        if !(a.terminal_x_density > 0.0 && a.terminal_x_density <= 1.0) {
+            return Err(CliError(format!(
+                "--terminal-x-density: {} is not a share in (0, 1]",
+                a.terminal_x_density
+            )));
+        }
         Ok(Context {
             gpu,
             cpu: a.cpu.then(CpuBackend::new),
@@ -71,6 +78,7 @@ impl Context {
             runs: a.runs.max(20),
             large_nnz: a.large_nnz,
             large_semirings: a.large_semirings.max(1),
+            terminal_x_density: a.terminal_x_density,
         })
     }
 
@@ -85,7 +93,10 @@ impl Context {
         };
         drop(pattern);
         let mut rows = Vec::new();
-        let runs = self.runs;
+        let runs = Runs {
+            runs: self.runs,
+            terminal_x_density: self.terminal_x_density,
+        };
         if let Some(gpu) = self.gpu.as_mut() {
             for s in self.semirings.iter().take(keep) {
                 dispatch_gpu(s, gpu, g, runs, &base, &mut rows, quiet)?;
@@ -98,6 +109,13 @@ impl Context {
         }
         Ok(rows)
     }
+}
+
+/// How each variant is run: timed runs, and `x`'s density for terminal semirings.
+#[derive(Clone, Copy)]
+struct Runs {
+    runs: usize,
+    terminal_x_density: f64,
 }
 
 /// Conversion limits of the study: the library's, with dense up to [`MAX_DENSE`] values.
@@ -114,7 +132,7 @@ macro_rules! dispatch {
             s: &str,
             b: $backend,
             g: &EdgeList,
-            runs: usize,
+            runs: Runs,
             base: &Measured,
             rows: &mut Vec<Measured>,
             quiet: bool,
@@ -137,7 +155,10 @@ dispatch!(dispatch_cpu, cpu_semiring, &CpuBackend);
 fn gpu_semiring<S: Semiring>(
     gpu: &mut GpuBackend,
     g: &EdgeList,
-    runs: usize,
+    Runs {
+        runs,
+        terminal_x_density,
+    }: Runs,
     base: &Measured,
     rows: &mut Vec<Measured>,
     quiet: bool,
@@ -145,7 +166,7 @@ fn gpu_semiring<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let Problem { a, x, want, .. } = Problem::<S>::of(g)?;
+    let Problem { a, x, want, .. } = Problem::<S>::of(g, terminal_x_density)?;
     let xd = gpu.dense::<S>(a.ncols(), 1, &x)?;
     let variants = CsrKernel::ALL
         .iter()
@@ -193,7 +214,10 @@ where
 fn cpu_semiring<S: Semiring>(
     cpu: &CpuBackend,
     g: &EdgeList,
-    runs: usize,
+    Runs {
+        runs,
+        terminal_x_density,
+    }: Runs,
     base: &Measured,
     rows: &mut Vec<Measured>,
     quiet: bool,
@@ -201,7 +225,7 @@ fn cpu_semiring<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let Problem { a, x, want, .. } = Problem::<S>::of(g)?;
+    let Problem { a, x, want, .. } = Problem::<S>::of(g, terminal_x_density)?;
     let xd = cpu.dense::<S>(a.ncols(), 1, &x)?;
     for format in std::iter::once(Format::Csr).chain(FORMATS) {
         let name = variant_name(format, None);

@@ -47,6 +47,8 @@ pub(crate) struct StudyArgs {
     pub large_nnz: usize,
     /// How many semirings a large matrix runs.
     pub large_semirings: usize,
+    /// Share of `x` set for semirings with a terminal value (see `Problem::of`).
+    pub terminal_x_density: f64,
 }
 
 /// Runs the study (or summarises `--from`), writes the CSV to `--output` (rewritten after each
