@@ -37,6 +37,7 @@ pub struct BfsOptions {
 
 /// The result of a BFS.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bfs {
     /// The source (0-based).
     pub source: usize,

@@ -30,6 +30,7 @@ pub mod error;
 pub mod graph;
 pub mod paths;
 pub mod sssp;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use apsp::{

@@ -73,6 +73,7 @@ distance!(f64, false, |_, _, _| None);
 
 /// Distances and predecessors from one source.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShortestPaths<D> {
     /// The source (0-based).
     pub source: usize,

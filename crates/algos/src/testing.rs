@@ -4,7 +4,8 @@
 //! negative cycles). The demo uses them to check its results; the backend test suite (in the
 //! `semigraph-testkit` crate) and the algorithm tests use them too.
 //!
-//! Values compared here are exact: `==`, or bitwise equal ([`same`]).
+//! Values compared here are exact: `==`, or bitwise equal ([`same`]). The checks return
+//! `Err(message)` on the first difference (tests unwrap them; the demo prints them).
 
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -135,114 +136,206 @@ pub fn oracle_bellman_ford(
 
 // ---- property checks ---------------------------------------------------------------------
 
+/// `Err(message)` unless `cond`.
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+
 /// Checks a BFS result against the queue oracle and its own parent tree: the levels equal the
 /// oracle's; every reached non-source vertex has a reached parent with an arc to it and a
 /// level one lower; the parent is the smallest such vertex.
+///
+/// # Errors
+/// The first difference, in words.
 #[allow(clippy::needless_range_loop)]
-pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) {
+pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) -> Result<(), String> {
     let want = oracle_bfs(a, r.source);
     let reached: Vec<u32> = want.iter().flatten().copied().collect();
-    assert_eq!(
+    let src = r.source;
+    ensure!(
+        r.reached == reached.len(),
+        "{} vertices reached from {src}, the queue BFS reaches {}",
         r.reached,
-        reached.len(),
-        "vertices reached from {}",
-        r.source
+        reached.len()
     );
-    assert_eq!(
-        r.depth,
-        reached.iter().copied().max().unwrap_or(0),
-        "depth from {}",
-        r.source
+    let depth = reached.iter().copied().max().unwrap_or(0);
+    ensure!(
+        r.depth == depth,
+        "depth {} from {src}, expected {depth}",
+        r.depth
     );
     let at = a.transpose();
     for v in 0..a.nrows() {
-        assert_eq!(r.level(v), want[v], "level of {v} from {}", r.source);
+        ensure!(
+            r.level(v) == want[v],
+            "level of {v} from {src} is {:?}, expected {:?}",
+            r.level(v),
+            want[v]
+        );
         match (r.level(v), r.parent(v)) {
             (None, None) => {}
-            (Some(0), Some(p)) => assert_eq!((v, p as usize), (r.source, r.source)),
+            (Some(0), Some(p)) => ensure!(
+                (v, p as usize) == (src, src),
+                "vertex {v} at level 0 with parent {p} (source {src})"
+            ),
             (Some(l), Some(p)) => {
                 let p = p as usize;
-                assert!(a.get(p, v).is_some(), "parent arc {p} -> {v} missing");
-                assert_eq!(r.level(p), Some(l - 1), "parent of {v} one level up");
+                ensure!(a.get(p, v).is_some(), "parent arc {p} -> {v} missing");
+                ensure!(
+                    r.level(p) == Some(l - 1),
+                    "parent {p} of {v} is not one level up"
+                );
                 let smallest = at
                     .row(v)
                     .0
                     .iter()
                     .map(|&u| u as usize)
                     .find(|&u| r.level(u) == Some(l - 1));
-                assert_eq!(smallest, Some(p), "parent of {v} is the smallest candidate");
+                ensure!(
+                    smallest == Some(p),
+                    "parent of {v} is {p}, the smallest candidate is {smallest:?}"
+                );
             }
-            other => panic!("vertex {v}: level/parent disagree: {other:?}"),
+            other => return Err(format!("vertex {v}: level/parent disagree: {other:?}")),
         }
         // A path along parents has one vertex per level.
-        assert_eq!(
-            r.path_to(v).map(|p| p.len() as u32),
-            r.level(v).map(|l| l + 1),
-            "path to {v}"
+        ensure!(
+            r.path_to(v).map(|p| p.len() as u32) == r.level(v).map(|l| l + 1),
+            "the path to {v} does not have one vertex per level"
         );
     }
+    Ok(())
 }
 
 /// Checks shortest paths against exact `want` distances and the path properties: no arc can
 /// relax a distance (`d(v) <= d(u) + w`), and predecessors rebuild a path of the reported
 /// length.
+///
+/// # Errors
+/// The first difference, in words.
 #[allow(clippy::needless_range_loop)]
 pub fn check_shortest_paths<D: crate::Distance>(
     arcs: &[(usize, usize, i64)],
     sp: &crate::ShortestPaths<D>,
     want: &[Option<i64>],
-) {
+) -> Result<(), String> {
     let n = want.len();
     let val = |d: D| d.to_f64() as i64;
     for v in 0..n {
-        assert_eq!(
+        ensure!(
+            sp.distance(v).map(val) == want[v],
+            "distance of {v} from {} is {:?}, expected {:?}",
+            sp.source,
             sp.distance(v).map(val),
-            want[v],
-            "distance of {v} from {}",
-            sp.source
+            want[v]
         );
     }
-    let mut w = std::collections::HashMap::new();
+    let w = lightest_arcs(arcs);
     for &(u, v, x) in arcs {
-        let e = w.entry((u, v)).or_insert(x);
-        *e = (*e).min(x);
         if let (Some(du), Some(dv)) = (sp.distance(u), sp.distance(v)) {
-            assert!(val(dv) <= val(du) + x, "arc {u} -> {v} relaxes {}", val(dv));
+            ensure!(val(dv) <= val(du) + x, "arc {u} -> {v} relaxes {}", val(dv));
         }
     }
     for v in 0..n {
         if let Some(dv) = sp.distance(v) {
-            let path = sp
-                .path_to(v)
-                .unwrap_or_else(|| panic!("no path rebuilt to {v}"));
-            assert_eq!(path[0] as usize, sp.source);
-            let len: i64 = path
-                .windows(2)
-                .map(|p| w[&(p[0] as usize, p[1] as usize)])
-                .sum();
-            assert_eq!(len, val(dv), "path to {v} has the reported length");
+            let Some(path) = sp.path_to(v) else {
+                return Err(format!("no path rebuilt to {v}"));
+            };
+            ensure!(
+                path[0] as usize == sp.source,
+                "the path to {v} starts at {}",
+                path[0]
+            );
+            let len = path_length(&w, &path)?;
+            ensure!(
+                len == val(dv),
+                "the path to {v} has length {len}, the distance is {}",
+                val(dv)
+            );
         }
     }
+    Ok(())
+}
+
+/// Checks all-pairs distances against Floyd-Warshall and that every next-hop path (when
+/// there are next hops) has the reported length.
+///
+/// # Errors
+/// The first difference, in words; a negative cycle among `arcs`.
+pub fn check_apsp<D: crate::Distance>(
+    arcs: &[(usize, usize, i64)],
+    r: &crate::Apsp<D>,
+) -> Result<(), String> {
+    let n = r.n;
+    let fw = oracle_floyd_warshall(n, arcs)
+        .map_err(|v| format!("vertex {v} lies on a negative cycle"))?;
+    let w = lightest_arcs(arcs);
+    for i in 0..n {
+        for j in 0..n {
+            let got = r.distance(i, j).map(|d| d.to_f64() as i64);
+            ensure!(
+                got == fw[i * n + j],
+                "distance {i} -> {j} is {got:?}, Floyd-Warshall gives {:?}",
+                fw[i * n + j]
+            );
+            if r.next.is_some()
+                && let Some(p) = r.path(i, j)
+            {
+                let len = path_length(&w, &p)?;
+                ensure!(
+                    Some(len) == fw[i * n + j],
+                    "the next-hop path {i} -> {j} has length {len}"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The lightest weight of each arc.
+fn lightest_arcs(arcs: &[(usize, usize, i64)]) -> std::collections::HashMap<(usize, usize), i64> {
+    let mut w = std::collections::HashMap::new();
+    for &(u, v, x) in arcs {
+        let e = w.entry((u, v)).or_insert(x);
+        *e = (*e).min(x);
+    }
+    w
+}
+
+/// The length of `path` over the arcs of `w`.
+fn path_length(
+    w: &std::collections::HashMap<(usize, usize), i64>,
+    path: &[u32],
+) -> Result<i64, String> {
+    path.windows(2)
+        .map(|p| {
+            let (u, v) = (p[0] as usize, p[1] as usize);
+            w.get(&(u, v))
+                .copied()
+                .ok_or_else(|| format!("a path uses a missing arc {u} -> {v}"))
+        })
+        .sum()
 }
 
 /// Checks that `cycle` is a cycle of `arcs` with negative total weight.
-pub fn check_negative_cycle(arcs: &[(usize, usize, i64)], cycle: &[u32]) {
-    assert!(!cycle.is_empty(), "an empty cycle");
-    let mut total = 0;
-    for k in 0..cycle.len() {
-        let (u, v) = (cycle[k] as usize, cycle[(k + 1) % cycle.len()] as usize);
-        let w = arcs
-            .iter()
-            .filter(|a| a.0 == u && a.1 == v)
-            .map(|a| a.2)
-            .min()
-            .unwrap_or_else(|| panic!("cycle uses a missing arc {u} -> {v}"));
-        total += w;
-    }
-    assert!(
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn check_negative_cycle(arcs: &[(usize, usize, i64)], cycle: &[u32]) -> Result<(), String> {
+    ensure!(!cycle.is_empty(), "an empty cycle");
+    let w = lightest_arcs(arcs);
+    let mut closed = cycle.to_vec();
+    closed.push(cycle[0]);
+    let total = path_length(&w, &closed)?;
+    ensure!(
         total < 0,
         "cycle {cycle:?} has weight {total}, not negative"
     );
+    Ok(())
 }
 
 /// A graph with integer weights for the algorithm suite.

@@ -46,10 +46,10 @@ proptest! {
         let b = cpu();
         let gr = Graph::new(&b, &a, GraphOptions { format: Some(Format::ALL[fmt]), pull: true, convert: unlimited() }).unwrap();
         for direction in [Direction::Auto, Direction::Push, Direction::Pull] {
-            check_bfs(&a, &bfs(&gr, s, &BfsOptions { direction }).unwrap());
+            check_bfs(&a, &bfs(&gr, s, &BfsOptions { direction }).unwrap()).unwrap();
         }
         for r in bfs_multi(&gr, &[s, 0, g.n - 1]).unwrap() {
-            check_bfs(&a, &r);
+            check_bfs(&a, &r).unwrap();
         }
     }
 
@@ -60,10 +60,10 @@ proptest! {
         let a = g.csr::<i32>();
         let b = cpu();
         let gp = Graph::new(&b, &a, GraphOptions::default()).unwrap();
-        check_shortest_paths(&g.arcs, &bellman_ford(&gp, s).unwrap(), &want);
+        check_shortest_paths(&g.arcs, &bellman_ford(&gp, s).unwrap(), &want).unwrap();
         let d = if delta == 0 { None } else { Some(delta) };
         let gd = DeltaGraph::new(&b, &a, d).unwrap();
-        check_shortest_paths(&g.arcs, &delta_stepping(&gd, s).unwrap(), &want);
+        check_shortest_paths(&g.arcs, &delta_stepping(&gd, s).unwrap(), &want).unwrap();
     }
 
     #[test]
@@ -72,8 +72,8 @@ proptest! {
         let b = cpu();
         let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
         match (oracle_bellman_ford(g.n, &g.arcs, s), bellman_ford(&gp, s)) {
-            (Ok(want), Ok(sp)) => check_shortest_paths(&g.arcs, &sp, &want),
-            (Err(()), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle),
+            (Ok(want), Ok(sp)) => check_shortest_paths(&g.arcs, &sp, &want).unwrap(),
+            (Err(()), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle).unwrap(),
             (w, got) => panic!("oracle {w:?} vs {got:?}"),
         }
     }
@@ -96,7 +96,7 @@ proptest! {
                     let tc = transitive_closure(&b, &a.pattern::<OrAnd>()).unwrap();
                     prop_assert_eq!(tc, fw.iter().map(Option::is_some).collect::<Vec<_>>());
                 }
-                (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle),
+                (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle).unwrap(),
                 (w, got) => panic!("{method:?}: oracle {w:?} vs {:?}", got.map(|r| r.rounds)),
             }
         }
@@ -156,7 +156,7 @@ fn zero_weight_cycles_keep_predecessors_acyclic() {
     let b = cpu();
     let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
     let sp = bellman_ford(&gp, 2).unwrap();
-    check_shortest_paths(&g.arcs, &sp, &oracle_dijkstra(3, &g.arcs, 2));
+    check_shortest_paths(&g.arcs, &sp, &oracle_dijkstra(3, &g.arcs, 2)).unwrap();
     assert_eq!(sp.pred, vec![2, 0, u32::MAX]);
 }
 
@@ -214,7 +214,7 @@ fn karate_bfs_from_30() {
         0, 2, 1, 1,
     ];
     assert_eq!(r.levels, want);
-    check_bfs(&a, &r);
+    check_bfs(&a, &r).unwrap();
 }
 
 fn arcs_f64(g: &EdgeList) -> Vec<(usize, usize, f64)> {

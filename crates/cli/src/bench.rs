@@ -44,16 +44,33 @@ where
     if S::is_zero(v) { S::one() } else { v }
 }
 
-/// Test values for `x` ([`test_value_at`] 0..n).
-fn x_values<S: Semiring>(n: usize) -> Vec<S::T>
+/// Test values for `x` ([`test_value_at`] 0..n); with `density < 1`, only that share of the
+/// positions (picked by a fixed hash of the position) holds a value, the rest `S::zero()`.
+fn x_values<S: Semiring>(n: usize, density: f64) -> Vec<S::T>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    (0..n).map(test_value_at::<S>).collect()
+    (0..n)
+        .map(|i| {
+            if density >= 1.0 || kept(i, density) {
+                test_value_at::<S>(i)
+            } else {
+                S::zero()
+            }
+        })
+        .collect()
+}
+
+/// Whether position `i` is among the `density` share that [`x_values`] sets.
+fn kept(i: usize, density: f64) -> bool {
+    let h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40; // 24 well-mixed bits
+    (h as f64) < density * (1u64 << 24) as f64
 }
 
 /// The matrix of `g` in semiring `S` (the pattern for or-and), `x`, the CPU reference
-/// `A x`, and the bytes an SpMV moves at least.
+/// `A x`, and the bytes an SpMV moves at least. `x` is full, except for a semiring with a
+/// terminal value (or-and), where only `terminal_x_density` of it is set: a full `x` would
+/// stop every row at its first entry, a sparse one (a BFS frontier) makes rows read on.
 pub(crate) struct Problem<S: Semiring> {
     pub(crate) a: semigraph_formats::Csr<S>,
     pub(crate) x: Vec<S::T>,
@@ -65,13 +82,18 @@ impl<S: Semiring> Problem<S>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    pub(crate) fn of(g: &EdgeList) -> Res<Self> {
+    pub(crate) fn of(g: &EdgeList, terminal_x_density: f64) -> Res<Self> {
         let a = if S::NAME == "or_and" {
             g.to_pattern_csr::<S, u32>()?
         } else {
             g.to_csr::<S, u32>()?
         };
-        let x = x_values::<S>(a.ncols());
+        let density = if S::HAS_TERMINAL {
+            terminal_x_density
+        } else {
+            1.0
+        };
+        let x = x_values::<S>(a.ncols(), density);
         let want = a.spmv(&x);
         let bytes = min_bytes(a.nrows(), a.ncols(), a.nnz(), size_of::<S::T>());
         Ok(Problem { a, x, want, bytes })
@@ -91,7 +113,7 @@ fn bench_semiring<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let Problem { a, x, want, bytes } = Problem::<S>::of(g)?;
+    let Problem { a, x, want, bytes } = Problem::<S>::of(g, 1.0)?;
     let auto = CsrKernel::choose(&semigraph_gpu::RowShape::of(&a));
     let mut variants: Vec<(Format, Option<CsrKernel>)> = Vec::new();
     for &f in formats {
@@ -261,7 +283,7 @@ fn spmv_gpu(
     let runs = runs.max(20);
     let pt = g.to_csr::<PlusTimes<f32>, u32>()?;
     let copy = gpu.copy_bandwidth(1 << 30, 20)?;
-    let xs = x_values::<PlusTimes<f32>>(pt.ncols());
+    let xs = x_values::<PlusTimes<f32>>(pt.ncols(), 1.0);
     let mut cusparse = CusparseSpmv::new(&gpu, &pt, &xs)?;
     let peer_t = gpu.time(3, runs, || cusparse.run())?;
     let peer_ms = peer_t.median_ms();
@@ -312,14 +334,8 @@ fn spmv_cpu(
     let runs = runs.max(20);
     let cpu = CpuBackend::new();
     let pt = g.to_csr::<PlusTimes<f32>, u32>()?;
-    let xs = x_values::<PlusTimes<f32>>(pt.ncols());
-    let sp = sprs::CsMatI::<f32, u32, u32>::try_new(
-        (pt.nrows(), pt.ncols()),
-        pt.row_ptr().to_vec(),
-        pt.col_idx().to_vec(),
-        pt.vals().to_vec(),
-    )
-    .map_err(|(_, _, _, e)| CliError(format!("bench: the matrix as sprs CSR: {e}")))?;
+    let xs = x_values::<PlusTimes<f32>>(pt.ncols(), 1.0);
+    let sp = pt.to_sprs();
     let mut y = vec![0f32; pt.nrows()];
     let peer_times = time_host(runs, || {
         y.fill(0.0);
@@ -374,7 +390,7 @@ fn bench_semiring_cpu<S: Semiring>(
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let Problem { a, x, want, bytes } = Problem::<S>::of(g)?;
+    let Problem { a, x, want, bytes } = Problem::<S>::of(g, 1.0)?;
     let xd = cpu.dense::<S>(a.ncols(), 1, &x)?;
     for &format in formats {
         let m = match cpu.matrix(&a, format, &Default::default()) {

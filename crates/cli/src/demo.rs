@@ -2,13 +2,12 @@
 //! independent oracle (queue BFS, binary-heap Dijkstra, Floyd-Warshall), one table.
 
 use std::io::{IsTerminal, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use semigraph_algos::testing::{
-    TestGraph, check_bfs, check_shortest_paths, oracle_dijkstra, oracle_floyd_warshall,
+    TestGraph, check_apsp, check_bfs, check_shortest_paths, oracle_dijkstra,
 };
 use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Graph, GraphOptions,
@@ -39,16 +38,6 @@ struct Row {
 /// Millions of arcs traversed per second.
 fn mteps(arcs: usize, t: Duration) -> (f64, &'static str) {
     (arcs as f64 / t.as_secs_f64().max(1e-9) / 1e6, "MTEPS")
-}
-
-/// Runs `f`; a panic (a failed assertion in a check) becomes `Err(message)`.
-fn checked(f: impl FnOnce() -> String) -> Result<String, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
-        p.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "check failed".into())
-    })
 }
 
 pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
@@ -287,10 +276,8 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             let r = bfs(&g, source, &BfsOptions::default())?;
             let time = t.elapsed();
             let arcs = tg.arcs.iter().filter(|x| r.levels[x.0] != u32::MAX).count();
-            let check = checked(|| {
-                check_bfs(&pattern, &r);
-                format!("{} reached, depth {}, = queue BFS", r.reached, r.depth)
-            });
+            let check = check_bfs(&pattern, &r)
+                .map(|()| format!("{} reached, depth {}, = queue BFS", r.reached, r.depth));
             rows.push(row(
                 "bfs",
                 format!("{fmt} pull + csr push"),
@@ -308,10 +295,8 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             let sp = bellman_ford(&g, source)?;
             let time = t.elapsed();
             let arcs = tg.arcs.iter().filter(|x| want[x.0].is_some()).count();
-            let check = checked(|| {
-                check_shortest_paths(&tg.arcs, &sp, &want);
-                format!("{} rounds, = Dijkstra", sp.rounds)
-            });
+            let check = check_shortest_paths(&tg.arcs, &sp, &want)
+                .map(|()| format!("{} rounds, = Dijkstra", sp.rounds));
             rows.push(row(
                 "sssp bellman-ford",
                 "csr push".into(),
@@ -326,10 +311,8 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             let t = Instant::now();
             let sp = delta_stepping(&g, source)?;
             let time = t.elapsed();
-            let check = checked(|| {
-                check_shortest_paths(&tg.arcs, &sp, &want);
-                format!("delta {}, = Dijkstra", g.delta())
-            });
+            let check = check_shortest_paths(&tg.arcs, &sp, &want)
+                .map(|()| format!("delta {}, = Dijkstra", g.delta()));
             rows.push(row(
                 "sssp delta-stepping",
                 "csr push".into(),
@@ -352,30 +335,8 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             let time = t.elapsed();
             let n = tg.n;
             let ops = 2.0 * (n as f64).powi(3) * r.rounds as f64;
-            let check = checked(|| {
-                let fw = oracle_floyd_warshall(n, &tg.arcs).expect("positive weights");
-                for i in 0..n {
-                    for j in 0..n {
-                        assert_eq!(
-                            r.distance(i, j).map(i64::from),
-                            fw[i * n + j],
-                            "apsp {i} -> {j}"
-                        );
-                        if let Some(p) = r.path(i, j) {
-                            let len: i64 = p
-                                .windows(2)
-                                .map(|e| {
-                                    a.get(e[0] as usize, e[1] as usize)
-                                        .expect("path arc exists")
-                                        as i64
-                                })
-                                .sum();
-                            assert_eq!(Some(len), fw[i * n + j], "next-hop path {i} -> {j}");
-                        }
-                    }
-                }
-                format!("{} squarings, = Floyd-Warshall, paths rebuilt", r.rounds)
-            });
+            let check = check_apsp(&tg.arcs, &r)
+                .map(|()| format!("{} squarings, = Floyd-Warshall, paths rebuilt", r.rounds));
             let rate = (ops / time.as_secs_f64().max(1e-9) / 1e9, "G(min,+)/s");
             rows.push(row("apsp (next hops)", "dense".into(), time, rate, check));
             bar.inc(1);

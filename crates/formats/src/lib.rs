@@ -33,6 +33,7 @@ pub mod error;
 pub mod generate;
 pub mod hyb;
 pub mod index;
+pub mod interop;
 pub mod io;
 pub mod matrix;
 pub mod memory;

@@ -32,6 +32,10 @@
 //! # Ok::<(), semigraph::algos::Error>(())
 //! ```
 //!
+//! Features: `gpu` (default) as above; `sprs` and `ndarray` for conversions to and from those
+//! crates (`formats::interop`); `serde` for the algorithms' result types (docs/ARCHITECTURE.md,
+//! "Optional features").
+//!
 //! The same algorithms run on the GPU with `GpuBackend::new()?` in place of
 //! `CpuBackend::new()` (see `examples/shortest_paths.rs`).
 

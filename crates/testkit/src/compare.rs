@@ -85,7 +85,7 @@ pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) 
                 "{}: bfs parents {dir:?}",
                 tg.name
             );
-            check_bfs(&a, &got);
+            check_bfs(&a, &got).unwrap();
         }
     }
     compare_sssp::<B, i32>(b, &cpu, tg, s, negative);
@@ -112,7 +112,7 @@ pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) 
                 }
             }
             (Err(Error::NegativeCycle { .. }), Err(Error::NegativeCycle { cycle })) => {
-                check_negative_cycle(&tg.arcs, &cycle)
+                check_negative_cycle(&tg.arcs, &cycle).unwrap()
             }
             (w, g) => panic!(
                 "{}: apsp cpu {:?} vs backend {:?}",
@@ -156,10 +156,10 @@ fn compare_sssp<B: Backend, D: Distance>(
             } else {
                 oracle_dijkstra(tg.n, &tg.arcs, s)
             };
-            check_shortest_paths(&tg.arcs, &g, &oracle);
+            check_shortest_paths(&tg.arcs, &g, &oracle).unwrap();
         }
         (Err(Error::NegativeCycle { .. }), Err(Error::NegativeCycle { cycle })) => {
-            check_negative_cycle(&tg.arcs, &cycle)
+            check_negative_cycle(&tg.arcs, &cycle).unwrap()
         }
         (w, g) => panic!("{}: bellman-ford {ty}: cpu {w:?}, backend {g:?}", tg.name),
     }
@@ -174,6 +174,6 @@ fn compare_sssp<B: Backend, D: Distance>(
             "{}: delta-stepping {ty} distances",
             tg.name
         );
-        check_shortest_paths(&tg.arcs, &got, &oracle_dijkstra(tg.n, &tg.arcs, s));
+        check_shortest_paths(&tg.arcs, &got, &oracle_dijkstra(tg.n, &tg.arcs, s)).unwrap();
     }
 }
