@@ -3,7 +3,7 @@
 //! `bfs_resident` (results left on the backend).
 //!
 //! `cargo run --release -p semigraph --example masks_and_bfs [FILE]` (default: the
-//! repository's rome99 road graph); runs on the GPU where one can be opened, else on the CPU.
+//! repository's rome99 road graph, or the one under `$SEMIGRAPH_DATA`); runs on the GPU where one can be opened, else on the CPU.
 
 use std::path::PathBuf;
 
@@ -114,13 +114,27 @@ fn run<B: Backend>(b: &B, file: &std::path::Path) -> Result<(), Box<dyn std::err
     Ok(())
 }
 
+/// The repository's rome99 graph: under `$SEMIGRAPH_DATA` when set (compressed or not), else
+/// beside the sources.
+fn rome99() -> PathBuf {
+    let data = std::env::var_os("SEMIGRAPH_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data"),
+        PathBuf::from,
+    );
+    let xz = data.join("dimacs9-rome99/rome99.gr.xz");
+    if xz.exists() {
+        xz
+    } else {
+        data.join("dimacs9-rome99/rome99.gr")
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Options (`--...`, such as a test runner's) are ignored.
     let file = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/dimacs9-rome99/rome99.gr.xz")
-        });
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .map_or_else(rome99, PathBuf::from);
     match GpuBackend::new() {
         Ok(gpu) => run(&gpu, &file),
         Err(e) => {

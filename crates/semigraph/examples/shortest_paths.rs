@@ -2,17 +2,32 @@
 //! on the GPU, and checks that both agree.
 //!
 //! `cargo run --release -p semigraph --example shortest_paths [FILE] [SOURCE]` (default: the
-//! repository's rome99 road graph, source 1 in the file's numbering).
+//! repository's rome99 road graph, or `$SEMIGRAPH_DATA/dimacs9-rome99/rome99.gr.xz` where that
+//! is set; source 1 in the file's numbering). Options (`--...`, such as a test runner's) are
+//! ignored.
 
 use std::path::PathBuf;
 
 use semigraph::prelude::*;
 
+/// The repository's rome99 graph: under `$SEMIGRAPH_DATA` when set (compressed or not), else
+/// beside the sources.
+fn rome99() -> PathBuf {
+    let data = std::env::var_os("SEMIGRAPH_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data"),
+        PathBuf::from,
+    );
+    let xz = data.join("dimacs9-rome99/rome99.gr.xz");
+    if xz.exists() {
+        xz
+    } else {
+        data.join("dimacs9-rome99/rome99.gr")
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let file = args.next().map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/dimacs9-rome99/rome99.gr.xz")
-    });
+    let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
+    let file = args.next().map_or_else(rome99, PathBuf::from);
     let source: i64 = args.next().map_or(Ok(1), |s| s.parse())?;
     let g = read_graph(&file, &ReadOptions::default())?;
     let s = g
