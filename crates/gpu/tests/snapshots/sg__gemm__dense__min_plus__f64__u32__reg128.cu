@@ -70,28 +70,39 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major (the mask, any
 // semiring, has C's shape; excluded outputs keep their value). Register tiles: a block of
-// 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs (rows ty + 16 i,
-// columns tx + 16 j) held in registers; A's and B's 128 x 16 slices are staged in shared
-// memory (A transposed, padded against bank conflicts), and each thread combines 8 values of
-// A with 8 of B per inner index. Out-of-range slots load SR_ZERO, which annihilates. Each
-// output adds its terms in the order of the inner index, as the CPU does. When the semiring
-// has a fast multiply-add and bad[0] == 0 (every operand in its domain, checked by
-// FastCheck before), the inner step is sr_fast_fma.
+// 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs held in
+// registers (rows ty * 4 + {0..3} and 64 + ty * 4 + {0..3}, columns likewise from tx), so
+// that its 8 values of A and 8 of B per inner index are four runs of 4 adjacent values in
+// shared memory, each read in one access (16 bytes for 4-byte values). A's and B's 128 x 16
+// slices are staged in shared memory (A transposed, padded against bank conflicts); the next
+// slice is read from global memory into registers while this one is combined (double
+// buffering through registers: the global latency hides behind 2,048 pairs per thread).
+// Out-of-range slots load SR_ZERO, which annihilates. Each output adds its terms in the
+// order of the inner index, as the CPU does. When the semiring has a fast multiply-add and
+// bad[0] == 0 (every operand in its domain, checked by FastCheck before), the inner step is
+// sr_fast_fma.
 #define SG_GEMM_BM 128
 #define SG_GEMM_BK 16
+#define SG_GEMM_LD (SG_GEMM_BM + 4)
+// Four adjacent values; aligned so that one shared-memory access reads them (any row of
+// SG_GEMM_LD values and any offset of 4 values keep that alignment).
+struct __align__(sizeof(sr_t) % 4 == 0 ? 16 : (sizeof(sr_t) % 2 == 0 ? 8 : 4)) sg_gemm_v4 {
+    sr_t v[4];
+};
 template <bool FAST>
 __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
-        const sr_t (*as)[SG_GEMM_BM + 4], const sr_t (*bs)[SG_GEMM_BM + 4],
+        const sr_t (*as)[SG_GEMM_LD], const sr_t (*bs)[SG_GEMM_LD],
         unsigned int tx, unsigned int ty, unsigned int t0) {
     // Unrolled by 2 only: the 8 x 8 body is already 64 pairs, and full unrolling made
     // this kernel take 1 s of NVRTC time per semiring.
 #pragma unroll 2
     for (int q = 0; q < SG_GEMM_BK; ++q) {
-        sr_t ra[8], rb[8];
-#pragma unroll
-        for (int i = 0; i < 8; ++i) ra[i] = as[q][ty + 16 * i];
-#pragma unroll
-        for (int j = 0; j < 8; ++j) rb[j] = bs[q][tx + 16 * j];
+        sg_gemm_v4 a0 = *(const sg_gemm_v4*)&as[q][ty * 4];
+        sg_gemm_v4 a1 = *(const sg_gemm_v4*)&as[q][64 + ty * 4];
+        sg_gemm_v4 b0 = *(const sg_gemm_v4*)&bs[q][tx * 4];
+        sg_gemm_v4 b1 = *(const sg_gemm_v4*)&bs[q][64 + tx * 4];
+        sr_t ra[8] = {a0.v[0], a0.v[1], a0.v[2], a0.v[3], a1.v[0], a1.v[1], a1.v[2], a1.v[3]};
+        sr_t rb[8] = {b0.v[0], b0.v[1], b0.v[2], b0.v[3], b1.v[0], b1.v[1], b1.v[2], b1.v[3]};
 #pragma unroll
         for (int i = 0; i < 8; ++i)
 #pragma unroll
@@ -100,9 +111,25 @@ __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
                                  : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
     }
 }
-extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* c, unsigned int rows, unsigned int n, unsigned int kk, int accum, const unsigned int* __restrict__ bad, SG_MASK_PARAMS) {
-    __shared__ sr_t as[SG_GEMM_BK][SG_GEMM_BM + 4];
-    __shared__ sr_t bs[SG_GEMM_BK][SG_GEMM_BM + 4];
+// Thread tid's share of the slice at inner index t0: 8 values of A (pa) and 8 of B (pb).
+__device__ __forceinline__ void sg_gemm_reg_fetch(sr_t (&pa)[8], sr_t (&pb)[8],
+        const sr_t* __restrict__ a, const sr_t* __restrict__ b, unsigned int rows,
+        unsigned int n, unsigned int kk, unsigned int row0, unsigned int col0,
+        unsigned int tid, unsigned int t0) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+        unsigned int e = tid + 256u * r;
+        unsigned int gr = row0 + e / SG_GEMM_BK, gc = t0 + e % SG_GEMM_BK;
+        pa[r] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
+        unsigned int hr = t0 + e / SG_GEMM_BM, hc = col0 + e % SG_GEMM_BM;
+        pb[r] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
+    }
+}
+// Two blocks per SM for values of up to 4 bytes (at most 128 registers: 1-2% faster on the
+// H100); wider values need more registers for their 64 accumulators than that leaves.
+extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* c, unsigned int rows, unsigned int n, unsigned int kk, int accum, const unsigned int* __restrict__ bad, SG_MASK_PARAMS) {
+    __shared__ __align__(16) sr_t as[SG_GEMM_BK][SG_GEMM_LD];
+    __shared__ __align__(16) sr_t bs[SG_GEMM_BK][SG_GEMM_LD];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
 #ifdef SR_HAS_PACKED16
@@ -114,29 +141,29 @@ extern "C" __global__ void __launch_bounds__(256) sg__gemm__dense__min_plus__f64
     for (int i = 0; i < 8; ++i)
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = SR_ZERO;
+    sr_t pa[8], pb[8];
+    sg_gemm_reg_fetch(pa, pb, a, b, rows, n, kk, row0, col0, tid, 0);
     for (unsigned int t0 = 0; t0 < kk; t0 += SG_GEMM_BK) {
 #pragma unroll
-        for (int r = 0; r < SG_GEMM_BM * SG_GEMM_BK / 256; ++r) {
+        for (int r = 0; r < 8; ++r) {
             unsigned int e = tid + 256u * r;
-            unsigned int ar = e / SG_GEMM_BK, ac = e % SG_GEMM_BK;
-            unsigned int gr = row0 + ar, gc = t0 + ac;
-            as[ac][ar] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
-            unsigned int br = e / SG_GEMM_BM, bc = e % SG_GEMM_BM;
-            unsigned int hr = t0 + br, hc = col0 + bc;
-            bs[br][bc] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
+            as[e % SG_GEMM_BK][e / SG_GEMM_BK] = pa[r];
+            bs[e / SG_GEMM_BM][e % SG_GEMM_BM] = pb[r];
         }
         __syncthreads();
+        if (t0 + SG_GEMM_BK < kk)
+            sg_gemm_reg_fetch(pa, pb, a, b, rows, n, kk, row0, col0, tid, t0 + SG_GEMM_BK);
         if (fast) sg_gemm_reg_slice<true>(acc, as, bs, tx, ty, t0);
         else sg_gemm_reg_slice<false>(acc, as, bs, tx, ty, t0);
         __syncthreads();
     }
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-        unsigned int r = row0 + ty + 16 * i;
+        unsigned int r = row0 + (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
         if (r >= rows) continue;
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            unsigned int cc = col0 + tx + 16 * j;
+            unsigned int cc = col0 + (j < 4 ? 0 : 64) + tx * 4 + (j & 3);
             unsigned long long at = (unsigned long long)r * n + cc;
             if (cc < n && SG_ALLOWS(at)) sg_store(c, at, acc[i][j], accum);
         }
