@@ -36,190 +36,22 @@
 //! Shapes must agree; a mismatch is a bug in the caller and panics. Failures that depend on
 //! the machine (memory, a driver, a kernel compiler) return [`Error`](crate::Error).
 
+mod types;
+
+pub use types::{
+    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs,
+    UnaryOp,
+};
+
 use semigraph_formats::{ConvertOptions, Csr, Format};
-use semigraph_semiring::{MinSecondI, Semiring};
+use semigraph_semiring::Semiring;
 
 use crate::Result;
-
-/// Where a backend computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BackendKind {
-    /// Host CPU.
-    Cpu,
-    /// An NVIDIA GPU.
-    Gpu,
-}
-
-/// Shape and layout of a [`Backend::Matrix`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MatrixInfo {
-    /// Rows.
-    pub nrows: usize,
-    /// Columns.
-    pub ncols: usize,
-    /// Stored entries (of the CSR it was built from).
-    pub nnz: usize,
-    /// The format the backend stores it in.
-    pub format: Format,
-}
-
-/// What [`Backend::queue_len`] reads back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QueueInfo {
-    /// Entries in the queue.
-    pub len: usize,
-    /// Entries in this queue and in every queue before it along a chain of
-    /// [`relax_step`](Backend::relax_step)s (the vertices a traversal has reached).
-    pub total: usize,
-    /// Steps with a non-empty input that led to this queue ([`Backend::relax_step`] carries the
-    /// count from its input and adds one when that input had entries).
-    pub steps: usize,
-}
-
-/// Work counters of a backend, for benchmarks: what a run cost beyond arithmetic.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// Kernels launched (0 on the CPU).
-    pub launches: u64,
-    /// Times the host waited for the device (reads back included; 0 on the CPU).
-    pub syncs: u64,
-    /// Device allocations (0 on the CPU).
-    pub allocations: u64,
-}
-
-impl std::ops::Sub for Counters {
-    type Output = Counters;
-    fn sub(self, o: Counters) -> Counters {
-        Counters {
-            launches: self.launches - o.launches,
-            syncs: self.syncs - o.syncs,
-            allocations: self.allocations - o.allocations,
-        }
-    }
-}
-
-/// What a relaxation step writes besides the values and the next queue (see
-/// [`Backend::relax_step`]).
-pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
-    /// The witness (predecessor) of each improved vertex.
-    pub parents: Option<&'a mut B::Dense<Parents>>,
-    /// The step number of each improved vertex (the output queue's step count).
-    pub steps: Option<&'a mut B::Dense<Parents>>,
-    /// Only vertices whose `steps` entry is empty (never reached) may improve: the visited
-    /// set of a traversal, as a complemented mask over the array the step writes (read before
-    /// the step, like every mask).
-    pub only_new: bool,
-}
-
-impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
-    /// Nothing besides the values.
-    pub fn none() -> Self {
-        StepOutputs {
-            parents: None,
-            steps: None,
-            only_new: false,
-        }
-    }
-
-    /// The same outputs, reborrowed for one more step.
-    pub fn reborrow(&mut self) -> StepOutputs<'_, B> {
-        StepOutputs {
-            parents: self.parents.as_deref_mut(),
-            steps: self.steps.as_deref_mut(),
-            only_new: self.only_new,
-        }
-    }
-}
-
-/// Entries a relaxation step sets aside instead of relaxing them (see
-/// [`Backend::relax_step`]): those whose value is not below `bound` (`!(x < bound)`, as the
-/// `hi` of [`Backend::split_queue`]) are appended to `far` with their value, each vertex once
-/// until `far` is cleared or set. The near phase of delta-stepping: a bucket's steps run back
-/// to back, and the work of later buckets waits in `far`.
-pub struct Defer<'a, B: Backend + ?Sized + 'a, S: Semiring> {
-    /// Entries with values from here on wait.
-    pub bound: S::T,
-    /// Where they wait.
-    pub far: &'a mut B::Queue<S>,
-}
-
-impl<'a, B: Backend + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
-    /// The same deferral, reborrowed for one more step.
-    pub fn reborrow(&mut self) -> Defer<'_, B, S> {
-        Defer {
-            bound: self.bound,
-            far: &mut *self.far,
-        }
-    }
-}
-
-/// Arrays of vertex ids or step numbers (parents, predecessors, witnesses, levels): `u32`
-/// values whose zero,
-/// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
-pub type Parents = MinSecondI<u32>;
-
-/// How a result is combined with the existing output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Accum {
-    /// `y = t` where the mask allows.
-    #[default]
-    Replace,
-    /// `y = add(y, t)` where the mask allows.
-    Add,
-}
-
-/// A binary element-wise operation of the semiring.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ewise {
-    /// `add(y, x)`.
-    Add,
-    /// `mul(y, x)` (index argument 0).
-    Mul,
-}
-
-/// A unary operation applied to every allowed entry of a dense array.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum UnaryOp<T> {
-    /// `y = c` everywhere the mask allows (also where `y` had no entry).
-    Fill(T),
-    /// `y = mul(y, c)` (index argument 0): scales, or shifts in min-plus.
-    MulBy(T),
-    /// `y = add(y, c)`.
-    AddTo(T),
-}
-
-/// An output mask over a dense array of any semiring (see the module docs for what an entry
-/// is).
-pub enum Mask<'a, B: Backend + ?Sized + 'a> {
-    /// Every position.
-    All,
-    /// Only positions where the mask array has an entry.
-    Keep(B::MaskRef<'a>),
-    /// Only positions where the mask array has no entry (a complemented mask).
-    Skip(B::MaskRef<'a>),
-}
-
-impl<'a, B: Backend + ?Sized + 'a> Clone for Mask<'a, B> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<'a, B: Backend + ?Sized + 'a> Copy for Mask<'a, B> {}
-
-impl<B: Backend + ?Sized> std::fmt::Debug for Mask<'_, B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Mask::All => "All",
-            Mask::Keep(_) => "Keep",
-            Mask::Skip(_) => "Skip",
-        })
-    }
-}
 
 /// Everything an algorithm may ask of a backend.
 ///
 /// Implemented by [`CpuBackend`](crate::CpuBackend) here and by the GPU backend of
-/// `semigraph-gpu`. The shared test suite (`tests/backend.rs`) runs every method on every
+/// `semigraph-gpu`. The shared test suite (`semigraph_testkit::backend_suite`) runs every method on every
 /// format and built-in semiring, so a new backend is checked against the CPU one by adding
 /// one line there.
 pub trait Backend: Send + Sync {
@@ -238,13 +70,42 @@ pub trait Backend: Send + Sync {
         Self: 'a;
 
     /// A short description, e.g. `cpu (rayon, 8 threads)`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// assert!(b.name().starts_with("cpu"));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn name(&self) -> String;
     /// CPU or GPU.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, BackendKind, CpuBackend};
+    ///
+    /// let b = CpuBackend::new();
+    /// assert_eq!(b.kind(), BackendKind::Cpu);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn kind(&self) -> BackendKind;
 
     // ---- data movement -------------------------------------------------------------------
 
     /// Builds a matrix in `format` from `a`, within the fill limits of `opts`.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
+    /// let m = b.matrix(&a, Format::Coo, &ConvertOptions::default())?;
+    /// assert_eq!(b.matrix_info(&m).format, Format::Coo);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn matrix<S: Semiring>(
         &self,
         a: &Csr<S>,
@@ -252,11 +113,43 @@ pub trait Backend: Send + Sync {
         opts: &ConvertOptions,
     ) -> Result<Self::Matrix<S>>;
     /// Shape, entry count and format of `a`.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
+    /// let info = b.matrix_info(&b.matrix(&a, Format::Csr, &ConvertOptions::default())?);
+    /// assert_eq!((info.nrows, info.ncols, info.nnz), (3, 3, 2));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn matrix_info<S: Semiring>(&self, a: &Self::Matrix<S>) -> MatrixInfo;
     /// A `rows x cols` array from row-major `data` (`data.len() == rows * cols`).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(2, 3, &[1, 2, 3, 4, 5, 6])?;
+    /// assert_eq!(b.dense_shape(&x), (2, 3));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn dense<S: Semiring>(&self, rows: usize, cols: usize, data: &[S::T])
     -> Result<Self::Dense<S>>;
     /// A `rows x cols` array with every value `value`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense_filled::<MinPlus<i32>>(1, 3, 7)?;
+    /// assert_eq!(b.read_dense(&x)?, vec![7, 7, 7]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn dense_filled<S: Semiring>(
         &self,
         rows: usize,
@@ -264,8 +157,28 @@ pub trait Backend: Send + Sync {
         value: S::T,
     ) -> Result<Self::Dense<S>>;
     /// `(rows, cols)` of `x`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense_filled::<MinPlus<i32>>(4, 2, 0)?;
+    /// assert_eq!(b.dense_shape(&x), (4, 2));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn dense_shape<S: Semiring>(&self, x: &Self::Dense<S>) -> (usize, usize);
     /// The values of `x`, row-major.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(2, 2, &[1, 2, 3, 4])?;
+    /// assert_eq!(b.read_dense(&x)?, vec![1, 2, 3, 4]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn read_dense<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Vec<S::T>>;
     /// `x^T`: the `cols x rows` transpose of the `rows x cols` array `x` (`GrB_transpose` of a
     /// dense matrix), e.g. to turn a block of per-vertex columns into per-source rows.
@@ -283,23 +196,117 @@ pub trait Backend: Send + Sync {
     /// ```
     fn transpose<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Self::Dense<S>>;
     /// Sets the value at flat (row-major) position `i`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut x = b.dense_filled::<MinPlus<i32>>(3, 1, inf)?;
+    /// b.set::<MinPlus<i32>>(&mut x, 1, 5)?;
+    /// assert_eq!(b.read_dense(&x)?, vec![inf, 5, inf]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn set<S: Semiring>(&self, x: &mut Self::Dense<S>, i: usize, value: S::T) -> Result<()>;
     /// A sparse vector of length `n` from sorted, distinct `idx` and their `vals`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let s = b.sparse::<MinPlus<i32>>(5, &[1, 3], &[10, 30])?;
+    /// assert_eq!(b.read_sparse(&s)?, (vec![1, 3], vec![10, 30]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn sparse<S: Semiring>(&self, n: usize, idx: &[u32], vals: &[S::T]) -> Result<Self::Sparse<S>>;
     /// Number of entries of `x`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let s = b.sparse::<MinPlus<i32>>(5, &[1, 3], &[10, 30])?;
+    /// assert_eq!(b.sparse_nnz(&s), 2);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn sparse_nnz<S: Semiring>(&self, x: &Self::Sparse<S>) -> usize;
     /// Indices and values of `x`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let s = b.sparse::<MinPlus<i32>>(4, &[0, 2], &[7, 9])?;
+    /// let (idx, vals) = b.read_sparse(&s)?;
+    /// assert_eq!((idx, vals), (vec![0, 2], vec![7, 9]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn read_sparse<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
     /// A dense `n x 1` array with the entries of `x` and zero elsewhere.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let s = b.sparse::<MinPlus<i32>>(4, &[1, 3], &[10, 30])?;
+    /// assert_eq!(b.read_dense(&b.to_dense(&s)?)?, vec![inf, 10, inf, 30]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn to_dense<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<Self::Dense<S>>;
     /// The entries of `x` (flat positions) as a sparse vector: frontier compaction.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let x = b.dense::<MinPlus<i32>>(4, 1, &[inf, 2, inf, 5])?;
+    /// assert_eq!(b.read_sparse(&b.compact(&x)?)?, (vec![1, 3], vec![2, 5]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn compact<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Self::Sparse<S>>;
     /// A mask view of `m`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, Mask, UnaryOp};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// // Entries of an or-and array (`true`) allow; the view works for any semiring.
+    /// let m = b.dense::<OrAnd>(3, 1, &[true, false, true])?;
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 9)?;
+    /// b.apply(&mut y, Mask::Keep(b.mask(&m)), UnaryOp::Fill(1))?;
+    /// assert_eq!(b.read_dense(&y)?, vec![1, 9, 1]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn mask<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Self::MaskRef<'a>;
 
     // ---- products ------------------------------------------------------------------------
 
     /// `y<mask> = accum(y, A (+).(x) X)`: SpMV (`X` is `n x 1`) or SpMM (`X` is `n x k`).
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Accum, Backend, CpuBackend, Mask};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// // y(i) = min_k A(i, k) + x(k): the best way out of each vertex.
+    /// let x = b.dense::<MinPlus<i32>>(3, 1, &[0, 10, 20])?;
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 0)?;
+    /// b.mxm(&mut y, Mask::All, Accum::Replace, &a, &x)?;
+    /// assert_eq!(b.read_dense(&y)?, vec![14, 21, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn mxm<S: Semiring>(
         &self,
         y: &mut Self::Dense<S>,
@@ -310,6 +317,21 @@ pub trait Backend: Send + Sync {
     ) -> Result<()>;
     /// `x (+).(x) A` for a sparse `x`, keeping only output positions the mask allows
     /// (SpMSpV, push). The result holds the non-zero outputs.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// // One push step from vertex 0 at distance 0: y(j) = min_k x(k) + A(k, j).
+    /// let x = b.sparse::<MinPlus<i32>>(3, &[0], &[0])?;
+    /// let y = b.vxm(&x, &a, Mask::All)?;
+    /// assert_eq!(b.read_sparse(&y)?, (vec![1], vec![4]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn vxm<S: Semiring>(
         &self,
         x: &Self::Sparse<S>,
@@ -350,6 +372,20 @@ pub trait Backend: Send + Sync {
     // ---- element-wise --------------------------------------------------------------------
 
     /// `y<mask> = op(y, x)`, same shapes.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, Ewise, Mask};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut y = b.dense::<MinPlus<i32>>(2, 1, &[1, 5])?;
+    /// let x = b.dense::<MinPlus<i32>>(2, 1, &[3, 2])?;
+    /// b.ewise(&mut y, Mask::All, Ewise::Add, &x)?; // min
+    /// assert_eq!(b.read_dense(&y)?, vec![1, 2]);
+    /// b.ewise(&mut y, Mask::All, Ewise::Mul, &x)?; // +
+    /// assert_eq!(b.read_dense(&y)?, vec![4, 4]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn ewise<S: Semiring>(
         &self,
         y: &mut Self::Dense<S>,
@@ -358,6 +394,17 @@ pub trait Backend: Send + Sync {
         x: &Self::Dense<S>,
     ) -> Result<()>;
     /// `y<mask> = op(y)`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, Mask, UnaryOp};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut y = b.dense::<MinPlus<i32>>(3, 1, &[1, 5, i32::MAX])?;
+    /// b.apply(&mut y, Mask::All, UnaryOp::MulBy(10))?; // min-plus's multiply adds
+    /// assert_eq!(b.read_dense(&y)?, vec![11, 15, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn apply<S: Semiring>(
         &self,
         y: &mut Self::Dense<S>,
@@ -365,6 +412,18 @@ pub trait Backend: Send + Sync {
         op: UnaryOp<S::T>,
     ) -> Result<()>;
     /// `y(i) = value` for every entry `i` of the sparse `at` (of any semiring).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut levels = b.dense_filled::<MinPlus<i32>>(4, 1, 9)?;
+    /// let frontier = b.sparse::<OrAnd>(4, &[1, 3], &[true, true])?;
+    /// b.assign_at(&mut levels, &frontier, 2)?;
+    /// assert_eq!(b.read_dense(&levels)?, vec![9, 2, 9, 2]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn assign_at<S: Semiring, M: Semiring>(
         &self,
         y: &mut Self::Dense<S>,
@@ -375,14 +434,60 @@ pub trait Backend: Send + Sync {
     // ---- reductions and change detection -------------------------------------------------
 
     /// `add` over the allowed positions of `x` (the zero if none).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, Mask};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(3, 1, &[4, 2, 7])?;
+    /// assert_eq!(b.reduce(&x, Mask::All)?, 2);
+    /// let m = b.dense::<OrAnd>(3, 1, &[true, false, true])?;
+    /// assert_eq!(b.reduce(&x, b.keep(&m))?, 4);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn reduce<S: Semiring>(&self, x: &Self::Dense<S>, mask: Mask<'_, Self>) -> Result<S::T>;
     /// `add` over the entries of a sparse `x`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let s = b.sparse::<MinPlus<i32>>(5, &[1, 3], &[10, 30])?;
+    /// assert_eq!(b.reduce_sparse(&s)?, 10);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn reduce_sparse<S: Semiring>(&self, x: &Self::Sparse<S>) -> Result<S::T>;
     /// Number of entries (non-zero values) of `x`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(4, 1, &[i32::MAX, 2, i32::MAX, 5])?;
+    /// assert_eq!(b.nvals(&x)?, 2);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn nvals<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<usize>;
     /// Relaxation, "did anything change": for each entry `(i, v)` of `t` where
     /// [`Semiring::improves`]`(d(i), v)`, sets `d(i) = add(d(i), v)`; returns those entries
     /// with their new values.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[inf, 5, 3])?;
+    /// let t = b.sparse::<MinPlus<i32>>(3, &[1, 2], &[4, 6])?;
+    /// let changed = b.improve(&mut d, &t)?;
+    /// assert_eq!(b.read_sparse(&changed)?, (vec![1], vec![4]));
+    /// assert_eq!(b.read_dense(&d)?, vec![inf, 4, 3]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn improve<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -390,12 +495,36 @@ pub trait Backend: Send + Sync {
     ) -> Result<Self::Sparse<S>>;
     /// The dense form of [`Backend::improve`]: relaxes `d` by every position of `t` and
     /// returns how many positions improved.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[inf, 5, 3])?;
+    /// let t = b.dense::<MinPlus<i32>>(3, 1, &[1, 4, 3])?;
+    /// assert_eq!(b.improve_dense(&mut d, &t)?, 2);
+    /// assert_eq!(b.read_dense(&d)?, vec![1, 4, 3]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn improve_dense<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
         t: &Self::Dense<S>,
     ) -> Result<usize>;
     /// `a (+) b` for sparse vectors (the union; `add` where both have an entry).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.sparse::<MinPlus<i32>>(4, &[0, 2], &[5, 1])?;
+    /// let y = b.sparse::<MinPlus<i32>>(4, &[2, 3], &[0, 7])?;
+    /// assert_eq!(b.read_sparse(&b.union(&x, &y)?)?, (vec![0, 2, 3], vec![5, 0, 7]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn union<S: Semiring>(
         &self,
         a: &Self::Sparse<S>,
@@ -403,6 +532,17 @@ pub trait Backend: Send + Sync {
     ) -> Result<Self::Sparse<S>>;
     /// The entries of `x` whose value `v` lies in `[lo, hi)` in the value type's order
     /// (`!(v < lo) && v < hi`): a value-range selection, e.g. the buckets of delta-stepping.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.sparse::<MinPlus<i32>>(3, &[0, 1, 2], &[3, 10, 20])?;
+    /// let bucket = b.select_range(&x, 5, 15)?;
+    /// assert_eq!(b.read_sparse(&bucket)?, (vec![1], vec![10]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn select_range<S: Semiring>(
         &self,
         x: &Self::Sparse<S>,
@@ -418,6 +558,23 @@ pub trait Backend: Send + Sync {
     /// After `t = x (+).(x) A` and `changed = improve(d, t)` in a selecting semiring (min-plus,
     /// max-min, ...), the witnesses of `changed` are the vertices each improvement came from:
     /// the predecessors of shortest paths, or the parents of a traversal.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, Parents, NO_PARENT};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Vertices 0 and 1 both reach 2 at distance 1; the witness is the smaller.
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 2, 1), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let x = b.sparse::<MinPlus<i32>>(3, &[0, 1], &[0, 0])?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, 0, i32::MAX])?;
+    /// let changed = b.improve(&mut d, &b.vxm(&x, &a, Mask::All)?)?;
+    /// let mut p = b.dense_filled::<Parents>(3, 1, NO_PARENT)?;
+    /// b.witness(&mut p, &x, &a, &d, &changed)?;
+    /// assert_eq!(b.read_dense(&p)?, vec![NO_PARENT, NO_PARENT, 0]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn witness<S: Semiring, M: Semiring>(
         &self,
         p: &mut Self::Dense<Parents>,
@@ -431,9 +588,31 @@ pub trait Backend: Send + Sync {
 
     /// An empty queue for vertices `0..n` (it holds at most `n` entries from one
     /// [`relax_step`](Backend::relax_step); appends may add more, up to `2n`).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let q = b.queue::<MinPlus<i32>>(4)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn queue<S: Semiring>(&self, n: usize) -> Result<Self::Queue<S>>;
     /// Replaces the entries of `q` by `idx` (below its `n`) with `vals`, its step count by
     /// `steps`, and its running total by `idx.len()`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 3)?;
+    /// let info = b.queue_len(&q)?;
+    /// assert_eq!((info.len, info.total, info.steps), (2, 2, 3));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn queue_set<S: Semiring>(
         &self,
         q: &mut Self::Queue<S>,
@@ -443,8 +622,30 @@ pub trait Backend: Send + Sync {
     ) -> Result<()>;
     /// The length and step count of `q`. The one queue operation that waits for the backend
     /// (on a GPU: a host synchronisation); loops call it every few steps, not every step.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[1], &[0], 0)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 1);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn queue_len<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<QueueInfo>;
     /// The entries of `q`, sorted by index (ties by value order of insertion).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 0)?;
+    /// assert_eq!(b.read_queue(&q)?, (vec![0, 2], vec![5, 7]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn read_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
     /// One relaxation step from a queue into a queue, without waiting for the host: for each
     /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
@@ -464,6 +665,23 @@ pub trait Backend: Send + Sync {
     /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
     /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
     #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let (mut from, mut to) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_set(&mut from, &[0], &[0], 0)?;
+    /// b.relax_step(&mut d, StepOutputs::none(), &from, &a, Mask::All, None, &mut to)?;
+    /// assert_eq!(b.read_queue(&to)?, (vec![1], vec![4]));
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn relax_step<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -484,6 +702,24 @@ pub trait Backend: Send + Sync {
     /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
     /// The provided version runs every step. `defer` applies to every step.
     #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_set(&mut q, &[0], &[0], 0)?;
+    /// // Until the frontier is empty (at most 10 steps), reading nothing back on the way.
+    /// b.relax_steps(&mut d, StepOutputs::none(), &mut q, &mut spare, &a, Mask::All, None, 10, usize::MAX)?;
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, 5]);
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn relax_steps<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -507,6 +743,19 @@ pub trait Backend: Send + Sync {
         Ok(())
     }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[1, 3], &[0, 0], 0)?;
+    /// let mut seen = b.dense_filled::<OrAnd>(4, 1, false)?;
+    /// b.assign_queue(&mut seen, &q, true)?;
+    /// assert_eq!(b.read_dense(&seen)?, vec![false, true, false, true]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn assign_queue<S: Semiring, M: Semiring>(
         &self,
         y: &mut Self::Dense<S>,
@@ -520,6 +769,21 @@ pub trait Backend: Send + Sync {
     /// step count becomes the larger of its own and `from`'s. The near/far split of
     /// delta-stepping: `lo` is the last threshold (vertices below it were settled).
     #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let d = b.dense::<MinPlus<i32>>(3, 1, &[1, 5, 9])?;
+    /// let mut from = b.queue::<MinPlus<i32>>(3)?;
+    /// b.queue_set(&mut from, &[0, 1, 2], &[1, 5, 9], 0)?;
+    /// let (mut near, mut far) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.split_queue(&from, &d, 0, 5, &mut near, Some(&mut far))?;
+    /// assert_eq!(b.read_queue(&near)?.0, vec![0]);
+    /// assert_eq!(b.read_queue(&far)?.0, vec![1, 2]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn split_queue<S: Semiring>(
         &self,
         from: &Self::Queue<S>,
@@ -531,6 +795,18 @@ pub trait Backend: Send + Sync {
     ) -> Result<()>;
     /// `add` over the values of `q` (the zero if it is empty; the smallest for min-plus), with
     /// the queue's length: one read-back.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
+    /// let (info, least) = b.reduce_queue(&q)?;
+    /// assert_eq!((info.len, least), (2, 5));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn reduce_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(QueueInfo, S::T)>;
     /// The length of `q` (as [`queue_len`](Backend::queue_len)) and the number of entries of
     /// `a` in the rows of its vertices: the arcs a push step from `q` would scan, which
@@ -555,10 +831,36 @@ pub trait Backend: Send + Sync {
         a: &Self::Matrix<M>,
     ) -> Result<(QueueInfo, usize)>;
     /// Clears `q` (no read-back).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
+    /// b.queue_clear(&mut q)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
     /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what
     /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
     /// new `d(i)`; its step count becomes `steps`. No read-back.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[inf, 5, 3])?;
+    /// let t = b.dense::<MinPlus<i32>>(3, 1, &[1, 4, 3])?;
+    /// let mut to = b.queue::<MinPlus<i32>>(3)?;
+    /// b.improve_dense_queue(&mut d, &t, &mut to, 1)?;
+    /// assert_eq!(b.read_queue(&to)?, (vec![0, 1], vec![1, 4]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn improve_dense_queue<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -568,6 +870,20 @@ pub trait Backend: Send + Sync {
     ) -> Result<()>;
     /// `x(i) = v` for every entry `(i, v)` of `q`, all other positions the zero: a queue as a
     /// dense vector (for pull steps).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2], &[7], 0)?;
+    /// let mut x = b.dense_filled::<MinPlus<i32>>(4, 1, 0)?;
+    /// b.queue_to_dense(&q, &mut x)?;
+    /// assert_eq!(b.read_dense(&x)?, vec![inf, inf, 7, inf]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn queue_to_dense<S: Semiring>(&self, q: &Self::Queue<S>, x: &mut Self::Dense<S>)
     -> Result<()>;
 
@@ -575,6 +891,18 @@ pub trait Backend: Send + Sync {
 
     /// Work counters so far (kernel launches, host synchronisations, device allocations); all
     /// zero for a backend that has none (the CPU).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Counters, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let before = b.counters();
+    /// let _x = b.dense_filled::<MinPlus<i32>>(3, 1, 0)?;
+    /// // The CPU launches nothing and never waits: every counter stays zero.
+    /// assert_eq!(b.counters() - before, Counters::default());
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn counters(&self) -> Counters {
         Counters::default()
     }
@@ -582,15 +910,51 @@ pub trait Backend: Send + Sync {
     /// Waits until every queued operation has finished (a GPU queues work asynchronously;
     /// the CPU computes in the call, so its default does nothing). Time a call with a host
     /// clock only around the call *and* a `synchronize`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, Mask, UnaryOp};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 4)?;
+    /// b.apply(&mut y, Mask::All, UnaryOp::AddTo(2))?;
+    /// b.synchronize()?; // on a GPU: the apply has finished here
+    /// assert_eq!(b.read_dense(&y)?, vec![2, 2, 2]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn synchronize(&self) -> Result<()> {
         Ok(())
     }
 
     /// [`Mask::Keep`] of `m`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, UnaryOp};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let m = b.dense::<OrAnd>(3, 1, &[true, false, true])?;
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 9)?;
+    /// b.apply(&mut y, b.keep(&m), UnaryOp::Fill(1))?;
+    /// assert_eq!(b.read_dense(&y)?, vec![1, 9, 1]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn keep<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
         Mask::Keep(self.mask(m))
     }
     /// [`Mask::Skip`] of `m` (the complement).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend, UnaryOp};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let visited = b.dense::<OrAnd>(3, 1, &[true, false, true])?;
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 9)?;
+    /// b.apply(&mut y, b.skip(&visited), UnaryOp::Fill(1))?;
+    /// assert_eq!(b.read_dense(&y)?, vec![9, 1, 9]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn skip<'a, M: Semiring>(&'a self, m: &'a Self::Dense<M>) -> Mask<'a, Self> {
         Mask::Skip(self.mask(m))
     }
@@ -600,6 +964,23 @@ pub trait Backend: Send + Sync {
     /// `changed` with the new values: the next frontier.
     ///
     /// The provided version composes the three operations; a backend may fuse them.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, Parents, NO_PARENT};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let mut p = b.dense_filled::<Parents>(3, 1, NO_PARENT)?;
+    /// let frontier = b.sparse::<MinPlus<i32>>(3, &[0], &[0])?;
+    /// let next = b.relax(&mut d, Some(&mut p), &frontier, &a, Mask::All)?;
+    /// assert_eq!(b.read_sparse(&next)?, (vec![1], vec![4]));
+    /// assert_eq!(b.read_dense(&p)?[1], 0); // vertex 1 was reached from 0
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn relax<S: Semiring>(
         &self,
         d: &mut Self::Dense<S>,
@@ -617,6 +998,16 @@ pub trait Backend: Send + Sync {
     }
 
     /// An `n x 1` array of zeros (no entries) with `value` at `i`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.unit::<MinPlus<i32>>(3, 1, 0)?;
+    /// assert_eq!(b.read_dense(&x)?, vec![i32::MAX, 0, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
     fn unit<S: Semiring>(&self, n: usize, i: usize, value: S::T) -> Result<Self::Dense<S>> {
         let mut x = self.dense_filled::<S>(n, 1, S::zero())?;
         self.set::<S>(&mut x, i, value)?;

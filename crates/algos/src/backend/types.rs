@@ -1,0 +1,182 @@
+//! The types the [`Backend`] interface speaks in: kinds, shapes, counters, masks,
+//! accumulation and operators, and what a relaxation step writes or defers.
+
+use semigraph_formats::Format;
+use semigraph_semiring::{MinSecondI, Semiring};
+
+use super::Backend;
+
+/// Where a backend computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// Host CPU.
+    Cpu,
+    /// An NVIDIA GPU.
+    Gpu,
+}
+
+/// Shape and layout of a [`Backend::Matrix`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatrixInfo {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries (of the CSR it was built from).
+    pub nnz: usize,
+    /// The format the backend stores it in.
+    pub format: Format,
+}
+
+/// What [`Backend::queue_len`] reads back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueInfo {
+    /// Entries in the queue.
+    pub len: usize,
+    /// Entries in this queue and in every queue before it along a chain of
+    /// [`relax_step`](Backend::relax_step)s (the vertices a traversal has reached).
+    pub total: usize,
+    /// Steps with a non-empty input that led to this queue ([`Backend::relax_step`] carries the
+    /// count from its input and adds one when that input had entries).
+    pub steps: usize,
+}
+
+/// Work counters of a backend, for benchmarks: what a run cost beyond arithmetic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Kernels launched (0 on the CPU).
+    pub launches: u64,
+    /// Times the host waited for the device (reads back included; 0 on the CPU).
+    pub syncs: u64,
+    /// Device allocations (0 on the CPU).
+    pub allocations: u64,
+}
+
+impl std::ops::Sub for Counters {
+    type Output = Counters;
+    fn sub(self, o: Counters) -> Counters {
+        Counters {
+            launches: self.launches - o.launches,
+            syncs: self.syncs - o.syncs,
+            allocations: self.allocations - o.allocations,
+        }
+    }
+}
+
+/// What a relaxation step writes besides the values and the next queue (see
+/// [`Backend::relax_step`]).
+pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
+    /// The witness (predecessor) of each improved vertex.
+    pub parents: Option<&'a mut B::Dense<Parents>>,
+    /// The step number of each improved vertex (the output queue's step count).
+    pub steps: Option<&'a mut B::Dense<Parents>>,
+    /// Only vertices whose `steps` entry is empty (never reached) may improve: the visited
+    /// set of a traversal, as a complemented mask over the array the step writes (read before
+    /// the step, like every mask).
+    pub only_new: bool,
+}
+
+impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
+    /// Nothing besides the values.
+    pub fn none() -> Self {
+        StepOutputs {
+            parents: None,
+            steps: None,
+            only_new: false,
+        }
+    }
+
+    /// The same outputs, reborrowed for one more step.
+    pub fn reborrow(&mut self) -> StepOutputs<'_, B> {
+        StepOutputs {
+            parents: self.parents.as_deref_mut(),
+            steps: self.steps.as_deref_mut(),
+            only_new: self.only_new,
+        }
+    }
+}
+
+/// Entries a relaxation step sets aside instead of relaxing them (see
+/// [`Backend::relax_step`]): those whose value is not below `bound` (`!(x < bound)`, as the
+/// `hi` of [`Backend::split_queue`]) are appended to `far` with their value, each vertex once
+/// until `far` is cleared or set. The near phase of delta-stepping: a bucket's steps run back
+/// to back, and the work of later buckets waits in `far`.
+pub struct Defer<'a, B: Backend + ?Sized + 'a, S: Semiring> {
+    /// Entries with values from here on wait.
+    pub bound: S::T,
+    /// Where they wait.
+    pub far: &'a mut B::Queue<S>,
+}
+
+impl<'a, B: Backend + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
+    /// The same deferral, reborrowed for one more step.
+    pub fn reborrow(&mut self) -> Defer<'_, B, S> {
+        Defer {
+            bound: self.bound,
+            far: &mut *self.far,
+        }
+    }
+}
+
+/// Arrays of vertex ids or step numbers (parents, predecessors, witnesses, levels): `u32`
+/// values whose zero,
+/// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
+pub type Parents = MinSecondI<u32>;
+
+/// How a result is combined with the existing output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Accum {
+    /// `y = t` where the mask allows.
+    #[default]
+    Replace,
+    /// `y = add(y, t)` where the mask allows.
+    Add,
+}
+
+/// A binary element-wise operation of the semiring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ewise {
+    /// `add(y, x)`.
+    Add,
+    /// `mul(y, x)` (index argument 0).
+    Mul,
+}
+
+/// A unary operation applied to every allowed entry of a dense array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UnaryOp<T> {
+    /// `y = c` everywhere the mask allows (also where `y` had no entry).
+    Fill(T),
+    /// `y = mul(y, c)` (index argument 0): scales, or shifts in min-plus.
+    MulBy(T),
+    /// `y = add(y, c)`.
+    AddTo(T),
+}
+
+/// An output mask over a dense array of any semiring (see the module docs for what an entry
+/// is).
+pub enum Mask<'a, B: Backend + ?Sized + 'a> {
+    /// Every position.
+    All,
+    /// Only positions where the mask array has an entry.
+    Keep(B::MaskRef<'a>),
+    /// Only positions where the mask array has no entry (a complemented mask).
+    Skip(B::MaskRef<'a>),
+}
+
+impl<'a, B: Backend + ?Sized + 'a> Clone for Mask<'a, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<'a, B: Backend + ?Sized + 'a> Copy for Mask<'a, B> {}
+
+impl<B: Backend + ?Sized> std::fmt::Debug for Mask<'_, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Mask::All => "All",
+            Mask::Keep(_) => "Keep",
+            Mask::Skip(_) => "Skip",
+        })
+    }
+}
