@@ -49,6 +49,11 @@ fn main() -> ExitCode {
     );
     h.test_needing(
         &nvrtc,
+        "user_index_semiring_compiles",
+        ok(user_index_semiring_compiles),
+    );
+    h.test_needing(
+        &nvrtc,
         "disk_cache_is_used_and_survives_corruption",
         ok(disk_cache_is_used_and_survives_corruption),
     );
@@ -185,6 +190,25 @@ fn every_kernel_compiles_with_nvrtc() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+semigraph_semiring::semiring! {
+    /// A user's index semiring (`mul_at`): its CUDA product reads the inner index `k`.
+    pub struct FirstIndex: u32 {
+        name: "first_index",
+        zero: u32::MAX,
+        one: 0,
+        add: |a, b| a.min(b) => "min(a, b)",
+        mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
+            => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
+        mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
+    }
+}
+
+/// Every kernel a user's index semiring can use compiles (`check_cuda`, as a user runs it).
+fn user_index_semiring_compiles() {
+    assert!(FirstIndex::USES_INDEX);
+    semigraph_gpu::check_cuda::<FirstIndex>().unwrap();
 }
 
 fn compile_errors_carry_key_options_log_and_source() {

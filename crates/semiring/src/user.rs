@@ -2,10 +2,40 @@
 
 /// Defines a semiring from its Rust operations and their CUDA spelling, side by side.
 ///
-/// The CUDA expressions are written over `a` and `b` (and `k`, the inner index, for `mul`),
-/// use nothing from `std::`, and may call device functions given in `cuda_helpers`. Zero and
-/// one are written once, in Rust: their CUDA literals are derived from the values. The
-/// atomic `add` of the GPU kernels is a compare-and-swap loop over `add`.
+/// The CUDA expressions are written over `a` and `b` (and `k`, the inner index, an
+/// `unsigned long long`, for `mul`), use nothing from `std::`, and may call device functions
+/// given in `cuda_helpers`. Zero and one are written once, in Rust: their CUDA literals are
+/// derived from the values. The atomic `add` of the GPU kernels is a compare-and-swap loop
+/// over `add`.
+///
+/// A product that depends on where it is taken (a parent or witness semiring) adds
+/// `mul_at: |a, b, k| ...`, the product of `A(i, k)` and `x(k)` given the inner index `k` (a
+/// `u64`), as [`Semiring::mul_at`](crate::Semiring::mul_at); the products of the backends
+/// call it, and `mul`'s CUDA expression, which receives `k` too, must compute the same.
+/// `mul` stays the index-free product that the laws are checked on, and
+/// [`Semiring::USES_INDEX`](crate::Semiring::USES_INDEX) becomes true:
+///
+/// ```
+/// use semigraph_semiring::{check_semiring, semiring, Semiring};
+///
+/// semiring! {
+///     /// `(min, secondi)` over `u32`: the smallest inner index that meets an entry.
+///     pub struct FirstIndex: u32 {
+///         name: "first_index",
+///         zero: u32::MAX,
+///         one: 0,
+///         add: |a, b| a.min(b) => "min(a, b)",
+///         mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
+///             => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
+///         mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
+///     }
+/// }
+///
+/// assert!(FirstIndex::USES_INDEX);
+/// assert_eq!(FirstIndex::mul_at(3, 5, 7), 7);
+/// assert_eq!(FirstIndex::mul_at(u32::MAX, 5, 7), u32::MAX);
+/// assert!(check_semiring::<FirstIndex>().is_ok());
+/// ```
 ///
 /// ```
 /// use semigraph_semiring::{semiring, Semiring};
@@ -37,6 +67,7 @@ macro_rules! semiring {
             one: $one:expr,
             add: |$aa:ident, $ab:ident| $add:expr => $add_cu:literal,
             mul: |$ma:ident, $mb:ident| $mul:expr => $mul_cu:literal,
+            $(mul_at: |$xa:ident, $xb:ident, $xk:ident| $mul_at:expr,)?
             $(terminal: |$ta:ident| $term:expr => $term_cu:literal,)?
             $(cuda_helpers: $helpers:literal,)?
         }
@@ -49,6 +80,7 @@ macro_rules! semiring {
             type T = $t;
             const NAME: &'static str = $sname;
             const HAS_TERMINAL: bool = false $(|| { let _ = stringify!($term); true })?;
+            const USES_INDEX: bool = false $(|| { let _ = stringify!($mul_at); true })?;
             fn zero() -> $t {
                 $zero
             }
@@ -63,6 +95,12 @@ macro_rules! semiring {
             fn mul($ma: $t, $mb: $t) -> $t {
                 $mul
             }
+            $(
+                #[inline]
+                fn mul_at($xa: $t, $xb: $t, $xk: u64) -> $t {
+                    $mul_at
+                }
+            )?
             $(
                 #[inline]
                 fn is_terminal($ta: $t) -> bool {

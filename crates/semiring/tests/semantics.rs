@@ -187,6 +187,30 @@ fn user_defined_semiring() {
     assert!(MaxTimes::HAS_TERMINAL && MaxTimes::is_terminal(f64::INFINITY));
 }
 
+semiring! {
+    /// A user-defined index semiring: (min, secondi) over u32, with its index-aware product.
+    pub struct FirstIndex: u32 {
+        name: "first_index",
+        zero: u32::MAX,
+        one: 0,
+        add: |a, b| a.min(b) => "min(a, b)",
+        mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
+            => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
+        mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
+    }
+}
+
+#[test]
+fn user_defined_index_semiring() {
+    // Row 0 meets x at columns 1 and 2, row 1 at none: the first column that meets wins.
+    let m = u32::MAX;
+    let a = vec![vec![Some(1), Some(1), Some(1)], vec![Some(1), None, None]];
+    assert_eq!(spmv::<FirstIndex>(&a, &[m, 4, 4]), vec![1, m]);
+    assert!(FirstIndex::USES_INDEX && !MaxTimes::USES_INDEX);
+    assert_eq!(FirstIndex::mul(3, 5), 5);
+    assert!(FirstIndex::cuda().prelude().contains("(unsigned int)k"));
+}
+
 #[test]
 #[should_panic(expected = "must be non-empty and use only")]
 fn bad_user_name_is_refused() {
