@@ -74,6 +74,7 @@ impl<D: Distance> Apsp<D> {
 
     /// The vertices of a shortest path `i -> ... -> j` from the next-hop matrix; `None` if
     /// `j` is unreachable or no next-hop matrix was computed.
+    /// `EdgeList::labels_of` writes them in the input file's numbering.
     pub fn path(&self, i: usize, j: usize) -> Option<Vec<u32>> {
         let next = self.next.as_ref()?;
         self.distance(i, j)?;
@@ -330,10 +331,9 @@ fn max_squarings(n: usize) -> usize {
 /// Bellman-Ford for `k` sources at once, `O(m k)` per round. Next hops as for unpacked types.
 ///
 /// # Arguments
-/// - `b`: the backend that runs the GEMMs.
-/// - `a`: the square adjacency matrix (weights may be negative; parallel arcs keep the
-///   lightest).
-/// - `opts`: whether to build the next-hop matrix.
+/// - `g`: the graph (weights may be negative; parallel arcs keep the lightest); its backend
+///   runs the GEMMs or SpMMs, its host CSR gives the dense start and the next hops.
+/// - `opts`: the method, and whether to build the next-hop matrix.
 ///
 /// # Returns
 /// [`Apsp`]: the `n x n` distances (and next hops), row-major.
@@ -351,24 +351,26 @@ fn max_squarings(n: usize) -> usize {
 ///
 /// # Example
 /// ```
-/// use semigraph_algos::{apsp, arcs_to_csr, ApspMethod, ApspOptions, CpuBackend};
+/// use semigraph_algos::{apsp, arcs_to_csr, ApspMethod, ApspOptions, CpuBackend, Graph, GraphOptions};
 /// use semigraph_semiring::MinPlus;
 ///
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 2), (1, 2, 3), (0, 2, 9)])?;
-/// let r = apsp(&CpuBackend::new(), &a, &ApspOptions { next_hop: true, ..Default::default() })?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// let r = apsp(&g, &ApspOptions { next_hop: true, ..Default::default() })?;
 /// assert_eq!(r.distance(0, 2), Some(5));
 /// assert_eq!(r.distance(2, 0), None);
 /// assert_eq!(r.path(0, 2), Some(vec![0, 1, 2]));
 /// // The other method gives the same answer.
 /// let opts = ApspOptions { next_hop: true, method: ApspMethod::Sources };
-/// assert_eq!(apsp(&CpuBackend::new(), &a, &opts)?.dist, r.dist);
+/// assert_eq!(apsp(&g, &opts)?.dist, r.dist);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn apsp<B: Backend, D: Distance>(
-    b: &B,
-    a: &Csr<MinPlus<D>>,
+    g: &Graph<'_, B, MinPlus<D>>,
     opts: &ApspOptions,
 ) -> Result<Apsp<D>> {
+    let (b, a) = (g.backend(), g.csr());
     let n = check_square(a)?;
     let method = match opts.method {
         ApspMethod::Auto => apsp_choice(b.kind(), apsp_costs(a)),
@@ -538,7 +540,7 @@ fn next_hops<D: PackedDist + Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> 
 /// semiring.
 ///
 /// # Arguments
-/// - `b`: the backend; `a`: the square adjacency pattern.
+/// - `g`: the graph (its pattern: an or-and matrix); its backend runs the GEMMs.
 ///
 /// # Returns
 /// The `n x n` reachability matrix, row-major.
@@ -551,14 +553,16 @@ fn next_hops<D: PackedDist + Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> 
 ///
 /// # Example
 /// ```
-/// use semigraph_algos::{arcs_to_csr, transitive_closure, CpuBackend};
+/// use semigraph_algos::{arcs_to_csr, transitive_closure, CpuBackend, Graph, GraphOptions};
 ///
 /// let a = arcs_to_csr(3, &[(0, 1, true), (1, 2, true)])?;
-/// let r = transitive_closure(&CpuBackend::new(), &a)?;
+/// let cpu = CpuBackend::new();
+/// let r = transitive_closure(&Graph::new(&cpu, &a, GraphOptions::default())?)?;
 /// assert_eq!(r, vec![true, true, true, false, true, true, false, false, true]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn transitive_closure<B: Backend>(b: &B, a: &Csr<OrAnd>) -> Result<Vec<bool>> {
+pub fn transitive_closure<B: Backend>(g: &Graph<'_, B, OrAnd>) -> Result<Vec<bool>> {
+    let (b, a) = (g.backend(), g.csr());
     let n = check_square(a)?;
     let d0 = dense_with_diagonal(a)?;
     Ok(square_until_fixed::<B, OrAnd>(b, n, &d0, max_squarings(n))?.0)

@@ -68,7 +68,7 @@ impl Bfs {
 
     /// The vertices of a shortest path `source -> ... -> v` along parents (as
     /// [`ShortestPaths::path_to`](crate::ShortestPaths::path_to)), `None` if `v` was not
-    /// reached.
+    /// reached. `EdgeList::labels_of` writes them in the input file's numbering.
     ///
     /// ```
     /// use semigraph_algos::{arcs_to_csr, bfs, BfsSemiring, CpuBackend, Graph, GraphOptions};

@@ -21,9 +21,12 @@ pub struct GraphOptions {
 
 /// A square adjacency matrix `A` (`A(u, v)` = weight of the arc `u -> v`) held by a backend:
 /// `A` in CSR for push steps (SpMSpV scatters along the out-arcs of the frontier), and
-/// optionally `A^T` in any format for pull steps (each vertex gathers from its in-arcs).
+/// optionally `A^T` in any format for pull steps (each vertex gathers from its in-arcs). It
+/// borrows the host CSR it was built from, for the algorithms that also work on the host
+/// (APSP's dense start, next hops), so every algorithm takes a `Graph`.
 pub struct Graph<'b, B: Backend, S: Semiring> {
     backend: &'b B,
+    csr: &'b Csr<S>,
     n: usize,
     nnz: usize,
     push: B::Matrix<S>,
@@ -31,12 +34,12 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
 }
 
 impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
-    /// Uploads `a` (and `a^T` if `opts.pull`) to `backend`.
+    /// Uploads `a` (and `a^T` if `opts.pull`) to `backend`; the graph borrows `a`.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] if `a` is not square; format and memory errors of the
     /// backend.
-    pub fn new(backend: &'b B, a: &Csr<S>, opts: GraphOptions) -> Result<Self> {
+    pub fn new(backend: &'b B, a: &'b Csr<S>, opts: GraphOptions) -> Result<Self> {
         if a.nrows() != a.ncols() {
             return Err(Error::InvalidArgument(format!(
                 "an adjacency matrix must be square, this one is {}x{}",
@@ -57,6 +60,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         };
         Ok(Graph {
             backend,
+            csr: a,
             n: a.nrows(),
             nnz: a.nnz(),
             push,
@@ -67,6 +71,10 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// The backend.
     pub fn backend(&self) -> &'b B {
         self.backend
+    }
+    /// The host CSR the graph was built from.
+    pub fn csr(&self) -> &'b Csr<S> {
+        self.csr
     }
     /// Number of vertices.
     pub fn n(&self) -> usize {

@@ -93,6 +93,7 @@ impl<D: Distance> ShortestPaths<D> {
     }
 
     /// The vertices of a shortest path `source -> ... -> v`, `None` if `v` is unreachable.
+    /// `EdgeList::labels_of` writes them in the input file's numbering.
     pub fn path_to(&self, v: usize) -> Option<Vec<u32>> {
         self.distance(v)?;
         let mut path = vec![v as u32];
@@ -326,7 +327,7 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
     /// # Errors
     /// `InvalidArgument` for a matrix that is not square or a `delta` that is not positive
     /// and finite; [`Error::NegativeWeight`] for a negative weight; backend errors.
-    pub fn new(backend: &'b B, a: &Csr<MinPlus<D>>, delta: Option<D>) -> Result<Self> {
+    pub fn new(backend: &'b B, a: &'b Csr<MinPlus<D>>, delta: Option<D>) -> Result<Self> {
         if a.nrows() != a.ncols() {
             return Err(Error::InvalidArgument(format!(
                 "an adjacency matrix must be square, this one is {}x{}",

@@ -70,7 +70,8 @@ proptest! {
     fn bellman_ford_negative_weights(g in graph_strategy(-8, 25), s in 0usize..64) {
         let s = s % g.n;
         let b = cpu();
-        let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
+        let gp_csr = g.csr::<i32>();
+        let gp = Graph::new(&b, &gp_csr, GraphOptions::default()).unwrap();
         match (oracle_bellman_ford(g.n, &g.arcs, s), bellman_ford(&gp, s)) {
             (Ok(want), Ok(sp)) => check_shortest_paths(&g.arcs, &sp, &want).unwrap(),
             (Err(()), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle).unwrap(),
@@ -82,8 +83,11 @@ proptest! {
     fn apsp_matches_floyd_warshall(g in graph_strategy(-3, 25)) {
         let b = cpu();
         let a = g.csr::<i32>();
+        let ga = Graph::new(&b, &a, GraphOptions::default()).unwrap();
+        let pattern = a.pattern::<OrAnd>();
+        let gp = Graph::new(&b, &pattern, GraphOptions::default()).unwrap();
         for method in [ApspMethod::Squaring, ApspMethod::Sources] {
-            let got = apsp(&b, &a, &ApspOptions { next_hop: true, method });
+            let got = apsp(&ga, &ApspOptions { next_hop: true, method });
             match (oracle_floyd_warshall(g.n, &g.arcs), got) {
                 (Ok(fw), Ok(r)) => {
                     prop_assert_eq!(r.method, method);
@@ -93,7 +97,7 @@ proptest! {
                             prop_assert_eq!(p.len() == 1, k / g.n == k % g.n);
                         }
                     }
-                    let tc = transitive_closure(&b, &a.pattern::<OrAnd>()).unwrap();
+                    let tc = transitive_closure(&gp).unwrap();
                     prop_assert_eq!(tc, fw.iter().map(Option::is_some).collect::<Vec<_>>());
                 }
                 (Err(_), Err(Error::NegativeCycle { cycle })) => check_negative_cycle(&g.arcs, &cycle).unwrap(),
@@ -124,7 +128,8 @@ fn errors_are_values_not_panics() {
         DeltaGraph::new(&b, &pos, Some(0)),
         Err(Error::InvalidArgument(_))
     ));
-    let gb = Graph::new(&b, &pos.pattern::<BfsSemiring>(), GraphOptions::default()).unwrap();
+    let gb_csr = pos.pattern::<BfsSemiring>();
+    let gb = Graph::new(&b, &gb_csr, GraphOptions::default()).unwrap();
     let pull_only = BfsOptions {
         direction: Direction::Pull,
     };
@@ -154,7 +159,8 @@ fn zero_weight_cycles_keep_predecessors_acyclic() {
         arcs: arcs.to_vec(),
     };
     let b = cpu();
-    let gp = Graph::new(&b, &g.csr::<i32>(), GraphOptions::default()).unwrap();
+    let gp_csr = g.csr::<i32>();
+    let gp = Graph::new(&b, &gp_csr, GraphOptions::default()).unwrap();
     let sp = bellman_ford(&gp, 2).unwrap();
     check_shortest_paths(&g.arcs, &sp, &oracle_dijkstra(3, &g.arcs, 2)).unwrap();
     assert_eq!(sp.pred, vec![2, 0, u32::MAX]);
@@ -232,7 +238,11 @@ fn arcs_f64(g: &EdgeList) -> Vec<(usize, usize, f64)> {
 fn negative_cycle_of(rel: &str) -> Option<Vec<u32>> {
     let g = load(rel, false);
     let a = g.to_csr::<MinPlus<f32>, u32>().unwrap();
-    match apsp(&cpu(), &a, &ApspOptions::default()) {
+    let b = cpu();
+    match apsp(
+        &Graph::new(&b, &a, GraphOptions::default()).unwrap(),
+        &ApspOptions::default(),
+    ) {
         Ok(_) => None,
         Err(Error::NegativeCycle { cycle }) => {
             let arcs = arcs_f64(&g);

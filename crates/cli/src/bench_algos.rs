@@ -454,7 +454,8 @@ fn apsp_typed<D: Distance>(
             method,
             ..Default::default()
         };
-        let (times, r, counters, verdict) = measure(be, runs, || apsp(be, a, &opts), check)?;
+        let g = Graph::new(be, a, GraphOptions::default())?;
+        let (times, r, counters, verdict) = measure(be, runs, || apsp(&g, &opts), check)?;
         let (median, min) = median_min(times);
         let n = a.nrows();
         Ok(Row {

@@ -323,10 +323,10 @@ fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
             bar.inc(1);
         } else {
             bar.set_message(format!("{name}: apsp"));
+            let g = Graph::new(b, &a, GraphOptions::default())?;
             let t = Instant::now();
             let r = apsp(
-                b,
-                &a,
+                &g,
                 &ApspOptions {
                     next_hop: true,
                     ..Default::default()

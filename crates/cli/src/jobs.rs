@@ -442,10 +442,10 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     type Out = semigraph_algos::Apsp<D>;
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
+        let g = Graph::new(b, &a, GraphOptions::default())?;
         let t = Instant::now();
         let r = apsp(
-            b,
-            &a,
+            &g,
             &ApspOptions {
                 next_hop: self.next_hop,
                 method: self.method,

@@ -151,6 +151,27 @@ impl EdgeList {
         }
     }
 
+    /// How each vertex of `vertices` is written ([`EdgeList::vertex_label`]): a result such as
+    /// a path (`Bfs::path_to`, `ShortestPaths::path_to`, `Apsp::path`) in the file's own
+    /// numbering.
+    ///
+    /// ```
+    /// use semigraph_formats::EdgeList;
+    ///
+    /// let mut g = EdgeList::new(3, 3);
+    /// g.labels = Some(vec![40, 10, 70]); // e.g. an LDBC file's person ids
+    /// assert_eq!(g.labels_of(&[2, 0, 1]), vec![70, 40, 10]);
+    /// g.labels = None;
+    /// g.base = 1; // DIMACS and Matrix Market count from 1
+    /// assert_eq!(g.labels_of(&[2, 0, 1]), vec![3, 1, 2]);
+    /// ```
+    pub fn labels_of(&self, vertices: &[u32]) -> Vec<i64> {
+        vertices
+            .iter()
+            .map(|&v| self.vertex_label(v as usize))
+            .collect()
+    }
+
     /// The vertex written as `label` in the input (inverse of [`EdgeList::vertex_label`]).
     pub fn vertex_of_label(&self, label: i64) -> Option<usize> {
         match &self.labels {

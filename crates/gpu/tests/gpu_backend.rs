@@ -202,7 +202,7 @@ fn gemm_packed_i32() -> Result<(), Failed> {
 /// reported length.
 fn apsp_on_lagraph_fw_inputs() -> Result<(), Failed> {
     use semigraph_algos::testing::oracle_dijkstra;
-    use semigraph_algos::{ApspMethod, ApspOptions, apsp};
+    use semigraph_algos::{ApspMethod, ApspOptions, Graph, GraphOptions, apsp};
     use semigraph_formats::io::{ReadOptions, read_graph};
     let gpu = GpuBackend::new()?;
     let cpu = CpuBackend::new();
@@ -211,13 +211,17 @@ fn apsp_on_lagraph_fw_inputs() -> Result<(), Failed> {
         let a = g.to_csr::<MinPlus<i32>, u32>()?;
         let n = a.nrows();
         let arcs: Vec<(usize, usize, i64)> = a.iter().map(|(i, j, w)| (i, j, w as i64)).collect();
-        let want = apsp(&cpu, &a, &ApspOptions::default())?;
+        let want = apsp(
+            &Graph::new(&cpu, &a, GraphOptions::default())?,
+            &ApspOptions::default(),
+        )?;
+        let ga = Graph::new(&gpu, &a, GraphOptions::default())?;
         for method in [ApspMethod::Squaring, ApspMethod::Sources] {
             let opts = ApspOptions {
                 next_hop: true,
                 method,
             };
-            let r = apsp(&gpu, &a, &opts)?;
+            let r = apsp(&ga, &opts)?;
             if r.dist != want.dist {
                 let i = (0..n * n).find(|&i| r.dist[i] != want.dist[i]).unwrap_or(0);
                 return Err(format!(

@@ -110,8 +110,7 @@ fn results_round_trip_through_serde() {
 
     let tri = semigraph_algos::arcs_to_csr::<MinPlus<i64>>(3, &[(0, 1, 2), (1, 2, 3)]).unwrap();
     let all = apsp(
-        &cpu,
-        &tri,
+        &Graph::new(&cpu, &tri, GraphOptions::default()).unwrap(),
         &ApspOptions {
             next_hop: true,
             ..Default::default()

@@ -97,7 +97,9 @@ pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) 
             next_hop: true,
             ..Default::default()
         };
-        match (apsp(&cpu, &a, &o), apsp(b, &a, &o)) {
+        let want = Graph::new(&cpu, &a, GraphOptions::default()).and_then(|g| apsp(&g, &o));
+        let got = Graph::new(b, &a, GraphOptions::default()).and_then(|g| apsp(&g, &o));
+        match (want, got) {
             (Ok(want), Ok(got)) => {
                 assert_eq!(got.dist, want.dist, "{}: apsp", tg.name);
                 for i in 0..tg.n {

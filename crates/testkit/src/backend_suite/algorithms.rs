@@ -66,7 +66,8 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             check_bfs(&pattern, r).unwrap();
         }
         // Reachability agrees with BFS.
-        let gr = Graph::new(b, &a.pattern::<OrAnd>(), GraphOptions::default())?;
+        let pattern = a.pattern::<OrAnd>();
+        let gr = Graph::new(b, &pattern, GraphOptions::default())?;
         let reach = semigraph_algos::reachability(&gr, sources[1])?;
         let lv = oracle_bfs(&pattern, sources[1]);
         assert_eq!(
@@ -88,7 +89,12 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
             check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
             check_apsp_in::<B, f64>(b, &tg, &fw, false)?;
-            let tc = semigraph_algos::transitive_closure(b, &a.pattern::<OrAnd>())?;
+            let pattern = a.pattern::<OrAnd>();
+            let tc = semigraph_algos::transitive_closure(&Graph::new(
+                b,
+                &pattern,
+                GraphOptions::default(),
+            )?)?;
             assert_eq!(
                 tc,
                 fw.iter().map(|d| d.is_some()).collect::<Vec<_>>(),
@@ -135,7 +141,8 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             };
             match (
                 oracle_floyd_warshall(tg.n, &tg.arcs),
-                semigraph_algos::apsp(b, &a, &opts),
+                Graph::new(b, &a, GraphOptions::default())
+                    .and_then(|g| semigraph_algos::apsp(&g, &opts)),
             ) {
                 (Ok(_), Ok(_)) => {}
                 (Err(_), Err(Error::NegativeCycle { cycle })) => {
@@ -212,7 +219,8 @@ fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
     ];
     for (method, next_hop) in runs.into_iter().take(if every_method { 4 } else { 2 }) {
         let opts = semigraph_algos::ApspOptions { next_hop, method };
-        let r = semigraph_algos::apsp(b, &a, &opts)?;
+        let g = semigraph_algos::Graph::new(b, &a, semigraph_algos::GraphOptions::default())?;
+        let r = semigraph_algos::apsp(&g, &opts)?;
         assert_ne!(r.method, ApspMethod::Auto, "apsp says which method ran");
         if method != ApspMethod::Auto {
             assert_eq!(r.method, method);
