@@ -4,12 +4,11 @@
 
 use rayon::prelude::*;
 use semigraph_formats::Csr;
-use semigraph_semiring::{
-    DistPred, MinPlus, MinPlusPred, NO_PRED, Number, OrAnd, PackedDist, Semiring,
-};
+use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 
-use crate::backend::{Accum, Backend, BackendKind, Mask};
+use crate::backend::{Accum, Backend, BackendKind};
 use crate::graph::{Graph, GraphOptions};
+use crate::squaring::{dense_with_diagonal, max_squarings, square_until_fixed};
 use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
 
@@ -86,58 +85,6 @@ impl<D: Distance> Apsp<D> {
         }
         (x == j).then_some(path)
     }
-}
-
-/// The squaring loop: `D <- improve(D, D (+).(x) D)` until nothing improves or `max_rounds`.
-/// Returns the array, the rounds, and whether it converged.
-fn square_until_fixed<B: Backend, S: Semiring>(
-    b: &B,
-    n: usize,
-    d0: &[S::T],
-    max_rounds: usize,
-) -> Result<(Vec<S::T>, usize, bool)> {
-    let mut d = b.dense::<S>(n, n, d0)?;
-    let mut c = b.dense_filled::<S>(n, n, S::zero())?;
-    let mut rounds = 0;
-    loop {
-        if rounds == max_rounds {
-            return Ok((b.read_dense(&d)?, rounds, false));
-        }
-        rounds += 1;
-        b.gemm(&mut c, Mask::All, Accum::Replace, &d, &d)?;
-        if b.improve_dense(&mut d, &c)? == 0 {
-            return Ok((b.read_dense(&d)?, rounds, true));
-        }
-    }
-}
-
-/// `A` as a dense `n x n` array with `one` added on the diagonal (paths of length 0). Both
-/// passes run in parallel: at n = 10,000 (400 MB of `i32`) filling the array is most of the
-/// host's share of APSP.
-fn dense_with_diagonal<S: Semiring>(a: &Csr<S>) -> Result<Vec<S::T>> {
-    use rayon::prelude::*;
-    let n = a.nrows();
-    let what = || format!("{n}x{n} distance matrix");
-    let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
-        what: what(),
-        needed: u64::MAX,
-        available: None,
-    })?;
-    let mut d: Vec<S::T> = Vec::new();
-    d.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
-        what: what(),
-        needed: (len as u64).saturating_mul(size_of::<S::T>() as u64),
-        available: None,
-    })?;
-    d.par_extend(rayon::iter::repeat_n(S::zero(), len));
-    d.par_chunks_mut(n.max(1)).enumerate().for_each(|(i, row)| {
-        let (cols, vals) = a.row(i);
-        for (&j, &w) in cols.iter().zip(vals) {
-            row[j as usize] = S::add(row[j as usize], w);
-        }
-        row[i] = S::add(row[i], S::one());
-    });
-    Ok(d)
 }
 
 fn check_square<S: Semiring>(a: &Csr<S>) -> Result<usize> {
@@ -303,12 +250,6 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
     Ok((dist, most))
 }
 
-/// Squarings that suffice without a negative cycle: paths have at most `n - 1` arcs, and
-/// squaring `r` times covers `2^r` arcs; one more squaring confirms nothing changes.
-fn max_squarings(n: usize) -> usize {
-    (usize::BITS - n.max(2).saturating_sub(1).leading_zeros()) as usize + 1
-}
-
 /// All-pairs shortest paths, by repeated min-plus squaring of the dense distance matrix or by
 /// relaxing blocks of sources at once, whichever [`apsp_choice`] estimates faster
 /// ([`ApspOptions::method`] forces one; [`Apsp::method`] says which ran).
@@ -416,23 +357,6 @@ pub fn apsp<B: Backend, D: Distance>(
     })
 }
 
-/// Distances, next hops and squarings of [`packed`].
-#[doc(hidden)]
-pub type Packed<D> = (Vec<D>, Vec<u32>, usize);
-
-/// APSP with next hops by squaring in [`MinPlusPred`] (types that pack into 64 bits).
-pub(crate) fn packed<B: Backend, D: PackedDist + Distance>(
-    b: &B,
-    a: &Csr<MinPlus<D>>,
-    limit: usize,
-) -> Result<Packed<D>> {
-    let n = a.nrows();
-    let d0 = dense_with_diagonal::<MinPlusPred<D>>(&a.map(|w| DistPred::new(w, NO_PRED)))?;
-    let (d, rounds, _) = square_until_fixed::<B, MinPlusPred<D>>(b, n, &d0, limit)?;
-    let dist: Vec<D> = d.iter().map(|v| v.dist()).collect();
-    Ok((dist, next_hops(n, &d), rounds))
-}
-
 /// Next hops from a converged distance matrix: for each destination `j`, a breadth-first
 /// search from `j` backwards over the arcs `i -> k` whose `w(i, k) + d(k, j)` is the least
 /// over `i`'s arcs (bit for bit, in the distance arithmetic), so each `i` points one step
@@ -502,35 +426,6 @@ fn check_diagonal<B: Backend, D: Distance>(
             cycle: vec![v as u32],
         }),
     }
-}
-
-/// Next hops from converged `(distance, intermediate)` entries.
-fn next_hops<D: PackedDist + Distance>(n: usize, d: &[DistPred<D>]) -> Vec<u32> {
-    let mut next = vec![NO_PRED; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            let e = d[i * n + j];
-            if i == j {
-                next[i * n + j] = i as u32;
-                continue;
-            }
-            if e.dist() == <D as Distance>::INFINITY {
-                continue;
-            }
-            // The first hop of i -> j is the first hop of i -> via, an entry improved in an
-            // earlier squaring; a direct arc has no intermediate.
-            let mut k = j;
-            for _ in 0..=n {
-                let via = d[i * n + k].pred();
-                if via == NO_PRED || via as usize == i || via as usize == k {
-                    break;
-                }
-                k = via as usize;
-            }
-            next[i * n + j] = k as u32;
-        }
-    }
-    next
 }
 
 /// The transitive closure by repeated or-and squaring: `reach[i * n + j]` is `true` if `j` is

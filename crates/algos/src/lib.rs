@@ -29,6 +29,7 @@ pub mod dist_type;
 pub mod error;
 pub mod graph;
 pub mod paths;
+mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]
 pub mod testing;

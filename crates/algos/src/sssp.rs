@@ -36,7 +36,7 @@ pub trait Distance: Number + semigraph_formats::WeightValue {
         _b: &B,
         _a: &Csr<MinPlus<Self>>,
         _limit: usize,
-    ) -> Option<Result<crate::apsp::Packed<Self>>> {
+    ) -> Option<Result<crate::squaring::Packed<Self>>> {
         None
     }
 }
@@ -56,18 +56,18 @@ macro_rules! distance {
                 b: &B,
                 a: &Csr<MinPlus<$t>>,
                 limit: usize,
-            ) -> Option<Result<crate::apsp::Packed<$t>>> {
+            ) -> Option<Result<crate::squaring::Packed<$t>>> {
                 $packs(b, a, limit)
             }
         }
     };
 }
-distance!(i32, true, |b, a, l| Some(crate::apsp::packed::<B, i32>(
-    b, a, l
-)));
-distance!(f32, false, |b, a, l| Some(crate::apsp::packed::<B, f32>(
-    b, a, l
-)));
+distance!(i32, true, |b, a, l| Some(
+    crate::squaring::packed::<B, i32>(b, a, l)
+));
+distance!(f32, false, |b, a, l| Some(
+    crate::squaring::packed::<B, f32>(b, a, l)
+));
 distance!(i64, true, |_, _, _| None);
 distance!(f64, false, |_, _, _| None);
 

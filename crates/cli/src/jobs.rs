@@ -15,7 +15,7 @@ use serde_json::json;
 
 use crate::args::{BackendChoice, Common, SsspAlgo};
 use crate::files::csr_of;
-use crate::output::{self, fmt_duration};
+use crate::output::{self, Field, fmt_duration};
 use crate::{CliError, Res, labelled};
 
 /// Distances as text (`None` if unreachable) and predecessors of one run.
@@ -88,33 +88,6 @@ fn fill_hint(file: &std::path::Path, e: CliError) -> CliError {
         ""
     };
     CliError(format!("{}: {}{hint}", file.display(), e.0))
-}
-
-/// One field of an output header: the text of its `# key: text` line, and the value of its
-/// JSON field (numbers as numbers, times in milliseconds).
-pub(crate) struct Field {
-    pub(crate) key: String,
-    pub(crate) text: String,
-    pub(crate) json: serde_json::Value,
-}
-
-impl Field {
-    /// A field whose JSON value is its text (names, reasons).
-    pub(crate) fn text(key: &str, text: String) -> Field {
-        Field {
-            key: key.into(),
-            json: serde_json::Value::String(text.clone()),
-            text,
-        }
-    }
-    /// A field with a JSON value of its own.
-    pub(crate) fn with(key: &str, text: String, json: serde_json::Value) -> Field {
-        Field {
-            key: key.into(),
-            text,
-            json,
-        }
-    }
 }
 
 /// Milliseconds of `d`, for JSON.

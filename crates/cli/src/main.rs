@@ -24,7 +24,8 @@ use serde_json::json;
 
 use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, DistChoice, GenKind};
 use files::{generated, load, load_weighted, save, source_of};
-use jobs::{ApspJob, BfsJob, Field, SpmvJob, dispatch, run_sssp};
+use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
+use output::Field;
 use output::{Header, Output, write_summary, write_vertices};
 
 /// An error for the user: printed as `semigraph: error: ...`, exit status 1.

@@ -11,7 +11,6 @@ use semigraph_formats::io::npy::{NpyElem, write_npy};
 use semigraph_formats::io::write_atomic;
 use serde_json::{Value, json};
 
-use crate::jobs::Field;
 use crate::{CliError, Common, Res};
 
 /// Where results go.
@@ -43,6 +42,33 @@ impl Output {
                     r => r.map_err(|e| CliError(format!("stdout: {e}"))),
                 }
             }
+        }
+    }
+}
+
+/// One field of an output header: the text of its `# key: text` line, and the value of its
+/// JSON field (numbers as numbers, times in milliseconds).
+pub(crate) struct Field {
+    pub(crate) key: String,
+    pub(crate) text: String,
+    pub(crate) json: serde_json::Value,
+}
+
+impl Field {
+    /// A field whose JSON value is its text (names, reasons).
+    pub(crate) fn text(key: &str, text: String) -> Field {
+        Field {
+            key: key.into(),
+            json: serde_json::Value::String(text.clone()),
+            text,
+        }
+    }
+    /// A field with a JSON value of its own.
+    pub(crate) fn with(key: &str, text: String, json: serde_json::Value) -> Field {
+        Field {
+            key: key.into(),
+            text,
+            json,
         }
     }
 }

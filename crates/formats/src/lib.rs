@@ -52,5 +52,6 @@ pub use error::{FormatError, ReadError, ReadErrorKind};
 pub use hyb::Hyb;
 pub use index::Index;
 pub use matrix::{ConvertOptions, Format, SparseMatrix};
-pub use stats::{Features, Stats};
+pub use select::Features;
+pub use stats::Stats;
 pub use weight::{Weight, WeightValue};

@@ -18,7 +18,6 @@
 //!   values stored), where dense storage's contiguous rows won by 1.5x to 4x.
 
 use crate::matrix::Format;
-use crate::stats::Features;
 
 /// Rows an ordered (DIA) matrix needs before DIA beats CSR on the GPU.
 pub const GPU_DIA_MIN_ROWS: usize = 120_000;
@@ -51,6 +50,40 @@ pub fn is_local(bandwidth: usize, ncols: usize) -> bool {
 pub fn is_skewed(nrows: usize, nnz: usize, max_row: usize, stddev: f64) -> bool {
     let mean = nnz as f64 / nrows.max(1) as f64;
     (max_row > 256 && max_row as f64 > 64.0 * mean.max(1.0)) || (mean >= 4.0 && stddev > mean)
+}
+
+/// The scalar structure features a format choice is made from: [`Stats`] without the
+/// histogram and the recommendation (so a choice can be recomputed from a table of them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Stored entries.
+    pub nnz: usize,
+    /// Mean row length.
+    pub row_len_mean: f64,
+    /// Longest row.
+    pub row_len_max: usize,
+    /// Standard deviation of the row length.
+    pub row_len_stddev: f64,
+    /// Rows with no entry.
+    pub empty_rows: usize,
+    /// Occupied diagonals.
+    pub diagonals: usize,
+    /// Largest `|column - row|`.
+    pub bandwidth: usize,
+    /// ELL values stored per entry.
+    pub ell_fill: f64,
+    /// DIA values stored per entry.
+    pub dia_fill: f64,
+    /// HYB's ELL width.
+    pub hyb_width: usize,
+    /// Share of the entries in HYB's COO tail.
+    pub hyb_coo_share: f64,
+    /// HYB's ELL values stored per ELL entry.
+    pub hyb_ell_fill: f64,
 }
 
 impl Features {

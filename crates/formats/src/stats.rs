@@ -8,6 +8,7 @@ use crate::csr::Csr;
 use crate::hyb::hyb_width;
 use crate::index::Index;
 use crate::matrix::Format;
+use crate::select::Features;
 
 /// Structure statistics of a matrix (pattern only).
 #[derive(Clone, Debug, PartialEq)]
@@ -51,40 +52,6 @@ pub struct Stats {
     pub recommended_cpu: Format,
     /// Why.
     pub reason_cpu: String,
-}
-
-/// The scalar structure features a format choice is made from: [`Stats`] without the
-/// histogram and the recommendation (so a choice can be recomputed from a table of them).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Features {
-    /// Rows.
-    pub nrows: usize,
-    /// Columns.
-    pub ncols: usize,
-    /// Stored entries.
-    pub nnz: usize,
-    /// Mean row length.
-    pub row_len_mean: f64,
-    /// Longest row.
-    pub row_len_max: usize,
-    /// Standard deviation of the row length.
-    pub row_len_stddev: f64,
-    /// Rows with no entry.
-    pub empty_rows: usize,
-    /// Occupied diagonals.
-    pub diagonals: usize,
-    /// Largest `|column - row|`.
-    pub bandwidth: usize,
-    /// ELL values stored per entry.
-    pub ell_fill: f64,
-    /// DIA values stored per entry.
-    pub dia_fill: f64,
-    /// HYB's ELL width.
-    pub hyb_width: usize,
-    /// Share of the entries in HYB's COO tail.
-    pub hyb_coo_share: f64,
-    /// HYB's ELL values stored per ELL entry.
-    pub hyb_ell_fill: f64,
 }
 
 impl Stats {
