@@ -273,7 +273,7 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
 ///
 /// # Arguments
 /// - `g`: the graph (weights may be negative; parallel arcs keep the lightest); its backend
-///   runs the GEMMs or SpMMs, its host CSR gives the dense start and the next hops.
+///   runs the GEMMs or sparse products (`SpMM`), its host CSR gives the dense start and the next hops.
 /// - `opts`: the method, and whether to build the next-hop matrix.
 ///
 /// # Returns

@@ -27,6 +27,25 @@ pub struct Coo<S: Semiring, I: Index = u32> {
 }
 
 impl<S: Semiring, I: Index> Coo<S, I> {
+    /// `a` as triplets, in row-major order.
+    pub fn from_csr(a: &Csr<S, I>) -> Coo<S, I> {
+        let mut rows = Vec::with_capacity(a.nnz());
+        for i in 0..a.nrows() {
+            rows.extend(std::iter::repeat_n(
+                I::try_from_usize(i).expect("fits"),
+                a.row_len(i),
+            ));
+        }
+        Coo::try_from_triplets(
+            a.nrows(),
+            a.ncols(),
+            rows,
+            a.col_idx().to_vec(),
+            a.vals().to_vec(),
+        )
+        .expect("a valid CSR gives valid triplets")
+    }
+
     /// An empty `nrows x ncols` matrix; errors if the shape does not fit `I`.
     pub fn new(nrows: usize, ncols: usize) -> Result<Self, FormatError> {
         check_fits::<I>(nrows, ncols, 0)?;
@@ -126,7 +145,7 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// the order they appear.
     pub fn to_csr(&self) -> Csr<S, I> {
         let n = self.nrows;
-        let count = bucket_starts(&self.rows, n);
+        let count = crate::index::bucket_starts(&self.rows, n);
         // Bucket by row, keeping the original order inside a row.
         let mut next = count.clone();
         let mut cols = vec![I::default(); self.nnz()];
@@ -170,24 +189,11 @@ impl<S: Semiring, I: Index> Coo<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.ncols);
+        crate::format::assert_x_len(x.len(), self.ncols);
         let mut y = vec![S::zero(); self.nrows];
         for (r, c, v) in self.iter() {
             y[r] = S::add(y[r], S::mul_at(v, x[c], c as u64));
         }
         y
     }
-}
-
-/// Counting-sort offsets: `starts[b]..starts[b + 1]` is where the keys equal to `b` go,
-/// for keys in `0..n`.
-pub(crate) fn bucket_starts<I: Index>(keys: &[I], n: usize) -> Vec<usize> {
-    let mut starts = vec![0usize; n + 1];
-    for k in keys {
-        starts[k.to_usize() + 1] += 1;
-    }
-    for b in 0..n {
-        starts[b + 1] += starts[b];
-    }
-    starts
 }

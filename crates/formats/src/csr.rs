@@ -5,14 +5,9 @@ use std::marker::PhantomData;
 use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
-use crate::coo::Coo;
-use crate::dense::Dense;
-use crate::dia::Dia;
-use crate::ell::Ell;
 use crate::error::FormatError;
-use crate::hyb::Hyb;
+use crate::format::Format;
 use crate::index::{Index, check_fits};
-use crate::matrix::{ConvertOptions, Format};
 
 /// Compressed sparse rows: row `i` holds the entries `row_ptr[i]..row_ptr[i + 1]` of
 /// `col_idx` and `vals`, with strictly increasing columns (no duplicates).
@@ -208,7 +203,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
 
     /// The transpose (equivalently, this matrix in CSC order).
     pub fn transpose(&self) -> Csr<S, I> {
-        let count = crate::coo::bucket_starts(&self.col_idx, self.ncols);
+        let count = crate::index::bucket_starts(&self.col_idx, self.ncols);
         let mut next = count.clone();
         let mut cols = vec![I::default(); self.nnz()];
         let mut vals = vec![S::zero(); self.nnz()];
@@ -229,42 +224,6 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             vals,
             _s: PhantomData,
         }
-    }
-
-    /// To COO (row-major order).
-    pub fn to_coo(&self) -> Coo<S, I> {
-        let mut rows = Vec::with_capacity(self.nnz());
-        for i in 0..self.nrows {
-            rows.extend(std::iter::repeat_n(
-                I::try_from_usize(i).expect("fits"),
-                self.row_len(i),
-            ));
-        }
-        Coo::try_from_triplets(
-            self.nrows,
-            self.ncols,
-            rows,
-            self.col_idx.clone(),
-            self.vals.clone(),
-        )
-        .expect("a valid CSR gives valid triplets")
-    }
-
-    /// To ELL; errors if the padding would exceed `opts.max_fill`.
-    pub fn to_ell(&self, opts: &ConvertOptions) -> Result<Ell<S, I>, FormatError> {
-        Ell::from_csr(self, opts)
-    }
-    /// To DIA; errors if the padding would exceed `opts.max_fill`.
-    pub fn to_dia(&self, opts: &ConvertOptions) -> Result<Dia<S, I>, FormatError> {
-        Dia::from_csr(self, opts)
-    }
-    /// To HYB (ELL + COO tail).
-    pub fn to_hyb(&self, opts: &ConvertOptions) -> Result<Hyb<S, I>, FormatError> {
-        Hyb::from_csr(self, opts)
-    }
-    /// To dense; errors if it would exceed `opts.max_dense_entries`.
-    pub fn to_dense(&self, opts: &ConvertOptions) -> Result<Dense<S>, FormatError> {
-        Dense::from_csr(self, opts)
     }
 
     /// Changes the semiring keeping the values (same value type): CSR has no padding.
@@ -328,7 +287,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// If `x.len() != nrows`.
     #[track_caller]
     pub fn vxm(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.nrows);
+        crate::format::assert_x_len(x.len(), self.nrows);
         self.transpose().spmv(x)
     }
 
@@ -338,7 +297,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.ncols);
+        crate::format::assert_x_len(x.len(), self.ncols);
         (0..self.nrows)
             .into_par_iter()
             .with_min_len(1024)

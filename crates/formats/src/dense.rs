@@ -7,8 +7,8 @@ use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
 use crate::error::FormatError;
+use crate::format::{ConvertOptions, Format};
 use crate::index::Index;
-use crate::matrix::{ConvertOptions, Format};
 
 /// A dense `nrows x ncols` matrix, row-major. A missing entry is `S::zero()`; as with
 /// [`crate::Dia`], a stored entry equal to the semiring zero is indistinguishable from none.
@@ -134,7 +134,7 @@ impl<S: Semiring> Dense<S> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.ncols);
+        crate::format::assert_x_len(x.len(), self.ncols);
         self.vals
             .par_chunks(self.ncols.max(1))
             .take(self.nrows)

@@ -6,9 +6,9 @@ use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
-use crate::error::FormatError;
+use crate::error::{FormatError, check_fill};
+use crate::format::{ConvertOptions, Format};
 use crate::index::Index;
-use crate::matrix::{ConvertOptions, Format, check_fill};
 
 /// DIA: a sorted list of diagonal offsets (`column - row`) and, for each, a dense array of
 /// `nrows` values: `data[d * nrows + i] = A[i][i + offsets[d]]`.
@@ -112,7 +112,7 @@ impl<S: Semiring, I: Index> Dia<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.ncols);
+        crate::format::assert_x_len(x.len(), self.ncols);
         let n = self.nrows;
         (0..n)
             .into_par_iter()

@@ -6,9 +6,9 @@ use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
-use crate::error::FormatError;
+use crate::error::{FormatError, check_fill};
+use crate::format::{ConvertOptions, Format};
 use crate::index::Index;
-use crate::matrix::{ConvertOptions, Format, check_fill};
 
 /// ELLPACK with `width` slots per row, column-major: slot `k` of row `i` is at
 /// `k * nrows + i`, so consecutive rows (GPU threads) read consecutive addresses.
@@ -117,7 +117,7 @@ impl<S: Semiring, I: Index> Ell<S, I> {
     /// If `x.len() != ncols`.
     #[track_caller]
     pub fn spmv(&self, x: &[S::T]) -> Vec<S::T> {
-        crate::matrix::assert_x_len(x.len(), self.ncols);
+        crate::format::assert_x_len(x.len(), self.ncols);
         let n = self.nrows;
         (0..n)
             .into_par_iter()

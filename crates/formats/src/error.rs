@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::matrix::Format;
+use crate::format::Format;
 
 /// A matrix could not be built or converted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -201,4 +201,29 @@ impl ReadError {
             kind,
         }
     }
+}
+
+/// Refuses a padded format whose `stored` values exceed `limit * nnz`.
+pub(crate) fn check_fill(
+    format: Format,
+    stored: u128,
+    nnz: usize,
+    limit: f64,
+) -> Result<(), FormatError> {
+    let fill = if nnz == 0 {
+        if stored == 0 { 1.0 } else { f64::INFINITY }
+    } else {
+        stored as f64 / nnz as f64
+    };
+    // An empty or all-padding-free matrix is always fine; otherwise compare.
+    if stored > nnz as u128 && fill > limit {
+        return Err(FormatError::FillTooLarge {
+            format,
+            stored,
+            nnz,
+            fill,
+            limit,
+        });
+    }
+    Ok(())
 }

@@ -6,8 +6,8 @@ use crate::coo::Coo;
 use crate::csr::Csr;
 use crate::ell::Ell;
 use crate::error::FormatError;
+use crate::format::ConvertOptions;
 use crate::index::Index;
-use crate::matrix::ConvertOptions;
 
 /// HYB (Bell & Garland): the first `width` entries of each row in an [`Ell`], the rest in a
 /// row-major [`Coo`].
@@ -85,7 +85,7 @@ impl<S: Semiring, I: Index> Hyb<S, I> {
     /// Back to CSR.
     pub fn to_csr(&self) -> Csr<S, I> {
         let e = self.ell.to_csr();
-        let mut coo = e.to_coo();
+        let mut coo = Coo::from_csr(&e);
         for (r, c, v) in self.coo.iter() {
             coo.push(r, c, v);
         }

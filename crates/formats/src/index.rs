@@ -65,3 +65,16 @@ pub fn check_fits<I: Index>(nrows: usize, ncols: usize, nnz: usize) -> Result<()
     I::from_usize_or(nnz, "stored entries")?;
     Ok(())
 }
+
+/// Counting-sort offsets: `starts[b]..starts[b + 1]` is where the keys equal to `b` go,
+/// for keys in `0..n`.
+pub(crate) fn bucket_starts<I: Index>(keys: &[I], n: usize) -> Vec<usize> {
+    let mut starts = vec![0usize; n + 1];
+    for k in keys {
+        starts[k.to_usize() + 1] += 1;
+    }
+    for b in 0..n {
+        starts[b + 1] += starts[b];
+    }
+    starts
+}

@@ -17,7 +17,7 @@
 //! - **CPU backend.** CSR won everywhere except dense-ish matrices (a quarter or more of the
 //!   values stored), where dense storage's contiguous rows won by 1.5x to 4x.
 
-use crate::matrix::Format;
+use crate::format::Format;
 
 /// Rows an ordered (DIA) matrix needs before DIA beats CSR on the GPU.
 pub const GPU_DIA_MIN_ROWS: usize = 120_000;

@@ -5,9 +5,9 @@ use std::fmt;
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
+use crate::format::Format;
 use crate::hyb::hyb_width;
 use crate::index::Index;
-use crate::matrix::Format;
 use crate::select::Features;
 
 /// Structure statistics of a matrix (pattern only).

@@ -3,7 +3,9 @@
 //! and value type, checked against a dense reference; SpMV agrees in every format.
 
 use proptest::prelude::*;
-use semigraph_formats::{ConvertOptions, Coo, Csr, Format, FormatError, SparseMatrix};
+use semigraph_formats::{
+    ConvertOptions, Coo, Csr, Dense, Dia, Ell, Format, FormatError, Hyb, SparseMatrix, Storage,
+};
 use semigraph_semiring::testing::{TestValue, test_value};
 use semigraph_semiring::{MinPlus, OrAnd, Semiring, SrVal, for_each_builtin};
 
@@ -209,14 +211,14 @@ fn ell_and_dia_padding_is_the_semiring_zero() {
     coo.push(2, 2, 0.0);
     let csr = coo.to_csr();
     let opts = ConvertOptions::default();
-    let ell = csr.to_ell(&opts).unwrap();
+    let ell = Ell::from_csr(&csr, &opts).unwrap();
     // Column-major, width 2: slot 0 of rows 0,1,2 then slot 1.
     assert_eq!(
         ell.vals(),
         &[1.0, f32::INFINITY, 0.0, 2.0, f32::INFINITY, f32::INFINITY]
     );
     assert_eq!(ell.col_idx(), &[0, u32::MAX, 2, 1, u32::MAX, u32::MAX]);
-    let dia = csr.to_dia(&opts).unwrap();
+    let dia = Dia::from_csr(&csr, &opts).unwrap();
     assert_eq!(dia.offsets(), &[0, 1]);
     assert_eq!(
         dia.data(),
@@ -225,7 +227,7 @@ fn ell_and_dia_padding_is_the_semiring_zero() {
     // With or-and the padding is `false`.
     let b: Csr<OrAnd> = csr.pattern();
     assert_eq!(
-        b.to_ell(&opts).unwrap().vals(),
+        Ell::from_csr(&b, &opts).unwrap().vals(),
         &[true, false, true, true, false, false]
     );
 }
@@ -247,7 +249,7 @@ fn duplicates_combine_with_the_semiring_add() {
 fn padded_formats_refuse_excessive_fill_before_allocating() {
     let g = semigraph_formats::generate::star(100_000);
     let a: Csr<MinPlus<f32>> = g.to_csr().unwrap();
-    let e = a.to_ell(&ConvertOptions::default()).unwrap_err();
+    let e = Ell::from_csr(&a, &ConvertOptions::default()).unwrap_err();
     match e {
         FormatError::FillTooLarge {
             format: Format::Ell,
@@ -261,11 +263,11 @@ fn padded_formats_refuse_excessive_fill_before_allocating() {
     }
     assert!(e.to_string().contains("ell would store"), "{e}");
     assert!(matches!(
-        a.to_dense(&ConvertOptions::default()),
+        Dense::from_csr(&a, &ConvertOptions::default()),
         Err(FormatError::FillTooLarge { .. })
     ));
     // HYB handles the star: one ELL column, nothing in COO... or all in COO.
-    let h = a.to_hyb(&ConvertOptions::default()).unwrap();
+    let h = Hyb::from_csr(&a, &ConvertOptions::default()).unwrap();
     assert_eq!(h.nnz(), a.nnz());
 }
 
@@ -363,4 +365,39 @@ proptest! {
             prop_assert_eq!(*o, theirs, "row {}", i);
         }
     }
+}
+
+/// Every format through the `Storage` trait: the reference SpMV equals CSR's, the entry count
+/// is kept, and the CSR comes back unchanged.
+fn storage_round_trip<F: Storage<MinPlus<f32>>>(a: &Csr<MinPlus<f32>>) {
+    let f = F::from_csr(a, &ConvertOptions::default()).unwrap();
+    let x: Vec<f32> = (0..a.ncols()).map(|j| (j % 7) as f32).collect();
+    assert_eq!(f.spmv(&x), a.spmv(&x), "{}", F::FORMAT);
+    assert_eq!(f.nnz(), a.nnz(), "{}", F::FORMAT);
+    assert_eq!(f.shape(), (a.nrows(), a.ncols()), "{}", F::FORMAT);
+    assert_eq!(f.to_csr().unwrap(), *a, "{}", F::FORMAT);
+}
+
+#[test]
+fn every_format_is_a_storage() {
+    // A band of three diagonals with a few entries missing, 40 x 40.
+    let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
+    for i in 0..40u32 {
+        for j in [i.saturating_sub(1), i, (i + 1).min(39)] {
+            if (i * 7 + j) % 11 != 0 && !(r.last() == Some(&i) && c.last() == Some(&j)) {
+                r.push(i);
+                c.push(j);
+                v.push((i + j) as f32);
+            }
+        }
+    }
+    let a = Coo::<MinPlus<f32>>::try_from_triplets(40, 40, r, c, v)
+        .unwrap()
+        .to_csr();
+    storage_round_trip::<Coo<_>>(&a);
+    storage_round_trip::<Csr<_>>(&a);
+    storage_round_trip::<Ell<_>>(&a);
+    storage_round_trip::<Dia<_>>(&a);
+    storage_round_trip::<Hyb<_>>(&a);
+    storage_round_trip::<Dense<_>>(&a);
 }

@@ -207,7 +207,7 @@ semigraph_semiring::semiring! {
 
 /// Every kernel a user's index semiring can use compiles (`check_cuda`, as a user runs it).
 fn user_index_semiring_compiles() {
-    assert!(FirstIndex::USES_INDEX);
+    const { assert!(FirstIndex::USES_INDEX) };
     semigraph_gpu::check_cuda::<FirstIndex>().unwrap();
 }
 

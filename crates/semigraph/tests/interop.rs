@@ -74,7 +74,7 @@ fn sprs_refuses_what_csr_cannot_hold() {
 fn dense_round_trips_through_ndarray() {
     let a = rome99();
     let sub = Csr::<MinPlus<i32>>::from_sprs(a.to_sprs().slice_outer(0..64).view()).unwrap();
-    let d = sub.to_dense(&ConvertOptions::default()).unwrap();
+    let d = Dense::from_csr(&sub, &ConvertOptions::default()).unwrap();
     let arr = d.to_ndarray();
     assert_eq!(arr.dim(), (64, a.ncols()));
     for i in 0..64 {

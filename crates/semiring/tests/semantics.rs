@@ -206,7 +206,7 @@ fn user_defined_index_semiring() {
     let m = u32::MAX;
     let a = vec![vec![Some(1), Some(1), Some(1)], vec![Some(1), None, None]];
     assert_eq!(spmv::<FirstIndex>(&a, &[m, 4, 4]), vec![1, m]);
-    assert!(FirstIndex::USES_INDEX && !MaxTimes::USES_INDEX);
+    const { assert!(FirstIndex::USES_INDEX && !MaxTimes::USES_INDEX) };
     assert_eq!(FirstIndex::mul(3, 5), 5);
     assert!(FirstIndex::cuda().prelude().contains("(unsigned int)k"));
 }
