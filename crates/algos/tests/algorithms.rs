@@ -172,7 +172,6 @@ fn load(rel: &str, undirected: bool) -> EdgeList {
     read_graph(
         data(rel),
         &ReadOptions {
-            quiet: true,
             undirected,
             ..Default::default()
         },
@@ -184,14 +183,7 @@ fn load(rel: &str, undirected: bool) -> EdgeList {
 /// The whitespace-separated columns of each line of a (possibly compressed) text file.
 fn rows(rel: &str) -> Vec<Vec<String>> {
     let p = data(rel);
-    let mut lines = open(
-        &p,
-        &ReadOptions {
-            quiet: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let mut lines = open(&p, &ReadOptions::default()).unwrap();
     let mut out = Vec::new();
     while let Some((_, l)) = lines.next_line().unwrap() {
         let l = String::from_utf8_lossy(l);

@@ -1,10 +1,14 @@
 //! Graph files in and out: reading (with the options every subcommand shares), writing
 //! safely, generated graphs, and errors that speak the file's numbering.
 
-use std::path::Path;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use semigraph_formats::edgelist::WeightSpec;
-use semigraph_formats::io::{OutputFormat, ReadOptions, read_graph, write_graph};
+use semigraph_formats::io::{OutputFormat, Progress, ReadOptions, read_graph, write_graph};
 use semigraph_formats::{Csr, EdgeList, FormatError, WeightValue, Weights, generate};
 use semigraph_semiring::Semiring;
 
@@ -215,10 +219,46 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
         file,
         &ReadOptions {
             undirected: c.undirected,
-            quiet: c.quiet,
+            progress: (!c.quiet && std::io::stderr().is_terminal()).then(read_bar),
             ..Default::default()
         },
     )?)
+}
+
+/// Files at least this large get a progress bar while they are read.
+const PROGRESS_BYTES: u64 = 16 << 20;
+
+/// A progress bar on standard error for each file of [`PROGRESS_BYTES`] or more that a read
+/// reports on (an LDBC graph is two files).
+fn read_bar() -> Progress {
+    let bar: Mutex<Option<(PathBuf, ProgressBar)>> = Mutex::new(None);
+    Progress::new(move |path, done, total| {
+        if total < PROGRESS_BYTES {
+            return;
+        }
+        let mut slot = bar.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|(p, _)| p != path) {
+            let b = ProgressBar::new(total);
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            b.set_message(format!("reading {}", path.display()));
+            if let Some((_, old)) = slot.replace((path.to_path_buf(), b)) {
+                old.finish_and_clear();
+            }
+        }
+        if let Some((_, b)) = slot.as_ref() {
+            b.set_length(total);
+            b.set_position(done);
+            if done >= total {
+                b.finish_and_clear();
+            }
+        }
+    })
 }
 
 /// [`load`], with weight 1 on every arc of a file that has no weights (so distances count

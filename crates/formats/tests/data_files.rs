@@ -14,14 +14,8 @@ fn data() -> PathBuf {
 
 fn load(rel: &str) -> EdgeList {
     let p = path(rel);
-    read_graph(
-        &p,
-        &ReadOptions {
-            quiet: true,
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{} failed to load: {e}", p.display()))
+    read_graph(&p, &ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{} failed to load: {e}", p.display()))
 }
 
 fn self_loops(g: &EdgeList) -> usize {
@@ -183,15 +177,7 @@ fn malformed_matrix_market_files_are_rejected_with_a_line() {
     names.sort();
     assert_eq!(names.len(), 25);
     for p in names {
-        let r = std::panic::catch_unwind(|| {
-            read_graph(
-                &p,
-                &ReadOptions {
-                    quiet: true,
-                    ..Default::default()
-                },
-            )
-        });
+        let r = std::panic::catch_unwind(|| read_graph(&p, &ReadOptions::default()));
         let e = match r {
             Err(_) => panic!("{} panicked", p.display()),
             Ok(Ok(_)) => panic!("{} was accepted", p.display()),
@@ -208,16 +194,8 @@ fn malformed_matrix_market_files_are_rejected_with_a_line() {
 
 #[test]
 fn specific_malformations_are_named() {
-    let err = |f: &str| {
-        read_graph(
-            path(&format!("lagraph/{f}")),
-            &ReadOptions {
-                quiet: true,
-                ..Default::default()
-            },
-        )
-        .unwrap_err()
-    };
+    let err =
+        |f: &str| read_graph(path(&format!("lagraph/{f}")), &ReadOptions::default()).unwrap_err();
     let e = err("mangled14.mtx");
     assert!(
         matches!(
@@ -289,7 +267,6 @@ fn suitesparse_edge_lists() {
         &ReadOptions {
             undirected: true,
             base: IdBase::One,
-            quiet: true,
             ..Default::default()
         },
     )
@@ -341,7 +318,6 @@ fn ldbc_graphalytics() {
             &p,
             &ReadOptions {
                 format: Some(InputFormat::Adjacency),
-                quiet: true,
                 ..Default::default()
             },
         )
@@ -388,7 +364,6 @@ fn every_graph_file_of_the_data_set_loads() {
         }
         let opts = ReadOptions {
             format: name.ends_with("-input").then_some(InputFormat::Adjacency),
-            quiet: true,
             ..Default::default()
         };
         if let Err(e) = read_graph(&p, &opts) {

@@ -254,7 +254,6 @@ fn fuzz(label: &str, exts: &[&str], format: Option<InputFormat>) {
         let path = dir.join(format!("case.{ext}{suffix}"));
         std::fs::write(&path, &bytes).unwrap();
         let opts = ReadOptions {
-            quiet: true,
             format,
             ..Default::default()
         };
@@ -329,7 +328,6 @@ fn fuzz_ldbc() {
     let result = runner.run(&prop::collection::vec(mutation(), 0..8), |muts| {
         std::fs::write(dir.join("g.e"), apply(e.clone(), &muts)).unwrap();
         let opts = ReadOptions {
-            quiet: true,
             ..Default::default()
         };
         if let Ok(g) = read_graph(dir.join("g.e"), &opts) {

@@ -14,10 +14,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn q() -> ReadOptions {
-    ReadOptions {
-        quiet: true,
-        ..Default::default()
-    }
+    ReadOptions::default()
 }
 
 fn sorted_arcs(g: &EdgeList) -> Vec<(i64, i64, Option<String>)> {

@@ -21,13 +21,7 @@ fn file(name: &str, body: &[u8]) -> PathBuf {
 }
 
 fn read(name: &str, body: &[u8]) -> Result<EdgeList, ReadError> {
-    read_graph(
-        file(name, body),
-        &ReadOptions {
-            quiet: true,
-            ..Default::default()
-        },
-    )
+    read_graph(file(name, body), &ReadOptions::default())
 }
 
 #[test]
@@ -114,15 +108,9 @@ fn carriage_returns_end_lines() {
 fn an_endless_line_is_refused_not_buffered() {
     use semigraph_formats::io::open;
     let p = file("long.el", &vec![b'1'; 5000]);
-    let mut lines = open(
-        &p,
-        &ReadOptions {
-            quiet: true,
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .with_max_line(1000);
+    let mut lines = open(&p, &ReadOptions::default())
+        .unwrap()
+        .with_max_line(1000);
     let e = lines.next_line().unwrap_err();
     assert!(
         matches!(e.kind, ReadErrorKind::LineTooLong { limit: 1000 }),

@@ -165,13 +165,7 @@ pub(crate) fn read_gr<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<Ed
 /// Reads a DIMACS source file (`p aux sp ss k`, then `s v` lines): 0-based vertex ids.
 pub fn read_sources(path: impl AsRef<Path>) -> Result<Vec<u32>, ReadError> {
     let path = path.as_ref();
-    let mut lines = super::open(
-        path,
-        &super::ReadOptions {
-            quiet: true,
-            ..Default::default()
-        },
-    )?;
+    let mut lines = super::open(path, &super::ReadOptions::default())?;
     let mut declared: Option<u64> = None;
     let mut out = Vec::new();
     while let Some((no, l)) = lines.next_line()? {

@@ -3,8 +3,8 @@
 //! [`read_graph`] reads any supported file into an [`EdgeList`], choosing the reader from
 //! the file name (or [`ReadOptions::format`]); gzip and xz files are decompressed on the
 //! fly, recognised by their magic bytes. Readers stream line by line (no whole file in one
-//! string), show a progress bar on large files when standard error is a terminal, and
-//! reject malformed input with a [`ReadError`] that names the file, the line and the reason.
+//! string), report how far they have read to a [`Progress`] callback when given one (a
+//! command line draws a bar with it; the library draws nothing), and reject malformed input with a [`ReadError`] that names the file, the line and the reason.
 //!
 //! | format | extensions | vertex ids |
 //! |---|---|---|
@@ -26,10 +26,9 @@ mod text;
 mod write;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-
-use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::Arc;
 
 pub use dimacs::read_sources;
 pub use write::{OutputFormat, remove_pending_temporaries, write_atomic, write_graph};
@@ -95,8 +94,49 @@ pub struct ReadOptions {
     /// Add the reverse of every arc (for undirected edge lists; formats that declare
     /// symmetry apply it themselves).
     pub undirected: bool,
-    /// Never show a progress bar (one is shown only on large files read from a terminal).
-    pub quiet: bool,
+    /// Told how far a read has come; `None` reports nothing.
+    pub progress: Option<Progress>,
+}
+
+/// A callback told `(path, bytes read, bytes in the file)` as a file is read (compressed
+/// bytes for a compressed file), a few times per megabyte and once at the end, when
+/// `bytes read == bytes in the file`. A reader of two files (LDBC's `.v` and `.e`) reports
+/// each.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use semigraph_formats::io::{read_graph, Progress, ReadOptions};
+///
+/// let dir = std::env::temp_dir().join("semigraph-doc-progress");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let p = dir.join("tiny.gr");
+/// std::fs::write(&p, "p sp 3 2\na 1 2 5\na 2 3 7\n").unwrap();
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let log = seen.clone();
+/// let opts = ReadOptions {
+///     progress: Some(Progress::new(move |_, done, total| log.lock().unwrap().push((done, total)))),
+///     ..Default::default()
+/// };
+/// read_graph(&p, &opts).unwrap();
+/// assert_eq!(seen.lock().unwrap().last(), Some(&(25, 25))); // the whole file, at the end
+/// ```
+#[derive(Clone)]
+pub struct Progress(Arc<ProgressFn>);
+
+/// The callback inside a [`Progress`].
+type ProgressFn = dyn Fn(&Path, u64, u64) + Send + Sync;
+
+impl Progress {
+    /// Wraps a callback.
+    pub fn new(f: impl Fn(&Path, u64, u64) + Send + Sync + 'static) -> Progress {
+        Progress(Arc::new(f))
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 /// The file name without compression suffixes, lower-cased.
@@ -187,46 +227,45 @@ fn ldbc_pair(path: &Path) -> (PathBuf, PathBuf) {
     )
 }
 
-/// Counts bytes read from the file for the progress bar.
+/// Counts the bytes read from a file and reports them to a [`Progress`].
 struct Counting<R> {
     inner: R,
-    bar: ProgressBar,
+    path: PathBuf,
+    done: u64,
+    len: u64,
+    progress: Option<Progress>,
 }
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        if n == 0 {
-            self.bar.finish_and_clear();
+        self.done += n as u64;
+        if let Some(p) = &self.progress {
+            // At the end, the total is what was read (a file may change while it is read).
+            let total = if n == 0 {
+                self.done
+            } else {
+                self.len.max(self.done)
+            };
+            (p.0)(&self.path, self.done, total);
         }
         Ok(n)
     }
 }
-
-/// Files at least this large get a progress bar (when stderr is a terminal).
-const PROGRESS_BYTES: u64 = 16 << 20;
 
 /// Opens a file for reading, decompressing gzip and xz transparently.
 pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufRead>>, ReadError> {
     let io = |e| ReadError::file(path, ReadErrorKind::Io(e));
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = if !opts.quiet && len >= PROGRESS_BYTES && std::io::stderr().is_terminal() {
-        let b = ProgressBar::new(len);
-        b.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        b.set_message(format!("reading {}", path.display()));
-        b
-    } else {
-        ProgressBar::hidden()
+    let counting = Counting {
+        inner: file,
+        path: path.to_path_buf(),
+        done: 0,
+        len,
+        progress: opts.progress.clone(),
     };
-    let mut raw = BufReader::with_capacity(1 << 20, Counting { inner: file, bar });
+    let mut raw = BufReader::with_capacity(1 << 20, counting);
     let magic = raw.fill_buf().map_err(io)?;
     let reader: Box<dyn BufRead> = if magic.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::with_capacity(
