@@ -68,6 +68,7 @@ macro_rules! int_weight {
 int_weight!(i32, Int);
 int_weight!(i64, Int);
 int_weight!(u32, Int);
+int_weight!(u64, UInt);
 
 impl WeightValue for bool {
     fn from_weight(w: Weight) -> Option<Self> {

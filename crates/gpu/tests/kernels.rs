@@ -47,11 +47,7 @@ fn main() -> ExitCode {
         "compile_errors_carry_key_options_log_and_source",
         ok(compile_errors_carry_key_options_log_and_source),
     );
-    h.test_needing(
-        &nvrtc,
-        "user_index_semiring_compiles",
-        ok(user_index_semiring_compiles),
-    );
+    h.test_needing(&nvrtc, "user_semirings_compile", ok(user_semirings_compile));
     h.test_needing(
         &nvrtc,
         "disk_cache_is_used_and_survives_corruption",
@@ -205,10 +201,24 @@ semigraph_semiring::semiring! {
     }
 }
 
-/// Every kernel a user's index semiring can use compiles (`check_cuda`, as a user runs it).
-fn user_index_semiring_compiles() {
+semigraph_semiring::semiring! {
+    /// A user's semiring over `u64`: walks counted modulo 2^64.
+    pub struct CountWalks: u64 {
+        name: "count_walks",
+        zero: 0,
+        one: 1,
+        add: |a, b| a.wrapping_add(b) => "a + b",
+        mul: |a, b| a.wrapping_mul(b) => "a * b",
+    }
+}
+
+/// Every kernel a user's semiring can use compiles (`check_cuda`, as a user runs it): an
+/// index semiring (`mul_at`), and one over `u64`.
+fn user_semirings_compile() {
     const { assert!(FirstIndex::USES_INDEX) };
     semigraph_gpu::check_cuda::<FirstIndex>().unwrap();
+    semigraph_semiring::check_semiring::<CountWalks>().unwrap();
+    semigraph_gpu::check_cuda::<CountWalks>().unwrap();
 }
 
 fn compile_errors_carry_key_options_log_and_source() {

@@ -20,6 +20,8 @@ pub enum ScalarType {
     I64,
     /// `u32` (CUDA `unsigned int`).
     U32,
+    /// `u64` (CUDA `unsigned long long`).
+    U64,
     /// IEEE half precision (`half::f16`, CUDA `__half`).
     F16,
     /// bfloat16 (`half::bf16`, CUDA `__nv_bfloat16`).
@@ -36,11 +38,12 @@ pub enum ScalarType {
 
 impl ScalarType {
     /// All scalar types, in a fixed order.
-    pub const ALL: [ScalarType; 10] = [
+    pub const ALL: [ScalarType; 11] = [
         ScalarType::Bool,
         ScalarType::I32,
         ScalarType::I64,
         ScalarType::U32,
+        ScalarType::U64,
         ScalarType::F16,
         ScalarType::Bf16,
         ScalarType::F32,
@@ -56,6 +59,7 @@ impl ScalarType {
             ScalarType::I32 => "i32",
             ScalarType::I64 => "i64",
             ScalarType::U32 => "u32",
+            ScalarType::U64 => "u64",
             ScalarType::F16 => "f16",
             ScalarType::Bf16 => "bf16",
             ScalarType::F32 => "f32",
@@ -77,6 +81,7 @@ impl ScalarType {
             ScalarType::I32 => "int",
             ScalarType::I64 => "long long",
             ScalarType::U32 => "unsigned int",
+            ScalarType::U64 => "unsigned long long",
             ScalarType::F16 => "sg_f16",
             ScalarType::Bf16 => "sg_bf16",
             ScalarType::F32 => "float",
@@ -105,7 +110,7 @@ impl ScalarType {
             ScalarType::Bool => 1,
             ScalarType::F16 | ScalarType::Bf16 => 2,
             ScalarType::I32 | ScalarType::U32 | ScalarType::F32 => 4,
-            ScalarType::I64 | ScalarType::F64 => 8,
+            ScalarType::I64 | ScalarType::U64 | ScalarType::F64 => 8,
             ScalarType::DistPredF32 | ScalarType::DistPredI32 => 8,
         }
     }
@@ -310,6 +315,17 @@ impl Scalar for u32 {
     }
     fn cuda_literal(self) -> String {
         format!("({self}u)")
+    }
+}
+
+impl sealed::Sealed for u64 {}
+impl Scalar for u64 {
+    const TYPE: ScalarType = ScalarType::U64;
+    fn to_bits64(self) -> u64 {
+        self
+    }
+    fn cuda_literal(self) -> String {
+        format!("({self}ull)")
     }
 }
 

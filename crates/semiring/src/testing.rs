@@ -36,6 +36,12 @@ impl TestValue for u32 {
         i.unsigned_abs()
     }
 }
+impl TestValue for u64 {
+    const RANGE: i32 = 1000;
+    fn from_small(i: i32) -> Self {
+        i.unsigned_abs() as u64 * 1_000_003
+    }
+}
 impl TestValue for f32 {
     const RANGE: i32 = 100;
     fn from_small(i: i32) -> Self {
