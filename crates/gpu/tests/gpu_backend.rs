@@ -333,17 +333,6 @@ fn never<T>(_: T) -> bool {
     false
 }
 
-semigraph_semiring::semiring! {
-    /// A user's semiring over `u64`: walks counted modulo 2^64 (plus-times, wrapping).
-    pub struct CountWalks: u64 {
-        name: "count_walks",
-        zero: 0,
-        one: 1,
-        add: |a, b| a.wrapping_add(b) => "a + b",
-        mul: |a, b| a.wrapping_mul(b) => "a * b",
-    }
-}
-
 fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
@@ -372,9 +361,15 @@ fn main() -> ExitCode {
         gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, true], |v| v as i32 - 3)
     });
     h.test_needing(&needs, "gemm_packed::min_plus_i32", gemm_packed_i32);
+    // A user's generic semiring, (max, *), instantiated for f64.
+    h.test_needing(&needs, "gemm_reg128::user_generic_f64", || {
+        gemm_reg128::<semigraph_testkit::semirings::MaxTimes<f64>>(never, [false, true], |v| {
+            v as f64 * 0.25
+        })
+    });
     // A user's u64 semiring, with products that wrap past 2^64.
     h.test_needing(&needs, "gemm_reg128::user_u64", || {
-        gemm_reg128::<CountWalks>(never, [false, true], |v| {
+        gemm_reg128::<semigraph_testkit::semirings::CountWalks>(never, [false, true], |v| {
             v.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         })
     });

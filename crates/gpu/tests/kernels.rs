@@ -162,24 +162,42 @@ fn every_kernel_compiles_with_nvrtc() {
     let c = Compiler::new("sm_90").unwrap().with_cache_dir(None);
     let kernels = all_kernels();
     let start = Instant::now();
-    let failures: Vec<String> = kernels
+    let results: Vec<(Kernel, f64, Option<String>)> = kernels
         .par_iter()
-        .filter_map(|(k, sr)| {
+        .map(|(k, sr)| {
             let key = KernelKey::new(*k, sr.as_ref());
             let src = codegen::source(*k, sr.as_ref());
-            match c.compile(&key, &src) {
+            let t = Instant::now();
+            let failure = match c.compile(&key, &src) {
                 Ok(out) if out.cubin.starts_with(b"\x7fELF") => None,
                 Ok(_) => Some(format!("{key}: not an ELF CUBIN")),
                 Err(e) => Some(e.to_string()),
-            }
+            };
+            (*k, t.elapsed().as_secs_f64(), failure)
         })
         .collect();
+    // Where the compile time goes, by kernel: the three costliest.
+    let mut by_kind: Vec<(Kernel, f64, usize)> = Vec::new();
+    for (k, secs, _) in &results {
+        match by_kind.iter_mut().find(|(x, ..)| x == k) {
+            Some(e) => (e.1, e.2) = (e.1 + secs, e.2 + 1),
+            None => by_kind.push((*k, *secs, 1)),
+        }
+    }
+    by_kind.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let top: Vec<String> = by_kind
+        .iter()
+        .take(3)
+        .map(|(k, secs, n)| format!("{k:?} {secs:.1} s ({n})"))
+        .collect();
     eprintln!(
-        "compiled {} kernels for sm_90 with NVRTC {:?} in {:.1} s",
+        "compiled {} kernels for sm_90 with NVRTC {:?} in {:.1} s (costliest: {})",
         kernels.len(),
         c.nvrtc_version(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        top.join(", ")
     );
+    let failures: Vec<String> = results.into_iter().filter_map(|r| r.2).collect();
     assert!(
         failures.is_empty(),
         "{} failed:\n{}",
@@ -188,33 +206,13 @@ fn every_kernel_compiles_with_nvrtc() {
     );
 }
 
-semigraph_semiring::semiring! {
-    /// A user's index semiring (`mul_at`): its CUDA product reads the inner index `k`.
-    pub struct FirstIndex: u32 {
-        name: "first_index",
-        zero: u32::MAX,
-        one: 0,
-        add: |a, b| a.min(b) => "min(a, b)",
-        mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
-            => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
-        mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
-    }
-}
-
-semigraph_semiring::semiring! {
-    /// A user's semiring over `u64`: walks counted modulo 2^64.
-    pub struct CountWalks: u64 {
-        name: "count_walks",
-        zero: 0,
-        one: 1,
-        add: |a, b| a.wrapping_add(b) => "a + b",
-        mul: |a, b| a.wrapping_mul(b) => "a * b",
-    }
-}
-
 /// Every kernel a user's semiring can use compiles (`check_cuda`, as a user runs it): an
-/// index semiring (`mul_at`), and one over `u64`.
+/// index semiring (`mul_at`), one over `u64`, and one generic semiring for three types.
 fn user_semirings_compile() {
+    use semigraph_testkit::semirings::{CountWalks, FirstIndex, MaxTimes};
+    semigraph_gpu::check_cuda::<MaxTimes<f32>>().unwrap();
+    semigraph_gpu::check_cuda::<MaxTimes<f64>>().unwrap();
+    semigraph_gpu::check_cuda::<MaxTimes<semigraph_semiring::f16>>().unwrap();
     const { assert!(FirstIndex::USES_INDEX) };
     semigraph_gpu::check_cuda::<FirstIndex>().unwrap();
     semigraph_semiring::check_semiring::<CountWalks>().unwrap();

@@ -25,6 +25,10 @@
 //! assert_eq!(sp.distance(3), Some(8));
 //! assert_eq!(sp.path_to(3), Some(vec![0, 1, 2, 3]));
 //!
+//! // All pairs, on the same graph (every algorithm takes a `Graph`).
+//! let all = apsp(&g, &ApspOptions::default())?;
+//! assert_eq!(all.distance(1, 3), Some(3));
+//!
 //! // The same graph as a pattern, breadth first.
 //! let p = a.pattern::<BfsSemiring>();
 //! let r = bfs(&Graph::new(&cpu, &p, GraphOptions::default())?, 0, &BfsOptions::default())?;
@@ -54,7 +58,9 @@ pub mod prelude {
         reachability, transitive_closure, widest_path,
     };
     pub use semigraph_formats::io::{ReadOptions, read_graph};
-    pub use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, SparseMatrix, Stats};
+    pub use semigraph_formats::{
+        ConvertOptions, Csr, EdgeList, Format, SparseMatrix, Stats, Storage,
+    };
     #[cfg(feature = "gpu")]
     pub use semigraph_gpu::GpuBackend;
     pub use semigraph_semiring::{

@@ -57,26 +57,46 @@
 /// let cuda = MaxTimes::cuda();
 /// assert!(cuda.prelude().contains("return (a * b);"));
 /// ```
+///
+/// One definition may serve several value types: `struct Name<T: Bound + ...>: T` (traits in
+/// scope, named without a path) defines the semiring for every `T` the bounds admit, with `zero`,
+/// `one` and the operations written over `T` (through [`Number`](crate::Number), say); the
+/// CUDA expressions are the same text for every type, and each type gets its own kernels
+/// (the kernel key carries the type).
+///
+/// ```
+/// use semigraph_semiring::{check_semiring, semiring, Number, Semiring};
+///
+/// semiring! {
+///     /// `(max, *)` over any number type: most reliable paths.
+///     pub struct MaxTimes<T: Number>: T {
+///         name: "max_times",
+///         zero: T::ZERO,
+///         one: T::ONE,
+///         add: |a, b| if b > a { b } else { a } => "b > a ? b : a",
+///         mul: |a, b| a.times(b) => "a * b",
+///     }
+/// }
+///
+/// assert_eq!(MaxTimes::<f32>::mul(0.5, 0.25), 0.125);
+/// assert_eq!(MaxTimes::<f64>::full_name(), "max_times_f64");
+/// assert_eq!(MaxTimes::<i64>::add(3, 5), 5);
+/// assert!(check_semiring::<MaxTimes<u32>>().is_ok());
+/// ```
 #[macro_export]
 macro_rules! semiring {
-    (
-        $(#[$meta:meta])*
-        $vis:vis struct $name:ident : $t:ty {
-            name: $sname:literal,
-            zero: $zero:expr,
-            one: $one:expr,
-            add: |$aa:ident, $ab:ident| $add:expr => $add_cu:literal,
-            mul: |$ma:ident, $mb:ident| $mul:expr => $mul_cu:literal,
-            $(mul_at: |$xa:ident, $xb:ident, $xk:ident| $mul_at:expr,)?
-            $(terminal: |$ta:ident| $term:expr => $term_cu:literal,)?
-            $(cuda_helpers: $helpers:literal,)?
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        $vis struct $name;
-
-        impl $crate::Semiring for $name {
+    // The `Semiring` impl, for `$self_ty` with generic parameters `$gen`.
+    (@impl [$($gen:tt)*] $self_ty:ty, $t:ty, {
+        name: $sname:literal,
+        zero: $zero:expr,
+        one: $one:expr,
+        add: |$aa:ident, $ab:ident| $add:expr => $add_cu:literal,
+        mul: |$ma:ident, $mb:ident| $mul:expr => $mul_cu:literal,
+        $(mul_at: |$xa:ident, $xb:ident, $xk:ident| $mul_at:expr,)?
+        $(terminal: |$ta:ident| $term:expr => $term_cu:literal,)?
+        $(cuda_helpers: $helpers:literal,)?
+    }) => {
+        impl<$($gen)*> $crate::Semiring for $self_ty {
             type T = $t;
             const NAME: &'static str = $sname;
             const HAS_TERMINAL: bool = false $(|| { let _ = stringify!($term); true })?;
@@ -114,5 +134,49 @@ macro_rules! semiring {
                 c
             }
         }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident : $t:ty { $($body:tt)* }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        $crate::semiring!(@impl [] $name, $t, { $($body)* });
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident < $g:ident : $bound:ident $(+ $more:ident)* > : $t:ty {
+            $($body:tt)*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name<$g>(::core::marker::PhantomData<fn() -> $g>);
+
+        impl<$g> ::core::clone::Clone for $name<$g> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<$g> ::core::marker::Copy for $name<$g> {}
+        impl<$g> ::core::default::Default for $name<$g> {
+            fn default() -> Self {
+                $name(::core::marker::PhantomData)
+            }
+        }
+        impl<$g> ::core::cmp::PartialEq for $name<$g> {
+            fn eq(&self, _: &Self) -> bool {
+                true
+            }
+        }
+        impl<$g> ::core::cmp::Eq for $name<$g> {}
+        impl<$g> ::core::fmt::Debug for $name<$g> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(::core::stringify!($name))
+            }
+        }
+
+        $crate::semiring!(@impl [$g: $bound $(+ $more)* + 'static] $name<$g>, $t, { $($body)* });
     };
 }

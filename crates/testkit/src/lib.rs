@@ -8,9 +8,11 @@
 //!   and fail, instead;
 //! - [`backend_suite`]: the test suite every backend runs (every operation x format x
 //!   built-in semiring, and every algorithm), registered into a [`harness::Harness`];
-//! - [`compare`]: a backend against the CPU backend on many random graphs, exactly.
+//! - [`compare`]: a backend against the CPU backend on many random graphs, exactly;
+//! - [`semirings`]: semirings as users define them (an index-aware product, `u64` values).
 
 pub mod backend_suite;
 pub mod compare;
 pub mod data;
 pub mod harness;
+pub mod semirings;
