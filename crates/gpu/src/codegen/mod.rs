@@ -339,7 +339,8 @@ pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {
-        b = b.replace("PARAMS", &params);
+        // The kernel's own list only (`KERNEL(PARAMS)`), not `SG_MASK_PARAMS` in helpers.
+        b = b.replace("(PARAMS)", &format!("({params})"));
     }
     s.push_str(&b);
     s

@@ -68,6 +68,16 @@ __device__ __forceinline__ unsigned long long sg_gid() {
 __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
+struct sg_gemm_row { sr_t v[8]; };
+__device__ __noinline__ void sg_gemm_put_row(sr_t* c, unsigned int r, unsigned int n,
+        unsigned int c0, unsigned int gap, sg_gemm_row row, int accum, SG_MASK_PARAMS) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        unsigned int cc = c0 + (j < 4 ? 0 : gap) + (j & 3);
+        unsigned long long at = (unsigned long long)r * n + cc;
+        if (cc < n && SG_ALLOWS(at)) sg_store(c, at, row.v[j], accum);
+    }
+}
 // C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major (the mask, any
 // semiring, has C's shape; excluded outputs keep their value). Register tiles: a block of
 // 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x 8 outputs held in
@@ -161,11 +171,9 @@ extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) sg_
     for (int i = 0; i < 8; ++i) {
         unsigned int r = row0 + (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
         if (r >= rows) continue;
+        sg_gemm_row row;
 #pragma unroll
-        for (int j = 0; j < 8; ++j) {
-            unsigned int cc = col0 + (j < 4 ? 0 : 64) + tx * 4 + (j & 3);
-            unsigned long long at = (unsigned long long)r * n + cc;
-            if (cc < n && SG_ALLOWS(at)) sg_store(c, at, acc[i][j], accum);
-        }
+        for (int j = 0; j < 8; ++j) row.v[j] = acc[i][j];
+        sg_gemm_put_row(c, r, n, col0 + tx * 4, 64, row, accum, m, mmode, msize, mzero);
     }
 }
