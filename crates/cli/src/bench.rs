@@ -508,7 +508,7 @@ fn write_table(
             "# {} rows, {} entries, max row {}, recommended format {}; median of {runs} runs after 3 warm-ups ({clock}); compile time apart",
             pt.nrows(),
             pt.nnz(),
-            st.row_len_max,
+            st.features.row_len_max,
             st.recommend().0.name()
         )?;
         writeln!(w, "# copy bandwidth (read + write): {copy:.0} GB/s; GB/s below = minimal CSR bytes / time")?;

@@ -252,13 +252,14 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let out = Output::new(&c);
             out.write(|w| {
                 if c.json {
+                    let x = &st.features;
                     let v = json!({
                         "file": file.display().to_string(),
-                        "rows": st.nrows, "cols": st.ncols, "nnz": st.nnz,
-                        "row_len": {"min": st.row_len_min, "max": st.row_len_max, "mean": st.row_len_mean, "stddev": st.row_len_stddev},
-                        "diagonals": st.diagonals, "bandwidth": st.bandwidth,
-                        "ell_fill": st.ell_fill, "dia_fill": st.dia_fill,
-                        "hyb": {"width": st.hyb_width, "coo_share": st.hyb_coo_share, "ell_fill": st.hyb_ell_fill},
+                        "rows": x.nrows, "cols": x.ncols, "nnz": x.nnz,
+                        "row_len": {"min": st.row_len_min, "max": x.row_len_max, "mean": x.row_len_mean, "stddev": x.row_len_stddev},
+                        "diagonals": x.diagonals, "bandwidth": x.bandwidth,
+                        "ell_fill": x.ell_fill, "dia_fill": x.dia_fill,
+                        "hyb": {"width": x.hyb_width, "coo_share": x.hyb_coo_share, "ell_fill": x.hyb_ell_fill},
                         "recommended": st.recommended.name(), "reason": st.reason,
                         "recommended_cpu": st.recommended_cpu.name(), "reason_cpu": st.reason_cpu,
                     });

@@ -10,40 +10,18 @@ use crate::hyb::hyb_width;
 use crate::index::Index;
 use crate::select::Features;
 
-/// Structure statistics of a matrix (pattern only).
+/// Structure statistics of a matrix (pattern only): the [`Features`] a format choice is made
+/// from, the shortest row and the row-length histogram, and the choice on each backend.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
-    /// Rows.
-    pub nrows: usize,
-    /// Columns.
-    pub ncols: usize,
-    /// Stored entries.
-    pub nnz: usize,
+    /// Rows, columns, entries, row lengths, diagonals, bandwidth and the fills of the padded
+    /// formats.
+    pub features: Features,
     /// Shortest row.
     pub row_len_min: usize,
-    /// Longest row.
-    pub row_len_max: usize,
-    /// Mean row length.
-    pub row_len_mean: f64,
-    /// Standard deviation of the row length.
-    pub row_len_stddev: f64,
     /// Row-length histogram in power-of-two buckets: `(lo, hi, rows)` counts the rows with
     /// `lo <= length <= hi` (`0..=0`, `1..=1`, `2..=3`, `4..=7`, ...).
     pub row_len_histogram: Vec<(usize, usize, usize)>,
-    /// Number of occupied diagonals.
-    pub diagonals: usize,
-    /// Largest `|column - row|` of an entry.
-    pub bandwidth: usize,
-    /// ELL values stored per entry (`nrows * max row length / nnz`).
-    pub ell_fill: f64,
-    /// DIA values stored per entry (`diagonals * nrows / nnz`).
-    pub dia_fill: f64,
-    /// HYB ELL width by [`hyb_width`].
-    pub hyb_width: usize,
-    /// Share of the entries HYB puts in its COO tail.
-    pub hyb_coo_share: f64,
-    /// HYB's ELL values stored per ELL entry.
-    pub hyb_ell_fill: f64,
     /// The format [`Stats::choose_format`] picks on a GPU.
     pub recommended: Format,
     /// Why.
@@ -57,26 +35,7 @@ pub struct Stats {
 impl Stats {
     /// The scalar features of these statistics.
     pub fn features(&self) -> Features {
-        Features {
-            nrows: self.nrows,
-            ncols: self.ncols,
-            nnz: self.nnz,
-            row_len_mean: self.row_len_mean,
-            row_len_max: self.row_len_max,
-            row_len_stddev: self.row_len_stddev,
-            empty_rows: self
-                .row_len_histogram
-                .first()
-                .filter(|b| b.0 == 0 && b.1 == 0)
-                .map_or(0, |b| b.2),
-            diagonals: self.diagonals,
-            bandwidth: self.bandwidth,
-            ell_fill: self.ell_fill,
-            dia_fill: self.dia_fill,
-            hyb_width: self.hyb_width,
-            hyb_coo_share: self.hyb_coo_share,
-            hyb_ell_fill: self.hyb_ell_fill,
-        }
+        self.features
     }
 
     /// Computes the statistics of `a`.
@@ -117,30 +76,37 @@ impl Stats {
         let per_entry = |stored: f64| if nnz == 0 { 1.0 } else { stored / nnz as f64 };
         let w = hyb_width(&hist, n);
         let ell_part: usize = lens.iter().map(|&l| l.min(w)).sum();
+        let empty_rows = buckets
+            .first()
+            .filter(|b| b.0 == 0 && b.1 == 0)
+            .map_or(0, |b| b.2);
         let mut s = Stats {
-            nrows: n,
-            ncols: a.ncols(),
-            nnz,
+            features: Features {
+                nrows: n,
+                ncols: a.ncols(),
+                nnz,
+                row_len_mean: mean,
+                row_len_max: max,
+                row_len_stddev: var.sqrt(),
+                empty_rows,
+                diagonals,
+                bandwidth,
+                ell_fill: per_entry((n * max) as f64),
+                dia_fill: per_entry(diagonals as f64 * n as f64),
+                hyb_width: w,
+                hyb_coo_share: if nnz == 0 {
+                    0.0
+                } else {
+                    (nnz - ell_part) as f64 / nnz as f64
+                },
+                hyb_ell_fill: if ell_part == 0 {
+                    1.0
+                } else {
+                    (w * n) as f64 / ell_part as f64
+                },
+            },
             row_len_min: min,
-            row_len_max: max,
-            row_len_mean: mean,
-            row_len_stddev: var.sqrt(),
             row_len_histogram: buckets,
-            diagonals,
-            bandwidth,
-            ell_fill: per_entry((n * max) as f64),
-            dia_fill: per_entry(diagonals as f64 * n as f64),
-            hyb_width: w,
-            hyb_coo_share: if nnz == 0 {
-                0.0
-            } else {
-                (nnz - ell_part) as f64 / nnz as f64
-            },
-            hyb_ell_fill: if ell_part == 0 {
-                1.0
-            } else {
-                (w * n) as f64 / ell_part as f64
-            },
             recommended: Format::Csr,
             reason: String::new(),
             recommended_cpu: Format::Csr,
@@ -165,27 +131,28 @@ impl Stats {
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "rows            {}", self.nrows)?;
-        writeln!(f, "columns         {}", self.ncols)?;
-        writeln!(f, "entries         {}", self.nnz)?;
+        let x = &self.features;
+        writeln!(f, "rows            {}", x.nrows)?;
+        writeln!(f, "columns         {}", x.ncols)?;
+        writeln!(f, "entries         {}", x.nnz)?;
         writeln!(
             f,
             "row length      min {} / max {} / mean {:.3} / stddev {:.3}",
-            self.row_len_min, self.row_len_max, self.row_len_mean, self.row_len_stddev
+            self.row_len_min, x.row_len_max, x.row_len_mean, x.row_len_stddev
         )?;
         for (lo, hi, c) in &self.row_len_histogram {
             if *c > 0 {
                 writeln!(f, "  rows of length {lo:>6}..={hi:<6} {c}")?;
             }
         }
-        writeln!(f, "diagonals       {}", self.diagonals)?;
-        writeln!(f, "bandwidth       {}", self.bandwidth)?;
-        writeln!(f, "ELL fill        {:.3}", self.ell_fill)?;
-        writeln!(f, "DIA fill        {:.3}", self.dia_fill)?;
+        writeln!(f, "diagonals       {}", x.diagonals)?;
+        writeln!(f, "bandwidth       {}", x.bandwidth)?;
+        writeln!(f, "ELL fill        {:.3}", x.ell_fill)?;
+        writeln!(f, "DIA fill        {:.3}", x.dia_fill)?;
         writeln!(
             f,
             "HYB             width {}, ELL fill {:.3}, COO share {:.3}",
-            self.hyb_width, self.hyb_ell_fill, self.hyb_coo_share
+            x.hyb_width, x.hyb_ell_fill, x.hyb_coo_share
         )?;
         writeln!(
             f,

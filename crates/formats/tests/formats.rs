@@ -303,10 +303,10 @@ fn stats_and_recommendations() {
     let s = Stats::of(&grid);
     assert_eq!(
         (
-            s.nrows,
-            s.diagonals,
-            s.bandwidth,
-            s.row_len_max,
+            s.features.nrows,
+            s.features.diagonals,
+            s.features.bandwidth,
+            s.features.row_len_max,
             s.row_len_min
         ),
         (4096, 4, 64, 4, 2)
@@ -318,7 +318,7 @@ fn stats_and_recommendations() {
     let kron: Csr<MinPlus<f32>> = generate::kronecker(12, 16, 1).to_csr().unwrap();
     let s = Stats::of(&kron);
     assert_eq!(s.recommended, Format::Csr, "{s}");
-    assert!(s.row_len_stddev > s.row_len_mean);
+    assert!(s.features.row_len_stddev > s.features.row_len_mean);
     let u: Csr<MinPlus<f32>> = generate::urand(12, 8, 1).to_csr().unwrap();
     let s = Stats::of(&u);
     assert_eq!(s.recommended, Format::Csr, "{s}");
