@@ -20,7 +20,7 @@ const MASKED_GEMMS: [(Accum, u8); 4] = [
 ];
 
 /// `C<mask> (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
-/// kernel's 128 x 128 x 16 tiles, with zeros (no arc) among the values. `domain`: the host's
+/// kernel's 128 x 128 x 16 tiles (one where B's slices take the asynchronous copies), with zeros (no arc) among the values. `domain`: the host's
 /// view of the semiring's fast multiply-add domain (always false without one): the kernel must
 /// take the fast form exactly when every operand lies in it; `want` says whether some shape
 /// must take the fast form and some the exact one.
@@ -39,6 +39,9 @@ fn gemm_reg128<S: Semiring>(
         (128, 16, 128),
         (130, 33, 129),
         (257, 200, 70),
+        // Full 128-column blocks and three 16-index slices: B's slices by asynchronous copies
+        // (4-byte values), double buffered.
+        (130, 48, 256),
     ] {
         let values_of = |len: usize, seed: u64| -> Vec<S::T> {
             (0..len as u64)

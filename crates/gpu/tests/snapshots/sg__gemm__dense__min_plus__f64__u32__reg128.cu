@@ -84,10 +84,11 @@ __device__ __noinline__ void sg_gemm_put_row(sr_t* c, unsigned int r, unsigned i
 // registers (rows ty * 4 + {0..3} and 64 + ty * 4 + {0..3}, columns likewise from tx), so
 // that its 8 values of A and 8 of B per inner index are four runs of 4 adjacent values in
 // shared memory, each read in one access (16 bytes for 4-byte values). A's and B's 128 x 16
-// slices are staged in shared memory (A transposed, padded against bank conflicts); the next
-// slice is read from global memory into registers while this one is combined (double
-// buffering through registers: the global latency hides behind 2,048 pairs per thread).
-// Out-of-range slots load SR_ZERO, which annihilates. Each output adds its terms in the
+// slices are staged in shared memory (A transposed, padded against bank conflicts), double
+// buffered: while one slice is combined, the next of A is read into registers, and the next
+// of B is copied by asynchronous copies (cp.async, 16 bytes each) into B's second buffer
+// where the block's 128 columns lie inside B, its rows are 16-byte aligned and kk is a
+// multiple of 16 (4-byte values), else read into registers like A. Out-of-range slots load SR_ZERO, which annihilates. Each output adds its terms in the
 // order of the inner index, as the CPU does. When the semiring has a fast multiply-add and
 // bad[0] == 0 (every operand in its domain, checked by FastCheck before), the inner step is
 // sr_fast_fma.
@@ -121,51 +122,92 @@ __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
                                  : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
     }
 }
-// Thread tid's share of the slice at inner index t0: 8 values of A (pa) and 8 of B (pb).
-__device__ __forceinline__ void sg_gemm_reg_fetch(sr_t (&pa)[8], sr_t (&pb)[8],
-        const sr_t* __restrict__ a, const sr_t* __restrict__ b, unsigned int rows,
-        unsigned int n, unsigned int kk, unsigned int row0, unsigned int col0,
-        unsigned int tid, unsigned int t0) {
+// Thread tid's share of A's slice at inner index t0 (8 values).
+__device__ __forceinline__ void sg_gemm_fetch_a(sr_t (&pa)[8], const sr_t* __restrict__ a,
+        unsigned int rows, unsigned int kk, unsigned int row0, unsigned int tid, unsigned int t0) {
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
         unsigned int e = tid + 256u * r;
         unsigned int gr = row0 + e / SG_GEMM_BK, gc = t0 + e % SG_GEMM_BK;
         pa[r] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
+    }
+}
+// Thread tid's share of B's slice at inner index t0 (8 values).
+__device__ __forceinline__ void sg_gemm_fetch_b(sr_t (&pb)[8], const sr_t* __restrict__ b,
+        unsigned int n, unsigned int kk, unsigned int col0, unsigned int tid, unsigned int t0) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+        unsigned int e = tid + 256u * r;
         unsigned int hr = t0 + e / SG_GEMM_BM, hc = col0 + e % SG_GEMM_BM;
         pb[r] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
     }
 }
+// B's slice at inner index t0 copied to bs asynchronously, 16 bytes a copy (4-byte values,
+// every row inside B and 16-byte aligned: see the kernel).
+__device__ __forceinline__ void sg_gemm_copy_b(sr_t (*bs)[SG_GEMM_LD], const sr_t* __restrict__ b,
+        unsigned int n, unsigned int col0, unsigned int tid, unsigned int t0) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        unsigned int ch = tid + 256u * h, br = ch / 32, bc = (ch % 32) * 4;
+        unsigned int dst = (unsigned int)__cvta_generic_to_shared(&bs[br][bc]);
+        const sr_t* src = b + (unsigned long long)(t0 + br) * n + col0 + bc;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(dst), "l"(src));
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+// B's buffers: two for 4-byte values (asynchronous copies), one otherwise (static shared
+// memory stays within 48 KiB for 8-byte values).
+#define SG_GEMM_BSTAGES (sizeof(sr_t) == 4 ? 2 : 1)
 // Two blocks per SM for values of up to 4 bytes (at most 128 registers: 1-2% faster on the
 // H100); wider values need more registers for their 64 accumulators than that leaves.
 extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) sg__gemm__dense__min_plus__f64__u32__reg128(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* c, unsigned int rows, unsigned int n, unsigned int kk, int accum, const unsigned int* __restrict__ bad, SG_MASK_PARAMS) {
     __shared__ __align__(16) sr_t as[SG_GEMM_BK][SG_GEMM_LD];
-    __shared__ __align__(16) sr_t bs[SG_GEMM_BK][SG_GEMM_LD];
+    __shared__ __align__(16) sr_t bs[SG_GEMM_BSTAGES][SG_GEMM_BK][SG_GEMM_LD];
     unsigned int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;
     unsigned int row0 = blockIdx.y * SG_GEMM_BM, col0 = blockIdx.x * SG_GEMM_BM;
 #ifdef SR_HAS_PACKED16
     if (bad[1] == 0) return;  // every operand packs: the packed kernel computes C
 #endif
     bool fast = SR_HAS_FAST_FMA && bad[0] == 0;
+    // The same for the whole block: B's slices by asynchronous copies.
+    bool async_b = SG_GEMM_BSTAGES == 2 && n % 4 == 0 && kk % SG_GEMM_BK == 0 &&
+                   col0 + SG_GEMM_BM <= n;
     sr_t acc[8][8];
 #pragma unroll
     for (int i = 0; i < 8; ++i)
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = SR_ZERO;
     sr_t pa[8], pb[8];
-    sg_gemm_reg_fetch(pa, pb, a, b, rows, n, kk, row0, col0, tid, 0);
+    sg_gemm_fetch_a(pa, a, rows, kk, row0, tid, 0);
+    if (async_b) sg_gemm_copy_b(bs[0], b, n, col0, tid, 0);
+    else sg_gemm_fetch_b(pb, b, n, kk, col0, tid, 0);
+    int st = 0;
     for (unsigned int t0 = 0; t0 < kk; t0 += SG_GEMM_BK) {
+        bool more = t0 + SG_GEMM_BK < kk;
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
             unsigned int e = tid + 256u * r;
             as[e % SG_GEMM_BK][e / SG_GEMM_BK] = pa[r];
-            bs[e / SG_GEMM_BM][e % SG_GEMM_BM] = pb[r];
+            if (!async_b) bs[0][e / SG_GEMM_BM][e % SG_GEMM_BM] = pb[r];
+        }
+        if (async_b) {
+            // The next slice into the other buffer; then wait for this one only.
+            if (more) {
+                sg_gemm_copy_b(bs[st ^ 1], b, n, col0, tid, t0 + SG_GEMM_BK);
+                asm volatile("cp.async.wait_group 1;\n" ::);
+            } else {
+                asm volatile("cp.async.wait_group 0;\n" ::);
+            }
         }
         __syncthreads();
-        if (t0 + SG_GEMM_BK < kk)
-            sg_gemm_reg_fetch(pa, pb, a, b, rows, n, kk, row0, col0, tid, t0 + SG_GEMM_BK);
-        if (fast) sg_gemm_reg_slice<true>(acc, as, bs, tx, ty, t0);
-        else sg_gemm_reg_slice<false>(acc, as, bs, tx, ty, t0);
+        if (more) {
+            sg_gemm_fetch_a(pa, a, rows, kk, row0, tid, t0 + SG_GEMM_BK);
+            if (!async_b) sg_gemm_fetch_b(pb, b, n, kk, col0, tid, t0 + SG_GEMM_BK);
+        }
+        if (fast) sg_gemm_reg_slice<true>(acc, as, bs[st], tx, ty, t0);
+        else sg_gemm_reg_slice<false>(acc, as, bs[st], tx, ty, t0);
         __syncthreads();
+        if (async_b) st ^= 1;
     }
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
