@@ -499,8 +499,15 @@ extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) KER
             sg_gemm_fetch_a(pa, a, rows, kk, row0, tid, t0 + SG_GEMM_BK);
             if (!async_b) sg_gemm_fetch_b(pb, b, n, kk, col0, tid, t0 + SG_GEMM_BK);
         }
-        if (fast) sg_gemm_reg_slice<true>(acc, as, bs[st], tx, ty, t0);
-        else sg_gemm_reg_slice<false>(acc, as, bs[st], tx, ty, t0);
+        // Each buffer named by a constant index: through bs[st] the shared-memory reads lose
+        // their constant addresses (min-plus f32 2.9% slower on the H100).
+        if (st == 0) {
+            if (fast) sg_gemm_reg_slice<true>(acc, as, bs[0], tx, ty, t0);
+            else sg_gemm_reg_slice<false>(acc, as, bs[0], tx, ty, t0);
+        } else {
+            if (fast) sg_gemm_reg_slice<true>(acc, as, bs[SG_GEMM_BSTAGES - 1], tx, ty, t0);
+            else sg_gemm_reg_slice<false>(acc, as, bs[SG_GEMM_BSTAGES - 1], tx, ty, t0);
+        }
         __syncthreads();
         if (async_b) st ^= 1;
     }
