@@ -19,6 +19,61 @@ const MASKED_GEMMS: [(Accum, u8); 4] = [
     (Accum::Add, 2),
 ];
 
+type GpuDense<S> = <GpuBackend as Backend>::Dense<S>;
+
+/// A GEMM's shape and operands on the host: `A` (`m x k`), `B` (`k x n`), `C`'s start.
+struct Operands<'a, S: Semiring> {
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &'a [S::T],
+    b: &'a [S::T],
+    c0: &'a [S::T],
+}
+
+/// `C<mask> (+)= A B` on the GPU (`ga`, `gb` hold `a`, `b`) equals the CPU's, bit for bit, for
+/// each form of [`MASKED_GEMMS`]: unmasked, through a mask and through its complement (excluded
+/// outputs keep C's value `c0`), replacing and accumulating.
+fn masked_gemms_match<S: Semiring>(
+    gpu: &GpuBackend,
+    cpu: &CpuBackend,
+    ops: Operands<'_, S>,
+    (ga, gb): (&GpuDense<S>, &GpuDense<S>),
+    what: &str,
+) -> Result<(), Failed> {
+    let Operands { m, k, n, a, b, c0 } = ops;
+    let mv: Vec<bool> = (0..m * n).map(|i| (i * 7919) % 3 != 0).collect();
+    let (gm, cm) = (
+        gpu.dense::<OrAnd>(m, n, &mv)?,
+        cpu.dense::<OrAnd>(m, n, &mv)?,
+    );
+    let (ca, cb) = (cpu.dense::<S>(m, k, a)?, cpu.dense::<S>(k, n, b)?);
+    for (accum, mk) in MASKED_GEMMS {
+        let (gmask, cmask) = match mk {
+            0 => (Mask::All, Mask::All),
+            1 => (gpu.keep(&gm), cpu.keep(&cm)),
+            _ => (gpu.skip(&gm), cpu.skip(&cm)),
+        };
+        let mut cg = gpu.dense::<S>(m, n, c0)?;
+        gpu.gemm(&mut cg, gmask, accum, ga, gb)?;
+        let mut cc = cpu.dense::<S>(m, n, c0)?;
+        cpu.gemm(&mut cc, cmask, accum, &ca, &cb)?;
+        let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
+        if let Some(i) = (0..g.len()).find(|&i| g[i].to_bits64() != c[i].to_bits64()) {
+            return Err(format!(
+                "{} {m}x{k}x{n} {what} {accum:?} mask#{mk}: entry ({}, {}) is {:?} on the GPU, {:?} on the CPU",
+                S::full_name(),
+                i / n,
+                i % n,
+                g[i],
+                c[i]
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// `C<mask> (+)= A B` with [`GemmKernel::Reg128`] against the CPU backend, on shapes around the
 /// kernel's 128 x 128 x 16 tiles (one where B's slices take the asynchronous copies), with zeros (no arc) among the values. `domain`: the host's
 /// view of the semiring's fast multiply-add domain (always false without one): the kernel must
@@ -71,41 +126,15 @@ fn gemm_reg128<S: Semiring>(
             )
             .into());
         }
-        // Unmasked, and through a mask and its complement (excluded outputs keep C's value).
-        let mv: Vec<bool> = (0..m * n).map(|i| (i * 7919) % 3 != 0).collect();
-        let (gm, cm) = (
-            gpu.dense::<OrAnd>(m, n, &mv)?,
-            cpu.dense::<OrAnd>(m, n, &mv)?,
-        );
-        for (accum, mk) in MASKED_GEMMS {
-            let (gmask, cmask) = match mk {
-                0 => (Mask::All, Mask::All),
-                1 => (gpu.keep(&gm), cpu.keep(&cm)),
-                _ => (gpu.skip(&gm), cpu.skip(&cm)),
-            };
-            let mut cg = gpu.dense::<S>(m, n, &c0)?;
-            gpu.gemm(&mut cg, gmask, accum, &ga, &gb)?;
-            let mut cc = cpu.dense::<S>(m, n, &c0)?;
-            cpu.gemm(
-                &mut cc,
-                cmask,
-                accum,
-                &cpu.dense::<S>(m, k, &a)?,
-                &cpu.dense::<S>(k, n, &b)?,
-            )?;
-            let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
-            for (i, (x, y)) in g.iter().zip(&c).enumerate() {
-                if x.to_bits64() != y.to_bits64() {
-                    return Err(format!(
-                        "{} {m}x{k}x{n} {accum:?} mask#{mk}: entry ({}, {}) is {x:?} on the GPU, {y:?} on the CPU",
-                        S::full_name(),
-                        i / n,
-                        i % n
-                    )
-                    .into());
-                }
-            }
-        }
+        let ops = Operands {
+            m,
+            k,
+            n,
+            a: &a,
+            b: &b,
+            c0: &c0,
+        };
+        masked_gemms_match::<S>(&gpu, &cpu, ops, (&ga, &gb), "")?;
     }
     if seen != want {
         return Err(format!(
@@ -160,40 +189,16 @@ fn gemm_packed_i32() -> Result<(), Failed> {
             if path != want_path {
                 return Err(format!("{m}x{k}x{n}: path {path:?}, expected {want_path:?}").into());
             }
-            // Unmasked, and through a mask and its complement (excluded outputs keep C's value).
-            let mv: Vec<bool> = (0..m * n).map(|i| (i * 7919) % 3 != 0).collect();
-            let (gm, cm) = (
-                gpu.dense::<OrAnd>(m, n, &mv)?,
-                cpu.dense::<OrAnd>(m, n, &mv)?,
-            );
-            for (accum, mk) in MASKED_GEMMS {
-                let (gmask, cmask) = match mk {
-                    0 => (Mask::All, Mask::All),
-                    1 => (gpu.keep(&gm), cpu.keep(&cm)),
-                    _ => (gpu.skip(&gm), cpu.skip(&cm)),
-                };
-                let mut cg = gpu.dense::<S>(m, n, &c0)?;
-                gpu.gemm(&mut cg, gmask, accum, &ga, &gb)?;
-                let mut cc = cpu.dense::<S>(m, n, &c0)?;
-                cpu.gemm(
-                    &mut cc,
-                    cmask,
-                    accum,
-                    &cpu.dense::<S>(m, k, &a)?,
-                    &cpu.dense::<S>(k, n, &b)?,
-                )?;
-                let (g, c) = (gpu.read_dense(&cg)?, cpu.read_dense(&cc)?);
-                if let Some(i) = (0..g.len()).find(|&i| g[i] != c[i]) {
-                    return Err(format!(
-                        "{m}x{k}x{n} {path:?} {accum:?} mask#{mk}: entry ({}, {}) is {} on the GPU, {} on the CPU",
-                        i / n,
-                        i % n,
-                        g[i],
-                        c[i]
-                    )
-                    .into());
-                }
-            }
+            let what = format!("{path:?}");
+            let ops = Operands {
+                m,
+                k,
+                n,
+                a: &a,
+                b: &b,
+                c0: &c0,
+            };
+            masked_gemms_match::<S>(&gpu, &cpu, ops, (&ga, &gb), &what)?;
         }
     }
     Ok(())
