@@ -1,6 +1,8 @@
 //! [`Graph`]: an adjacency matrix uploaded to a backend, in the two directions algorithms use.
 
-use semigraph_formats::{ConvertOptions, Csr, Format, Stats};
+use std::sync::{Arc, OnceLock};
+
+use semigraph_formats::{ConvertOptions, Csr, Format, Stats, pattern_value, view_value};
 use semigraph_semiring::Semiring;
 
 use crate::backend::{Backend, MatrixInfo};
@@ -24,9 +26,29 @@ pub struct GraphOptions {
 /// optionally `A^T` in any format for pull steps (each vertex gathers from its in-arcs). It
 /// borrows the host CSR it was built from, for the algorithms that also work on the host
 /// (APSP's dense start, next hops), so every algorithm takes a `Graph`.
+///
+/// One upload serves every semiring: [`Graph::view`] sees the same weights through another
+/// semiring of the value type (min-plus distances and max-min widths), [`Graph::pattern`]
+/// sees the arcs alone (BFS, reachability, walk counts), both sharing the backend's matrices
+/// (see [`Backend::view`] and [`Backend::pattern`] for what each costs).
+///
+/// ```
+/// use semigraph_algos::{Graph, GraphOptions, CpuBackend, BfsSemiring, arcs_to_csr, bellman_ford, bfs, widest_path};
+/// use semigraph_algos::BfsOptions;
+/// use semigraph_semiring::{MaxMin, MinPlus};
+///
+/// let b = CpuBackend::new();
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1), (0, 2, 9)])?;
+/// let g = Graph::new(&b, &a, GraphOptions::default())?;
+/// assert_eq!(bellman_ford(&g, 0)?.distance(2), Some(5));
+/// assert_eq!(widest_path(&g.view::<MaxMin<i32>>()?, 0)?[2], 9);
+/// let levels = bfs(&g.pattern::<BfsSemiring>()?, 0, &BfsOptions::default())?;
+/// assert_eq!(levels.level(2), Some(1));
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
 pub struct Graph<'b, B: Backend, S: Semiring> {
     backend: &'b B,
-    csr: &'b Csr<S>,
+    host: Host<'b, S>,
     n: usize,
     nnz: usize,
     push: B::Matrix<S>,
@@ -60,7 +82,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         };
         Ok(Graph {
             backend,
-            csr: a,
+            host: Host::Borrowed(a),
             n: a.nrows(),
             nnz: a.nnz(),
             push,
@@ -72,9 +94,79 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     pub fn backend(&self) -> &'b B {
         self.backend
     }
-    /// The host CSR the graph was built from.
-    pub fn csr(&self) -> &'b Csr<S> {
-        self.csr
+    /// The host CSR the graph was built from; for a view or pattern, that CSR seen the same
+    /// way, made on first call (the backend's matrices are never read back).
+    pub fn csr(&self) -> &Csr<S> {
+        match &self.host {
+            Host::Borrowed(a) => a,
+            Host::Derived { cell, make } => cell.get_or_init(|| make()),
+        }
+    }
+
+    /// A way to make this graph's host CSR, for views of it.
+    fn host_maker(&self) -> Maker<'b, S> {
+        match &self.host {
+            Host::Borrowed(a) => {
+                let a: &'b Csr<S> = a;
+                Arc::new(move || a.clone())
+            }
+            Host::Derived { make, .. } => make.clone(),
+        }
+    }
+
+    /// This graph through semiring `S2` of the same value type: the same arcs and weights,
+    /// combined by `S2` (a min-plus graph seen as max-min for widest paths). Shares the
+    /// backend's matrices ([`Backend::view`]: nothing is uploaded; on a GPU nothing is copied
+    /// where the two semirings have the same zero, else one value array per matrix is written
+    /// on the device).
+    ///
+    /// # Errors
+    /// Memory errors of the backend.
+    pub fn view<S2: Semiring<T = S::T>>(&self) -> Result<Graph<'b, B, S2>> {
+        let b = self.backend;
+        let parent = self.host_maker();
+        Ok(Graph {
+            backend: b,
+            host: Host::Derived {
+                cell: OnceLock::new(),
+                make: Arc::new(move || parent().map(view_value::<S, S2>)),
+            },
+            n: self.n,
+            nnz: self.nnz,
+            push: b.view::<S, S2>(&self.push)?,
+            pull: self.pull.as_ref().map(|m| b.view::<S, S2>(m)).transpose()?,
+        })
+    }
+
+    /// The arcs of this graph in semiring `P`, every weight `P::one()` (entries equal to
+    /// `S`'s zero are no arcs): a weighted graph ready for BFS (`P` = [`BfsSemiring`]),
+    /// reachability and closure ([`OrAnd`]) or walk counts (plus-times). Shares the backend's
+    /// index arrays and writes one value array per matrix on the backend
+    /// ([`Backend::pattern`]); nothing is uploaded.
+    ///
+    /// [`BfsSemiring`]: crate::BfsSemiring
+    /// [`OrAnd`]: semigraph_semiring::OrAnd
+    ///
+    /// # Errors
+    /// Memory errors of the backend.
+    pub fn pattern<P: Semiring>(&self) -> Result<Graph<'b, B, P>> {
+        let b = self.backend;
+        let parent = self.host_maker();
+        Ok(Graph {
+            backend: b,
+            host: Host::Derived {
+                cell: OnceLock::new(),
+                make: Arc::new(move || parent().map(pattern_value::<S, P>)),
+            },
+            n: self.n,
+            nnz: self.nnz,
+            push: b.pattern::<S, P>(&self.push)?,
+            pull: self
+                .pull
+                .as_ref()
+                .map(|m| b.pattern::<S, P>(m))
+                .transpose()?,
+        })
     }
     /// Number of vertices.
     pub fn n(&self) -> usize {
@@ -104,6 +196,20 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     pub fn pull_info(&self) -> Option<MatrixInfo> {
         self.pull.as_ref().map(|m| self.backend.matrix_info(m))
     }
+}
+
+/// Makes a graph's host CSR (for views: from the host CSR of the graph they view).
+type Maker<'b, S> = Arc<dyn Fn() -> Csr<S> + Send + Sync + 'b>;
+
+/// Where a [`Graph`]'s host CSR comes from.
+enum Host<'b, S: Semiring> {
+    /// The CSR the graph was built from.
+    Borrowed(&'b Csr<S>),
+    /// Made on first use (views and patterns).
+    Derived {
+        cell: OnceLock<Csr<S>>,
+        make: Maker<'b, S>,
+    },
 }
 
 /// A CSR adjacency matrix with `n` vertices from `(tail, head, weight)` arcs; duplicate arcs

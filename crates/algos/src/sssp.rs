@@ -335,19 +335,40 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
                 a.ncols()
             )));
         }
-        if let Some((u, v, w)) = a.iter().find(|t| t.2 < <D as Number>::ZERO) {
-            return Err(Error::NegativeWeight {
-                algorithm: "delta-stepping",
-                from: u,
-                to: v,
-                weight: w.to_string(),
-            });
-        }
+        check_no_negative(a)?;
+        Self::with_delta(Graph::new(backend, a, GraphOptions::default())?, delta)
+    }
+
+    /// Delta-stepping over a graph already on its backend (for instance a
+    /// [`Graph::view`] of a graph that other algorithms use too): nothing is uploaded.
+    /// `delta` as in [`DeltaGraph::new`].
+    ///
+    /// # Errors
+    /// As [`DeltaGraph::new`].
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, bellman_ford, delta_stepping, CpuBackend, DeltaGraph, Graph, GraphOptions};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1), (0, 2, 9)])?;
+    /// let cpu = CpuBackend::new();
+    /// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+    /// let d = delta_stepping(&DeltaGraph::from_graph(g.view()?, None)?, 0)?;
+    /// assert_eq!(d.distance(2), bellman_ford(&g, 0)?.distance(2));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn from_graph(graph: Graph<'b, B, MinPlus<D>>, delta: Option<D>) -> Result<Self> {
+        check_no_negative(graph.csr())?;
+        Self::with_delta(graph, delta)
+    }
+
+    /// The delta for a checked graph.
+    fn with_delta(graph: Graph<'b, B, MinPlus<D>>, delta: Option<D>) -> Result<Self> {
         let delta = match delta {
             Some(d) => d,
             None => {
-                let d = auto_delta(a);
-                if backend.kind() == crate::BackendKind::Gpu {
+                let d = auto_delta(graph.csr());
+                if graph.backend().kind() == crate::BackendKind::Gpu {
                     D::from_f64(d.to_f64() * GPU_DELTA_FACTOR)
                 } else {
                     d
@@ -361,15 +382,25 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
                 "delta must be positive, not {delta}"
             )));
         }
-        Ok(DeltaGraph {
-            graph: Graph::new(backend, a, GraphOptions::default())?,
-            delta,
-        })
+        Ok(DeltaGraph { graph, delta })
     }
 
     /// The bucket width in use.
     pub fn delta(&self) -> D {
         self.delta
+    }
+}
+
+/// Delta-stepping's precondition: no negative weight.
+fn check_no_negative<D: Distance>(a: &Csr<MinPlus<D>>) -> Result<()> {
+    match a.iter().find(|t| t.2 < <D as Number>::ZERO) {
+        Some((u, v, w)) => Err(Error::NegativeWeight {
+            algorithm: "delta-stepping",
+            from: u,
+            to: v,
+            weight: w.to_string(),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -250,9 +250,11 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         }
     }
 
-    /// The same structure with every value `S2::one()`.
+    /// The pattern in semiring `S2`: the same structure, every entry `S2::one()`, except
+    /// those equal to `S`'s zero ([`Semiring::is_zero`]), which become `S2::zero()`: an entry
+    /// equal to the zero is no arc (DIA and dense cannot even store it), as in masks.
     pub fn pattern<S2: Semiring>(&self) -> Csr<S2, I> {
-        self.map::<S2>(|_| S2::one())
+        self.map::<S2>(crate::matrix::pattern_value::<S, S2>)
     }
 
     /// `y = A x` (GraphBLAS `mxv`): `y[i] = add_k mul(A[i][k], x[k])`, along the rows. With

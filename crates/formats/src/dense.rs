@@ -21,6 +21,16 @@ pub struct Dense<S: Semiring> {
 }
 
 impl<S: Semiring> Dense<S> {
+    /// Maps every value into another semiring's value type.
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> Dense<S2> {
+        Dense {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            vals: self.vals.par_iter().map(|v| f(*v)).collect(),
+            _s: PhantomData,
+        }
+    }
+
     /// A matrix filled with the semiring zero.
     pub fn zeros(nrows: usize, ncols: usize) -> Self {
         Dense {

@@ -28,6 +28,18 @@ pub struct Dia<S: Semiring, I: Index = u32> {
 }
 
 impl<S: Semiring, I: Index> Dia<S, I> {
+    /// Maps every stored value, padding included, into another semiring's value type (the
+    /// diagonals are kept; `f(S::zero())` should be `S2::zero()`).
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> Dia<S2, I> {
+        Dia {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            offsets: self.offsets.clone(),
+            data: self.data.par_iter().map(|v| f(*v)).collect(),
+            _s: PhantomData,
+        }
+    }
+
     /// From CSR; refuses (before allocating the data) when `diagonals * nrows` exceeds
     /// `opts.max_fill * nnz`.
     pub fn from_csr(a: &Csr<S, I>, opts: &ConvertOptions) -> Result<Self, FormatError> {

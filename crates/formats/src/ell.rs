@@ -27,6 +27,19 @@ pub struct Ell<S: Semiring, I: Index = u32> {
 }
 
 impl<S: Semiring, I: Index> Ell<S, I> {
+    /// Maps every slot's value, padding included, into another semiring's value type (the
+    /// layout is kept; `f(S::zero())` should be `S2::zero()` for the padding to stay padding).
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> Ell<S2, I> {
+        Ell {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            width: self.width,
+            col_idx: self.col_idx.clone(),
+            vals: self.vals.par_iter().map(|v| f(*v)).collect(),
+            _s: PhantomData,
+        }
+    }
+
     /// From CSR; refuses (before allocating) when `width * nrows` exceeds
     /// `opts.max_fill * nnz`.
     pub fn from_csr(a: &Csr<S, I>, opts: &ConvertOptions) -> Result<Self, FormatError> {

@@ -41,6 +41,14 @@ pub fn hyb_width(hist: &[usize], nrows: usize) -> usize {
 }
 
 impl<S: Semiring, I: Index> Hyb<S, I> {
+    /// Maps every value of both parts into another semiring's value type.
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> Hyb<S2, I> {
+        Hyb {
+            ell: self.ell.map(&f),
+            coo: self.coo.map(&f),
+        }
+    }
+
     /// From CSR, with `opts.hyb_width` or the [`hyb_width`] rule.
     pub fn from_csr(a: &Csr<S, I>, opts: &ConvertOptions) -> Result<Self, FormatError> {
         let width = match opts.hyb_width {

@@ -54,7 +54,7 @@ pub use error::{FormatError, ReadError, ReadErrorKind};
 pub use format::{ConvertOptions, Format};
 pub use hyb::Hyb;
 pub use index::Index;
-pub use matrix::SparseMatrix;
+pub use matrix::{SparseMatrix, pattern_value, view_value};
 pub use select::Features;
 pub use stats::Stats;
 pub use storage::Storage;

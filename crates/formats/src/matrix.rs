@@ -29,6 +29,33 @@ pub enum SparseMatrix<S: Semiring, I: Index = u32> {
     Dense(Dense<S>),
 }
 
+/// A value of semiring `S` seen as an entry of a pattern in semiring `P`: `P::zero()` if it
+/// is `S`'s zero ([`Semiring::is_zero`], bit for bit), else `P::one()`.
+///
+/// ```
+/// use semigraph_formats::pattern_value;
+/// use semigraph_semiring::{MinPlus, OrAnd};
+/// assert!(pattern_value::<MinPlus<f32>, OrAnd>(2.5));
+/// assert!(!pattern_value::<MinPlus<f32>, OrAnd>(f32::INFINITY));
+/// ```
+pub fn pattern_value<S: Semiring, P: Semiring>(v: S::T) -> P::T {
+    if S::is_zero(v) { P::zero() } else { P::one() }
+}
+
+/// A value of semiring `S` seen in semiring `S2` of the same value type: `S2::zero()` if it is
+/// `S`'s zero (no entry stays no entry, e.g. min-plus's `+inf` padding becomes max-min's
+/// `-inf`), else the value itself.
+///
+/// ```
+/// use semigraph_formats::view_value;
+/// use semigraph_semiring::{MaxMin, MinPlus};
+/// assert_eq!(view_value::<MinPlus<i32>, MaxMin<i32>>(7), 7);
+/// assert_eq!(view_value::<MinPlus<i32>, MaxMin<i32>>(i32::MAX), i32::MIN);
+/// ```
+pub fn view_value<S: Semiring, S2: Semiring<T = S::T>>(v: S::T) -> S::T {
+    if S::is_zero(v) { S2::zero() } else { v }
+}
+
 impl<S: Semiring, I: Index> SparseMatrix<S, I> {
     /// The format.
     pub fn format(&self) -> Format {
@@ -52,6 +79,32 @@ impl<S: Semiring, I: Index> SparseMatrix<S, I> {
             SparseMatrix::Hyb(a) => (a.nrows(), a.ncols()),
             SparseMatrix::Dense(a) => (a.nrows(), a.ncols()),
         }
+    }
+
+    /// Maps every stored value (padding included) into another semiring's value type, in
+    /// the same format and layout. `f(S::zero())` should be `S2::zero()` for padding to stay
+    /// padding.
+    pub fn map<S2: Semiring>(&self, f: impl Fn(S::T) -> S2::T + Sync) -> SparseMatrix<S2, I> {
+        match self {
+            SparseMatrix::Coo(a) => SparseMatrix::Coo(a.map(f)),
+            SparseMatrix::Csr(a) => SparseMatrix::Csr(a.map(f)),
+            SparseMatrix::Ell(a) => SparseMatrix::Ell(a.map(f)),
+            SparseMatrix::Dia(a) => SparseMatrix::Dia(a.map(f)),
+            SparseMatrix::Hyb(a) => SparseMatrix::Hyb(a.map(f)),
+            SparseMatrix::Dense(a) => SparseMatrix::Dense(a.map(f)),
+        }
+    }
+
+    /// The same entries in another semiring of the same value type ([`view_value`] of every
+    /// stored value: `S`'s zero, padding included, becomes `S2`'s zero), a copy.
+    pub fn view<S2: Semiring<T = S::T>>(&self) -> SparseMatrix<S2, I> {
+        self.map(view_value::<S, S2>)
+    }
+
+    /// The pattern in semiring `P` ([`pattern_value`] of every stored value): `P::one()` for
+    /// each entry, `P::zero()` for padding and for entries equal to `S`'s zero.
+    pub fn pattern<P: Semiring>(&self) -> SparseMatrix<P, I> {
+        self.map(pattern_value::<S, P>)
     }
 
     /// To CSR (duplicates of COO combined with `S::add`).

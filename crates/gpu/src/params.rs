@@ -84,6 +84,15 @@ slice_kind!(
     HdrOut, u64, "unsigned long long* {}", mut
 );
 
+slice_kind!(
+    /// Read-only bytes (values of a size given by another argument).
+    BytesIn, u8, "const unsigned char* __restrict__ {}", ref
+);
+slice_kind!(
+    /// Written bytes.
+    BytesOut, u8, "unsigned char* {}", mut
+);
+
 macro_rules! scalar_kind {
     ($(#[$doc:meta])* $name:ident, $t:ty, $c:literal) => {
         $(#[$doc])*
@@ -234,6 +243,11 @@ kernel_args! {
     /// `y(i) = v` (or a constant) for the entries of a queue.
     QueueScatter => QueueScatterArgs {
         qi: IdxIn, qv: ValsIn, qh: HdrIn, use_vals: I32, c: U64, y: ValsOut,
+    }
+    /// Values of one semiring recoded for another (a view or a pattern).
+    Recode => RecodeArgs {
+        x: BytesIn, y: BytesOut, n: U64, xsize: I32, xzero: U64, ysize: I32, yzero: U64, yone: U64,
+        keep: I32,
     }
     /// `y = x^T` for a `rows x cols` array `x`.
     Transpose => TransposeArgs { x: ValsIn, y: ValsOut, rows: U64, cols: U64 }

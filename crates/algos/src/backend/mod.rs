@@ -126,6 +126,61 @@ pub trait Backend: Send + Sync {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn matrix_info<S: Semiring>(&self, a: &Self::Matrix<S>) -> MatrixInfo;
+    /// `a` seen through another semiring `S2` of the same value type: the same entries in the
+    /// same format, combined by `S2`'s operations; stored values equal to `S`'s zero (padding
+    /// of ELL, DIA, HYB and dense) become `S2`'s zero
+    /// ([`view_value`](semigraph_formats::view_value)). One graph's weights serve min-plus
+    /// shortest paths and max-min widest paths without a second conversion or upload.
+    ///
+    /// Cost: where the two zeros are the same bits (min-plus and min-max, max-plus and
+    /// max-min), a GPU shares all of `a`'s device memory (no transfer, no allocation, no
+    /// launch); otherwise it shares the index arrays and writes one new value array on the
+    /// device. Device memory is freed with the last matrix that uses it. The CPU backend copies
+    /// the stored values (no conversion).
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Accum, Backend, CpuBackend, Mask};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::{MaxMin, MinPlus};
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 0 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (0, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let w = b.view::<_, MaxMin<i32>>(&a)?;
+    /// // y(i) = max_k min(A(i, k), x(k)): the widest way out of each vertex.
+    /// let x = b.dense::<MaxMin<i32>>(3, 1, &[9, 9, 9])?;
+    /// let mut y = b.dense_filled::<MaxMin<i32>>(3, 1, 0)?;
+    /// b.mxm(&mut y, Mask::All, Accum::Replace, &w, &x)?;
+    /// assert_eq!(b.read_dense(&y)?, vec![4, i32::MIN, i32::MIN]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn view<S: Semiring, S2: Semiring<T = S::T>>(
+        &self,
+        a: &Self::Matrix<S>,
+    ) -> Result<Self::Matrix<S2>>;
+    /// The pattern of `a` in semiring `P`, same format and layout: every entry becomes
+    /// `P::one()`, padding and entries equal to `S`'s zero become `P::zero()`
+    /// ([`pattern_value`](semigraph_formats::pattern_value)). One graph's weighted matrix then
+    /// also serves BFS (a parent semiring) and reachability (or-and).
+    ///
+    /// Cost: a GPU shares `a`'s index arrays and writes one array of `P` values on the device
+    /// (one element per stored value of `a`, no transfer); the CPU backend copies.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1), in ELL.
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Ell, &ConvertOptions::default())?;
+    /// let p = b.pattern::<_, OrAnd>(&a)?;
+    /// // Where one step from {0, 1} leads.
+    /// let x = b.sparse::<OrAnd>(3, &[0, 1], &[true, true])?;
+    /// assert_eq!(b.read_sparse(&b.vxm(&x, &p, Mask::All)?)?, (vec![1, 2], vec![true, true]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn pattern<S: Semiring, P: Semiring>(&self, a: &Self::Matrix<S>) -> Result<Self::Matrix<P>>;
     /// A `rows x cols` array from row-major `data` (`data.len() == rows * cols`).
     ///
     /// ```

@@ -192,6 +192,22 @@ impl Backend for CpuBackend {
         })
     }
 
+    fn view<S: Semiring, S2: Semiring<T = S::T>>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S2>> {
+        Ok(CpuMatrix {
+            m: a.m.view(),
+            nnz: a.nnz,
+            rows: OnceLock::new(),
+        })
+    }
+
+    fn pattern<S: Semiring, P: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<P>> {
+        Ok(CpuMatrix {
+            m: a.m.pattern(),
+            nnz: a.nnz,
+            rows: OnceLock::new(),
+        })
+    }
+
     fn matrix_info<S: Semiring>(&self, a: &CpuMatrix<S>) -> MatrixInfo {
         let (nrows, ncols) = a.m.shape();
         MatrixInfo {

@@ -1,7 +1,7 @@
 //! [`GpuBackend`]: the backend interface on one NVIDIA GPU.
 
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
@@ -25,6 +25,10 @@ const ITEMS: u32 = 4;
 /// Blocks of the grid-stride kernels: enough to fill an H100 several times over.
 const MAX_GRID: u64 = 132 * 16;
 
+/// A device buffer shared by the views of one matrix ([`Backend::view`],
+/// [`Backend::pattern`]): freed with the last handle that holds it.
+type Shared<T> = Arc<CudaSlice<T>>;
+
 /// [`AdaptivePlan`] on the device.
 struct DevPlan {
     nblocks: u32,
@@ -35,50 +39,92 @@ struct DevPlan {
 }
 
 /// A CSR matrix on the device.
+#[derive(Clone)]
 struct DevCsr {
-    rp: CudaSlice<u32>,
-    ci: CudaSlice<u32>,
-    vals: CudaSlice<u8>,
+    rp: Shared<u32>,
+    ci: Shared<u32>,
+    vals: Shared<u8>,
     kernel: CsrKernel,
-    plan: Option<DevPlan>,
+    plan: Option<Arc<DevPlan>>,
 }
 
 /// An ELL matrix on the device (column-major).
+#[derive(Clone)]
 struct DevEll {
     width: u32,
-    ci: CudaSlice<u32>,
-    vals: CudaSlice<u8>,
+    ci: Shared<u32>,
+    vals: Shared<u8>,
 }
 
 /// A COO matrix on the device.
+#[derive(Clone)]
 struct DevCoo {
     nnz: u32,
-    rows: CudaSlice<u32>,
-    cols: CudaSlice<u32>,
-    vals: CudaSlice<u8>,
+    rows: Shared<u32>,
+    cols: Shared<u32>,
+    vals: Shared<u8>,
 }
 
+#[derive(Clone)]
 enum Storage {
     Csr(DevCsr),
     Ell(DevEll),
     Dia {
         ndiag: u32,
-        offs: CudaSlice<i64>,
-        data: CudaSlice<u8>,
+        offs: Shared<i64>,
+        data: Shared<u8>,
     },
     Coo(DevCoo),
     Hyb(DevEll, DevCoo),
-    Dense(CudaSlice<u8>),
+    Dense(Shared<u8>),
+}
+
+/// Where the CSR that push products (`vxm`) walk comes from, for a matrix stored in another
+/// format: built on first use, shared by the matrix's views.
+struct Push {
+    cell: OnceLock<DevCsr>,
+    from: PushFrom,
+}
+
+enum PushFrom {
+    /// Uploaded from the host CSR the matrix was built from.
+    Host(Box<dyn UploadCsr>),
+    /// Another matrix's push CSR recoded for this one's semiring, on the device.
+    Recode(Arc<Push>, Recode),
+}
+
+/// A host CSR of any semiring that can upload itself (the value type is erased, so that
+/// views in other semirings share it).
+trait UploadCsr: Send + Sync {
+    fn upload(&self, b: &GpuBackend) -> Result<DevCsr, GpuError>;
+}
+
+impl<S: Semiring> UploadCsr for Csr<S> {
+    fn upload(&self, b: &GpuBackend) -> Result<DevCsr, GpuError> {
+        b.dev_csr(self)
+    }
+}
+
+/// How [`Kernel::Recode`] turns the values of one semiring into another's: the element sizes,
+/// the bits of the source's zero and of the target's zero and one, and whether the other
+/// values are kept (a view) or become the one (a pattern).
+#[derive(Clone, Copy)]
+struct Recode {
+    xsize: i32,
+    xzero: u64,
+    ysize: i32,
+    yzero: u64,
+    yone: u64,
+    keep: i32,
 }
 
 /// A sparse matrix in device memory, in one [`Format`].
 pub struct GpuMatrix<S: Semiring> {
     info: MatrixInfo,
     storage: Storage,
-    /// The CSR that push products (`vxm`) walk: `storage` itself for CSR, else built on
-    /// first use from `host`.
-    push: OnceLock<DevCsr>,
-    host: Option<Csr<S>>,
+    /// The CSR for push products when `storage` is not CSR.
+    push: Option<Arc<Push>>,
+    _s: PhantomData<S>,
 }
 
 /// A dense row-major array in device memory.
@@ -183,6 +229,7 @@ mod ops;
 mod plan;
 mod products;
 mod raw;
+mod views;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,
     GemmPath, RowShape,

@@ -146,13 +146,13 @@ impl Backend for GpuBackend {
             SparseMatrix::Ell(e) => Storage::Ell(self.dev_ell(e)?),
             SparseMatrix::Dia(d) => Storage::Dia {
                 ndiag: to_u32("DIA diagonals", d.offsets().len())?,
-                offs: self.dev.upload(d.offsets(), "DIA offsets")?,
-                data: self.upload_vals::<S>(d.data(), "DIA data")?,
+                offs: Arc::new(self.dev.upload(d.offsets(), "DIA offsets")?),
+                data: Arc::new(self.upload_vals::<S>(d.data(), "DIA data")?),
             },
             SparseMatrix::Coo(c) => Storage::Coo(self.dev_coo(c)?),
             SparseMatrix::Hyb(h) => Storage::Hyb(self.dev_ell(&h.ell)?, self.dev_coo(&h.coo)?),
             SparseMatrix::Dense(d) => {
-                Storage::Dense(self.upload_vals::<S>(d.vals(), "dense matrix")?)
+                Storage::Dense(Arc::new(self.upload_vals::<S>(d.vals(), "dense matrix")?))
             }
         };
         Ok(GpuMatrix {
@@ -163,9 +163,25 @@ impl Backend for GpuBackend {
                 format,
             },
             storage,
-            push: OnceLock::new(),
-            host: (format != Format::Csr).then(|| a.clone()),
+            push: (format != Format::Csr).then(|| {
+                Arc::new(Push {
+                    cell: OnceLock::new(),
+                    from: PushFrom::Host(Box::new(a.clone())),
+                })
+            }),
+            _s: PhantomData,
         })
+    }
+
+    fn view<S: Semiring, S2: Semiring<T = S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+    ) -> AlgoResult<GpuMatrix<S2>> {
+        Ok(self.view_of::<S, S2>(a)?)
+    }
+
+    fn pattern<S: Semiring, P: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuMatrix<P>> {
+        Ok(self.pattern_of::<S, P>(a)?)
     }
 
     fn matrix_info<S: Semiring>(&self, a: &GpuMatrix<S>) -> MatrixInfo {
@@ -470,7 +486,7 @@ impl Backend for GpuBackend {
             f,
             cfg1(x.nnz as u64 * 32),
             [
-                &c.rp, &c.ci, &c.vals, &x.idx, &x.vals, &nx, &d.buf, &target, &mut p.buf
+                &*c.rp, &*c.ci, &*c.vals, &x.idx, &x.vals, &nx, &d.buf, &target, &mut p.buf
             ]
         );
         Ok(())

@@ -82,7 +82,7 @@ impl GpuBackend {
                         f,
                         cfg1(outs),
                         [
-                            &c.rp, &c.ci, &c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
+                            &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
                             &m.size, &m.zero, &acc
                         ]
                     );
@@ -97,7 +97,7 @@ impl GpuBackend {
                         f,
                         cfg1(threads),
                         [
-                            &c.rp, &c.ci, &c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
+                            &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
                             &m.size, &m.zero, &acc, &vw
                         ]
                     );
@@ -121,8 +121,8 @@ impl GpuBackend {
                             f,
                             cfg,
                             [
-                                &c.rp, &c.ci, &c.vals, &x.buf, &mut y.buf, &k, &p.blocks, &p.slots,
-                                &mut part, m.buf, &m.mode, &m.size, &m.zero, &acc
+                                &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &k, &p.blocks,
+                                &p.slots, &mut part, m.buf, &m.mode, &m.size, &m.zero, &acc
                             ]
                         );
                     }
@@ -160,7 +160,7 @@ impl GpuBackend {
                             f,
                             cfg1(pieces),
                             [
-                                &c.rp, &c.ci, &c.vals, &x.buf, t, &n32, &k, m.buf, &m.mode,
+                                &*c.rp, &*c.ci, &*c.vals, &x.buf, t, &n32, &k, m.buf, &m.mode,
                                 &m.size, &m.zero, &nnz, &chunk
                             ]
                         );
@@ -177,7 +177,7 @@ impl GpuBackend {
                     f,
                     cfg1(outs),
                     [
-                        offs, data, &x.buf, &mut y.buf, &n32, &nc, &k, ndiag, m.buf, &m.mode,
+                        &**offs, &**data, &x.buf, &mut y.buf, &n32, &nc, &k, ndiag, m.buf, &m.mode,
                         &m.size, &m.zero, &acc
                     ]
                 );
@@ -196,7 +196,7 @@ impl GpuBackend {
                     f,
                     cfg1(outs * 32),
                     [
-                        d, &x.buf, &mut y.buf, &n32, &nc, &k, m.buf, &m.mode, &m.size, &m.zero,
+                        &**d, &x.buf, &mut y.buf, &n32, &nc, &k, m.buf, &m.mode, &m.size, &m.zero,
                         &acc
                     ]
                 );
@@ -224,8 +224,8 @@ impl GpuBackend {
                 f,
                 cfg1(x.nnz as u64 * 32),
                 [
-                    &c.rp, &c.ci, &c.vals, &x.idx, &x.vals, &nx, &mut t, m.buf, &m.mode, &m.size,
-                    &m.zero
+                    &*c.rp, &*c.ci, &*c.vals, &x.idx, &x.vals, &nx, &mut t, m.buf, &m.mode,
+                    &m.size, &m.zero
                 ]
             );
         }

@@ -431,20 +431,20 @@ impl GpuBackend {
             CsrKernel::Adaptive => {
                 let p = AdaptivePlan::new(a.row_ptr());
                 let flat: Vec<u32> = p.blocks.iter().flatten().copied().collect();
-                Some(DevPlan {
+                Some(Arc::new(DevPlan {
                     nblocks: to_u32("adaptive blocks", p.blocks.len())?,
                     blocks: self.dev.upload(&flat, "adaptive plan")?,
                     slots: self.dev.upload(&p.slots, "adaptive slots")?,
                     nslots: p.long_rows.len() as u32,
                     long_rows: self.dev.upload(&p.long_rows, "adaptive long rows")?,
-                })
+                }))
             }
             _ => None,
         };
         Ok(DevCsr {
-            rp: self.dev.upload(a.row_ptr(), "CSR row pointers")?,
-            ci: self.dev.upload(a.col_idx(), "CSR columns")?,
-            vals: self.upload_vals::<S>(a.vals(), "CSR values")?,
+            rp: Arc::new(self.dev.upload(a.row_ptr(), "CSR row pointers")?),
+            ci: Arc::new(self.dev.upload(a.col_idx(), "CSR columns")?),
+            vals: Arc::new(self.upload_vals::<S>(a.vals(), "CSR values")?),
             kernel,
             plan,
         })
@@ -456,8 +456,8 @@ impl GpuBackend {
     ) -> Result<DevEll, GpuError> {
         Ok(DevEll {
             width: to_u32("ELL width", e.width())?,
-            ci: self.dev.upload(e.col_idx(), "ELL columns")?,
-            vals: self.upload_vals::<S>(e.vals(), "ELL values")?,
+            ci: Arc::new(self.dev.upload(e.col_idx(), "ELL columns")?),
+            vals: Arc::new(self.upload_vals::<S>(e.vals(), "ELL values")?),
         })
     }
 
@@ -467,29 +467,10 @@ impl GpuBackend {
     ) -> Result<DevCoo, GpuError> {
         Ok(DevCoo {
             nnz: to_u32("COO entries", c.nnz())?,
-            rows: self.dev.upload(&c.rows, "COO rows")?,
-            cols: self.dev.upload(&c.cols, "COO columns")?,
-            vals: self.upload_vals::<S>(&c.vals, "COO values")?,
+            rows: Arc::new(self.dev.upload(&c.rows, "COO rows")?),
+            cols: Arc::new(self.dev.upload(&c.cols, "COO columns")?),
+            vals: Arc::new(self.upload_vals::<S>(&c.vals, "COO values")?),
         })
-    }
-
-    /// The CSR of `a` for push products.
-    pub(super) fn push_csr<'m, S: Semiring>(
-        &self,
-        a: &'m GpuMatrix<S>,
-    ) -> Result<&'m DevCsr, GpuError> {
-        if let Storage::Csr(c) = &a.storage {
-            return Ok(c);
-        }
-        if let Some(c) = a.push.get() {
-            return Ok(c);
-        }
-        let host = a
-            .host
-            .as_ref()
-            .expect("non-CSR matrices keep their host CSR");
-        let c = self.dev_csr(host)?;
-        Ok(a.push.get_or_init(|| c))
     }
 
     /// Row-kernel launch of ELL into `y` with the given mask/accum.
@@ -510,7 +491,7 @@ impl GpuBackend {
             f,
             cfg1(nrows as u64 * k as u64),
             [
-                &e.ci, &e.vals, x, y, &nrows, &k, &e.width, m.buf, &m.mode, &m.size, &m.zero,
+                &*e.ci, &*e.vals, x, y, &nrows, &k, &e.width, m.buf, &m.mode, &m.size, &m.zero,
                 &accum
             ]
         );
@@ -534,7 +515,7 @@ impl GpuBackend {
             f,
             cfg1(c.nnz as u64 * k as u64),
             [
-                &c.rows, &c.cols, &c.vals, x, t, &c.nnz, &k, m.buf, &m.mode, &m.size, &m.zero
+                &*c.rows, &*c.cols, &*c.vals, x, t, &c.nnz, &k, m.buf, &m.mode, &m.size, &m.zero
             ]
         );
         Ok(())

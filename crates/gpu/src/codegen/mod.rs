@@ -86,6 +86,10 @@ pub enum Kernel {
     Witness,
     /// Compaction, pass 2: exclusive scan of the tile counts (semiring-independent).
     Scan,
+    /// A matrix's values of one semiring recoded for another: the source's zero becomes the
+    /// target's zero, every other value is kept (a view) or becomes the target's one (a
+    /// pattern). Semiring-independent: sizes and bits are arguments.
+    Recode,
     /// A queue relaxation step, phase 1: terms along the frontier's arcs, atomic improvement,
     /// each improved vertex appended once.
     QueueRelax,
@@ -109,7 +113,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 36] = [
+    pub const ALL: [Kernel; 37] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -137,6 +141,7 @@ impl Kernel {
         Kernel::SelectRange,
         Kernel::Witness,
         Kernel::Scan,
+        Kernel::Recode,
         Kernel::QueueRelax,
         Kernel::QueueWitness,
         Kernel::QueueFill,
@@ -178,6 +183,7 @@ impl Kernel {
             Kernel::SelectRange => ("select_range", "sparse", "base"),
             Kernel::Witness => ("witness", "csr", "warp"),
             Kernel::Scan => ("scan", "vec", "base"),
+            Kernel::Recode => ("recode", "vec", "base"),
             Kernel::QueueRelax => ("relax", "queue", "tiles"),
             Kernel::QueueWitness => ("witness", "queue", "tiles"),
             Kernel::QueueFill => ("fill", "queue", "base"),
@@ -194,7 +200,7 @@ impl Kernel {
     /// semiring-independent).
     pub fn applies_to(self, sr: Option<&CudaSemiring>) -> bool {
         match self {
-            Kernel::Scan => sr.is_none(),
+            Kernel::Scan | Kernel::Recode => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),
         }

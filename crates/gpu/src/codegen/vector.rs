@@ -1,5 +1,5 @@
 //! Kernel templates over dense and sparse vectors: element-wise operations, scatter,
-//! reductions, compaction, improvement and witnesses, scan.
+//! reductions, compaction, improvement and witnesses, scan, recoding.
 
 use super::Kernel;
 
@@ -240,6 +240,29 @@ extern "C" __global__ void KERNEL(unsigned int* counts, unsigned int nb) {
     unsigned int run = part[t] - s;
     for (unsigned int i = lo; i < hi; ++i) { unsigned int c = counts[i]; counts[i] = run; run += c; }
     if (t == blockDim.x - 1) counts[nb] = part[t];
+}
+"#
+        }
+        Kernel::Recode => {
+            r#"// y[i] (ysize bytes) = yzero where x[i] (xsize bytes) is the bits xzero, else x[i] (keep,
+// equal sizes) or yone: values of one semiring recoded for another (a view or a pattern).
+__device__ __forceinline__ unsigned long long sg_load_bits(const unsigned char* p, int size,
+                                                           unsigned long long i) {
+    if (size == 1) return p[i];
+    if (size == 2) return ((const unsigned short*)p)[i];
+    if (size == 4) return ((const unsigned int*)p)[i];
+    return ((const unsigned long long*)p)[i];
+}
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned long long w = sg_load_bits(x, xsize, i);
+        unsigned long long v = w == xzero ? yzero : (keep ? w : yone);
+        if (ysize == 1) y[i] = (unsigned char)v;
+        else if (ysize == 2) ((unsigned short*)y)[i] = (unsigned short)v;
+        else if (ysize == 4) ((unsigned int*)y)[i] = (unsigned int)v;
+        else ((unsigned long long*)y)[i] = v;
+    }
 }
 "#
         }

@@ -1,6 +1,7 @@
 //! The algorithms on the test graphs, against the oracles of [`semigraph_algos::testing`].
 
 use super::*;
+use semigraph_semiring::{MaxMin, MinPlus};
 
 /// The graphs the algorithm suite runs on.
 pub fn test_graphs() -> Vec<TestGraph> {
@@ -49,6 +50,9 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
         let a = tg.csr::<i32>();
         let pattern = a.pattern::<semigraph_algos::BfsSemiring>();
         let g = Graph::new(b, &pattern, opts)?;
+        // The same searches on the weighted graph's pattern, which shares its matrices.
+        let weighted = Graph::new(b, &a, opts)?;
+        let gv = weighted.pattern::<semigraph_algos::BfsSemiring>()?;
         let sources: Vec<usize> = [0, tg.n / 2, tg.n - 1].into_iter().collect();
         for &s in &sources {
             for dir in [
@@ -56,19 +60,18 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
                 semigraph_algos::Direction::Push,
                 semigraph_algos::Direction::Pull,
             ] {
-                let r =
-                    semigraph_algos::bfs(&g, s, &semigraph_algos::BfsOptions { direction: dir })?;
-                check_bfs(&pattern, &r).unwrap();
+                let o = semigraph_algos::BfsOptions { direction: dir };
+                check_bfs(&pattern, &semigraph_algos::bfs(&g, s, &o)?).unwrap();
+                check_bfs(&pattern, &semigraph_algos::bfs(&gv, s, &o)?).unwrap();
             }
         }
         let multi = semigraph_algos::bfs_multi(&g, &sources)?;
         for r in &multi {
             check_bfs(&pattern, r).unwrap();
         }
-        // Reachability agrees with BFS.
+        // Reachability (on the weighted graph's or-and pattern) agrees with BFS.
         let pattern = a.pattern::<OrAnd>();
-        let gr = Graph::new(b, &pattern, GraphOptions::default())?;
-        let reach = semigraph_algos::reachability(&gr, sources[1])?;
+        let reach = semigraph_algos::reachability(&weighted.pattern::<OrAnd>()?, sources[1])?;
         let lv = oracle_bfs(&pattern, sources[1]);
         assert_eq!(
             reach,
@@ -76,6 +79,16 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
             "{}",
             tg.name
         );
+        // Widest paths on the max-min view equal those on a max-min copy of the graph.
+        let wide = a.map(semigraph_formats::view_value::<MinPlus<i32>, MaxMin<i32>>);
+        let want = semigraph_algos::widest_path(&Graph::new(b, &wide, opts)?, sources[1])?;
+        let got = semigraph_algos::widest_path(&weighted.view::<MaxMin<i32>>()?, sources[1])?;
+        assert_eq!(got, want, "widest paths on a view, {}", tg.name);
+        // Delta-stepping on a view of the weighted graph equals Bellman-Ford on it.
+        let dg = semigraph_algos::DeltaGraph::from_graph(weighted.view()?, None)?;
+        let ds = semigraph_algos::delta_stepping(&dg, sources[1])?;
+        let bf = semigraph_algos::bellman_ford(&weighted, sources[1])?;
+        assert_eq!(ds.dist, bf.dist, "delta-stepping on a view, {}", tg.name);
 
         trace(&tg.name, "shortest paths");
         check_shortest_paths_in::<B, i32>(b, &tg, &sources, opts)?;

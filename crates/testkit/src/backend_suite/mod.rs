@@ -25,8 +25,10 @@ use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
 mod queues;
+mod views;
 pub use algorithms::{check_algorithms, test_graphs};
 use queues::{check_queue_ops, check_relax_step, check_witness};
+pub use views::check_views;
 
 /// Checks `got` against, per output position, the old value, the product terms (in order)
 /// and the accumulation used.
@@ -548,6 +550,14 @@ pub fn register_prefixed<B, E>(
             };
         }
         semigraph_semiring::for_each_builtin!(one);
+        add(
+            h,
+            format!("{prefix}{fname}::views"),
+            Box::new(move |b: &B| {
+                check_views(b, format);
+                Ok(())
+            }),
+        );
         add(
             h,
             format!("{prefix}{fname}::algorithms"),
