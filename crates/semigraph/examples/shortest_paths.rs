@@ -42,7 +42,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let cpu = CpuBackend::new();
-    let sp = bellman_ford(&Graph::new(&cpu, &a, GraphOptions::default())?, s)?;
+    let graph = Graph::new(&cpu, &a, GraphOptions::default())?;
+    let sp = bellman_ford(&graph, s)?;
     let far = (0..a.nrows())
         .filter_map(|v| sp.distance(v).map(|d| (d, v)))
         .max()
@@ -55,11 +56,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         far.0,
         sp.path_to(far.1).map_or(0, |p| p.len() - 1)
     );
-    let levels = bfs(
-        &Graph::new(&cpu, &a.pattern::<BfsSemiring>(), GraphOptions::default())?,
-        s,
-        &BfsOptions::default(),
-    )?;
+    // The same graph's arcs, breadth first: a pattern shares the backend's matrix.
+    let levels = bfs(&graph.pattern::<BfsSemiring>()?, s, &BfsOptions::default())?;
     println!("CPU: BFS depth {}", levels.depth);
 
     match GpuBackend::new() {

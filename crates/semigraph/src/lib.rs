@@ -29,10 +29,11 @@
 //! let all = apsp(&g, &ApspOptions::default())?;
 //! assert_eq!(all.distance(1, 3), Some(3));
 //!
-//! // The same graph as a pattern, breadth first.
-//! let p = a.pattern::<BfsSemiring>();
-//! let r = bfs(&Graph::new(&cpu, &p, GraphOptions::default())?, 0, &BfsOptions::default())?;
+//! // The same graph as a pattern, breadth first, and its weights as widths: views share the
+//! // backend's matrices (nothing is converted or uploaded again).
+//! let r = bfs(&g.pattern::<BfsSemiring>()?, 0, &BfsOptions::default())?;
 //! assert_eq!(r.level(3), Some(2));
+//! assert_eq!(widest_path(&g.view::<MaxMin<i32>>()?, 0)?[3], 2);
 //! # Ok::<(), semigraph::algos::Error>(())
 //! ```
 //!
