@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use semigraph_algos::{
     ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend,
     DeltaGraph, Distance, DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford,
-    bfs, bfs_resident, delta_stepping,
+    bfs, bfs_resident, delta_stepping, reachability,
 };
 use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
 use semigraph_gpu::GpuBackend;
-use semigraph_semiring::{MinPlus, Semiring};
+use semigraph_semiring::{MinPlus, OrAnd, Semiring};
 use serde_json::json;
 
 use crate::args::{AlgoBench, Common, DistChoice, GenKind, SsspAlgo};
@@ -204,14 +204,64 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         runs: usize,
         check: &dyn Fn(&Bfs) -> Result<(), String>,
     ) -> Res<Vec<Row>> {
-        let gr = Graph::new(
+        // Setting the graph up: an upload (host conversion, transpose, transfer of A and
+        // A^T), against a pattern of the uploaded graph in another semiring (no transfer).
+        let opts = GraphOptions {
+            pull: true,
+            ..Default::default()
+        };
+        let setup = |what: &str, times, counters, check| {
+            let (median, min) = median_min(times);
+            Row {
+                backend: format!("{} [setup]", be.name()),
+                what: what.into(),
+                median,
+                min,
+                steps: 1,
+                arcs: 2 * a.nnz(),
+                counters,
+                check,
+            }
+        };
+        let (times, gr, counters, verdict) = measure(
             be,
-            a,
-            GraphOptions {
-                pull: true,
-                ..Default::default()
+            runs.min(5),
+            || {
+                let gr = Graph::new(be, a, opts)?;
+                be.synchronize()?;
+                Ok(gr)
+            },
+            |_| Ok(()),
+        )?;
+        let upload = setup(
+            "Graph::new (convert, transpose, upload A and A^T)",
+            times,
+            counters,
+            verdict,
+        );
+        let first = bfs(&gr, s, &BfsOptions::default())?;
+        check(&first).map_err(|e| CliError(format!("BFS on the uploaded graph: {e}")))?;
+        let reached: Vec<bool> = first.levels.iter().map(|&l| l != u32::MAX).collect();
+        let (times, _, counters, verdict) = measure(
+            be,
+            runs,
+            || {
+                let p = gr.pattern::<OrAnd>()?;
+                be.synchronize()?;
+                Ok(p)
+            },
+            |p| match reachability(p, s) {
+                Ok(r) if r == reached => Ok(()),
+                Ok(_) => Err("reachability on the pattern differs from BFS".into()),
+                Err(e) => Err(e.to_string()),
             },
         )?;
+        let pattern = setup(
+            "Graph::pattern::<OrAnd> of that graph",
+            times,
+            counters,
+            verdict,
+        );
         let row = |name: String, times, r: &Bfs, counters, check| {
             let (median, min) = median_min(times);
             Row {
@@ -246,7 +296,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
             counters,
             verdict,
         );
-        Ok(vec![host, resident])
+        Ok(vec![upload, pattern, host, resident])
     }
     let rows = each_backend(
         &b.backends,
