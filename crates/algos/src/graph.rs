@@ -123,19 +123,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// # Errors
     /// Memory errors of the backend.
     pub fn view<S2: Semiring<T = S::T>>(&self) -> Result<Graph<'b, B, S2>> {
-        let b = self.backend;
-        let parent = self.host_maker();
-        Ok(Graph {
-            backend: b,
-            host: Host::Derived {
-                cell: OnceLock::new(),
-                make: Arc::new(move || parent().map(view_value::<S, S2>)),
-            },
-            n: self.n,
-            nnz: self.nnz,
-            push: b.view::<S, S2>(&self.push)?,
-            pull: self.pull.as_ref().map(|m| b.view::<S, S2>(m)).transpose()?,
-        })
+        self.derived(view_value::<S, S2>, |m| self.backend.view::<S, S2>(m))
     }
 
     /// The arcs of this graph in semiring `P`, every weight `P::one()` (entries equal to
@@ -150,22 +138,27 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// # Errors
     /// Memory errors of the backend.
     pub fn pattern<P: Semiring>(&self) -> Result<Graph<'b, B, P>> {
-        let b = self.backend;
+        self.derived(pattern_value::<S, P>, |m| self.backend.pattern::<S, P>(m))
+    }
+
+    /// A graph over this one's backend matrices seen through `matrix`, whose host CSR is this
+    /// one's with every value passed through `value` (made on first use).
+    fn derived<T: Semiring>(
+        &self,
+        value: fn(S::T) -> T::T,
+        matrix: impl Fn(&B::Matrix<S>) -> Result<B::Matrix<T>>,
+    ) -> Result<Graph<'b, B, T>> {
         let parent = self.host_maker();
         Ok(Graph {
-            backend: b,
+            backend: self.backend,
             host: Host::Derived {
                 cell: OnceLock::new(),
-                make: Arc::new(move || parent().map(pattern_value::<S, P>)),
+                make: Arc::new(move || parent().map(value)),
             },
             n: self.n,
             nnz: self.nnz,
-            push: b.pattern::<S, P>(&self.push)?,
-            pull: self
-                .pull
-                .as_ref()
-                .map(|m| b.pattern::<S, P>(m))
-                .transpose()?,
+            push: matrix(&self.push)?,
+            pull: self.pull.as_ref().map(matrix).transpose()?,
         })
     }
     /// Number of vertices.
