@@ -254,7 +254,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// those equal to `S`'s zero ([`Semiring::is_zero`]), which become `S2::zero()`: an entry
     /// equal to the zero is no arc (DIA and dense cannot even store it), as in masks.
     pub fn pattern<S2: Semiring>(&self) -> Csr<S2, I> {
-        self.map::<S2>(crate::matrix::pattern_value::<S, S2>)
+        self.map::<S2>(crate::entries::pattern_value::<S, S2>)
     }
 
     /// `y = A x` (GraphBLAS `mxv`): `y[i] = add_k mul(A[i][k], x[k])`, along the rows. With

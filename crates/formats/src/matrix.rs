@@ -7,6 +7,7 @@ use crate::csr::Csr;
 use crate::dense::Dense;
 use crate::dia::Dia;
 use crate::ell::Ell;
+use crate::entries::{pattern_value, view_value};
 use crate::error::FormatError;
 use crate::format::{ConvertOptions, Format};
 use crate::hyb::Hyb;
@@ -27,33 +28,6 @@ pub enum SparseMatrix<S: Semiring, I: Index = u32> {
     Hyb(Hyb<S, I>),
     /// Dense.
     Dense(Dense<S>),
-}
-
-/// A value of semiring `S` seen as an entry of a pattern in semiring `P`: `P::zero()` if it
-/// is `S`'s zero ([`Semiring::is_zero`], bit for bit), else `P::one()`.
-///
-/// ```
-/// use semigraph_formats::pattern_value;
-/// use semigraph_semiring::{MinPlus, OrAnd};
-/// assert!(pattern_value::<MinPlus<f32>, OrAnd>(2.5));
-/// assert!(!pattern_value::<MinPlus<f32>, OrAnd>(f32::INFINITY));
-/// ```
-pub fn pattern_value<S: Semiring, P: Semiring>(v: S::T) -> P::T {
-    if S::is_zero(v) { P::zero() } else { P::one() }
-}
-
-/// A value of semiring `S` seen in semiring `S2` of the same value type: `S2::zero()` if it is
-/// `S`'s zero (no entry stays no entry, e.g. min-plus's `+inf` padding becomes max-min's
-/// `-inf`), else the value itself.
-///
-/// ```
-/// use semigraph_formats::view_value;
-/// use semigraph_semiring::{MaxMin, MinPlus};
-/// assert_eq!(view_value::<MinPlus<i32>, MaxMin<i32>>(7), 7);
-/// assert_eq!(view_value::<MinPlus<i32>, MaxMin<i32>>(i32::MAX), i32::MIN);
-/// ```
-pub fn view_value<S: Semiring, S2: Semiring<T = S::T>>(v: S::T) -> S::T {
-    if S::is_zero(v) { S2::zero() } else { v }
 }
 
 impl<S: Semiring, I: Index> SparseMatrix<S, I> {
