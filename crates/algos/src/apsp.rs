@@ -7,7 +7,7 @@ use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 
 use crate::backend::{Accum, Backend, BackendKind};
-use crate::graph::{Graph, GraphOptions};
+use crate::graph::Graph;
 use crate::squaring::{dense_with_diagonal, max_squarings, square_until_fixed};
 use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
@@ -177,20 +177,24 @@ fn source_block(n: usize, value_bytes: usize) -> usize {
 /// straight into it. Returns the row-major `n x n` distances and the most rounds of a block; a
 /// block still changing after `n` rounds has a negative cycle, named by [`bellman_ford`] from
 /// its sources.
-fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Vec<D>, usize)> {
+fn by_sources<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(Vec<D>, usize)> {
     type S<D> = MinPlus<D>;
+    let (b, a) = (g.backend(), g.csr());
     let n = a.nrows();
-    // A^T in CSR: the SpMM streams rows of the block along each stored entry.
-    let g = Graph::new(
-        b,
-        a,
-        GraphOptions {
-            pull: true,
-            format: Some(semigraph_formats::Format::Csr),
-            ..Default::default()
-        },
-    )?;
-    let at = g.require_pull("APSP by sources")?;
+    // A^T: the graph's pull matrix if it has one, else uploaded here in CSR (the SpMM streams
+    // rows of the block along each stored entry).
+    let uploaded;
+    let at = match g.pull() {
+        Some(at) => at,
+        None => {
+            uploaded = b.matrix(
+                &a.transpose(),
+                semigraph_formats::Format::Csr,
+                &Default::default(),
+            )?;
+            &uploaded
+        }
+    };
     let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
         what: format!("{n}x{n} distance matrix"),
         needed: u64::MAX,
@@ -215,7 +219,7 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
         loop {
             if rounds == n {
                 for s in s0..s0 + kb {
-                    bellman_ford(&g, s)?;
+                    bellman_ford(g, s)?;
                 }
                 // Cannot happen: a block that still changes after n rounds reaches a
                 // negative cycle from one of its sources.
@@ -273,7 +277,9 @@ fn by_sources<B: Backend, D: Distance>(b: &B, a: &Csr<MinPlus<D>>) -> Result<(Ve
 ///
 /// # Arguments
 /// - `g`: the graph (weights may be negative; parallel arcs keep the lightest); its backend
-///   runs the GEMMs or sparse products (`SpMM`), its host CSR gives the dense start and the next hops.
+///   runs the GEMMs or sparse products (`SpMM`, with the graph's pull matrix `A^T` when it was
+///   built with one, else `A^T` uploaded in CSR for the call), its host CSR gives the dense
+///   start and the next hops.
 /// - `opts`: the method, and whether to build the next-hop matrix.
 ///
 /// # Returns
@@ -318,8 +324,8 @@ pub fn apsp<B: Backend, D: Distance>(
         m => m,
     };
     if method == ApspMethod::Sources {
-        let (dist, rounds) = by_sources(b, a)?;
-        check_diagonal(b, a, n, &dist)?;
+        let (dist, rounds) = by_sources(g)?;
+        check_diagonal(g, &dist)?;
         let next = opts.next_hop.then(|| next_hops_from_distances(a, &dist));
         return Ok(Apsp {
             n,
@@ -337,13 +343,13 @@ pub fn apsp<B: Backend, D: Distance>(
     };
     let (dist, next, rounds) = match packed {
         Some((dist, next, rounds)) => {
-            check_diagonal(b, a, n, &dist)?;
+            check_diagonal(g, &dist)?;
             (dist, Some(next), rounds)
         }
         None => {
             let d0 = dense_with_diagonal(a)?;
             let (dist, rounds, _) = square_until_fixed::<B, MinPlus<D>>(b, n, &d0, limit)?;
-            check_diagonal(b, a, n, &dist)?;
+            check_diagonal(g, &dist)?;
             let next = opts.next_hop.then(|| next_hops_from_distances(a, &dist));
             (dist, next, rounds)
         }
@@ -408,17 +414,13 @@ fn next_hops_from_distances<D: Distance>(a: &Csr<MinPlus<D>>, dist: &[D]) -> Vec
     next
 }
 
-fn check_diagonal<B: Backend, D: Distance>(
-    b: &B,
-    a: &Csr<MinPlus<D>>,
-    n: usize,
-    dist: &[D],
-) -> Result<()> {
+/// A negative diagonal entry of `dist` is a negative cycle: named by Bellman-Ford on `g`.
+fn check_diagonal<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>, dist: &[D]) -> Result<()> {
+    let n = g.n();
     let Some(v) = (0..n).find(|&i| dist[i * n + i] < <D as Number>::ZERO) else {
         return Ok(());
     };
-    let g = Graph::new(b, a, GraphOptions::default())?;
-    match bellman_ford(&g, v) {
+    match bellman_ford(g, v) {
         Err(e @ Error::NegativeCycle { .. }) => Err(e),
         Err(e) => Err(e),
         // Cannot happen: a negative diagonal entry is a negative closed walk through `v`.

@@ -224,15 +224,21 @@ fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
     }
     let a = tg.csr::<D>();
     use semigraph_algos::ApspMethod;
+    // (method, next hops, the graph has a pull matrix: sources use it, else upload A^T)
     let runs = [
-        (ApspMethod::Squaring, false),
-        (ApspMethod::Squaring, true),
-        (ApspMethod::Sources, true),
-        (ApspMethod::Auto, false),
+        (ApspMethod::Squaring, false, false),
+        (ApspMethod::Squaring, true, false),
+        (ApspMethod::Sources, true, true),
+        (ApspMethod::Sources, false, false),
+        (ApspMethod::Auto, false, false),
     ];
-    for (method, next_hop) in runs.into_iter().take(if every_method { 4 } else { 2 }) {
+    for (method, next_hop, pull) in runs.into_iter().take(if every_method { 5 } else { 2 }) {
         let opts = semigraph_algos::ApspOptions { next_hop, method };
-        let g = semigraph_algos::Graph::new(b, &a, semigraph_algos::GraphOptions::default())?;
+        let gopts = semigraph_algos::GraphOptions {
+            pull,
+            ..Default::default()
+        };
+        let g = semigraph_algos::Graph::new(b, &a, gopts)?;
         let r = semigraph_algos::apsp(&g, &opts)?;
         assert_ne!(r.method, ApspMethod::Auto, "apsp says which method ran");
         if method != ApspMethod::Auto {
