@@ -417,24 +417,17 @@ __device__ __forceinline__ void sg_gemm_reg_slice(sr_t (&acc)[8][8],
                                  : sr_add(acc[i][j], sr_mul(ra[i], rb[j], t0 + q));
     }
 }
-// Thread tid's share of A's slice at inner index t0 (8 values).
-__device__ __forceinline__ void sg_gemm_fetch_a(sr_t (&pa)[8], const sr_t* __restrict__ a,
-        unsigned int rows, unsigned int kk, unsigned int row0, unsigned int tid, unsigned int t0) {
+// Thread tid's 8 values of a slice W values wide starting at (r0, c0) of a rows x cols
+// row-major array (A's slice: W = SG_GEMM_BK at (row0, t0); B's: W = SG_GEMM_BM at (t0, col0));
+// positions outside the array load SR_ZERO.
+template <unsigned int W>
+__device__ __forceinline__ void sg_gemm_fetch(sr_t (&p)[8], const sr_t* __restrict__ src,
+        unsigned int rows, unsigned int cols, unsigned int r0, unsigned int c0, unsigned int tid) {
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
         unsigned int e = tid + 256u * r;
-        unsigned int gr = row0 + e / SG_GEMM_BK, gc = t0 + e % SG_GEMM_BK;
-        pa[r] = (gr < rows && gc < kk) ? a[(unsigned long long)gr * kk + gc] : SR_ZERO;
-    }
-}
-// Thread tid's share of B's slice at inner index t0 (8 values).
-__device__ __forceinline__ void sg_gemm_fetch_b(sr_t (&pb)[8], const sr_t* __restrict__ b,
-        unsigned int n, unsigned int kk, unsigned int col0, unsigned int tid, unsigned int t0) {
-#pragma unroll
-    for (int r = 0; r < 8; ++r) {
-        unsigned int e = tid + 256u * r;
-        unsigned int hr = t0 + e / SG_GEMM_BM, hc = col0 + e % SG_GEMM_BM;
-        pb[r] = (hr < kk && hc < n) ? b[(unsigned long long)hr * n + hc] : SR_ZERO;
+        unsigned int gr = r0 + e / W, gc = c0 + e % W;
+        p[r] = (gr < rows && gc < cols) ? src[(unsigned long long)gr * cols + gc] : SR_ZERO;
     }
 }
 // B's slice at inner index t0 copied to bs asynchronously, 16 bytes a copy (4-byte values,
@@ -473,9 +466,9 @@ extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) KER
 #pragma unroll
         for (int j = 0; j < 8; ++j) acc[i][j] = SR_ZERO;
     sr_t pa[8], pb[8];
-    sg_gemm_fetch_a(pa, a, rows, kk, row0, tid, 0);
+    sg_gemm_fetch<SG_GEMM_BK>(pa, a, rows, kk, row0, 0, tid);
     if (async_b) sg_gemm_copy_b(bs[0], b, n, col0, tid, 0);
-    else sg_gemm_fetch_b(pb, b, n, kk, col0, tid, 0);
+    else sg_gemm_fetch<SG_GEMM_BM>(pb, b, kk, n, 0, col0, tid);
     int st = 0;
     for (unsigned int t0 = 0; t0 < kk; t0 += SG_GEMM_BK) {
         bool more = t0 + SG_GEMM_BK < kk;
@@ -496,8 +489,8 @@ extern "C" __global__ void __launch_bounds__(256, sizeof(sr_t) <= 4 ? 2 : 1) KER
         }
         __syncthreads();
         if (more) {
-            sg_gemm_fetch_a(pa, a, rows, kk, row0, tid, t0 + SG_GEMM_BK);
-            if (!async_b) sg_gemm_fetch_b(pb, b, n, kk, col0, tid, t0 + SG_GEMM_BK);
+            sg_gemm_fetch<SG_GEMM_BK>(pa, a, rows, kk, row0, t0 + SG_GEMM_BK, tid);
+            if (!async_b) sg_gemm_fetch<SG_GEMM_BM>(pb, b, kk, n, t0 + SG_GEMM_BK, col0, tid);
         }
         // Each buffer named by a constant index: through bs[st] the shared-memory reads lose
         // their constant addresses (min-plus f32 2.9% slower on the H100).
