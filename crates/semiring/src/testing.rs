@@ -92,3 +92,47 @@ where
     let v = <S::T as TestValue>::from_small(i);
     if S::is_zero(v) { S::one() } else { v }
 }
+
+/// Semirings as a user writes them with [`semiring!`](crate::semiring): an index-aware product
+/// ([`FirstIndex`]), values of a type no built-in uses ([`CountWalks`]), one definition for
+/// several value types ([`MaxTimes`]). The tests of every crate that check what users may
+/// define use these.
+pub mod user {
+    use crate::Number;
+
+    crate::semiring! {
+        /// `(min, secondi)` over `u32`, with its index-aware product (`mul_at`): the smallest
+        /// inner index that meets an entry.
+        pub struct FirstIndex: u32 {
+            name: "first_index",
+            zero: u32::MAX,
+            one: 0,
+            add: |a, b| a.min(b) => "min(a, b)",
+            mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
+                => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
+            mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
+        }
+    }
+
+    crate::semiring! {
+        /// Walks counted modulo 2^64: plus-times over `u64`, wrapping.
+        pub struct CountWalks: u64 {
+            name: "count_walks",
+            zero: 0,
+            one: 1,
+            add: |a, b| a.wrapping_add(b) => "a + b",
+            mul: |a, b| a.wrapping_mul(b) => "a * b",
+        }
+    }
+
+    crate::semiring! {
+        /// `(max, *)` over any number type, defined once: most reliable paths.
+        pub struct MaxTimes<T: Number>: T {
+            name: "max_times",
+            zero: T::ZERO,
+            one: T::ONE,
+            add: |a, b| if b > a { b } else { a } => "b > a ? b : a",
+            mul: |a, b| a.times(b) => "a * b",
+        }
+    }
+}

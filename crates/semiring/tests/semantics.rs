@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
+use semigraph_semiring::testing::user::FirstIndex; // (min, secondi) over u32, index-aware
 use semigraph_semiring::*;
 
 /// `y = A x` over dense rows, `None` = missing entry.
@@ -185,19 +186,6 @@ fn user_defined_semiring() {
             .contains("#define SR_ZERO (__longlong_as_double(0x0000000000000000LL))")
     );
     assert!(MaxTimes::HAS_TERMINAL && MaxTimes::is_terminal(f64::INFINITY));
-}
-
-semiring! {
-    /// A user-defined index semiring: (min, secondi) over u32, with its index-aware product.
-    pub struct FirstIndex: u32 {
-        name: "first_index",
-        zero: u32::MAX,
-        one: 0,
-        add: |a, b| a.min(b) => "min(a, b)",
-        mul: |a, b| if a == u32::MAX || b == u32::MAX { u32::MAX } else { b }
-            => "(a == 0xFFFFFFFFu || b == 0xFFFFFFFFu) ? 0xFFFFFFFFu : (unsigned int)k",
-        mul_at: |a, b, k| if a == u32::MAX || b == u32::MAX { u32::MAX } else { k as u32 },
-    }
 }
 
 #[test]
