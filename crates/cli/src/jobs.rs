@@ -7,7 +7,7 @@ use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
     Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
-use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats};
+use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight, WeightValue};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
@@ -42,7 +42,7 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
         let dist = sp
             .dist
             .iter()
-            .map(|d| (*d != D::INFINITY).then(|| d.to_string()))
+            .map(|d| (*d != D::INFINITY).then(|| d.text()))
             .collect();
         (dist, sp.pred)
     });
@@ -352,15 +352,17 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
                 });
                 // Integer sums exactly (i128), real sums in f64.
                 let sum = if D::INTEGER {
-                    reached
-                        .iter()
-                        .map(|d| d.to_f64() as i128)
-                        .sum::<i128>()
-                        .to_string()
+                    let exact = |d: &D| match d.to_weight() {
+                        Weight::Int(x) => x as i128,
+                        Weight::UInt(x) => x as i128,
+                        Weight::Real(x) => x as i128,
+                    };
+                    reached.iter().map(exact).sum::<i128>().to_string()
                 } else {
-                    reached.iter().map(|d| d.to_f64()).sum::<f64>().to_string()
+                    let sum = reached.iter().map(|d| d.to_f64()).sum::<f64>();
+                    semigraph_formats::real_text(sum, sum)
                 };
-                let max = max.map_or("-".to_string(), |m| m.to_string());
+                let max = max.map_or("-".to_string(), |m| m.text());
                 runs.summary.push((s, reached.len(), max, sum));
             }
         }
@@ -467,6 +469,58 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     }
 }
 
+/// `spmv` multiplies by a vector of ones; in an integer plus-times semiring that is each row's
+/// sum, which wraps around (as C, CUDA and GraphBLAS integers do) when it leaves the type.
+/// Wrapping arithmetic is exact modulo `2^bits`, so the computed sums are right exactly when
+/// the true sums fit: those are computed here in 128 bits, and a row whose sum does not fit
+/// is refused, naming the row, its sum and a type that holds it.
+fn exact_row_sums<S: Semiring>(
+    file: &std::path::Path,
+    g: &EdgeList,
+    a: &semigraph_formats::Csr<S, u32>,
+) -> Res<()>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    use semigraph_semiring::{Scalar, ScalarType};
+    let (lo, hi) = match <S::T as Scalar>::TYPE {
+        ScalarType::I32 => (i32::MIN as i128, i32::MAX as i128),
+        ScalarType::I64 => (i64::MIN as i128, i64::MAX as i128),
+        ScalarType::U32 => (0, u32::MAX as i128),
+        ScalarType::U64 => (0, u64::MAX as i128),
+        _ => return Ok(()),
+    };
+    if S::NAME != "plus_times" {
+        return Ok(()); // min/max of the entries plus 0: no sum leaves the type
+    }
+    let int = |v: S::T| match v.to_weight() {
+        Weight::Int(x) => x as i128,
+        Weight::UInt(x) => x as i128,
+        Weight::Real(x) => x as i128,
+    };
+    for i in 0..a.nrows() {
+        let sum: i128 = a.row(i).1.iter().map(|&v| int(v)).sum();
+        if sum < lo || sum > hi {
+            let wider = match <S::T as Scalar>::TYPE {
+                ScalarType::I32 | ScalarType::U32
+                    if sum >= i64::MIN as i128 && sum <= i64::MAX as i128 =>
+                {
+                    "plus-times:i64"
+                }
+                _ => "plus-times:f64 (rounded)",
+            };
+            return Err(CliError(format!(
+                "{}: row {} of A sums to {sum}, which {} cannot hold (its sums would wrap \
+                 around); use {wider}",
+                file.display(),
+                g.vertex_label(i),
+                <S::T as Scalar>::TYPE.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub(crate) struct SpmvJob<'a, S: Semiring> {
     pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
@@ -488,6 +542,7 @@ where
         } else {
             csr_of::<S>(self.file, self.g, false)?
         };
+        exact_row_sums::<S>(self.file, self.g, &a)?;
         let format = self.format.unwrap_or_else(|| {
             let gpu = b.kind() == semigraph_algos::BackendKind::Gpu;
             Stats::choose_format(&Stats::of(&a).features(), gpu).0

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use semigraph_algos::{Direction, DistanceType, DistanceTypeError, distance_type};
 use semigraph_formats::io::OutputFormat;
-use semigraph_formats::{EdgeList, Format, Stats};
+use semigraph_formats::{EdgeList, Format, Stats, WeightValue};
 use serde_json::json;
 
 use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, DistChoice, GenKind};
@@ -122,6 +122,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                         &out,
                         &h,
                         &g,
+                        g.num_vertices(),
                         |v| r.level(v).map(|l| l.to_string()),
                         |v| r.parent(v),
                     )?;
@@ -157,6 +158,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     &out,
                     &h,
                     &g,
+                    g.num_vertices(),
                     |v| dist[v].clone(),
                     |v| {
                         if v == s || pred[v] == u32::MAX {
@@ -237,7 +239,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                             },
                         )?;
                         h.extend(hh);
-                        write_vertices(&out, &h, &g, |v| Some(y[v].to_string()), |_| None)?;
+                        write_vertices(&out, &h, &g, y.len(), |v| Some(y[v].text()), |_| None)?;
                         return Ok(ExitCode::SUCCESS);
                     }
                 };

@@ -132,47 +132,73 @@ pub fn fmt_duration(d: Duration) -> String {
     }
 }
 
-/// One line per vertex, `id value parent`, ids in the input's numbering; `inf` for no value,
-/// `-` for no parent. JSON: `{header..., "vertices": [{"id", "value", "parent"}]}` with
-/// `null`s.
+/// One line per vertex `v` in `0..n`, `id value parent`, ids in the input's numbering; `inf`
+/// for no value, `-` for no parent. JSON: `{header..., "vertices": [{"id", "value",
+/// "parent"}]}` with `null`s, streamed (no document held in memory). `n` is the graph's vertex
+/// count for a traversal, the matrix's row count for a product (`y = A x` has a value per row,
+/// however many columns `A` has).
 pub fn write_vertices(
     out: &Output,
     h: &Header,
     g: &EdgeList,
+    n: usize,
     value: impl Fn(usize) -> Option<String>,
     parent: impl Fn(usize) -> Option<u32>,
 ) -> Res<()> {
-    let n = g.num_vertices();
     out.write(|w| {
         if out.json {
-            let mut obj = h.json();
-            let vs: Vec<Value> = (0..n)
-                .map(|v| {
-                    // Numbers stay exact: serde reads integers as i64/u64, not f64.
-                    let val = value(v).map(|s| {
-                        serde_json::from_str::<Value>(&s)
-                            .ok()
-                            .filter(Value::is_number)
-                            .unwrap_or(json!(s))
-                    });
-                    json!({"id": g.vertex_label(v), "value": val, "parent": parent(v).map(|p| g.vertex_label(p as usize))})
-                })
-                .collect();
-            obj.insert("vertices".into(), Value::Array(vs));
-            serde_json::to_writer(&mut *w, &Value::Object(obj)).map_err(io::Error::other)?;
-            writeln!(w)
+            open_json(w, h)?;
+            write!(w, "\"vertices\":[")?;
+            for v in 0..n {
+                if v > 0 {
+                    w.write_all(b",")?;
+                }
+                // Numbers stay exact: serde reads integers as i64/u64, not f64.
+                let val = value(v).map(|s| json_number(&s));
+                let item = json!({"id": g.vertex_label(v), "value": val,
+                    "parent": parent(v).map(|p| g.vertex_label(p as usize))});
+                serde_json::to_writer(&mut *w, &item).map_err(io::Error::other)?;
+            }
+            writeln!(w, "]}}")
         } else {
             h.text(w)?;
             for v in 0..n {
                 let val = value(v).unwrap_or_else(|| "inf".into());
                 match parent(v) {
-                    Some(p) => writeln!(w, "{} {val} {}", g.vertex_label(v), g.vertex_label(p as usize))?,
+                    Some(p) => writeln!(
+                        w,
+                        "{} {val} {}",
+                        g.vertex_label(v),
+                        g.vertex_label(p as usize)
+                    )?,
                     None => writeln!(w, "{} {val} -", g.vertex_label(v))?,
                 }
             }
             Ok(())
         }
     })
+}
+
+/// A value's text as a JSON number when it is one (integers exactly), else as a string
+/// (`inf`, `NaN`).
+fn json_number(s: &str) -> Value {
+    serde_json::from_str::<Value>(s)
+        .ok()
+        .filter(Value::is_number)
+        .unwrap_or_else(|| json!(s))
+}
+
+/// Writes `{` and the header's fields, each followed by a comma: the caller writes the last
+/// field and the closing `}`.
+fn open_json(w: &mut dyn Write, h: &Header) -> io::Result<()> {
+    w.write_all(b"{")?;
+    for (k, v) in h.json() {
+        serde_json::to_writer(&mut *w, &k).map_err(io::Error::other)?;
+        w.write_all(b":")?;
+        serde_json::to_writer(&mut *w, &v).map_err(io::Error::other)?;
+        w.write_all(b",")?;
+    }
+    Ok(())
 }
 
 /// One line per source of a multi-source run: `source reached COL1 COL2` (text, after the
@@ -185,12 +211,7 @@ pub fn write_summary(
     cols: [&str; 2],
     rows: &[(usize, usize, String, String)],
 ) -> Res<()> {
-    let num = |s: &str| {
-        serde_json::from_str::<Value>(s)
-            .ok()
-            .filter(Value::is_number)
-            .unwrap_or(json!(s))
-    };
+    let num = json_number;
     out.write(|w| {
         if out.json {
             let mut obj = h.json();
@@ -274,20 +295,22 @@ fn write_apsp_text<D: Distance>(out: &Output, h: &Header, r: &Apsp<D>, field: &s
     let n = r.n;
     out.write(|w| {
         if out.json {
-            let mut obj = h.json();
-            obj.insert("n".into(), json!(n));
-            let rows: Vec<Value> = (0..n)
-                .map(|i| {
-                    Value::Array(
-                        (0..n)
-                            .map(|j| r.distance(i, j).map_or(Value::Null, |d| json!(d.to_f64())))
-                            .collect(),
-                    )
-                })
-                .collect();
-            obj.insert("dist".into(), Value::Array(rows));
-            serde_json::to_writer(&mut *w, &Value::Object(obj)).map_err(io::Error::other)?;
-            return writeln!(w);
+            open_json(w, h)?;
+            write!(w, "\"n\":{n},\"dist\":[")?;
+            for i in 0..n {
+                w.write_all(if i > 0 { b",[" } else { b"[" })?;
+                for j in 0..n {
+                    if j > 0 {
+                        w.write_all(b",")?;
+                    }
+                    match r.distance(i, j) {
+                        Some(d) => w.write_all(json_number(&d.text()).to_string().as_bytes())?,
+                        None => w.write_all(b"null")?,
+                    }
+                }
+                w.write_all(b"]")?;
+            }
+            return writeln!(w, "]}}");
         }
         let count = r.dist.iter().filter(|&&d| d != D::INFINITY).count();
         writeln!(w, "%%MatrixMarket matrix coordinate {field} general")?;
@@ -298,7 +321,7 @@ fn write_apsp_text<D: Distance>(out: &Output, h: &Header, r: &Apsp<D>, field: &s
         for i in 0..n {
             for j in 0..n {
                 if let Some(d) = r.distance(i, j) {
-                    writeln!(w, "{} {} {d}", i + 1, j + 1)?;
+                    writeln!(w, "{} {} {}", i + 1, j + 1, d.text())?;
                 }
             }
         }

@@ -60,4 +60,4 @@ pub use matrix::SparseMatrix;
 pub use select::Features;
 pub use stats::Stats;
 pub use storage::Storage;
-pub use weight::{Weight, WeightValue};
+pub use weight::{Weight, WeightValue, real_text};

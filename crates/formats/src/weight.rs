@@ -18,9 +18,28 @@ impl std::fmt::Display for Weight {
         match self {
             Weight::Int(v) => write!(f, "{v}"),
             Weight::UInt(v) => write!(f, "{v}"),
-            Weight::Real(v) => write!(f, "{v}"),
+            Weight::Real(v) => f.write_str(&real_text(*v, *v)),
         }
     }
+}
+
+/// The text of a real `x` that reads back as `x` and means `x`: an integral value as all its
+/// digits (`1073741824`, never the shortest-digits-padded-with-zeros `1073741800` that reads
+/// back as the same float but another integer), other values as the shortest text that
+/// round-trips in their own type (`short`: `x` as an `f32` for single precision, so `0.1f32`
+/// prints `0.1`), with an exponent when very large or very small (`1e39`, `1e-50`).
+pub fn real_text<F: std::fmt::Display + std::fmt::LowerExp>(x: f64, short: F) -> String {
+    const EXACT_INT: f64 = 170141183460469231731687303715884105728.0; // 2^127
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < EXACT_INT {
+        if x == 0.0 && x.is_sign_negative() {
+            return "-0".into();
+        }
+        return (x as i128).to_string();
+    }
+    if x.is_finite() && x != 0.0 && (x.abs() >= 1e16 || x.abs() < 1e-5) {
+        return format!("{short:e}");
+    }
+    short.to_string()
 }
 
 /// A value type that graph weights convert to and from.
@@ -33,6 +52,12 @@ pub trait WeightValue: Scalar {
     fn from_weight(w: Weight) -> Option<Self>;
     /// The weight that writes this value back.
     fn to_weight(self) -> Weight;
+    /// The value as text that reads back as this value and means it exactly where it is an
+    /// integer ([`real_text`] for reals: `2^30` in `f32` prints `1073741824`, `0.1f32` prints
+    /// `0.1`).
+    fn text(self) -> String {
+        self.to_weight().to_string()
+    }
 }
 
 fn int_of(w: Weight) -> Option<i128> {
@@ -99,6 +124,9 @@ impl WeightValue for f32 {
     fn to_weight(self) -> Weight {
         Weight::Real(self as f64)
     }
+    fn text(self) -> String {
+        real_text(self as f64, self)
+    }
 }
 
 impl WeightValue for f16 {
@@ -107,6 +135,9 @@ impl WeightValue for f16 {
     }
     fn to_weight(self) -> Weight {
         Weight::Real(self.to_f64())
+    }
+    fn text(self) -> String {
+        real_text(self.to_f64(), self.to_f32())
     }
 }
 
@@ -117,6 +148,9 @@ impl WeightValue for bf16 {
     fn to_weight(self) -> Weight {
         Weight::Real(self.to_f64())
     }
+    fn text(self) -> String {
+        real_text(self.to_f64(), self.to_f32())
+    }
 }
 
 impl<D: PackedDist + WeightValue> WeightValue for DistPred<D> {
@@ -126,5 +160,8 @@ impl<D: PackedDist + WeightValue> WeightValue for DistPred<D> {
     }
     fn to_weight(self) -> Weight {
         self.dist().to_weight()
+    }
+    fn text(self) -> String {
+        self.dist().text()
     }
 }
