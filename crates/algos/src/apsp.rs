@@ -188,7 +188,7 @@ fn by_sources<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(
         Some(at) => at,
         None => {
             uploaded = b.matrix(
-                &a.transpose(),
+                &a.try_transpose()?,
                 semigraph_formats::Format::Csr,
                 &Default::default(),
             )?;

@@ -167,7 +167,12 @@ pub fn distance_type(
                         weight: w[arc].to_string(),
                         ty: DistanceType::F32,
                     }),
-                    None => Ok(DistanceType::F32),
+                    None => {
+                        // Sums must be exact too: in units of the finest weight, every path
+                        // length is an integer, exact in f32 below 2^24 units.
+                        let units = real_units(w);
+                        integer_type(&units, n, walk, Some(DistanceType::F32))
+                    }
                 },
                 Some(ty) => match w.iter().position(|x| x.fract() != 0.0) {
                     Some(arc) => Err(DistanceTypeError::Inexact {
@@ -195,6 +200,39 @@ pub fn distance_type(
     }
 }
 
+/// Real weights as integers in units of the finest of them (`2^e` for the least `e` such that
+/// every weight is a multiple of `2^e`): sums of weights are exact in a binary float type
+/// exactly when these integer sums fit its significand. Units beyond `2^100` are capped
+/// there (far past any significand).
+fn real_units(w: &[f64]) -> Vec<i128> {
+    // The exponent of the lowest set bit of x's significand.
+    let low_bit = |x: f64| -> i32 {
+        let bits = x.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let mant = bits & ((1u64 << 52) - 1);
+        let (m, e) = if exp == 0 {
+            (mant, -1074)
+        } else {
+            (mant | (1u64 << 52), exp - 1075)
+        };
+        e + m.trailing_zeros() as i32
+    };
+    let finest = w
+        .iter()
+        .filter(|x| **x != 0.0)
+        .map(|&x| low_bit(x))
+        .min()
+        .unwrap_or(0);
+    w.iter()
+        .map(|&x| {
+            let u = x.abs() * 2f64.powi(-finest.clamp(-1074, 1023));
+            let u = if u.is_finite() { u.min(2f64.powi(100)) } else { 2f64.powi(100) };
+            let u = u as i128;
+            if x < 0.0 { -u } else { u }
+        })
+        .collect()
+}
+
 fn integer_type(
     w: &[i128],
     n: u128,
@@ -214,7 +252,9 @@ fn integer_type(
         .max();
     let longest = n.saturating_sub(1).saturating_mul(max_pos).min(sum_pos);
     let lowest = max_neg.map_or(0, |m| walk.saturating_mul(m));
-    let bound = longest.max(lowest);
+    // Every weight must itself be a value of the type, even where no path uses it (a
+    // self-loop on a one-vertex graph).
+    let bound = longest.max(lowest).max(max_pos).max(max_neg.unwrap_or(0));
     let fits = |ty: DistanceType| match ty {
         DistanceType::I32 => bound < i32::MAX as u128,
         DistanceType::I64 => bound < i64::MAX as u128,

@@ -71,7 +71,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         }
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
         let pull = if opts.pull {
-            let at = a.transpose();
+            let at = a.try_transpose()?;
             let format = opts.format.unwrap_or_else(|| {
                 let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
                 Stats::choose_format(&Stats::of(&at).features(), gpu).0

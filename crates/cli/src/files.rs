@@ -192,6 +192,22 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether two output paths name the same file, existing or not (by device and inode when
+/// both exist, else by absolute path with the folder resolved).
+pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
+    if same_file(a, b) {
+        return true;
+    }
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        let dir = match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(d) => std::fs::canonicalize(d).ok()?,
+            None => std::env::current_dir().ok()?,
+        };
+        Some(dir.join(p.file_name()?))
+    };
+    matches!((resolve(a), resolve(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// The files a graph file stands for: LDBC graphs are a `.v` and an `.e` file.
 pub(crate) fn graph_files(file: &Path) -> Vec<std::path::PathBuf> {
     let s = file.to_string_lossy();

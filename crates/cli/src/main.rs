@@ -484,6 +484,17 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
         } => (file.as_deref(), None),
         _ => (None, None),
     };
+    if let (Some(o), Some(x)) = (c.output.as_deref(), extra) {
+        for a in files::graph_files(o) {
+            if files::graph_files(x).iter().any(|b| files::same_target(&a, b)) {
+                return Err(CliError(format!(
+                    "--output {} and --next-hop {} name the same file: one would overwrite the other",
+                    o.display(),
+                    x.display()
+                )));
+            }
+        }
+    }
     let Some(input) = input else { return Ok(()) };
     let inputs = files::graph_files(input);
     let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();

@@ -202,28 +202,55 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     }
 
     /// The transpose (equivalently, this matrix in CSC order).
+    ///
+    /// # Panics
+    /// If the machine does not have the memory ([`Csr::try_transpose`] returns the error).
     pub fn transpose(&self) -> Csr<S, I> {
-        let count = crate::index::bucket_starts(&self.col_idx, self.ncols);
-        let mut next = count.clone();
-        let mut cols = vec![I::default(); self.nnz()];
-        let mut vals = vec![S::zero(); self.nnz()];
-        for (i, j, v) in self.iter() {
-            let p = next[j];
-            cols[p] = I::try_from_usize(i).expect("fits");
-            vals[p] = v;
-            next[j] += 1;
+        self.try_transpose()
+            .unwrap_or_else(|e| panic!("transposing a matrix: {e}"))
+    }
+
+    /// The transpose, or [`FormatError::TooLarge`] with the bytes needed
+    /// ([`transpose_bytes`](crate::transpose_bytes)) and available, before allocating.
+    pub fn try_transpose(&self) -> Result<Csr<S, I>, FormatError> {
+        let nnz = self.nnz();
+        crate::build::check(
+            crate::build::transpose_bytes::<I>(self.ncols, nnz, std::mem::size_of::<S::T>()),
+            || format!("the transpose of a {} x {} matrix", self.nrows, self.ncols),
+        )?;
+        let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
+        let mut row_ptr = crate::build::filled(self.ncols + 1, I::default(), "row pointers")?;
+        for &c in &self.col_idx {
+            row_ptr[c.to_usize() + 1] = ix(row_ptr[c.to_usize() + 1].to_usize() + 1);
         }
-        Csr {
+        for c in 0..self.ncols {
+            row_ptr[c + 1] = ix(row_ptr[c + 1].to_usize() + row_ptr[c].to_usize());
+        }
+        let mut cols = crate::build::filled(nnz, I::default(), "column indices")?;
+        let mut vals = crate::build::filled(nnz, S::zero(), "values")?;
+        // Rows in order: each row of the transpose comes out sorted. row_ptr[j] runs ahead as
+        // the next free slot of row j, then is shifted back.
+        for i in 0..self.nrows {
+            let (c, v) = self.row(i);
+            for (&j, &x) in c.iter().zip(v) {
+                let p = row_ptr[j.to_usize()].to_usize();
+                cols[p] = ix(i);
+                vals[p] = x;
+                row_ptr[j.to_usize()] = ix(p + 1);
+            }
+        }
+        for j in (1..=self.ncols).rev() {
+            row_ptr[j] = row_ptr[j - 1];
+        }
+        row_ptr[0] = I::default();
+        Ok(Csr {
             nrows: self.ncols,
             ncols: self.nrows,
-            row_ptr: count
-                .into_iter()
-                .map(|p| I::try_from_usize(p).expect("fits"))
-                .collect(),
+            row_ptr,
             col_idx: cols,
             vals,
             _s: PhantomData,
-        }
+        })
     }
 
     /// Changes the semiring keeping the values (same value type): CSR has no padding.

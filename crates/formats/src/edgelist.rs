@@ -314,6 +314,11 @@ impl EdgeList {
         {
             return Err(bad("src, dst and weights differ in length".into()));
         }
+        self.check_bounds()
+    }
+
+    /// Checks every arc lies inside `nrows x ncols`.
+    fn check_bounds(&self) -> Result<(), FormatError> {
         if let Some((k, _)) = self
             .src
             .iter()
@@ -321,36 +326,44 @@ impl EdgeList {
             .enumerate()
             .find(|(_, (s, d))| **s as usize >= self.nrows || **d as usize >= self.ncols)
         {
-            return Err(bad(format!(
-                "arc {k} ({} -> {}) outside {} x {}",
-                self.src[k], self.dst[k], self.nrows, self.ncols
-            )));
+            return Err(FormatError::InvalidStructure {
+                format: crate::Format::Coo,
+                reason: format!(
+                    "arc {k} ({} -> {}) outside {} x {}",
+                    self.src[k], self.dst[k], self.nrows, self.ncols
+                ),
+            });
         }
         Ok(())
     }
 
-    /// Refuses, with the bytes needed and available, a CSR of this graph (built through COO)
-    /// that the machine cannot hold.
-    fn check_csr_memory<T, I>(&self) -> Result<(), FormatError> {
-        let (i, t) = (
-            std::mem::size_of::<I>() as u64,
-            std::mem::size_of::<T>() as u64,
-        );
-        let m = self.len() as u64;
-        let n = self.nrows as u64 + 1;
-        let needed = m
-            .saturating_mul(3 * i + 2 * t)
-            .saturating_add(n.saturating_mul(i + 8));
-        crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
-            what: format!(
-                "a {} x {} matrix with {} entries",
-                self.nrows,
-                self.ncols,
-                self.len()
-            ),
-            needed,
-            available,
-        })
+    /// Bytes that [`EdgeList::to_csr`] and [`EdgeList::to_pattern_csr`] allocate at their
+    /// peak for a matrix of `T` values and `I` indices (the result included; the edge list
+    /// itself is already held). Both refuse, with this figure and the bytes available, a
+    /// matrix the machine cannot hold, before allocating.
+    pub fn csr_bytes<T, I: Index>(&self) -> u64 {
+        crate::build::csr_build_bytes::<I>(
+            self.nrows,
+            self.ncols,
+            self.len(),
+            std::mem::size_of::<T>(),
+        )
+    }
+
+    /// The value of arc `k` in `S`, or the error naming the arc.
+    fn value_of<S: Semiring>(&self, k: usize) -> Result<S::T, FormatError>
+    where
+        S::T: WeightValue,
+    {
+        match self.weights.get(k) {
+            None => Ok(S::one()),
+            Some(w) => S::T::from_weight(w).ok_or_else(|| FormatError::BadValue {
+                row: self.src[k] as usize,
+                col: self.dst[k] as usize,
+                value: w.to_string(),
+                ty: <S::T as semigraph_semiring::Scalar>::TYPE.name(),
+            }),
+        }
     }
 
     /// The adjacency matrix in COO: `A[src][dst] = weight` (or `S::one()` for a pattern).
@@ -362,67 +375,64 @@ impl EdgeList {
     {
         self.validate()?;
         check_fits::<I>(self.nrows, self.ncols, self.len())?;
-        self.check_csr_memory::<S::T, I>()?;
-        let conv = |k: usize| -> Result<S::T, FormatError> {
-            match self.weights.get(k) {
-                None => Ok(S::one()),
-                Some(w) => S::T::from_weight(w).ok_or_else(|| FormatError::BadValue {
-                    row: self.src[k] as usize,
-                    col: self.dst[k] as usize,
-                    value: w.to_string(),
-                    ty: <S::T as semigraph_semiring::Scalar>::TYPE.name(),
-                }),
+        let i = std::mem::size_of::<I>() as u64;
+        let t = std::mem::size_of::<S::T>() as u64;
+        crate::build::check((self.len() as u64).saturating_mul(2 * i + t), || {
+            format!(
+                "a {} x {} matrix with {} entries",
+                self.nrows,
+                self.ncols,
+                self.len()
+            )
+        })?;
+        let mut vals = crate::build::filled(self.len(), S::zero(), "values")?;
+        for (k, v) in vals.iter_mut().enumerate() {
+            *v = self.value_of::<S>(k)?;
+        }
+        let cast = |v: &Vec<u32>| -> Result<Vec<I>, FormatError> {
+            let mut out = crate::build::filled(v.len(), I::default(), "indices")?;
+            for (o, &x) in out.iter_mut().zip(v) {
+                *o = I::try_from_usize(x as usize).expect("checked");
             }
-        };
-        let vals = (0..self.len()).map(conv).collect::<Result<Vec<_>, _>>()?;
-        let cast = |v: &Vec<u32>| {
-            v.iter()
-                .map(|&x| I::try_from_usize(x as usize).expect("checked"))
-                .collect()
+            Ok(out)
         };
         Coo::try_from_triplets(
             self.nrows,
             self.ncols,
-            cast(&self.src),
-            cast(&self.dst),
+            cast(&self.src)?,
+            cast(&self.dst)?,
             vals,
         )
     }
 
-    /// The adjacency matrix in CSR, duplicates combined with `S::add`.
+    /// The adjacency matrix in CSR, repeated arcs combined with `S::add` in the order they
+    /// are listed. Errors if a weight cannot be represented in `S::T`, the size overflows
+    /// `I`, or the machine does not have the memory ([`EdgeList::csr_bytes`], refused before
+    /// allocating).
     pub fn to_csr<S: Semiring, I: Index>(&self) -> Result<Csr<S, I>, FormatError>
     where
         S::T: WeightValue,
     {
-        Ok(self.to_coo::<S, I>()?.to_csr())
+        self.validate()?;
+        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, |k| {
+            self.value_of::<S>(k)
+        })
     }
 
     /// The pattern of the adjacency matrix in CSR: every arc `S::one()`, weights ignored,
-    /// parallel arcs merged.
+    /// parallel arcs combined with `S::add`. Errors as [`EdgeList::to_csr`].
     pub fn to_pattern_csr<S: Semiring, I: Index>(&self) -> Result<Csr<S, I>, FormatError> {
-        let mut p = EdgeList {
-            weights: Weights::None,
-            labels: None,
-            ..EdgeList::new(self.nrows, self.ncols)
-        };
-        self.check_csr_memory::<S::T, I>()?;
-        p.src.clone_from(&self.src);
-        p.dst.clone_from(&self.dst);
-        p.validate()?;
-        check_fits::<I>(self.nrows, self.ncols, self.len())?;
-        let cast = |v: &Vec<u32>| {
-            v.iter()
-                .map(|&x| I::try_from_usize(x as usize).expect("checked"))
-                .collect()
-        };
-        let coo = Coo::<S, I>::try_from_triplets(
-            self.nrows,
-            self.ncols,
-            cast(&self.src),
-            cast(&self.dst),
-            vec![S::one(); self.len()],
-        )?;
-        Ok(coo.to_csr())
+        let n = self.src.len();
+        if self.dst.len() != n {
+            return Err(FormatError::InvalidStructure {
+                format: crate::Format::Coo,
+                reason: "src and dst differ in length".into(),
+            });
+        }
+        self.check_bounds()?;
+        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, |_| {
+            Ok(S::one())
+        })
     }
 
     /// The arcs of a matrix, with its values as weights (for writing it out).

@@ -23,6 +23,7 @@
 //! Error policy: contract violations (out-of-bounds pushes, vectors of the wrong length)
 //! panic; data and environment problems return [`FormatError`] or [`ReadError`].
 
+mod build;
 pub mod coo;
 pub mod csr;
 pub mod dense;
@@ -45,6 +46,7 @@ pub mod stats;
 pub mod storage;
 pub mod weight;
 
+pub use build::{csr_build_bytes, transpose_bytes};
 pub use coo::Coo;
 pub use csr::Csr;
 pub use dense::Dense;

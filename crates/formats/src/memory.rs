@@ -99,6 +99,28 @@ pub fn grow<T>(v: &mut Vec<T>) -> Result<(), (u64, u64)> {
         .map_err(|_| (needed, available().unwrap_or(0)))
 }
 
+/// `n` copies of `value`, or `Err((needed, available))` instead of aborting when the machine
+/// does not have the memory (checked against [`available`] first for large arrays, then
+/// reserved fallibly).
+pub fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, (u64, u64)> {
+    let mut v = try_with_capacity(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// An empty vector with room for exactly `n` elements, or `Err((needed, available))` (see
+/// [`try_filled`]).
+pub fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, (u64, u64)> {
+    let needed = (n as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    if needed >= 1 << 24 {
+        check(needed)?;
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| (needed, available().unwrap_or(0)))?;
+    Ok(v)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -151,7 +151,15 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                     return Err(bad(line, format!("key {k:?} without a value")));
                 };
                 match (k.as_str(), val) {
-                    ("directed", Tok::Num(n)) => directed = parse_i64(&n) == Some(1),
+                    ("directed", Tok::Num(n)) if matches!(parse_i64(&n), Some(0 | 1)) => {
+                        directed = parse_i64(&n) == Some(1);
+                    }
+                    ("directed", other) => {
+                        return Err(bad(
+                            vline,
+                            format!("directed {}: expected 0 or 1", describe(&other)),
+                        ));
+                    }
                     ("node" | "edge", Tok::Open) => {
                         let mut attrs: Vec<(String, Vec<u8>, u64)> = Vec::new();
                         skip_list(&mut tk, path, &mut attrs)?;
@@ -184,7 +192,13 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                                             *l,
                                             ReadErrorKind::BadWeight {
                                                 value: show(v),
-                                                reason: "not a number".into(),
+                                                reason: if v.starts_with(b"\"") {
+                                                    "a quoted string; GML numbers are written \
+                                                     without quotes"
+                                                        .into()
+                                                } else {
+                                                    "not a number".into()
+                                                },
                                             },
                                         ));
                                     }
@@ -316,7 +330,13 @@ fn skip_list<R: BufRead>(
                         attrs.push((k, v, l));
                     }
                 }
-                Some((Tok::Str, _)) => {}
+                Some((Tok::Str, l)) => {
+                    // Kept (as a value no number parses from) so that a quoted id, source,
+                    // target or weight is an error rather than an attribute dropped.
+                    if depth == 0 {
+                        attrs.push((k, b"\"...\"".to_vec(), l));
+                    }
+                }
                 _ => {
                     return Err(err_at(
                         path,

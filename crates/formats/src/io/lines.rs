@@ -206,25 +206,51 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
     std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
 }
 
-/// Accumulates weights: integers while every weight is one, reals from the first that is not.
+/// Parses an integer token (optional sign, decimal digits) of any size that `i128` holds;
+/// `None` if the token is not written as an integer.
+pub(crate) fn parse_int(tok: &[u8]) -> Option<i128> {
+    let (neg, digits) = match tok.first() {
+        Some(b'-') => (true, &tok[1..]),
+        Some(b'+') => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if digits.is_empty() || digits.len() > 38 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let v: i128 = digits.iter().fold(0, |v, &b| v * 10 + (b - b'0') as i128);
+    Some(if neg { -v } else { v })
+}
+
+/// `true` if the integer `v` is exactly an `f64`.
+pub(crate) fn exact_in_f64(v: i128) -> bool {
+    (v as f64) as i128 == v && v.unsigned_abs() < (1u128 << 127)
+}
+
+/// Accumulates weights exactly: signed integers (`i64`) while every weight is one, unsigned
+/// (`u64`) from the first integer above `i64::MAX` if none is negative, reals (`f64`) from the
+/// first weight that is not an integer. An integer no type holds exactly (beyond `u64`, below
+/// `i64::MIN`, above `i64::MAX` beside a negative one, or beyond `2^53` beside reals) is an
+/// error, never a rounded or wrapped number.
 #[derive(Default)]
 pub(crate) struct WeightAcc {
     ints: Vec<i64>,
+    uints: Option<Vec<u64>>,
     reals: Option<Vec<f64>>,
+    /// A negative integer was seen (no unsigned weights then).
+    negative: bool,
+    /// The first integer that an `f64` does not hold exactly, with its line: an error if the
+    /// weights turn out to be reals.
+    inexact_real: Option<(u64, i128)>,
     /// The first infinite weight and its line.
     pub(crate) first_nonfinite: Option<(u64, f64)>,
 }
 
 impl WeightAcc {
-    /// Adds a weight token from line `line`; `Err` with the reason if it is not a number or is
-    /// NaN.
+    /// Adds a weight token from line `line`; `Err` with the reason if it is not a number, is
+    /// NaN, or is an integer that no weight type holds exactly.
     pub(crate) fn push(&mut self, tok: &[u8], line: u64) -> Result<(), ReadErrorKind> {
-        if self.reals.is_none()
-            && let Some(v) = parse_i64(tok)
-        {
-            room_kind(&mut self.ints)?;
-            self.ints.push(v);
-            return Ok(());
+        if let Some(v) = parse_int(tok) {
+            return self.push_int(tok, v, line);
         }
         let v = parse_f64(tok).ok_or_else(|| ReadErrorKind::BadWeight {
             value: show(tok),
@@ -239,9 +265,87 @@ impl WeightAcc {
         if !v.is_finite() && self.first_nonfinite.is_none() {
             self.first_nonfinite = Some((line, v));
         }
-        let reals = self
-            .reals
-            .get_or_insert_with(|| self.ints.drain(..).map(|x| x as f64).collect());
+        self.push_real(v)
+    }
+
+    fn push_int(&mut self, tok: &[u8], v: i128, line: u64) -> Result<(), ReadErrorKind> {
+        let refuse = |why: &str| ReadErrorKind::BadWeight {
+            value: show(tok),
+            reason: format!("an integer that {why}; refused rather than rounded"),
+        };
+        if !exact_in_f64(v) && self.inexact_real.is_none() {
+            self.inexact_real = Some((line, v));
+        }
+        if self.reals.is_some() {
+            if !exact_in_f64(v) {
+                return Err(refuse(
+                    "a real (f64) weight cannot hold exactly, and this file's weights are reals",
+                ));
+            }
+            return self.push_real(v as f64);
+        }
+        self.negative |= v < 0;
+        if let Some(u) = &mut self.uints {
+            let x = u64::try_from(v).map_err(|_| {
+                refuse("no weight type holds beside the file's integers above i64::MAX (u64)")
+            })?;
+            room_kind(u)?;
+            u.push(x);
+            return Ok(());
+        }
+        if let Ok(x) = i64::try_from(v) {
+            room_kind(&mut self.ints)?;
+            self.ints.push(x);
+            return Ok(());
+        }
+        if v < 0 || v > u64::MAX as i128 {
+            return Err(refuse("fits neither i64 nor u64"));
+        }
+        if self.negative {
+            return Err(refuse(
+                "only u64 holds, and the file also has negative weights",
+            ));
+        }
+        let mut u: Vec<u64> = Vec::new();
+        u.try_reserve_exact(self.ints.len() + 1)
+            .map_err(|_| ReadErrorKind::TooLarge {
+                what: format!("{} unsigned weights", self.ints.len() + 1),
+                needed: (self.ints.len() as u64 + 1) * 8,
+                available: crate::memory::available().unwrap_or(0),
+            })?;
+        u.extend(self.ints.drain(..).map(|x| x as u64));
+        u.push(v as u64);
+        self.ints = Vec::new();
+        self.uints = Some(u);
+        Ok(())
+    }
+
+    fn push_real(&mut self, v: f64) -> Result<(), ReadErrorKind> {
+        if self.reals.is_none() {
+            if let Some((line, x)) = self.inexact_real {
+                return Err(ReadErrorKind::BadWeight {
+                    value: x.to_string(),
+                    reason: format!(
+                        "(line {line}) an integer that a real (f64) weight cannot hold exactly, \
+                         and this file's weights are reals; refused rather than rounded"
+                    ),
+                });
+            }
+            let ints = std::mem::take(&mut self.ints);
+            let uints = self.uints.take().unwrap_or_default();
+            let mut r: Vec<f64> = Vec::new();
+            let len = ints.len() + uints.len() + 1;
+            r.try_reserve_exact(len)
+                .map_err(|_| ReadErrorKind::TooLarge {
+                    what: format!("{len} real weights"),
+                    needed: len as u64 * 8,
+                    available: crate::memory::available().unwrap_or(0),
+                })?;
+            r.extend(ints.iter().map(|&x| x as f64));
+            r.extend(uints.iter().map(|&x| x as f64));
+            self.reals = Some(r);
+        }
+        let reals = self.reals.as_mut().expect("set above");
         room_kind(reals)?;
         reals.push(v);
         Ok(())
@@ -249,10 +353,11 @@ impl WeightAcc {
 
     pub(crate) fn finish(self, any: bool) -> crate::edgelist::Weights {
         use crate::edgelist::Weights;
-        match (any, self.reals) {
-            (false, _) => Weights::None,
-            (true, Some(r)) => Weights::Real(r),
-            (true, None) => Weights::Int(self.ints),
+        match (any, self.reals, self.uints) {
+            (false, _, _) => Weights::None,
+            (true, Some(r), _) => Weights::Real(r),
+            (true, None, Some(u)) => Weights::UInt(u),
+            (true, None, None) => Weights::Int(self.ints),
         }
     }
 }

@@ -4,7 +4,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::lines::{
-    Lines, check_vertices, err_at, parse_f64, parse_i64, parse_u64, room, show, tokens,
+    Lines, check_vertices, err_at, exact_in_f64, parse_f64, parse_i64, parse_int, parse_u64, room,
+    show, tokens,
 };
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
@@ -414,11 +415,20 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                 // NaN is a legitimate IEEE value of a real matrix (LAGraph's test files use
                 // it); it is refused later, when a weight becomes a semiring value.
                 let x = parse_f64(t).ok_or_else(|| bad_w(t, "not a number".into()))?;
+                if parse_int(t).is_some_and(|i| !exact_in_f64(i)) {
+                    return Err(bad_w(
+                        t,
+                        "an integer that a real (f64) cannot hold exactly; refused rather than \
+                         rounded (declare the field integer)"
+                            .into(),
+                    ));
+                }
                 if !x.is_finite() && first_nonfinite.is_none() {
                     first_nonfinite = Some((no, x));
                 }
                 v.push(x);
                 if mirror {
+                    room(v, path, no)?;
                     v.push(if symmetry == Symmetry::Skew { -x } else { x });
                 }
             }
@@ -434,6 +444,7 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                 }
                 v.push(x);
                 if mirror {
+                    room(v, path, no)?;
                     let m = if symmetry == Symmetry::Skew {
                         x.checked_neg()
                     } else {
@@ -456,6 +467,7 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
                     .ok_or_else(|| bad_w(t, format!("not an integer of type {name}")))?;
                 v.push(x);
                 if mirror {
+                    room(v, path, no)?;
                     v.push(x);
                 }
             }
@@ -464,6 +476,8 @@ pub(crate) fn read<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeL
         src.push(i as u32);
         dst.push(j as u32);
         if mirror {
+            room(&mut src, path, no)?;
+            room(&mut dst, path, no)?;
             src.push(j as u32);
             dst.push(i as u32);
         }
@@ -512,35 +526,51 @@ fn check_duplicates(
 ) -> Result<(), ReadError> {
     // Stored entries only: with symmetry, every stored entry was followed by its mirror
     // unless it is on the diagonal; key each stored entry by its lower-triangle position.
-    let mut keys: Vec<(u32, u32, u64)> = Vec::with_capacity(src.len());
-    let mut k = 0usize;
-    let mut entry = 0u64;
-    while k < src.len() {
-        let (i, j) = (src[k], dst[k]);
-        let key = if sym { (i.max(j), i.min(j)) } else { (i, j) };
-        keys.push((key.0, key.1, entry));
-        k += if sym && i != j { 2 } else { 1 };
-        entry += 1;
-    }
+    let entries = || {
+        let mut k = 0usize;
+        std::iter::from_fn(move || {
+            let (i, j) = (*src.get(k)?, dst[k]);
+            k += if sym && i != j { 2 } else { 1 };
+            let (r, c) = if sym { (i.max(j), i.min(j)) } else { (i, j) };
+            Some(((r as u64) << 32) | c as u64)
+        })
+    };
+    // One 8-byte key per entry, allocated fallibly: the check never aborts a large read.
+    let stored = entries().count();
+    let mut keys: Vec<u64> = Vec::new();
+    keys.try_reserve_exact(stored).map_err(|_| {
+        ReadError::file(
+            path,
+            ReadErrorKind::TooLarge {
+                what: format!("checking {stored} entries for repeats"),
+                needed: stored as u64 * 8,
+                available: crate::memory::available().unwrap_or(0),
+            },
+        )
+    })?;
+    keys.extend(entries());
     keys.sort_unstable();
+    let Some(dup) = keys.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]) else {
+        return Ok(());
+    };
+    drop(keys);
     let line_of = |e: u64| -> u64 {
         let r = runs.partition_point(|(first, _)| *first <= e);
         let (first, line) = runs[r - 1];
         line + (e - first)
     };
-    for w in keys.windows(2) {
-        if w[0].0 == w[1].0 && w[0].1 == w[1].1 {
-            let (a, b) = (w[0].2.min(w[1].2), w[0].2.max(w[1].2));
-            return Err(err_at(
-                path,
-                line_of(b),
-                ReadErrorKind::Duplicate {
-                    row: w[0].0 as u64 + 1,
-                    col: w[0].1 as u64 + 1,
-                    first_line: line_of(a),
-                },
-            ));
-        }
-    }
-    Ok(())
+    let mut at = entries()
+        .enumerate()
+        .filter(|&(_, key)| key == dup)
+        .map(|(e, _)| e as u64);
+    let (a, b) = (at.next().expect("repeated"), at.next().expect("repeated"));
+    Err(err_at(
+        path,
+        line_of(b),
+        ReadErrorKind::Duplicate {
+            row: (dup >> 32) + 1,
+            col: (dup & u32::MAX as u64) + 1,
+            first_line: line_of(a),
+        },
+    ))
 }

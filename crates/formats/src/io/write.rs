@@ -199,6 +199,22 @@ pub fn write_graph(
             ),
         ));
     }
+    // GML numbers are finite: its reader (as any GML reader) refuses `inf`.
+    if format == OutputFormat::Gml
+        && let Weights::Real(w) = &g.weights
+        && let Some(k) = w.iter().position(|x| !x.is_finite())
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "arc {} -> {} has weight {}, which GML cannot hold (its numbers are finite; \
+                 Matrix Market, DIMACS, edge lists and LDBC can)",
+                g.vertex_label(g.src[k] as usize),
+                g.vertex_label(g.dst[k] as usize),
+                w[k]
+            ),
+        ));
+    }
     match format {
         OutputFormat::MatrixMarket => {
             if let Some((s, d)) = first_duplicate(g) {
