@@ -226,7 +226,11 @@ fn real_units(w: &[f64]) -> Vec<i128> {
     w.iter()
         .map(|&x| {
             let u = x.abs() * 2f64.powi(-finest.clamp(-1074, 1023));
-            let u = if u.is_finite() { u.min(2f64.powi(100)) } else { 2f64.powi(100) };
+            let u = if u.is_finite() {
+                u.min(2f64.powi(100))
+            } else {
+                2f64.powi(100)
+            };
             let u = u as i128;
             if x < 0.0 { -u } else { u }
         })

@@ -208,12 +208,15 @@ pub(crate) fn same_target(a: &Path, b: &Path) -> bool {
     matches!((resolve(a), resolve(b)), (Some(x), Some(y)) if x == y)
 }
 
-/// The files a graph file stands for: LDBC graphs are a `.v` and an `.e` file.
+/// The files a graph file stands for: LDBC graphs are a `.v` and an `.e` file (each may be
+/// compressed).
 pub(crate) fn graph_files(file: &Path) -> Vec<std::path::PathBuf> {
-    let s = file.to_string_lossy();
-    match s.strip_suffix(".v").or_else(|| s.strip_suffix(".e")) {
-        Some(stem) => vec![format!("{stem}.v").into(), format!("{stem}.e").into()],
-        None => vec![file.to_path_buf()],
+    match semigraph_formats::io::detect_format(file) {
+        Ok(semigraph_formats::io::InputFormat::Ldbc) => {
+            let (v, e) = semigraph_formats::io::ldbc_names(file);
+            vec![v, e]
+        }
+        _ => vec![file.to_path_buf()],
     }
 }
 
@@ -234,6 +237,7 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
     Ok(read_graph(
         file,
         &ReadOptions {
+            format: c.input_format,
             undirected: c.undirected,
             progress: (!c.quiet && std::io::stderr().is_terminal()).then(read_bar),
             ..Default::default()

@@ -106,7 +106,19 @@ pub(crate) type Lines = Vec<Field>;
 /// Work that runs on whichever backend was chosen.
 pub(crate) trait Job {
     type Out;
+    /// The graph file the job reads: its errors are reported as `FILE: message`.
+    fn file(&self) -> &std::path::Path;
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)>;
+}
+
+/// `e` as `FILE: message`, unless it already names the file.
+fn named(file: &std::path::Path, e: CliError) -> CliError {
+    let f = file.display().to_string();
+    if e.0.starts_with(&f) {
+        e
+    } else {
+        CliError(format!("{f}: {}", e.0))
+    }
 }
 
 /// Opens the GPU for `--backend gpu` (an error says why not) or `auto` (`None`, with the
@@ -125,10 +137,11 @@ pub(crate) fn open_gpu(c: &Common) -> Res<std::result::Result<GpuBackend, String
 /// uses the GPU when there is one, else the CPU, and says which (and why) in the output
 /// header and, unless `--quiet`, on stderr.
 pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
+    let file = job.file().to_path_buf();
     let (mut h, out, name, note, detail) = match open_gpu(c)? {
         Ok(gpu) => {
             let spin = spinner(c, &format!("running on {}", gpu.name()));
-            let r = job.run(&gpu);
+            let r = job.run(&gpu).map_err(|e| named(&file, e));
             spin.finish_and_clear();
             let (h, out) = r?;
             let stats = gpu.compile_stats();
@@ -156,7 +169,7 @@ pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
                 String::new()
             };
             let spin = spinner(c, &format!("running on {}", cpu.name()));
-            let r = job.run(&cpu);
+            let r = job.run(&cpu).map_err(|e| named(&file, e));
             spin.finish_and_clear();
             let (h, out) = r?;
             let detail = if fallback {
@@ -227,6 +240,9 @@ pub(crate) struct BfsJob<'a> {
 
 impl Job for BfsJob<'_> {
     type Out = Runs<semigraph_algos::Bfs>;
+    fn file(&self) -> &std::path::Path {
+        self.file
+    }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         let a = csr_of::<BfsSemiring>(self.file, self.g, true)?;
         let t0 = Instant::now();
@@ -310,6 +326,9 @@ pub(crate) struct SsspJob<'a, D> {
 
 impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
     type Out = Runs<semigraph_algos::ShortestPaths<D>>;
+    fn file(&self) -> &std::path::Path {
+        self.file
+    }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t0 = Instant::now();
@@ -415,6 +434,9 @@ pub(crate) struct ApspJob<'a, D> {
 
 impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     type Out = semigraph_algos::Apsp<D>;
+    fn file(&self) -> &std::path::Path {
+        self.file
+    }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let g = Graph::new(b, &a, GraphOptions::default())?;
@@ -535,6 +557,9 @@ where
     S::T: semigraph_formats::WeightValue,
 {
     type Out = Vec<S::T>;
+    fn file(&self) -> &std::path::Path {
+        self.file
+    }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // Boolean and parent semirings read the structure only (any weight means "an arc").
         let a = if S::NAME == "or_and" || S::NAME.ends_with("secondi") {

@@ -58,12 +58,8 @@ cli_error_from!(
 type Res<T> = Result<T, CliError>;
 
 fn main() -> ExitCode {
-    // An interrupted run (Ctrl-C, SIGTERM, SIGHUP) leaves no half-written temporary file.
-    let _ = ctrlc::set_handler(|| {
-        semigraph_formats::io::remove_pending_temporaries();
-        std::process::exit(130);
-    });
-    let cli = Cli::parse();
+    on_signals();
+    let cli = Cli::parse_from(common_flags_last(std::env::args_os().collect()));
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -71,6 +67,44 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `semigraph -q bfs ...` as cargo and git accept it: the flags every subcommand shares
+/// (`-q`/`--quiet`, `--json`), given before the subcommand, are moved to the end, where the
+/// subcommand reads them (one that does not take a flag still says so).
+fn common_flags_last(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let common = |a: &std::ffi::OsString| matches!(a.to_str(), Some("-q" | "--quiet" | "--json"));
+    let first = args
+        .iter()
+        .skip(1)
+        .position(|a| !common(a))
+        .map_or(args.len(), |p| p + 1);
+    let moved: Vec<_> = args.drain(1..first).collect();
+    args.extend(moved);
+    args
+}
+
+/// No signal leaves a half-written temporary file: those that end a process (Ctrl-C,
+/// SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1/2, SIGVTALRM, SIGPROF, SIGXCPU) remove the
+/// temporaries being written, then exit with status 130; SIGXFSZ (a file-size limit), which
+/// would kill the process mid-write, is caught so that the write fails with "File too large"
+/// and cleans up like any failed write.
+fn on_signals() {
+    use signal_hook::consts::signal::*;
+    let stop = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGXCPU,
+    ];
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(stop.iter().chain(&[SIGXFSZ])) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if sig != SIGXFSZ {
+                semigraph_formats::io::remove_pending_temporaries();
+                std::process::exit(130);
+            }
+        }
+    });
 }
 
 fn run(cli: Cli) -> Res<ExitCode> {
@@ -249,7 +283,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
         }
         Cmd::Stats { file, .. } => {
             let g = load(&file, &c)?;
-            let a = g.to_pattern_csr::<semigraph_semiring::OrAnd, u32>()?;
+            let a = files::csr_of::<semigraph_semiring::OrAnd>(&file, &g, true)?;
             let st = Stats::of(&a);
             let out = Output::new(&c);
             out.write(|w| {
@@ -486,7 +520,10 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
     };
     if let (Some(o), Some(x)) = (c.output.as_deref(), extra) {
         for a in files::graph_files(o) {
-            if files::graph_files(x).iter().any(|b| files::same_target(&a, b)) {
+            if files::graph_files(x)
+                .iter()
+                .any(|b| files::same_target(&a, b))
+            {
                 return Err(CliError(format!(
                     "--output {} and --next-hop {} name the same file: one would overwrite the other",
                     o.display(),
@@ -546,13 +583,21 @@ pub(crate) fn command_line() -> String {
 pub(crate) fn labelled(g: &EdgeList, e: semigraph_algos::Error) -> CliError {
     match e {
         semigraph_algos::Error::NegativeCycle { cycle } => {
+            // A cycle of a million vertices is named by its first few.
+            const SHOWN: usize = 20;
             let ids: Vec<String> = cycle
                 .iter()
                 .chain(cycle.first())
+                .take(SHOWN + 1)
                 .map(|&v| g.vertex_label(v as usize).to_string())
                 .collect();
+            let more = if cycle.len() > SHOWN {
+                format!(" -> ... ({} more)", cycle.len() - SHOWN)
+            } else {
+                String::new()
+            };
             CliError(format!(
-                "negative cycle through {} vertices: {}",
+                "negative cycle through {} vertices: {}{more}",
                 cycle.len(),
                 ids.join(" -> ")
             ))

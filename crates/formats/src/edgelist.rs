@@ -295,9 +295,17 @@ impl EdgeList {
             WeightSpec::Uniform { lo, hi, seed } => {
                 assert!(lo <= hi, "empty weight range {lo}..={hi}");
                 let rng = Rng::new(seed);
-                let span = (hi - lo) as u64 + 1;
+                // hi - lo + 1 in 128 bits: the whole i64 range spans 2^64 values.
+                let span = (hi as i128 - lo as i128 + 1) as u128;
                 (0..self.len() as u64)
-                    .map(|k| lo + rng.below(k, span) as i64)
+                    .map(|k| {
+                        let off = if span > u64::MAX as u128 {
+                            rng.at(k)
+                        } else {
+                            rng.below(k, span as u64)
+                        };
+                        (lo as i128 + off as i128) as i64
+                    })
                     .collect()
             }
         });

@@ -56,22 +56,37 @@ fn conversions_stay_within_their_estimates() {
     for (name, g) in shapes() {
         let est = g.csr_bytes::<f64, u32>() as usize;
         let (peak, a) = peak_of(|| g.to_csr::<MinPlus<f64>, u32>().unwrap());
-        assert!(peak <= est, "{name}: to_csr used {peak} bytes, estimated {est}");
+        assert!(
+            peak <= est,
+            "{name}: to_csr used {peak} bytes, estimated {est}"
+        );
         // The estimate is the real figure, not a blanket over-estimate.
-        assert!(est <= 2 * peak + 4096, "{name}: estimated {est}, used {peak}");
+        assert!(
+            est <= 2 * peak + 4096,
+            "{name}: estimated {est}, used {peak}"
+        );
         let est_t = transpose_bytes::<u32>(a.ncols(), a.nnz(), 8) as usize;
         let (peak_t, _t) = peak_of(|| a.try_transpose().unwrap());
-        assert!(peak_t <= est_t, "{name}: transpose used {peak_t}, estimated {est_t}");
+        assert!(
+            peak_t <= est_t,
+            "{name}: transpose used {peak_t}, estimated {est_t}"
+        );
 
         let est = g.csr_bytes::<bool, u32>() as usize;
         let (peak, p) = peak_of(|| g.to_pattern_csr::<OrAnd, u32>().unwrap());
-        assert!(peak <= est, "{name}: to_pattern_csr used {peak}, estimated {est}");
+        assert!(
+            peak <= est,
+            "{name}: to_pattern_csr used {peak}, estimated {est}"
+        );
         drop(p);
         let est = g.csr_bytes::<i64, u64>() as usize;
-        if let Ok((peak, _)) = std::panic::catch_unwind(|| {
-            peak_of(|| g.to_csr::<PlusTimes<i64>, u64>().unwrap())
-        }) {
-            assert!(peak <= est, "{name}: u64 to_csr used {peak}, estimated {est}");
+        if let Ok((peak, _)) =
+            std::panic::catch_unwind(|| peak_of(|| g.to_csr::<PlusTimes<i64>, u64>().unwrap()))
+        {
+            assert!(
+                peak <= est,
+                "{name}: u64 to_csr used {peak}, estimated {est}"
+            );
         }
     }
 }

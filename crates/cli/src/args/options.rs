@@ -15,6 +15,8 @@ pub struct Common {
     pub backend: BackendChoice,
     /// Read every edge of an edge list as two arcs.
     pub undirected: bool,
+    /// The input's format, where its name does not tell (`None`: from the name).
+    pub input_format: Option<semigraph_formats::io::InputFormat>,
     /// Write the result here instead of stdout.
     pub output: Option<PathBuf>,
     /// Write JSON instead of text.
@@ -38,6 +40,15 @@ pub struct InputOpt {
     /// symmetric Matrix Market, PACE and undirected GML, apply it themselves).
     #[arg(long)]
     pub undirected: bool,
+    /// The input's format when its name does not tell it (a file without an extension, or
+    /// `-` for standard input): mtx, gr (DIMACS or PACE), el (edge list), adj, gml. LDBC
+    /// needs its two named files.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_input_format)]
+    pub input_format: Option<semigraph_formats::io::InputFormat>,
+}
+
+fn parse_input_format(s: &str) -> Result<semigraph_formats::io::InputFormat, String> {
+    s.parse()
 }
 
 /// `--output`, `--quiet`.
@@ -102,6 +113,7 @@ impl Common {
         Common {
             backend: backend.map_or(BackendChoice::Auto, |b| b.backend),
             undirected: input.is_some_and(|i| i.undirected),
+            input_format: input.and_then(|i| i.input_format),
             output: write.output.clone(),
             json: json.is_some_and(|j| j.json),
             quiet: write.quiet,

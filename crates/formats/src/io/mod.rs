@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use dimacs::read_sources;
-pub use write::{OutputFormat, remove_pending_temporaries, write_atomic, write_graph};
+pub use write::{OutputFormat, ldbc_names, remove_pending_temporaries, write_atomic, write_graph};
 
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
@@ -170,7 +170,7 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, ReadError> {
                 path,
                 ReadErrorKind::UnknownFormat(format!(
                     "extension {ext:?} is not one of .mtx .gr .el .wel .txt .edges .adj .v .e .gml \
-                     (optionally .gz/.xz); name the format explicitly"
+                     (optionally .gz/.xz); name the format explicitly (the command line's --input-format)"
                 )),
             ));
         }
@@ -203,6 +203,15 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
         InputFormat::EdgeList => text::read_edge_list(open(path, opts)?, path, opts.base)?,
         InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,
         InputFormat::Gml => gml::read(open(path, opts)?, path)?,
+        InputFormat::Ldbc if path.as_os_str() == "-" => {
+            return Err(ReadError::file(
+                path,
+                ReadErrorKind::UnknownFormat(
+                    "an LDBC graph is two files (.v and .e) and cannot come from standard input"
+                        .into(),
+                ),
+            ));
+        }
         InputFormat::Ldbc => {
             let (v, e) = ldbc_pair(path);
             text::read_ldbc(open(&v, opts)?, &v, open(&e, opts)?, &e)?
@@ -214,17 +223,23 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
     Ok(g)
 }
 
-/// The `.v` and `.e` files of an LDBC graph, given either.
+/// The `.v` and `.e` files of an LDBC graph, given either, each compressed or not: the
+/// partner with the same compression if it exists, else one with another (or none).
 fn ldbc_pair(path: &Path) -> (PathBuf, PathBuf) {
-    let s = path.to_string_lossy();
-    let stem = s
-        .strip_suffix(".v")
-        .or_else(|| s.strip_suffix(".e"))
-        .unwrap_or(&s);
-    (
-        PathBuf::from(format!("{stem}.v")),
-        PathBuf::from(format!("{stem}.e")),
-    )
+    let (v, e) = write::ldbc_names(path);
+    let partner = |p: PathBuf| -> PathBuf {
+        if p.exists() {
+            return p;
+        }
+        let s = p.to_string_lossy().into_owned();
+        let (body, _) = write::split_compression(&s);
+        [String::new(), ".gz".into(), ".xz".into()]
+            .iter()
+            .map(|c| PathBuf::from(format!("{body}{c}")))
+            .find(|q| q.exists())
+            .unwrap_or(p)
+    };
+    (partner(v), partner(e))
 }
 
 /// Counts the bytes read from a file and reports them to a [`Progress`].
@@ -256,10 +271,16 @@ impl<R: Read> Read for Counting<R> {
 /// Opens a file for reading, decompressing gzip and xz transparently.
 pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufRead>>, ReadError> {
     let io = |e| ReadError::file(path, ReadErrorKind::Io(e));
-    let file = File::open(path).map_err(io)?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // `-` is standard input (a stream: its length is unknown).
+    let (inner, len): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
+        (Box::new(std::io::stdin()), 0)
+    } else {
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        (Box::new(file), len)
+    };
     let counting = Counting {
-        inner: file,
+        inner,
         path: path.to_path_buf(),
         done: 0,
         len,

@@ -49,9 +49,35 @@ pub(crate) fn read_edge_list<R: BufRead>(
         IdBase::One => 1,
         _ => 0,
     };
+    // `# vertices: N, 0-based` (as semigraph writes): the vertex count and the id base,
+    // which the arcs alone cannot tell when the last or first vertices have no arcs.
+    let mut declared: Option<(u64, Option<u64>)> = None;
     while let Some((no, l)) = lines.next_line()? {
         let t = l.trim_ascii();
         if is_comment(t) {
+            if let Some(rest) = t.strip_prefix(b"# vertices:") {
+                let toks: Vec<&[u8]> = tokens(rest).collect();
+                let count = toks
+                    .first()
+                    .and_then(|c| parse_u64(c.strip_suffix(b",").unwrap_or(c)));
+                let base = match toks.get(1).copied() {
+                    Some(b"0-based") => Some(0),
+                    Some(b"1-based") => Some(1),
+                    _ => None,
+                };
+                match count {
+                    Some(c) if c < u32::MAX as u64 => declared = Some((c, base)),
+                    _ => {
+                        return Err(err_at(
+                            path,
+                            no,
+                            ReadErrorKind::BadHeader(
+                                "expected \"# vertices: N, 0-based\" (or 1-based)".into(),
+                            ),
+                        ));
+                    }
+                }
+            }
             continue;
         }
         let toks: Vec<&[u8]> = tokens(t).collect();
@@ -80,16 +106,37 @@ pub(crate) fn read_edge_list<R: BufRead>(
             w.push(toks[2], no).map_err(|k| err_at(path, no, k))?;
         }
     }
-    let b = match base {
-        IdBase::Zero => 0,
-        IdBase::One => 1,
-        IdBase::Auto => u64::from(min_id != 0 && min_id != u64::MAX),
+    let b = match (base, declared) {
+        (IdBase::Zero, _) => 0,
+        (IdBase::One, _) => 1,
+        (IdBase::Auto, Some((_, Some(b)))) => b,
+        (IdBase::Auto, _) => u64::from(min_id != 0 && min_id != u64::MAX),
     };
-    let n = if raw_src.is_empty() {
+    if min_id < b && min_id != u64::MAX {
+        return Err(ReadError::file(
+            path,
+            ReadErrorKind::IdOutOfRange {
+                id: min_id.to_string(),
+                range: format!("{b}.. (the file says its ids are {b}-based)"),
+            },
+        ));
+    }
+    let mut n = if raw_src.is_empty() {
         0
     } else {
         (max_id + 1 - b) as usize
     };
+    if let Some((count, _)) = declared {
+        if (n as u64) > count {
+            return Err(ReadError::file(
+                path,
+                ReadErrorKind::BadHeader(format!(
+                    "the file declares {count} vertices and has an arc at vertex id {max_id}"
+                )),
+            ));
+        }
+        n = count as usize;
+    }
     let mut g = EdgeList::new(n, n);
     g.base = b as u8;
     g.src = raw_src.into_iter().map(|x| (x - b) as u32).collect();

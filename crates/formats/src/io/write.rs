@@ -108,6 +108,46 @@ pub fn write_atomic(
     path: &Path,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    stage(path, body)?.commit()
+}
+
+/// A file written in full beside its target, not yet renamed over it ([`stage`]); dropped
+/// without [`Staged::commit`], its temporary is removed.
+struct Staged {
+    /// `(temporary, target)` for a regular file; `None` for one written through in place.
+    temp: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+impl Staged {
+    /// Renames the temporary over the target.
+    fn commit(mut self) -> io::Result<()> {
+        match self.temp.take() {
+            None => Ok(()),
+            Some((tmp, target)) => {
+                let r = fs::rename(&tmp, &target);
+                if r.is_err() {
+                    let _ = fs::remove_file(&tmp);
+                }
+                set_pending(&tmp, false);
+                r
+            }
+        }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some((tmp, _)) = self.temp.take() {
+            let _ = fs::remove_file(&tmp);
+            set_pending(&tmp, false);
+        }
+    }
+}
+
+/// Writes `body` for `path` as [`write_atomic`] does, up to the rename: what several files
+/// that belong together (LDBC's `.v` and `.e`) need, so that none replaces its old version
+/// before all are written.
+fn stage(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Staged> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?
@@ -133,7 +173,8 @@ pub fn write_atomic(
         if !m.is_file() {
             // A device, FIFO or socket: write through.
             let f = fs::OpenOptions::new().write(true).open(&target)?;
-            return encode(&name, f, body);
+            encode(&name, f, body)?;
+            return Ok(Staged { temp: None });
         }
     }
     let dir = target
@@ -149,21 +190,43 @@ pub fn write_atomic(
         std::process::id()
     ));
     set_pending(&tmp, true);
-    let result = (|| {
-        let file = File::create(&tmp)?;
-        if let Some(m) = &existing {
-            file.set_permissions(m.permissions())?;
-        }
-        let mut file_ref = &file;
-        encode(&name, &mut file_ref, body)?;
-        file.sync_all()?;
-        fs::rename(&tmp, &target)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+    // From here the temporary is removed on every path that does not rename it.
+    let staged = Staged {
+        temp: Some((tmp.clone(), target)),
+    };
+    let file = File::create(&tmp)?;
+    if let Some(m) = &existing {
+        file.set_permissions(m.permissions())?;
     }
-    set_pending(&tmp, false);
-    result
+    let mut file_ref = &file;
+    encode(&name, &mut file_ref, body)?;
+    file.sync_all()?;
+    Ok(staged)
+}
+
+/// The `.v` and `.e` files of the LDBC graph `path` names (either of them, compressed or
+/// not): `g.e.gz` gives `g.v.gz` and `g.e.gz`.
+pub fn ldbc_names(path: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let s = path.to_string_lossy();
+    let (body, comp) = split_compression(&s);
+    let stem = body
+        .strip_suffix(".v")
+        .or_else(|| body.strip_suffix(".e"))
+        .unwrap_or(body);
+    (
+        format!("{stem}.v{comp}").into(),
+        format!("{stem}.e{comp}").into(),
+    )
+}
+
+/// `name` without a `.gz`/`.xz` suffix, and that suffix (or `""`).
+pub(crate) fn split_compression(name: &str) -> (&str, &str) {
+    for c in [".gz", ".xz"] {
+        if name.len() > c.len() && name[name.len() - c.len()..].eq_ignore_ascii_case(c) {
+            return name.split_at(name.len() - c.len());
+        }
+    }
+    (name, "")
 }
 
 fn weight_str(g: &EdgeList, k: usize) -> Option<String> {
@@ -241,6 +304,9 @@ pub fn write_graph(
             Ok(())
         }),
         OutputFormat::EdgeList => write_atomic(path, |w| {
+            // The count keeps vertices without arcs, and the base keeps ids where vertex 0
+            // has none (the edge-list reader reads this line; other readers skip a comment).
+            writeln!(w, "# vertices: {}, 0-based", g.num_vertices())?;
             for k in 0..g.len() {
                 match weight_str(g, k) {
                     Some(wt) => writeln!(w, "{} {} {wt}", g.src[k], g.dst[k])?,
@@ -250,18 +316,15 @@ pub fn write_graph(
             Ok(())
         }),
         OutputFormat::Ldbc => {
-            let s = path.to_string_lossy();
-            let stem = s
-                .strip_suffix(".v")
-                .or_else(|| s.strip_suffix(".e"))
-                .unwrap_or(&s);
-            write_atomic(Path::new(&format!("{stem}.v")), |w| {
+            // Both files written before either replaces its old version.
+            let (vpath, epath) = ldbc_names(path);
+            let v = stage(&vpath, |w| {
                 for v in 0..g.num_vertices() {
                     writeln!(w, "{}", g.vertex_label(v))?;
                 }
                 Ok(())
             })?;
-            write_atomic(Path::new(&format!("{stem}.e")), |w| {
+            let e = stage(&epath, |w| {
                 for k in 0..g.len() {
                     let (a, b) = (
                         g.vertex_label(g.src[k] as usize),
@@ -273,7 +336,9 @@ pub fn write_graph(
                     }
                 }
                 Ok(())
-            })
+            })?;
+            e.commit()?;
+            v.commit()
         }
         OutputFormat::Gml => write_atomic(path, |w| {
             writeln!(w, "graph\n[\n  directed 1")?;
