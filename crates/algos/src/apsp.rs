@@ -9,7 +9,7 @@ use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 use crate::backend::{Accum, Backend, BackendKind};
 use crate::graph::Graph;
 use crate::squaring::{dense_with_diagonal, max_squarings, square_until_fixed};
-use crate::sssp::{Distance, bellman_ford};
+use crate::sssp::{Distance, bellman_ford, negative_cycle};
 use crate::{Error, Result};
 
 /// How [`apsp`](fn@apsp) computes the distances.
@@ -160,6 +160,34 @@ pub fn apsp_choice(kind: BackendKind, (squaring, sources): (f64, f64)) -> ApspMe
     } else {
         ApspMethod::Squaring
     }
+}
+
+/// Host bytes [`apsp`](fn@apsp) holds at its peak for `n` vertices with `value_bytes`-byte
+/// distances on a backend of `kind` (an upper bound, checked against the machine before the
+/// work starts): the `n x n` result, next hops (two `n x n` arrays of `u32` while they are
+/// built), and for squaring the dense start and its copies on the host (four `n x n` arrays
+/// of 8-byte packed entries at most on the CPU backend, two on a GPU's host), for sources the
+/// blocks (within 1.5 GiB, on the CPU backend).
+pub fn apsp_host_bytes(
+    kind: BackendKind,
+    n: usize,
+    value_bytes: usize,
+    next_hop: bool,
+    method: ApspMethod,
+) -> u64 {
+    let nn = (n as u64).saturating_mul(n as u64);
+    let result = nn.saturating_mul(value_bytes as u64);
+    let next = if next_hop { nn.saturating_mul(8) } else { 0 };
+    let entry = if next_hop { 8 } else { value_bytes as u64 };
+    let work = match (method, kind) {
+        (ApspMethod::Sources, BackendKind::Cpu) => {
+            (3u64 << 29).min(nn.saturating_mul(3 * value_bytes as u64))
+        }
+        (ApspMethod::Sources, BackendKind::Gpu) => 0,
+        (_, BackendKind::Cpu) => nn.saturating_mul(4 * entry),
+        (_, BackendKind::Gpu) => nn.saturating_mul(2 * entry),
+    };
+    result.saturating_add(next).saturating_add(work)
 }
 
 /// Sources per block of [`ApspMethod::Sources`]: the block, its product and its transpose
@@ -323,6 +351,21 @@ pub fn apsp<B: Backend, D: Distance>(
         ApspMethod::Auto => apsp_choice(b.kind(), apsp_costs(a)),
         m => m,
     };
+    // Refused before any work: the n x n results (and what the method holds beside them)
+    // must fit the host.
+    let needed = apsp_host_bytes(b.kind(), n, size_of::<D>(), opts.next_hop, method);
+    if let Err((needed, available)) = semigraph_formats::memory::check(needed) {
+        return Err(Error::OutOfMemory {
+            what: format!("all-pairs shortest paths of {n} vertices ({n}x{n} results)"),
+            needed,
+            available: Some(available),
+        });
+    }
+    // A negative cycle is found once, in time proportional to what changes (not after `n`
+    // rounds of every block of sources, nor `log n` squarings of `n^3`).
+    if let Some(cycle) = negative_cycle(g)? {
+        return Err(Error::NegativeCycle { cycle });
+    }
     if method == ApspMethod::Sources {
         let (dist, rounds) = by_sources(g)?;
         check_diagonal(g, &dist)?;

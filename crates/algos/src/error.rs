@@ -42,7 +42,7 @@ pub enum Error {
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
     /// Not enough memory for a buffer, found before the work starts.
-    #[error("out of memory: {what} needs {needed} bytes{}", available.map(|a| format!(", {a} available")).unwrap_or_default())]
+    #[error("out of memory: {what} needs {}{}; refused before allocating", semigraph_formats::error::fmt_bytes(*needed), available.map(|a| format!(", {} are available", semigraph_formats::error::fmt_bytes(a))).unwrap_or_default())]
     OutOfMemory {
         /// What the memory was for.
         what: String,

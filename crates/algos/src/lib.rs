@@ -28,6 +28,7 @@ pub mod cpu;
 pub mod dist_type;
 pub mod error;
 pub mod graph;
+pub mod memory;
 pub mod paths;
 mod squaring;
 pub mod sssp;
@@ -35,8 +36,8 @@ pub mod sssp;
 pub mod testing;
 
 pub use apsp::{
-    Apsp, ApspMethod, ApspOptions, apsp, apsp_choice, apsp_costs, apsp_squaring_discount,
-    transitive_closure,
+    Apsp, ApspMethod, ApspOptions, apsp, apsp_choice, apsp_costs, apsp_host_bytes,
+    apsp_squaring_discount, transitive_closure,
 };
 pub use backend::{
     Accum, Backend, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
@@ -50,5 +51,8 @@ pub use cpu::CpuBackend;
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, arcs_to_csr};
+pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
-pub use sssp::{DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping};
+pub use sssp::{
+    DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping, negative_cycle,
+};

@@ -41,7 +41,7 @@ pub fn path_closure<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
 ) -> Result<(Vec<S::T>, usize)> {
-    match relax_rounds(g, source, g.n(), false)? {
+    match relax_rounds(g, crate::sssp::Start::One(source), g.n(), false)? {
         Relaxed::Converged { d, rounds, .. } => Ok((g.backend().read_dense(&d)?, rounds)),
         Relaxed::Limit { .. } => Err(Error::InvalidArgument(format!(
             "{} values still change after {} rounds: no fixed point",

@@ -130,6 +130,16 @@ pub(crate) enum Relaxed<B: Backend, S: Semiring> {
     },
 }
 
+/// Where [`relax_rounds`] starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Start {
+    /// One source at `one`.
+    One(usize),
+    /// Every vertex at `one` (as from a virtual source with an arc of weight `one` to each):
+    /// the fixed point exists exactly when there is no negative cycle anywhere.
+    Every,
+}
+
 /// The label-correcting loop shared by Bellman-Ford, reachability and widest paths:
 /// `d(source) = one`; each round pushes only the vertices that improved in the previous round
 /// ([`Backend::relax_step`] from queue to queue), recording the witness of each improvement
@@ -137,13 +147,25 @@ pub(crate) enum Relaxed<B: Backend, S: Semiring> {
 /// [`MAX_BATCH`](crate::bfs::MAX_BATCH)), never more than `max_rounds` rounds in all.
 pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
-    source: usize,
+    source: Start,
     max_rounds: usize,
     with_parents: bool,
 ) -> Result<Relaxed<B, S>> {
     let (b, n) = (g.backend(), g.n());
-    check_vertex(source, n)?;
-    let mut d = b.unit::<S>(n, source, S::one())?;
+    let (mut d, starts) = match source {
+        Start::One(source) => {
+            check_vertex(source, n)?;
+            (b.unit::<S>(n, source, S::one())?, vec![source as u32])
+        }
+        Start::Every => (
+            b.dense_filled::<S>(n, 1, S::one())?,
+            crate::cpu::try_vec(n, 0u32, "the start queue")?
+                .into_iter()
+                .enumerate()
+                .map(|(v, _)| v as u32)
+                .collect(),
+        ),
+    };
     let mut parents = if with_parents {
         Some(b.dense_filled::<Parents>(n, 1, NO_PARENT)?)
     } else {
@@ -151,7 +173,9 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     };
     let mut cur = b.queue::<S>(n)?;
     let mut next = b.queue::<S>(n)?;
-    b.queue_set(&mut cur, &[source as u32], &[S::one()], 0)?;
+    let ones = crate::cpu::try_vec(starts.len(), S::one(), "the start queue")?;
+    b.queue_set(&mut cur, &starts, &ones, 0)?;
+    drop((starts, ones));
     let mut batch = 1usize;
     loop {
         let done = b.queue_len(&cur)?;
@@ -269,7 +293,7 @@ pub fn bellman_ford<B: Backend, D: Distance>(
 ) -> Result<ShortestPaths<D>> {
     let b = g.backend();
     let n = g.n();
-    match relax_rounds(g, source, n, true)? {
+    match relax_rounds(g, Start::One(source), n, true)? {
         Relaxed::Converged {
             d,
             parents: Some(p),
@@ -286,6 +310,65 @@ pub fn bellman_ford<B: Backend, D: Distance>(
             })
         }
         _ => unreachable!("relax_rounds keeps parents when asked to"),
+    }
+}
+
+/// A negative cycle anywhere in the graph, if there is one, named by its vertices in order;
+/// `None` if every cycle weighs at least zero.
+///
+/// Bellman-Ford from every vertex at once (every distance starts at 0, as from a virtual
+/// source with a zero arc to each vertex), relaxing in each round only the vertices that
+/// changed: the distances settle within `n - 1` rounds exactly when no cycle is negative,
+/// and otherwise walking `n` predecessor steps back from a vertex changed in round `n` lands
+/// on a negative cycle. A graph without negative weights is answered without a round.
+///
+/// # Arguments
+/// - `g`: the graph in [`MinPlus`] over `D`.
+///
+/// # Returns
+/// `Some(cycle)` (vertex ids in arc order) or `None`.
+///
+/// # Errors
+/// Backend errors.
+///
+/// # Complexity
+/// `O(n m)` work in the worst case; on most graphs far less, since after the first round only
+/// vertices whose distance fell are relaxed (a short negative cycle costs `n` rounds of a few
+/// vertices each). `O(n)` memory.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, negative_cycle, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MinPlus;
+///
+/// let cpu = CpuBackend::new();
+/// // 2 -> 3 -> 2 weighs -1; vertex 0 reaches it only through 1, and no search from 0 is needed.
+/// let a = arcs_to_csr::<MinPlus<i32>>(4, &[(0, 1, 5), (1, 2, 1), (2, 3, -3), (3, 2, 2)])?;
+/// let mut cycle = negative_cycle(&Graph::new(&cpu, &a, GraphOptions::default())?)?.unwrap();
+/// cycle.sort();
+/// assert_eq!(cycle, vec![2, 3]);
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, -5), (1, 2, 1), (2, 1, 0)])?;
+/// assert_eq!(negative_cycle(&Graph::new(&cpu, &a, GraphOptions::default())?)?, None);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn negative_cycle<B: Backend, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+) -> Result<Option<Vec<u32>>> {
+    if g.csr().vals().iter().all(|&w| w >= <D as Number>::ZERO) {
+        return Ok(None);
+    }
+    let b = g.backend();
+    match relax_rounds(g, Start::Every, g.n(), true)? {
+        Relaxed::Converged { .. } => Ok(None),
+        Relaxed::Limit {
+            parents: Some(p),
+            changed,
+        } => {
+            let (idx, _) = b.read_queue(&changed)?;
+            let pred = b.read_dense(&p)?;
+            Ok(Some(cycle_behind(&pred, idx[0] as usize)))
+        }
+        Relaxed::Limit { parents: None, .. } => unreachable!("parents were asked for"),
     }
 }
 

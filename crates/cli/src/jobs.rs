@@ -90,6 +90,37 @@ fn fill_hint(file: &std::path::Path, e: CliError) -> CliError {
     CliError(format!("{}: {}{hint}", file.display(), e.0))
 }
 
+/// Refuses, before anything is built, a run whose host memory (the CSR built from `g`, the
+/// graph on backend `b` with a pull matrix when `pull`, and a traversal's state when
+/// `traversal`) exceeds what the machine has: `semigraph_algos::memory`'s bounds, each
+/// checked against the peak a counting allocator measures.
+fn plan<B: Backend>(
+    b: &B,
+    g: &EdgeList,
+    value_bytes: usize,
+    pull: bool,
+    traversal: bool,
+) -> Res<()> {
+    let n = g.num_vertices();
+    let csr = semigraph_formats::csr_build_bytes::<u32>(g.nrows, g.ncols, g.len(), value_bytes);
+    let graph = semigraph_algos::graph_host_bytes(b.kind(), n, g.len(), value_bytes, pull);
+    let state = if traversal {
+        semigraph_algos::traversal_host_bytes(b.kind(), n, value_bytes)
+    } else {
+        0
+    };
+    let needed = csr.saturating_add(graph).saturating_add(state);
+    semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
+        CliError(format!(
+            "a graph of {n} vertices and {} arcs needs {} of memory to run here, {} are \
+             available; refused before allocating",
+            g.len(),
+            semigraph_formats::error::fmt_bytes(needed),
+            semigraph_formats::error::fmt_bytes(available)
+        ))
+    })
+}
+
 /// Milliseconds of `d`, for JSON.
 pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -244,6 +275,13 @@ impl Job for BfsJob<'_> {
         self.file
     }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+        plan(
+            b,
+            self.g,
+            size_of::<<BfsSemiring as Semiring>::T>(),
+            true,
+            true,
+        )?;
         let a = csr_of::<BfsSemiring>(self.file, self.g, true)?;
         let t0 = Instant::now();
         let gr = Graph::new(
@@ -330,6 +368,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         self.file
     }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+        plan(b, self.g, size_of::<D>(), false, true)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t0 = Instant::now();
         enum Built<'b, B: Backend, D: Distance> {
@@ -438,6 +477,8 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
         self.file
     }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+        // APSP checks its n x n results itself, before it starts.
+        plan(b, self.g, size_of::<D>(), false, false)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let g = Graph::new(b, &a, GraphOptions::default())?;
         let t = Instant::now();
@@ -561,6 +602,8 @@ where
         self.file
     }
     fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+        // The matrix (as a push matrix would be), x and y.
+        plan(b, self.g, size_of::<S::T>(), false, true)?;
         // Boolean and parent semirings read the structure only (any weight means "an arc").
         let a = if S::NAME == "or_and" || S::NAME.ends_with("secondi") {
             csr_of::<S>(self.file, self.g, true)?

@@ -69,6 +69,13 @@ impl<S: Semiring> Dense<S> {
                 limit: opts.max_dense_entries as f64 / a.nnz().max(1) as f64,
             });
         }
+        crate::error::check_fill(
+            Format::Dense,
+            stored,
+            a.nnz(),
+            f64::INFINITY,
+            size_of::<S::T>(),
+        )?;
         let mut d = Dense::zeros(a.nrows(), a.ncols());
         for (i, j, v) in a.iter() {
             d.vals[i * a.ncols() + j] = v;

@@ -56,7 +56,13 @@ impl<S: Semiring, I: Index> Dia<S, I> {
             .map(|(k, _)| k as i64 - n as i64)
             .collect();
         let stored = offsets.len() as u128 * n as u128;
-        check_fill(Format::Dia, stored, a.nnz(), opts.max_fill)?;
+        check_fill(
+            Format::Dia,
+            stored,
+            a.nnz(),
+            opts.max_fill,
+            size_of::<S::T>(),
+        )?;
         let mut slot = vec![usize::MAX; span.max(1)];
         for (d, off) in offsets.iter().enumerate() {
             slot[(off + n as i64) as usize] = d;

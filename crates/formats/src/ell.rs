@@ -55,7 +55,13 @@ impl<S: Semiring, I: Index> Ell<S, I> {
     ) -> Result<Self, FormatError> {
         let n = a.nrows();
         let stored = (width as u128) * (n as u128);
-        check_fill(Format::Ell, stored, a.nnz(), max_fill)?;
+        check_fill(
+            Format::Ell,
+            stored,
+            a.nnz(),
+            max_fill,
+            size_of::<I>() + size_of::<S::T>(),
+        )?;
         let len = usize::try_from(stored).map_err(|_| FormatError::IndexOverflow {
             what: "ELL slots",
             value: stored,

@@ -204,12 +204,23 @@ impl ReadError {
 }
 
 /// Refuses a padded format whose `stored` values exceed `limit * nnz`.
+/// Refuses a padded format that would store more than `limit` values per entry, or whose
+/// `stored` slots of `slot_bytes` bytes the machine cannot hold (before allocating).
 pub(crate) fn check_fill(
     format: Format,
     stored: u128,
     nnz: usize,
     limit: f64,
+    slot_bytes: usize,
 ) -> Result<(), FormatError> {
+    let needed = stored
+        .saturating_mul(slot_bytes as u128)
+        .min(u64::MAX as u128) as u64;
+    crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
+        what: format!("{} storage of {stored} values", format.name()),
+        needed,
+        available,
+    })?;
     let fill = if nnz == 0 {
         if stored == 0 { 1.0 } else { f64::INFINITY }
     } else {

@@ -1,0 +1,63 @@
+//! What a run holds on the host, known before it starts, so that a graph too large for the
+//! machine is refused with the bytes needed and available rather than failing half-way.
+//!
+//! Each figure is an upper bound of the peak above what the caller already holds, checked by
+//! a test that measures the peak with a counting allocator (`tests/memory_plan.rs`). Stages
+//! that can need more than these bounds say so at the time, before allocating: a padded pull
+//! format (ELL, DIA, HYB, dense) checks its storage when it is converted.
+
+use crate::backend::BackendKind;
+
+/// Allowance for the small allocations beside the arrays counted.
+const SLACK: u64 = 1 << 16;
+
+/// Bytes of a CSR matrix of `n` rows and `nnz` entries with `u32` indices.
+fn csr(n: usize, nnz: usize, value_bytes: usize) -> u64 {
+    (n as u64 + 1)
+        .saturating_mul(4)
+        .saturating_add((nnz as u64).saturating_mul(4 + value_bytes as u64))
+}
+
+/// Host bytes [`Graph::new`](crate::Graph::new) holds at its peak for an `n`-vertex graph of
+/// `nnz` arcs with `value_bytes`-byte values on a backend of `kind` (its input CSR already
+/// held), with a CSR pull matrix when `pull`: on the CPU backend the push and pull copies, the
+/// transpose and the structure statistics that choose the pull format; on a GPU the transpose,
+/// the statistics and the host copy of the pull matrix on its way up. A pull matrix in a
+/// padded format checks its own storage when converted.
+pub fn graph_host_bytes(
+    kind: BackendKind,
+    n: usize,
+    nnz: usize,
+    value_bytes: usize,
+    pull: bool,
+) -> u64 {
+    let one = csr(n, nnz, value_bytes);
+    let push = match kind {
+        BackendKind::Cpu => one,
+        BackendKind::Gpu => 0,
+    };
+    if !pull {
+        return push.saturating_add(SLACK);
+    }
+    // The transpose, then the larger of the statistics (a few words per row) and the pull
+    // matrix built from it.
+    let stats = (n as u64).saturating_mul(24);
+    push.saturating_add(one)
+        .saturating_add(stats.max(one))
+        .saturating_add(SLACK)
+}
+
+/// Host bytes a traversal ([`bfs`](fn@crate::bfs), [`bellman_ford`](crate::bellman_ford),
+/// [`delta_stepping`](crate::delta_stepping), reachability, widest paths) holds at its peak
+/// on `n` vertices with `value_bytes`-byte values on a backend of `kind`, its result
+/// included: on the CPU backend the distances or levels, the predecessors, two frontier
+/// queues and their scratch; on a GPU the results as read back.
+pub fn traversal_host_bytes(kind: BackendKind, n: usize, value_bytes: usize) -> u64 {
+    let per_vertex = match kind {
+        BackendKind::Cpu => 6 * value_bytes as u64 + 64,
+        BackendKind::Gpu => 2 * value_bytes as u64 + 16,
+    };
+    (n as u64)
+        .saturating_mul(per_vertex)
+        .saturating_add(1 << 20)
+}

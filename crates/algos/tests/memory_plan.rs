@@ -1,0 +1,110 @@
+#![allow(missing_docs)]
+//! The memory a run announces covers the memory it uses: a counting allocator measures the
+//! peak of `Graph::new`, the traversals and APSP on the CPU backend above what was held before
+//! each call, against `graph_host_bytes`, `traversal_host_bytes` and `apsp_host_bytes` (what
+//! the `semigraph` command checks against the machine before it starts).
+
+use std::sync::Mutex;
+
+use peak_alloc::PeakAlloc;
+use semigraph_algos::{
+    ApspMethod, ApspOptions, BackendKind, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Graph,
+    GraphOptions, apsp, apsp_host_bytes, bellman_ford, bfs, delta_stepping, graph_host_bytes,
+    traversal_host_bytes,
+};
+use semigraph_formats::{EdgeList, Format, Weights, generate};
+use semigraph_semiring::MinPlus;
+
+#[global_allocator]
+static ALLOC: PeakAlloc = PeakAlloc;
+
+static ONE: Mutex<()> = Mutex::new(());
+
+fn peak_of<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    let before = ALLOC.current_usage();
+    ALLOC.reset_peak_usage();
+    let r = f();
+    ((ALLOC.peak_usage() - before) as u64, r)
+}
+
+fn graphs() -> Vec<(&'static str, EdgeList)> {
+    let mut sparse = EdgeList::new(300_000, 300_000);
+    sparse.src = vec![0, 1, 2];
+    sparse.dst = vec![1, 2, 299_999];
+    sparse.weights = Weights::Int(vec![1, 2, 3]);
+    let mut kron = generate::kronecker(13, 16, 5);
+    kron.weights = Weights::Int((0..kron.len() as i64).map(|k| 1 + k % 97).collect());
+    vec![
+        ("sparse", sparse),
+        ("grid", generate::grid(200, 200, 1, 9, 2)),
+        ("kronecker", kron),
+    ]
+}
+
+#[test]
+fn runs_stay_within_their_plans() {
+    let _one = ONE.lock().unwrap();
+    let cpu = CpuBackend::new();
+    let kind = BackendKind::Cpu;
+    for (name, g) in graphs() {
+        let n = g.num_vertices();
+        let a = g.to_csr::<MinPlus<i64>, u32>().unwrap();
+        for format in [Some(Format::Csr), None] {
+            let opts = GraphOptions {
+                pull: true,
+                format,
+                ..Default::default()
+            };
+            let plan = graph_host_bytes(kind, n, a.nnz(), 8, true);
+            let (peak, gr) = peak_of(|| Graph::new(&cpu, &a, opts).unwrap());
+            if format == Some(Format::Csr) {
+                assert!(
+                    peak <= plan,
+                    "{name}: Graph::new used {peak}, planned {plan}"
+                );
+            }
+            eprintln!("{name} {format:?}: graph {peak} of {plan}");
+            let plan = traversal_host_bytes(kind, n, 8);
+            let (peak, _) = peak_of(|| bellman_ford(&gr, 0).unwrap());
+            eprintln!("{name}: bellman-ford {peak} of {plan}");
+            assert!(
+                peak <= plan,
+                "{name}: bellman_ford used {peak}, planned {plan}"
+            );
+            let p = gr.pattern::<BfsSemiring>().unwrap();
+            let plan = traversal_host_bytes(kind, n, 4);
+            let (peak, _) = peak_of(|| bfs(&p, 0, &BfsOptions::default()).unwrap());
+            eprintln!("{name}: bfs {peak} of {plan}");
+            assert!(peak <= plan, "{name}: bfs used {peak}, planned {plan}");
+        }
+        let dg = DeltaGraph::new(&cpu, &a, None).unwrap();
+        let plan = traversal_host_bytes(kind, n, 8);
+        let (peak, _) = peak_of(|| delta_stepping(&dg, 0).unwrap());
+        eprintln!("{name}: delta {peak} of {plan}");
+        assert!(
+            peak <= plan,
+            "{name}: delta_stepping used {peak}, planned {plan}"
+        );
+    }
+}
+
+#[test]
+fn apsp_stays_within_its_plan() {
+    let _one = ONE.lock().unwrap();
+    let cpu = CpuBackend::new();
+    let g = generate::grid(24, 24, 1, 9, 3);
+    let n = g.num_vertices();
+    let a = g.to_csr::<MinPlus<i32>, u32>().unwrap();
+    let gr = Graph::new(&cpu, &a, GraphOptions::default()).unwrap();
+    for method in [ApspMethod::Squaring, ApspMethod::Sources] {
+        for next_hop in [false, true] {
+            let plan = apsp_host_bytes(BackendKind::Cpu, n, 4, next_hop, method);
+            let (peak, _) = peak_of(|| apsp(&gr, &ApspOptions { next_hop, method }).unwrap());
+            eprintln!("apsp {method:?} {next_hop}: {peak} of {plan}");
+            assert!(
+                peak <= plan,
+                "{method:?} next_hop {next_hop}: used {peak}, planned {plan}"
+            );
+        }
+    }
+}
