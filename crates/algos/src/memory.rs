@@ -41,7 +41,7 @@ pub fn graph_host_bytes(
     }
     // The transpose, then the larger of the statistics (a few words per row) and the pull
     // matrix built from it.
-    let stats = (n as u64).saturating_mul(24);
+    let stats = semigraph_formats::Stats::host_bytes(n, n);
     push.saturating_add(one)
         .saturating_add(stats.max(one))
         .saturating_add(SLACK)

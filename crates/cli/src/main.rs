@@ -284,6 +284,16 @@ fn run(cli: Cli) -> Res<ExitCode> {
         Cmd::Stats { file, .. } => {
             let g = load(&file, &c)?;
             let a = files::csr_of::<semigraph_semiring::OrAnd>(&file, &g, true)?;
+            let needed = Stats::host_bytes(a.nrows(), a.ncols());
+            semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
+                CliError(format!(
+                    "{}: its statistics need {} of memory, {} are available; refused before \
+                     allocating",
+                    file.display(),
+                    semigraph_formats::error::fmt_bytes(needed),
+                    semigraph_formats::error::fmt_bytes(available)
+                ))
+            })?;
             let st = Stats::of(&a);
             let out = Output::new(&c);
             out.write(|w| {

@@ -4,73 +4,12 @@
 //! damaged files read as if they were fine, and unsafe output handling. Each test runs the
 //! built binary on the input that once failed.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> PathBuf {
-    std::env::var_os("SEMIGRAPH_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_semigraph")))
-}
-
-fn semigraph(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().expect("runs")
-}
-
-/// Runs under an address-space limit of `mib` MiB (`ulimit -v`), as a memory-limited user would.
-fn semigraph_limited(mib: u64, args: &[&str]) -> Output {
-    let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", mib * 1024);
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(bin())
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("semigraph-cli-rel-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn file(name: &str, body: &[u8]) -> String {
-    let p = dir().join(name);
-    std::fs::write(&p, body).unwrap();
-    p.display().to_string()
-}
-
-/// The `id value parent` lines of a vertex result, as (id, value).
-fn values(o: &Output) -> Vec<(String, String)> {
-    out(o)
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            (t[0].to_string(), t[1].to_string())
-        })
-        .collect()
-}
-
-/// A failure with status 1, a message, no panic.
-#[track_caller]
-fn refused(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(1), "{}{}", out(o), err(o));
-    let e = err(o);
-    assert!(e.contains("semigraph: error: "), "{e}");
-    assert!(e.contains(needle), "expected {needle:?} in: {e}");
-    assert!(!e.contains("panicked"), "{e}");
-}
+mod common;
+use common::*;
 
 // ---- wrong answers with exit status 0 -------------------------------------------------------
 
@@ -308,7 +247,7 @@ fn outputs_follow_symlinks_and_write_through_fifos() {
     let reader = std::thread::spawn(move || std::fs::read_to_string(&f2).unwrap());
     let o = semigraph(&["convert", &g, "-o", fifo.to_str().unwrap()]);
     assert!(o.status.success(), "{}", err(&o));
-    assert_eq!(reader.join().unwrap(), "0 1\n1 2\n");
+    assert_eq!(reader.join().unwrap(), "# vertices: 3, 0-based\n0 1\n1 2\n");
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
 }

@@ -38,22 +38,29 @@ impl Stats {
         self.features
     }
 
+    /// Bytes [`Stats::of`] allocates for an `nrows x ncols` matrix, at most: a histogram of row
+    /// lengths (a word per possible length) and a flag per diagonal.
+    pub fn host_bytes(nrows: usize, ncols: usize) -> u64 {
+        8 * (nrows as u64 + 1) + nrows as u64 + ncols as u64 + 4096
+    }
+
     /// Computes the statistics of `a`.
     pub fn of<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
         let n = a.nrows();
         let nnz = a.nnz();
-        let lens: Vec<usize> = (0..n).map(|i| a.row_len(i)).collect();
-        let max = lens.iter().copied().max().unwrap_or(0);
-        let min = lens.iter().copied().min().unwrap_or(0);
+        // Row lengths from the row pointers (no array of them: see `Stats::host_bytes`).
+        let lens = || (0..n).map(|i| a.row_len(i));
+        let max = lens().max().unwrap_or(0);
+        let min = lens().min().unwrap_or(0);
         let mean = if n == 0 { 0.0 } else { nnz as f64 / n as f64 };
         let var = if n == 0 {
             0.0
         } else {
-            lens.iter().map(|&l| (l as f64 - mean).powi(2)).sum::<f64>() / n as f64
+            lens().map(|l| (l as f64 - mean).powi(2)).sum::<f64>() / n as f64
         };
         let mut buckets: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
         let mut hist = vec![0usize; max + 1];
-        for &l in &lens {
+        for l in lens() {
             hist[l] += 1;
             let b = if l == 0 {
                 0
@@ -75,7 +82,7 @@ impl Stats {
         let diagonals = present.iter().filter(|p| **p).count();
         let per_entry = |stored: f64| if nnz == 0 { 1.0 } else { stored / nnz as f64 };
         let w = hyb_width(&hist, n);
-        let ell_part: usize = lens.iter().map(|&l| l.min(w)).sum();
+        let ell_part: usize = lens().map(|l| l.min(w)).sum();
         let empty_rows = buckets
             .first()
             .filter(|b| b.0 == 0 && b.1 == 0)

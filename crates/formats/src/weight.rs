@@ -106,6 +106,9 @@ impl WeightValue for bool {
     fn to_weight(self) -> Weight {
         Weight::Int(self as i64)
     }
+    fn text(self) -> String {
+        self.to_string()
+    }
 }
 
 impl WeightValue for f64 {
