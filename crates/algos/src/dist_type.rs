@@ -170,8 +170,7 @@ pub fn distance_type(
                     None => {
                         // Sums must be exact too: in units of the finest weight, every path
                         // length is an integer, exact in f32 below 2^24 units.
-                        let units = real_units(w);
-                        integer_type(&units, n, walk, Some(DistanceType::F32))
+                        integer_type(real_units(w), n, walk, Some(DistanceType::F32))
                     }
                 },
                 Some(ty) => match w.iter().position(|x| x.fract() != 0.0) {
@@ -181,22 +180,14 @@ pub fn distance_type(
                         ty,
                     }),
                     // Integral reals: treat as integers.
-                    None => {
-                        let ints: Vec<i128> = w.iter().map(|&x| x as i128).collect();
-                        integer_type(&ints, n, walk, Some(ty))
-                    }
+                    None => integer_type(w.iter().map(|&x| x as i128), n, walk, Some(ty)),
                 },
             }
         }
-        Weights::None => integer_type(&[1], n, walk, want),
-        Weights::Int(w) => {
-            let ints: Vec<i128> = w.iter().map(|&x| x as i128).collect();
-            integer_type(&ints, n, walk, want)
-        }
-        Weights::UInt(w) => {
-            let ints: Vec<i128> = w.iter().map(|&x| x as i128).collect();
-            integer_type(&ints, n, walk, want)
-        }
+        // One pass over the weights, no copy of them (a graph of a billion arcs).
+        Weights::None => integer_type([1].into_iter(), n, walk, want),
+        Weights::Int(w) => integer_type(w.iter().map(|&x| x as i128), n, walk, want),
+        Weights::UInt(w) => integer_type(w.iter().map(|&x| x as i128), n, walk, want),
     }
 }
 
@@ -204,7 +195,7 @@ pub fn distance_type(
 /// every weight is a multiple of `2^e`): sums of weights are exact in a binary float type
 /// exactly when these integer sums fit its significand. Units beyond `2^100` are capped
 /// there (far past any significand).
-fn real_units(w: &[f64]) -> Vec<i128> {
+fn real_units(w: &[f64]) -> impl Iterator<Item = i128> + '_ {
     // The exponent of the lowest set bit of x's significand.
     let low_bit = |x: f64| -> i32 {
         let bits = x.to_bits();
@@ -223,37 +214,33 @@ fn real_units(w: &[f64]) -> Vec<i128> {
         .map(|&x| low_bit(x))
         .min()
         .unwrap_or(0);
-    w.iter()
-        .map(|&x| {
-            let u = x.abs() * 2f64.powi(-finest.clamp(-1074, 1023));
-            let u = if u.is_finite() {
-                u.min(2f64.powi(100))
-            } else {
-                2f64.powi(100)
-            };
-            let u = u as i128;
-            if x < 0.0 { -u } else { u }
-        })
-        .collect()
+    w.iter().map(move |&x| {
+        let u = x.abs() * 2f64.powi(-finest.clamp(-1074, 1023));
+        let u = if u.is_finite() {
+            u.min(2f64.powi(100))
+        } else {
+            2f64.powi(100)
+        };
+        let u = u as i128;
+        if x < 0.0 { -u } else { u }
+    })
 }
 
 fn integer_type(
-    w: &[i128],
+    w: impl Iterator<Item = i128>,
     n: u128,
     walk: u128,
     want: Option<DistanceType>,
 ) -> Result<DistanceType, DistanceTypeError> {
-    let max_pos = w.iter().copied().filter(|&x| x > 0).max().unwrap_or(0) as u128;
-    let sum_pos: u128 = w
-        .iter()
-        .filter(|&&x| x > 0)
-        .fold(0u128, |s, &x| s.saturating_add(x as u128));
-    let max_neg = w
-        .iter()
-        .copied()
-        .filter(|&x| x < 0)
-        .map(|x| x.unsigned_abs())
-        .max();
+    let (mut max_pos, mut sum_pos, mut max_neg) = (0u128, 0u128, None::<u128>);
+    for x in w {
+        if x > 0 {
+            max_pos = max_pos.max(x as u128);
+            sum_pos = sum_pos.saturating_add(x as u128);
+        } else if x < 0 {
+            max_neg = Some(max_neg.unwrap_or(0).max(x.unsigned_abs()));
+        }
+    }
     let longest = n.saturating_sub(1).saturating_mul(max_pos).min(sum_pos);
     let lowest = max_neg.map_or(0, |m| walk.saturating_mul(m));
     // Every weight must itself be a value of the type, even where no path uses it (a

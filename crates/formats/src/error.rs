@@ -213,14 +213,6 @@ pub(crate) fn check_fill(
     limit: f64,
     slot_bytes: usize,
 ) -> Result<(), FormatError> {
-    let needed = stored
-        .saturating_mul(slot_bytes as u128)
-        .min(u64::MAX as u128) as u64;
-    crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
-        what: format!("{} storage of {stored} values", format.name()),
-        needed,
-        available,
-    })?;
     let fill = if nnz == 0 {
         if stored == 0 { 1.0 } else { f64::INFINITY }
     } else {
@@ -236,5 +228,13 @@ pub(crate) fn check_fill(
             limit,
         });
     }
+    let needed = stored
+        .saturating_mul(slot_bytes as u128)
+        .min(u64::MAX as u128) as u64;
+    crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
+        what: format!("{} storage of {stored} values", format.name()),
+        needed,
+        available,
+    })?;
     Ok(())
 }

@@ -25,11 +25,13 @@ impl std::fmt::Display for Weight {
 
 /// The text of a real `x` that reads back as `x` and means `x`: an integral value as all its
 /// digits (`1073741824`, never the shortest-digits-padded-with-zeros `1073741800` that reads
-/// back as the same float but another integer), other values as the shortest text that
+/// back as the same float but another integer) up to `2^63`, other values as the shortest text that
 /// round-trips in their own type (`short`: `x` as an `f32` for single precision, so `0.1f32`
 /// prints `0.1`), with an exponent when very large or very small (`1e39`, `1e-50`).
 pub fn real_text<F: std::fmt::Display + std::fmt::LowerExp>(x: f64, short: F) -> String {
-    const EXACT_INT: f64 = 170141183460469231731687303715884105728.0; // 2^127
+    // Integral values within i64 print as integers; beyond, in exponent form, which reads
+    // back as a real (an integer that long would be refused by the readers' exact rule).
+    const EXACT_INT: f64 = 9223372036854775808.0; // 2^63
     if x.is_finite() && x.fract() == 0.0 && x.abs() < EXACT_INT {
         if x == 0.0 && x.is_sign_negative() {
             return "-0".into();

@@ -5,8 +5,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, err_at, parse_f64, parse_i64, room, show};
-use crate::edgelist::{EdgeList, Weights};
+use super::lines::{Lines, WeightAcc, err_at, parse_i64, room, show};
+use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
 #[derive(Debug, PartialEq)]
@@ -138,8 +138,8 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     let mut directed = false;
     let mut ids: Vec<i64> = Vec::new();
     let mut id_lines: Vec<u64> = Vec::new();
-    let mut edges: Vec<(i64, i64, Option<f64>, u64)> = Vec::new();
-    let mut first_nonfinite = None;
+    let mut edges: Vec<(i64, i64, bool, u64)> = Vec::new();
+    let mut weights = WeightAcc::default();
     loop {
         let Some((tok, line)) = tk.next()? else {
             return Err(bad(tk.line, "the graph's \"[\" is never closed".into()));
@@ -177,32 +177,26 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
                             ids.push(int("id")?);
                             id_lines.push(line);
                         } else {
+                            // Weights exactly as the other readers keep them: integers
+                            // (i64, or u64 above it), reals, or an error.
                             let w = match get("value").or_else(|| get("weight")) {
-                                None => None,
-                                Some((_, v, l)) => match parse_f64(v) {
-                                    Some(x) if !x.is_nan() => {
-                                        if !x.is_finite() && first_nonfinite.is_none() {
-                                            first_nonfinite = Some((*l, x));
-                                        }
-                                        Some(x)
-                                    }
-                                    _ => {
-                                        return Err(err_at(
-                                            path,
-                                            *l,
-                                            ReadErrorKind::BadWeight {
-                                                value: show(v),
-                                                reason: if v.starts_with(b"\"") {
-                                                    "a quoted string; GML numbers are written \
+                                None => false,
+                                Some((_, v, _)) if v.starts_with(b"\"") => {
+                                    return Err(err_at(
+                                        path,
+                                        line,
+                                        ReadErrorKind::BadWeight {
+                                            value: show(v),
+                                            reason: "a quoted string; GML numbers are written \
                                                      without quotes"
-                                                        .into()
-                                                } else {
-                                                    "not a number".into()
-                                                },
-                                            },
-                                        ));
-                                    }
-                                },
+                                                .into(),
+                                        },
+                                    ));
+                                }
+                                Some((_, v, l)) => {
+                                    weights.push(v, *l).map_err(|k| err_at(path, *l, k))?;
+                                    true
+                                }
                             };
                             room(&mut edges, path, line)?;
                             edges.push((int("source")?, int("target")?, w, line));
@@ -255,15 +249,14 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
     }
     let n = ids.len();
     let mut g = EdgeList::new(n, n);
-    let weighted = edges.iter().any(|e| e.2.is_some());
-    if weighted && edges.iter().any(|e| e.2.is_none()) {
+    let weighted = edges.iter().any(|e| e.2);
+    if weighted && edges.iter().any(|e| !e.2) {
         return Err(ReadError::file(
             path,
             ReadErrorKind::BadLine("some edges have a value and some do not".into()),
         ));
     }
-    let mut ws = Vec::new();
-    for (s, t, w, line) in edges {
+    for (s, t, _, line) in edges {
         let id = |x: i64| {
             index.get(&x).copied().ok_or_else(|| {
                 err_at(
@@ -278,15 +271,10 @@ pub(crate) fn read<R: BufRead>(lines: Lines<R>, path: &Path) -> Result<EdgeList,
         };
         g.src.push(id(s)?);
         g.dst.push(id(t)?);
-        if let Some(w) = w {
-            ws.push(w);
-        }
     }
-    if weighted {
-        g.weights = Weights::Real(ws);
-    }
+    g.first_nonfinite = weights.first_nonfinite;
+    g.weights = weights.finish(weighted);
     g.labels = Some(ids);
-    g.first_nonfinite = first_nonfinite;
     if !directed {
         g.symmetrize();
     }

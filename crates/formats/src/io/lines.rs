@@ -218,6 +218,10 @@ pub(crate) fn parse_int(tok: &[u8]) -> Option<i128> {
         return None;
     }
     let v: i128 = digits.iter().fold(0, |v, &b| v * 10 + (b - b'0') as i128);
+    // `-0` is the real negative zero, not the integer 0.
+    if neg && v == 0 {
+        return None;
+    }
     Some(if neg { -v } else { v })
 }
 
