@@ -355,6 +355,9 @@ fn every_graph_file_of_the_data_set_loads() {
             || name.ends_with("-BFS")
             || name.ends_with("-SSSP")
             || name.ends_with("-WCC")
+            || name.ends_with("-PR")
+            || name.ends_with("-CDLP")
+            || name.ends_with("-LCC")
             || name.ends_with(".v") // read with its .e
             || name == "comments.txt"
             || name.starts_with("mangled")

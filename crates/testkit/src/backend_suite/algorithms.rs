@@ -129,6 +129,7 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
         let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
         check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
         check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+        assert_eq!(semigraph_algos::negative_cycle(&gp)?, None, "{}", tg.name);
     }
     for seed in 0..6 {
         let tg = TestGraph::random(30, 70, -6, 20, 100 + seed);
@@ -143,6 +144,15 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
                 check_negative_cycle(&tg.arcs, &cycle).unwrap()
             }
             (w, g) => panic!("{}: oracle {w:?}, bellman_ford {g:?}", tg.name),
+        }
+        // A negative cycle anywhere (not only one reachable from 0), found from every vertex.
+        match (
+            oracle_floyd_warshall(tg.n, &tg.arcs),
+            semigraph_algos::negative_cycle(&gp)?,
+        ) {
+            (Ok(_), None) => {}
+            (Err(_), Some(cycle)) => check_negative_cycle(&tg.arcs, &cycle).unwrap(),
+            (w, g) => panic!("{}: oracle {:?}, negative_cycle {g:?}", tg.name, w.is_ok()),
         }
         for method in [
             semigraph_algos::ApspMethod::Squaring,
