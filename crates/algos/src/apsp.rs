@@ -8,8 +8,9 @@ use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 
 use crate::backend::{Accum, Backend, BackendKind};
 use crate::graph::Graph;
+use crate::relax::negative_cycle;
 use crate::squaring::{dense_with_diagonal, max_squarings, square_until_fixed};
-use crate::sssp::{Distance, bellman_ford, negative_cycle};
+use crate::sssp::{Distance, bellman_ford};
 use crate::{Error, Result};
 
 /// How [`apsp`](fn@apsp) computes the distances.

@@ -30,6 +30,7 @@ pub mod error;
 pub mod graph;
 pub mod memory;
 pub mod paths;
+pub mod relax;
 mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]
@@ -53,6 +54,5 @@ pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
-pub use sssp::{
-    DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping, negative_cycle,
-};
+pub use relax::negative_cycle;
+pub use sssp::{DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping};

@@ -5,7 +5,7 @@ use semigraph_semiring::{MaxMin, Number, OrAnd, Semiring};
 
 use crate::backend::Backend;
 use crate::graph::Graph;
-use crate::sssp::{Relaxed, relax_rounds};
+use crate::relax::{Relaxed, Start, relax_rounds};
 use crate::{Error, Result};
 
 /// Runs the label-correcting loop of [`bellman_ford`](crate::bellman_ford) in any semiring
@@ -41,7 +41,7 @@ pub fn path_closure<B: Backend, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
 ) -> Result<(Vec<S::T>, usize)> {
-    match relax_rounds(g, crate::sssp::Start::One(source), g.n(), false)? {
+    match relax_rounds(g, Start::One(source), g.n(), false)? {
         Relaxed::Converged { d, rounds, .. } => Ok((g.backend().read_dense(&d)?, rounds)),
         Relaxed::Limit { .. } => Err(Error::InvalidArgument(format!(
             "{} values still change after {} rounds: no fixed point",

@@ -16,10 +16,11 @@ use semigraph_semiring::{MinPlus, OrAnd, Semiring};
 use serde_json::json;
 
 use crate::args::{AlgoBench, Common, DistChoice, GenKind, SsspAlgo};
+use crate::checks::pick_distances;
 use crate::files::{csr_of, generated, load, load_weighted, parse_weights};
 use crate::jobs::resolve_algo;
 use crate::output::{Output, fmt_duration};
-use crate::{CliError, Res, pick_distances, source_of};
+use crate::{CliError, Res, source_of};
 
 /// One backend's measurements.
 struct Row {

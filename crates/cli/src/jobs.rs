@@ -7,13 +7,14 @@ use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
     Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
-use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight, WeightValue};
+use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
 use serde_json::json;
 
 use crate::args::{BackendChoice, Common, SsspAlgo};
+use crate::checks::{exact_row_sums, plan};
 use crate::files::csr_of;
 use crate::output::{self, Field, fmt_duration};
 use crate::{CliError, Res, labelled};
@@ -88,37 +89,6 @@ fn fill_hint(file: &std::path::Path, e: CliError) -> CliError {
         ""
     };
     CliError(format!("{}: {}{hint}", file.display(), e.0))
-}
-
-/// Refuses, before anything is built, a run whose host memory (the CSR built from `g`, the
-/// graph on backend `b` with a pull matrix when `pull`, and a traversal's state when
-/// `traversal`) exceeds what the machine has: `semigraph_algos::memory`'s bounds, each
-/// checked against the peak a counting allocator measures.
-fn plan<B: Backend>(
-    b: &B,
-    g: &EdgeList,
-    value_bytes: usize,
-    pull: bool,
-    traversal: bool,
-) -> Res<()> {
-    let n = g.num_vertices();
-    let csr = semigraph_formats::csr_build_bytes::<u32>(g.nrows, g.ncols, g.len(), value_bytes);
-    let graph = semigraph_algos::graph_host_bytes(b.kind(), n, g.len(), value_bytes, pull);
-    let state = if traversal {
-        semigraph_algos::traversal_host_bytes(b.kind(), n, value_bytes)
-    } else {
-        0
-    };
-    let needed = csr.saturating_add(graph).saturating_add(state);
-    semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
-        CliError(format!(
-            "a graph of {n} vertices and {} arcs needs {} of memory to run here, {} are \
-             available; refused before allocating",
-            g.len(),
-            semigraph_formats::error::fmt_bytes(needed),
-            semigraph_formats::error::fmt_bytes(available)
-        ))
-    })
 }
 
 /// Milliseconds of `d`, for JSON.
@@ -530,58 +500,6 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
             r,
         ))
     }
-}
-
-/// `spmv` multiplies by a vector of ones; in an integer plus-times semiring that is each row's
-/// sum, which wraps around (as C, CUDA and GraphBLAS integers do) when it leaves the type.
-/// Wrapping arithmetic is exact modulo `2^bits`, so the computed sums are right exactly when
-/// the true sums fit: those are computed here in 128 bits, and a row whose sum does not fit
-/// is refused, naming the row, its sum and a type that holds it.
-fn exact_row_sums<S: Semiring>(
-    file: &std::path::Path,
-    g: &EdgeList,
-    a: &semigraph_formats::Csr<S, u32>,
-) -> Res<()>
-where
-    S::T: semigraph_formats::WeightValue,
-{
-    use semigraph_semiring::{Scalar, ScalarType};
-    let (lo, hi) = match <S::T as Scalar>::TYPE {
-        ScalarType::I32 => (i32::MIN as i128, i32::MAX as i128),
-        ScalarType::I64 => (i64::MIN as i128, i64::MAX as i128),
-        ScalarType::U32 => (0, u32::MAX as i128),
-        ScalarType::U64 => (0, u64::MAX as i128),
-        _ => return Ok(()),
-    };
-    if S::NAME != "plus_times" {
-        return Ok(()); // min/max of the entries plus 0: no sum leaves the type
-    }
-    let int = |v: S::T| match v.to_weight() {
-        Weight::Int(x) => x as i128,
-        Weight::UInt(x) => x as i128,
-        Weight::Real(x) => x as i128,
-    };
-    for i in 0..a.nrows() {
-        let sum: i128 = a.row(i).1.iter().map(|&v| int(v)).sum();
-        if sum < lo || sum > hi {
-            let wider = match <S::T as Scalar>::TYPE {
-                ScalarType::I32 | ScalarType::U32
-                    if sum >= i64::MIN as i128 && sum <= i64::MAX as i128 =>
-                {
-                    "plus-times:i64"
-                }
-                _ => "plus-times:f64 (rounded)",
-            };
-            return Err(CliError(format!(
-                "{}: row {} of A sums to {sum}, which {} cannot hold (its sums would wrap \
-                 around); use {wider}",
-                file.display(),
-                g.vertex_label(i),
-                <S::T as Scalar>::TYPE.name()
-            )));
-        }
-    }
-    Ok(())
 }
 
 pub(crate) struct SpmvJob<'a, S: Semiring> {

@@ -7,22 +7,25 @@ mod args;
 mod bench;
 mod bench_algos;
 mod bench_gemm;
+mod checks;
 mod demo;
 mod files;
 mod jobs;
 mod output;
+mod process;
 mod study;
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
-use semigraph_algos::{Direction, DistanceType, DistanceTypeError, distance_type};
+use semigraph_algos::{Direction, DistanceType};
 use semigraph_formats::io::OutputFormat;
 use semigraph_formats::{EdgeList, Format, Stats, WeightValue};
 use serde_json::json;
 
-use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, DistChoice, GenKind};
+use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, GenKind};
+use checks::{distances_field, pick_distances};
 use files::{generated, load, load_weighted, save, source_of};
 use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
 use output::Field;
@@ -58,8 +61,8 @@ cli_error_from!(
 type Res<T> = Result<T, CliError>;
 
 fn main() -> ExitCode {
-    on_signals();
-    let cli = Cli::parse_from(common_flags_last(std::env::args_os().collect()));
+    process::on_signals();
+    let cli = Cli::parse_from(process::common_flags_last(std::env::args_os().collect()));
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -67,44 +70,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// `semigraph -q bfs ...` as cargo and git accept it: the flags every subcommand shares
-/// (`-q`/`--quiet`, `--json`), given before the subcommand, are moved to the end, where the
-/// subcommand reads them (one that does not take a flag still says so).
-fn common_flags_last(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let common = |a: &std::ffi::OsString| matches!(a.to_str(), Some("-q" | "--quiet" | "--json"));
-    let first = args
-        .iter()
-        .skip(1)
-        .position(|a| !common(a))
-        .map_or(args.len(), |p| p + 1);
-    let moved: Vec<_> = args.drain(1..first).collect();
-    args.extend(moved);
-    args
-}
-
-/// No signal leaves a half-written temporary file: those that end a process (Ctrl-C,
-/// SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1/2, SIGVTALRM, SIGPROF, SIGXCPU) remove the
-/// temporaries being written, then exit with status 130; SIGXFSZ (a file-size limit), which
-/// would kill the process mid-write, is caught so that the write fails with "File too large"
-/// and cleans up like any failed write.
-fn on_signals() {
-    use signal_hook::consts::signal::*;
-    let stop = [
-        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGXCPU,
-    ];
-    let Ok(mut signals) = signal_hook::iterator::Signals::new(stop.iter().chain(&[SIGXFSZ])) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        for sig in signals.forever() {
-            if sig != SIGXFSZ {
-                semigraph_formats::io::remove_pending_temporaries();
-                std::process::exit(130);
-            }
-        }
-    });
 }
 
 fn run(cli: Cli) -> Res<ExitCode> {
@@ -623,48 +588,5 @@ pub(crate) fn labelled(g: &EdgeList, e: semigraph_algos::Error) -> CliError {
             g.vertex_label(to)
         )),
         e => e.into(),
-    }
-}
-
-/// The `distances` header field: the type, and how it was chosen.
-fn distances_field(ty: DistanceType, why: &str) -> Field {
-    Field::with(
-        "distances",
-        format!("{ty}{why}"),
-        json!({"type": ty.to_string(), "chosen_by": if why.is_empty() { "asked for" } else { "auto" }}),
-    )
-}
-
-/// The distance type for shortest paths over `g` (see [`distance_type`]), and a note for the
-/// output header saying how it was chosen; errors name the file, and the line or arc.
-pub(crate) fn pick_distances(
-    g: &EdgeList,
-    file: &Path,
-    walk_arcs: usize,
-    choice: DistChoice,
-) -> Res<(DistanceType, String)> {
-    match distance_type(g, walk_arcs, choice.wanted()) {
-        Ok(ty) => {
-            let why = match choice {
-                DistChoice::Auto => " (auto: the narrowest type that holds every path length)",
-                _ => "",
-            };
-            Ok((ty, why.to_string()))
-        }
-        Err(DistanceTypeError::NonFinite {
-            line: Some(line),
-            value,
-        }) => Err(CliError(format!(
-            "{}:{line}: weight {value} is not a finite number; shortest paths need finite weights",
-            file.display()
-        ))),
-        Err(DistanceTypeError::Inexact { arc, weight, ty }) => Err(CliError(format!(
-            "{}: arc {} -> {} has weight {weight}, which {ty} distances cannot hold exactly \
-             (use --distances auto)",
-            file.display(),
-            g.vertex_label(g.src[arc] as usize),
-            g.vertex_label(g.dst[arc] as usize)
-        ))),
-        Err(e) => Err(CliError(format!("{}: {e}", file.display()))),
     }
 }
