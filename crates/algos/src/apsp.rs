@@ -7,11 +7,11 @@ use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 
 use crate::backend::{Accum, Backend, BackendKind};
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::relax::negative_cycle;
 use crate::squaring::{dense_with_diagonal, max_squarings, square_until_fixed};
 use crate::sssp::{Distance, bellman_ford};
-use crate::{Error, Result};
 
 /// How [`apsp`](fn@apsp) computes the distances.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -257,7 +257,7 @@ fn by_sources<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(
                 });
             }
             rounds += 1;
-            b.mxm(&mut t, crate::Mask::All, Accum::Replace, at, &d)?;
+            b.mxm(&mut t, crate::backend::Mask::All, Accum::Replace, at, &d)?;
             if b.improve_dense(&mut d, &t)? == 0 {
                 break;
             }

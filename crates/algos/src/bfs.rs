@@ -1,20 +1,18 @@
 //! Breadth-first search: levels and parents, push/pull with direction switching, and
 //! multi-source BFS through SpMM.
 
-use semigraph_semiring::{MinPlus, MinSecondI, Semiring};
+use semigraph_semiring::{MinPlus, Semiring};
 
 use crate::backend::{Accum, Backend, Mask, Parents, QueueInfo, StepOutputs, UnaryOp};
+use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
-use crate::{Result, check_vertex};
 
-/// The semiring of BFS: `(min, secondi)` over `u32`. `x (+).(x) A` gives each newly reached
-/// vertex the smallest id of a frontier vertex with an arc to it: its parent.
-pub type BfsSemiring = MinSecondI<u32>;
+/// The semiring of BFS graphs: [`Parents`], `(min, secondi)` over `u32`. `x (+).(x) A` gives
+/// each newly reached vertex the smallest id of a frontier vertex with an arc to it: its
+/// parent. One type with the backend's arrays of parents, named for what a graph is for.
+pub type BfsSemiring = Parents;
 
-/// Level of a vertex that was not reached.
-pub const UNREACHED: u32 = u32::MAX;
-/// Parent of a vertex that was not reached.
-pub const NO_PARENT: u32 = u32::MAX;
+pub use crate::backend::{NO_PARENT, UNREACHED};
 
 /// Which direction a BFS level runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -398,8 +396,8 @@ pub fn bfs_multi<B: Backend>(g: &Graph<'_, B, BfsSemiring>, sources: &[usize]) -
         return Ok(vec![]);
     }
     // Column j starts with source j as its own parent at level 0.
-    let mut start_p = crate::cpu::try_vec(n * k, P::zero(), "multi-source BFS block")?;
-    let mut start_l = crate::cpu::try_vec(n * k, L::zero(), "multi-source BFS block")?;
+    let mut start_p = crate::error::try_vec(n * k, P::zero(), "multi-source BFS block")?;
+    let mut start_l = crate::error::try_vec(n * k, L::zero(), "multi-source BFS block")?;
     for (j, &s) in sources.iter().enumerate() {
         start_p[s * k + j] = s as u32;
         start_l[s * k + j] = 0;

@@ -86,3 +86,15 @@ pub fn check_vertex(vertex: usize, n: usize) -> Result<()> {
         Err(Error::VertexOutOfRange { vertex, n })
     }
 }
+
+/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`].
+pub(crate) fn try_vec<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+        what: what.to_string(),
+        needed: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        available: None,
+    })?;
+    out.resize(n, v);
+    Ok(out)
+}

@@ -6,7 +6,7 @@ use semigraph_formats::{ConvertOptions, Csr, Format, Stats, pattern_value, view_
 use semigraph_semiring::Semiring;
 
 use crate::backend::{Backend, MatrixInfo};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Which matrices a [`Graph`] keeps on its backend.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]

@@ -55,4 +55,7 @@ pub use graph::{Graph, GraphOptions, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
 pub use relax::negative_cycle;
-pub use sssp::{DeltaGraph, Distance, ShortestPaths, auto_delta, bellman_ford, delta_stepping};
+pub use sssp::{
+    DeltaGraph, Distance, ShortestPaths, SsspMethod, auto_delta, bellman_ford, delta_stepping,
+    sssp_choice,
+};

@@ -4,9 +4,9 @@
 use semigraph_semiring::{MaxMin, Number, OrAnd, Semiring};
 
 use crate::backend::Backend;
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::relax::{Relaxed, Start, relax_rounds};
-use crate::{Error, Result};
 
 /// Runs the label-correcting loop of [`bellman_ford`](crate::bellman_ford) in any semiring
 /// whose `add` selects (min, max, or): `d(source) = one`, then

@@ -5,9 +5,10 @@
 
 use semigraph_semiring::{MinPlus, Number, Semiring};
 
+use crate::backend::NO_PARENT;
 use crate::backend::{Backend, Parents, StepOutputs};
+use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
-use crate::{NO_PARENT, Result, check_vertex};
 
 /// What [`relax_rounds`] ended with.
 pub(crate) enum Relaxed<B: Backend, S: Semiring> {
@@ -53,7 +54,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
         }
         Start::Every => (
             b.dense_filled::<S>(n, 1, S::one())?,
-            crate::cpu::try_vec(n, 0u32, "the start queue")?
+            crate::error::try_vec(n, 0u32, "the start queue")?
                 .into_iter()
                 .enumerate()
                 .map(|(v, _)| v as u32)
@@ -67,7 +68,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
     };
     let mut cur = b.queue::<S>(n)?;
     let mut next = b.queue::<S>(n)?;
-    let ones = crate::cpu::try_vec(starts.len(), S::one(), "the start queue")?;
+    let ones = crate::error::try_vec(starts.len(), S::one(), "the start queue")?;
     b.queue_set(&mut cur, &starts, &ones, 0)?;
     drop((starts, ones));
     let mut batch = 1usize;
@@ -97,7 +98,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
             &mut cur,
             &mut next,
             g.push(),
-            crate::Mask::All,
+            crate::backend::Mask::All,
             None,
             batch.min(max_rounds - done.steps),
             RELAX_LIMIT,

@@ -7,7 +7,7 @@ use semigraph_formats::Csr;
 use semigraph_semiring::{DistPred, MinPlus, MinPlusPred, NO_PRED, Number, PackedDist, Semiring};
 
 use crate::backend::{Accum, Backend, Mask};
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// The squaring loop: `D <- improve(D, D (+).(x) D)` until nothing improves or `max_rounds`.
 /// Returns the array, the rounds, and whether it converged.

@@ -12,10 +12,11 @@
 use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number};
 
-use crate::backend::{Backend, Defer, Parents, StepOutputs};
+use crate::backend::NO_PARENT;
+use crate::backend::{Backend, BackendKind, Defer, Parents, StepOutputs};
+use crate::error::{Error, Result, check_vertex};
 use crate::graph::{Graph, GraphOptions};
 use crate::relax::{RELAX_LIMIT, Relaxed, Start, cycle_behind, relax_rounds};
-use crate::{Error, NO_PARENT, Result, check_vertex};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is
@@ -213,6 +214,56 @@ pub fn bellman_ford<B: Backend, D: Distance>(
     }
 }
 
+/// A single-source shortest-path algorithm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SsspMethod {
+    /// The one [`sssp_choice`] picks for the graph and backend.
+    #[default]
+    Auto,
+    /// [`bellman_ford`]: any weights; names negative cycles.
+    BellmanFord,
+    /// [`delta_stepping`]: non-negative weights.
+    DeltaStepping,
+}
+
+impl SsspMethod {
+    /// `auto`, `bellman-ford` or `delta-stepping`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SsspMethod::Auto => "auto",
+            SsspMethod::BellmanFord => "bellman-ford",
+            SsspMethod::DeltaStepping => "delta-stepping",
+        }
+    }
+}
+
+/// The algorithm [`SsspMethod::Auto`] runs on `a` on a backend of `kind` (beside
+/// [`apsp_choice`](crate::apsp_choice)): Bellman-Ford when a weight is negative (delta-stepping
+/// needs none) or on a GPU (frontier relaxation with no bucket bookkeeping: a GPU is
+/// latency-bound on the thin frontiers of narrow buckets, and every bucket costs a read-back),
+/// delta-stepping on the CPU (less work per vertex). `O(m)`.
+///
+/// ```
+/// use semigraph_algos::{arcs_to_csr, sssp_choice, BackendKind, SsspMethod};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
+/// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::DeltaStepping);
+/// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::BellmanFord);
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, -1)])?;
+/// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::BellmanFord);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspMethod {
+    let negative = a.vals().iter().any(|&w| w < <D as Number>::ZERO);
+    if negative || kind == BackendKind::Gpu {
+        SsspMethod::BellmanFord
+    } else {
+        SsspMethod::DeltaStepping
+    }
+}
+
 /// A graph ready for delta-stepping: its matrix on the backend and the bucket width.
 pub struct DeltaGraph<'b, B: Backend, D: Distance> {
     graph: Graph<'b, B, MinPlus<D>>,
@@ -271,7 +322,7 @@ impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
             Some(d) => d,
             None => {
                 let d = auto_delta(graph.csr());
-                if graph.backend().kind() == crate::BackendKind::Gpu {
+                if graph.backend().kind() == crate::backend::BackendKind::Gpu {
                     D::from_f64(d.to_f64() * GPU_DELTA_FACTOR)
                 } else {
                     d
@@ -415,7 +466,7 @@ pub fn delta_stepping<B: Backend, D: Distance>(
             &mut near,
             &mut spare,
             g.graph.push(),
-            crate::Mask::All,
+            crate::backend::Mask::All,
             Some(Defer {
                 bound: threshold,
                 far: &mut far,

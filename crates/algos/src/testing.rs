@@ -152,7 +152,7 @@ macro_rules! ensure {
 /// # Errors
 /// The first difference, in words.
 #[allow(clippy::needless_range_loop)]
-pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) -> Result<(), String> {
+pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::bfs::Bfs) -> Result<(), String> {
     let want = oracle_bfs(a, r.source);
     let reached: Vec<u32> = want.iter().flatten().copied().collect();
     let src = r.source;
@@ -218,9 +218,9 @@ pub fn check_bfs<S: Semiring>(a: &Csr<S>, r: &crate::Bfs) -> Result<(), String> 
 /// # Errors
 /// The first difference, in words.
 #[allow(clippy::needless_range_loop)]
-pub fn check_shortest_paths<D: crate::Distance>(
+pub fn check_shortest_paths<D: crate::sssp::Distance>(
     arcs: &[(usize, usize, i64)],
-    sp: &crate::ShortestPaths<D>,
+    sp: &crate::sssp::ShortestPaths<D>,
     want: &[Option<i64>],
 ) -> Result<(), String> {
     let n = want.len();
@@ -266,9 +266,9 @@ pub fn check_shortest_paths<D: crate::Distance>(
 ///
 /// # Errors
 /// The first difference, in words; a negative cycle among `arcs`.
-pub fn check_apsp<D: crate::Distance>(
+pub fn check_apsp<D: crate::sssp::Distance>(
     arcs: &[(usize, usize, i64)],
-    r: &crate::Apsp<D>,
+    r: &crate::apsp::Apsp<D>,
 ) -> Result<(), String> {
     let n = r.n;
     let fw = oracle_floyd_warshall(n, arcs)
@@ -351,13 +351,13 @@ pub struct TestGraph {
 
 impl TestGraph {
     /// As a min-plus CSR (parallel arcs keep the lightest).
-    pub fn csr<D: crate::Distance>(&self) -> Csr<MinPlus<D>> {
+    pub fn csr<D: crate::sssp::Distance>(&self) -> Csr<MinPlus<D>> {
         let arcs: Vec<(u32, u32, D)> = self
             .arcs
             .iter()
             .map(|&(u, v, w)| (u as u32, v as u32, D::from_f64(w as f64)))
             .collect();
-        crate::arcs_to_csr(self.n, &arcs).expect("valid arcs")
+        crate::graph::arcs_to_csr(self.n, &arcs).expect("valid arcs")
     }
 
     /// From an edge list with integer weights (unit weights if it has none).

@@ -56,26 +56,17 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     ))
 }
 
-/// `--algo auto`: Bellman-Ford on a GPU (frontier relaxation with no bucket bookkeeping; a GPU
-/// is latency-bound on the thin frontiers of narrow buckets) or when a weight is negative,
-/// delta-stepping on the CPU (less work per vertex).
+/// `--algo auto` resolved by the library's choice ([`semigraph_algos::sssp_choice`]).
 pub(crate) fn resolve_algo<B: Backend, D: Distance>(
     algo: SsspAlgo,
     b: &B,
     a: &semigraph_formats::Csr<MinPlus<D>>,
 ) -> SsspAlgo {
     match algo {
-        SsspAlgo::Auto => {
-            let negative = a
-                .vals()
-                .iter()
-                .any(|&w| w < <D as semigraph_semiring::Number>::ZERO);
-            if negative || b.kind() == semigraph_algos::BackendKind::Gpu {
-                SsspAlgo::BellmanFord
-            } else {
-                SsspAlgo::DeltaStepping
-            }
-        }
+        SsspAlgo::Auto => match semigraph_algos::sssp_choice(b.kind(), a) {
+            semigraph_algos::SsspMethod::DeltaStepping => SsspAlgo::DeltaStepping,
+            _ => SsspAlgo::BellmanFord,
+        },
         other => other,
     }
 }

@@ -6,7 +6,7 @@
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
-use crate::error::FormatError;
+use crate::error::{FormatError, check, filled};
 use crate::index::{Index, check_fits};
 
 /// Bytes [`csr_from_arcs`] holds at its peak for `m` arcs of an `nrows x ncols` matrix with
@@ -17,33 +17,6 @@ pub fn csr_build_bytes<I: Index>(nrows: usize, ncols: usize, m: usize, value_byt
     let (n, m) = ((nrows + ncols + 2) as u64, m as u64);
     m.saturating_mul(2 * i + value_bytes as u64)
         .saturating_add(n.saturating_mul(i))
-}
-
-/// Bytes [`Csr::try_transpose`] allocates for a matrix of `ncols` columns and `nnz` entries:
-/// the result's row pointers, columns and values.
-pub fn transpose_bytes<I: Index>(ncols: usize, nnz: usize, value_bytes: usize) -> u64 {
-    let i = std::mem::size_of::<I>() as u64;
-    (nnz as u64)
-        .saturating_mul(i + value_bytes as u64)
-        .saturating_add((ncols as u64 + 1).saturating_mul(i))
-}
-
-/// A vector of `n` copies of `v`, or [`FormatError::TooLarge`] naming `what`.
-pub(crate) fn filled<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>, FormatError> {
-    crate::memory::try_filled(n, v).map_err(|(needed, available)| FormatError::TooLarge {
-        what: what.to_string(),
-        needed,
-        available,
-    })
-}
-
-/// Refuses, with the bytes needed and available, `needed` bytes of `what`.
-pub(crate) fn check(needed: u64, what: impl FnOnce() -> String) -> Result<(), FormatError> {
-    crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
-        what: what(),
-        needed,
-        available,
-    })
 }
 
 /// The CSR matrix of the arcs `src[k] -> dst[k]` with values `value(k)`: rows sorted by

@@ -211,23 +211,23 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     }
 
     /// The transpose, or [`FormatError::TooLarge`] with the bytes needed
-    /// ([`transpose_bytes`](crate::transpose_bytes)) and available, before allocating.
+    /// ([`transpose_bytes`]) and available, before allocating.
     pub fn try_transpose(&self) -> Result<Csr<S, I>, FormatError> {
         let nnz = self.nnz();
-        crate::build::check(
-            crate::build::transpose_bytes::<I>(self.ncols, nnz, std::mem::size_of::<S::T>()),
+        crate::error::check(
+            transpose_bytes::<I>(self.ncols, nnz, std::mem::size_of::<S::T>()),
             || format!("the transpose of a {} x {} matrix", self.nrows, self.ncols),
         )?;
         let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
-        let mut row_ptr = crate::build::filled(self.ncols + 1, I::default(), "row pointers")?;
+        let mut row_ptr = crate::error::filled(self.ncols + 1, I::default(), "row pointers")?;
         for &c in &self.col_idx {
             row_ptr[c.to_usize() + 1] = ix(row_ptr[c.to_usize() + 1].to_usize() + 1);
         }
         for c in 0..self.ncols {
             row_ptr[c + 1] = ix(row_ptr[c + 1].to_usize() + row_ptr[c].to_usize());
         }
-        let mut cols = crate::build::filled(nnz, I::default(), "column indices")?;
-        let mut vals = crate::build::filled(nnz, S::zero(), "values")?;
+        let mut cols = crate::error::filled(nnz, I::default(), "column indices")?;
+        let mut vals = crate::error::filled(nnz, S::zero(), "values")?;
         // Rows in order: each row of the transpose comes out sorted. row_ptr[j] runs ahead as
         // the next free slot of row j, then is shifted back.
         for i in 0..self.nrows {
@@ -339,4 +339,13 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             })
             .collect()
     }
+}
+
+/// Bytes [`Csr::try_transpose`] allocates for a matrix of `ncols` columns and `nnz` entries:
+/// the result's row pointers, columns and values.
+pub fn transpose_bytes<I: Index>(ncols: usize, nnz: usize, value_bytes: usize) -> u64 {
+    let i = std::mem::size_of::<I>() as u64;
+    (nnz as u64)
+        .saturating_mul(i + value_bytes as u64)
+        .saturating_add((ncols as u64 + 1).saturating_mul(i))
 }

@@ -385,7 +385,7 @@ impl EdgeList {
         check_fits::<I>(self.nrows, self.ncols, self.len())?;
         let i = std::mem::size_of::<I>() as u64;
         let t = std::mem::size_of::<S::T>() as u64;
-        crate::build::check((self.len() as u64).saturating_mul(2 * i + t), || {
+        crate::error::check((self.len() as u64).saturating_mul(2 * i + t), || {
             format!(
                 "a {} x {} matrix with {} entries",
                 self.nrows,
@@ -393,12 +393,12 @@ impl EdgeList {
                 self.len()
             )
         })?;
-        let mut vals = crate::build::filled(self.len(), S::zero(), "values")?;
+        let mut vals = crate::error::filled(self.len(), S::zero(), "values")?;
         for (k, v) in vals.iter_mut().enumerate() {
             *v = self.value_of::<S>(k)?;
         }
         let cast = |v: &Vec<u32>| -> Result<Vec<I>, FormatError> {
-            let mut out = crate::build::filled(v.len(), I::default(), "indices")?;
+            let mut out = crate::error::filled(v.len(), I::default(), "indices")?;
             for (o, &x) in out.iter_mut().zip(v) {
                 *o = I::try_from_usize(x as usize).expect("checked");
             }

@@ -238,3 +238,21 @@ pub(crate) fn check_fill(
     })?;
     Ok(())
 }
+
+/// A vector of `n` copies of `v`, or [`FormatError::TooLarge`] naming `what`.
+pub(crate) fn filled<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>, FormatError> {
+    crate::memory::try_filled(n, v).map_err(|(needed, available)| FormatError::TooLarge {
+        what: what.to_string(),
+        needed,
+        available,
+    })
+}
+
+/// Refuses, with the bytes needed and available, `needed` bytes of `what`.
+pub(crate) fn check(needed: u64, what: impl FnOnce() -> String) -> Result<(), FormatError> {
+    crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {
+        what: what(),
+        needed,
+        available,
+    })
+}

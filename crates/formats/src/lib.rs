@@ -46,9 +46,9 @@ pub mod stats;
 pub mod storage;
 pub mod weight;
 
-pub use build::{csr_build_bytes, transpose_bytes};
+pub use build::csr_build_bytes;
 pub use coo::Coo;
-pub use csr::Csr;
+pub use csr::{Csr, transpose_bytes};
 pub use dense::Dense;
 pub use dia::Dia;
 pub use edgelist::{Combine, EdgeList, Weights};

@@ -39,14 +39,14 @@
 mod types;
 
 pub use types::{
-    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs,
-    UnaryOp,
+    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
+    StepOutputs, UNREACHED, UnaryOp,
 };
 
 use semigraph_formats::{ConvertOptions, Csr, Format};
 use semigraph_semiring::Semiring;
 
-use crate::Result;
+use crate::error::Result;
 
 /// Everything an algorithm may ask of a backend.
 ///

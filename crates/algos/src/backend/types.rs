@@ -119,9 +119,13 @@ impl<'a, B: Backend + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
 }
 
 /// Arrays of vertex ids or step numbers (parents, predecessors, witnesses, levels): `u32`
-/// values whose zero,
-/// `u32::MAX` ([`NO_PARENT`](crate::NO_PARENT)), means "none".
+/// values whose zero, `u32::MAX` ([`NO_PARENT`]), means "none".
 pub type Parents = MinSecondI<u32>;
+
+/// Parent (or predecessor, witness) of a vertex that has none: the zero of [`Parents`].
+pub const NO_PARENT: u32 = u32::MAX;
+/// Level of a vertex that was not reached.
+pub const UNREACHED: u32 = u32::MAX;
 
 /// How a result is combined with the existing output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -11,7 +11,7 @@ use crate::backend::{
     Accum, Backend, BackendKind, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs,
     UnaryOp,
 };
-use crate::{Error, Result};
+use crate::error::{Error, Result, try_vec};
 
 mod products;
 mod queue;
@@ -147,18 +147,6 @@ fn combine<S: Semiring>(accum: Accum, y: S::T, t: S::T) -> S::T {
         Accum::Replace => t,
         Accum::Add => S::add(y, t),
     }
-}
-
-/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`].
-pub(crate) fn try_vec<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
-        what: what.to_string(),
-        needed: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-        available: None,
-    })?;
-    out.resize(n, v);
-    Ok(out)
 }
 
 const MIN_LEN: usize = 512;
@@ -560,7 +548,7 @@ impl Backend for CpuBackend {
             })
             .collect();
         for &j in targets {
-            p.data[j as usize] = crate::NO_PARENT;
+            p.data[j as usize] = crate::backend::NO_PARENT;
         }
         for (j, k) in found {
             let e = &mut p.data[j as usize];

@@ -6,9 +6,11 @@
 use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
+use super::CpuBackend;
 use super::{CpuDense, CpuMatrix, allows, check_mask};
+use crate::backend::NO_PARENT;
 use crate::backend::{Defer, Mask, Parents, QueueInfo, StepOutputs};
-use crate::{CpuBackend, NO_PARENT, Result};
+use crate::error::Result;
 
 /// A work queue of the CPU backend.
 #[derive(Clone, Debug)]
