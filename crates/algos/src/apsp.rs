@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, NO_PRED, Number, OrAnd, Semiring};
 
-use crate::backend::{Accum, Backend, BackendKind};
+use crate::backend::{Accum, BackendKind, Frontier};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::relax::negative_cycle;
@@ -206,7 +206,7 @@ fn source_block(n: usize, value_bytes: usize) -> usize {
 /// straight into it. Returns the row-major `n x n` distances and the most rounds of a block; a
 /// block still changing after `n` rounds has a negative cycle, named by [`bellman_ford`] from
 /// its sources.
-fn by_sources<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(Vec<D>, usize)> {
+fn by_sources<B: Frontier, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(Vec<D>, usize)> {
     type S<D> = MinPlus<D>;
     let (b, a) = (g.backend(), g.csr());
     let n = a.nrows();
@@ -342,7 +342,7 @@ fn by_sources<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<(
 /// assert_eq!(apsp(&g, &opts)?.dist, r.dist);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn apsp<B: Backend, D: Distance>(
+pub fn apsp<B: Frontier, D: Distance>(
     g: &Graph<'_, B, MinPlus<D>>,
     opts: &ApspOptions,
 ) -> Result<Apsp<D>> {
@@ -459,7 +459,10 @@ fn next_hops_from_distances<D: Distance>(a: &Csr<MinPlus<D>>, dist: &[D]) -> Vec
 }
 
 /// A negative diagonal entry of `dist` is a negative cycle: named by Bellman-Ford on `g`.
-fn check_diagonal<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>, dist: &[D]) -> Result<()> {
+fn check_diagonal<B: Frontier, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+    dist: &[D],
+) -> Result<()> {
     let n = g.n();
     let Some(v) = (0..n).find(|&i| dist[i * n + i] < <D as Number>::ZERO) else {
         return Ok(());
@@ -502,7 +505,7 @@ fn check_diagonal<B: Backend, D: Distance>(g: &Graph<'_, B, MinPlus<D>>, dist: &
 /// assert_eq!(r, vec![true, true, true, false, true, true, false, false, true]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn transitive_closure<B: Backend>(g: &Graph<'_, B, OrAnd>) -> Result<Vec<bool>> {
+pub fn transitive_closure<B: Frontier>(g: &Graph<'_, B, OrAnd>) -> Result<Vec<bool>> {
     let (b, a) = (g.backend(), g.csr());
     let n = check_square(a)?;
     let d0 = dense_with_diagonal(a)?;

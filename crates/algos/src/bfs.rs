@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MinPlus, Semiring};
 
-use crate::backend::{Accum, Backend, Mask, Parents, QueueInfo, StepOutputs, UnaryOp};
+use crate::backend::{Accum, Frontier, Mask, Parents, QueueInfo, StepOutputs, UnaryOp};
 use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
 
@@ -107,7 +107,7 @@ pub(crate) const MAX_BATCH: usize = 64;
 /// A BFS result whose levels and parents are still backend arrays (device memory on a GPU):
 /// what [`bfs_resident`] returns, for a caller that goes on computing on the backend or reads
 /// only what it needs. [`read`](ResidentBfs::read) gives the [`Bfs`] of [`bfs`](fn@bfs).
-pub struct ResidentBfs<B: Backend> {
+pub struct ResidentBfs<B: Frontier> {
     /// The source (0-based).
     pub source: usize,
     /// Hop counts, [`UNREACHED`] where not reached (as [`Bfs::levels`]).
@@ -124,7 +124,7 @@ pub struct ResidentBfs<B: Backend> {
     pub pull_steps: u32,
 }
 
-impl<B: Backend> ResidentBfs<B> {
+impl<B: Frontier> ResidentBfs<B> {
     /// Copies levels and parents to the host.
     ///
     /// # Errors
@@ -145,13 +145,13 @@ impl<B: Backend> ResidentBfs<B> {
 /// Breadth-first search from `source`, computing levels and parents.
 ///
 /// Each level is one product in the `(min, secondi)` semiring masked by the vertices not
-/// visited yet: a push level is one [`Backend::relax_step`] along `A` from the frontier queue
+/// visited yet: a push level is one [`Frontier::queue_relax`] along `A` from the frontier queue
 /// (the arcs of the frontier only; the parent of a vertex is the smallest frontier vertex with
 /// an arc to it), followed by `levels<next> = level`; a pull level is a masked SpMV along
 /// `A^T` that stops scanning a vertex's in-arcs at its first frontier neighbour with parent id
 /// 0 (cost: at most the in-arcs of the unvisited vertices), then a dense relaxation that
 /// enqueues the new frontier. [`Direction::Auto`] follows Beamer on arc counts
-/// ([`Backend::queue_arcs`]): pull once the frontier's out-arcs exceed 1/14 of the arcs of
+/// ([`Frontier::queue_arcs`]): pull once the frontier's out-arcs exceed 1/14 of the arcs of
 /// the rows not expanded yet, push again once the frontier shrinks below `n / 24` vertices.
 /// Pull needs a graph built with `GraphOptions { pull: true, .. }`; without it `Auto` always
 /// pushes.
@@ -192,7 +192,7 @@ impl<B: Backend> ResidentBfs<B> {
 /// assert_eq!(r.parents[0], 0);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn bfs<B: Backend>(
+pub fn bfs<B: Frontier>(
     g: &Graph<'_, B, BfsSemiring>,
     source: usize,
     opts: &BfsOptions,
@@ -217,7 +217,7 @@ pub fn bfs<B: Backend>(
 /// assert_eq!(cpu.read_dense(&r.levels)?, vec![0, 1, 2]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn bfs_resident<B: Backend>(
+pub fn bfs_resident<B: Frontier>(
     g: &Graph<'_, B, BfsSemiring>,
     source: usize,
     opts: &BfsOptions,
@@ -293,8 +293,8 @@ pub fn bfs_resident<B: Backend>(
                 xd,
             )?;
             reached_before += nf;
-            b.improve_dense_queue(&mut parents, td, &mut next, level as usize)?;
-            b.assign_queue(&mut levels, &next, level)?;
+            b.queue_improve_dense(&mut parents, td, &mut next, level as usize)?;
+            b.queue_assign(&mut levels, &next, level)?;
             std::mem::swap(&mut cur, &mut next);
             (last, mf) = read(&cur)?;
             nf = last.len;
@@ -303,7 +303,7 @@ pub fn bfs_resident<B: Backend>(
             // Up to `batch` push levels; a backend may stop once the frontier grows past
             // what could make pulling worth it, so the direction is decided again in time.
             let limit = (unvisited / ALPHA).max(1);
-            b.relax_steps(
+            b.queue_relax_steps(
                 &mut parents,
                 StepOutputs {
                     parents: None,
@@ -384,7 +384,10 @@ pub fn bfs_resident<B: Backend>(
 /// assert_eq!(r[1].level(0), None);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn bfs_multi<B: Backend>(g: &Graph<'_, B, BfsSemiring>, sources: &[usize]) -> Result<Vec<Bfs>> {
+pub fn bfs_multi<B: Frontier>(
+    g: &Graph<'_, B, BfsSemiring>,
+    sources: &[usize],
+) -> Result<Vec<Bfs>> {
     type P = BfsSemiring;
     type L = MinPlus<u32>;
     let (b, n, k) = (g.backend(), g.n(), sources.len());

@@ -41,8 +41,8 @@ pub use apsp::{
     apsp_squaring_discount, transitive_closure,
 };
 pub use backend::{
-    Accum, Backend, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo,
-    StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, Counters, Defer, Ewise, Frontier, Mask, MatrixInfo, Parents,
+    QueueInfo, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,

@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MaxMin, Number, OrAnd, Semiring};
 
-use crate::backend::Backend;
+use crate::backend::Frontier;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::relax::{Relaxed, Start, relax_rounds};
@@ -37,7 +37,7 @@ use crate::relax::{Relaxed, Start, relax_rounds};
 /// assert_eq!(d, vec![0, 2, 4]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn path_closure<B: Backend, S: Semiring>(
+pub fn path_closure<B: Frontier, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: usize,
 ) -> Result<(Vec<S::T>, usize)> {
@@ -75,7 +75,7 @@ pub fn path_closure<B: Backend, S: Semiring>(
 /// assert_eq!(r, vec![true, true, false]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn reachability<B: Backend>(g: &Graph<'_, B, OrAnd>, source: usize) -> Result<Vec<bool>> {
+pub fn reachability<B: Frontier>(g: &Graph<'_, B, OrAnd>, source: usize) -> Result<Vec<bool>> {
     Ok(path_closure(g, source)?.0)
 }
 
@@ -107,7 +107,7 @@ pub fn reachability<B: Backend>(g: &Graph<'_, B, OrAnd>, source: usize) -> Resul
 /// assert_eq!(w[3], 4.0);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn widest_path<B: Backend, D: Number>(
+pub fn widest_path<B: Frontier, D: Number>(
     g: &Graph<'_, B, MaxMin<D>>,
     source: usize,
 ) -> Result<Vec<D>>

@@ -6,12 +6,12 @@
 use semigraph_semiring::{MinPlus, Number, Semiring};
 
 use crate::backend::NO_PARENT;
-use crate::backend::{Backend, Parents, StepOutputs};
+use crate::backend::{Frontier, Parents, StepOutputs};
 use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
 
 /// What [`relax_rounds`] ended with.
-pub(crate) enum Relaxed<B: Backend, S: Semiring> {
+pub(crate) enum Relaxed<B: Frontier, S: Semiring> {
     /// No change in the last round.
     Converged {
         d: B::Dense<S>,
@@ -37,10 +37,10 @@ pub(crate) enum Start {
 
 /// The label-correcting loop shared by Bellman-Ford, reachability and widest paths:
 /// `d(source) = one`; each round pushes only the vertices that improved in the previous round
-/// ([`Backend::relax_step`] from queue to queue), recording the witness of each improvement
+/// ([`Frontier::queue_relax`] from queue to queue), recording the witness of each improvement
 /// when `with_parents`. The queue's length is read every few rounds (1, 2, 4, ... up to
 /// [`MAX_BATCH`](crate::bfs::MAX_BATCH)), never more than `max_rounds` rounds in all.
-pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
+pub(crate) fn relax_rounds<B: Frontier, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: Start,
     max_rounds: usize,
@@ -88,7 +88,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
             });
         }
         // Never past `max_rounds` rounds: a change in the last one is what the caller tests.
-        b.relax_steps(
+        b.queue_relax_steps(
             &mut d,
             StepOutputs {
                 parents: parents.as_mut(),
@@ -108,7 +108,7 @@ pub(crate) fn relax_rounds<B: Backend, S: Semiring>(
 }
 
 /// Frontier size past which a backend may stop a batch of relaxation steps early (see
-/// [`Backend::relax_steps`]): large frontiers are read after every step.
+/// [`Frontier::queue_relax_steps`]): large frontiers are read after every step.
 pub(crate) const RELAX_LIMIT: usize = 1 << 15;
 
 /// A negative cycle anywhere in the graph, if there is one, named by its vertices in order;
@@ -149,7 +149,7 @@ pub(crate) const RELAX_LIMIT: usize = 1 << 15;
 /// assert_eq!(negative_cycle(&Graph::new(&cpu, &a, GraphOptions::default())?)?, None);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn negative_cycle<B: Backend, D: Number>(
+pub fn negative_cycle<B: Frontier, D: Number>(
     g: &Graph<'_, B, MinPlus<D>>,
 ) -> Result<Option<Vec<u32>>> {
     if g.csr().vals().iter().all(|&w| w >= <D as Number>::ZERO) {
@@ -162,7 +162,7 @@ pub fn negative_cycle<B: Backend, D: Number>(
             parents: Some(p),
             changed,
         } => {
-            let (idx, _) = b.read_queue(&changed)?;
+            let (idx, _) = b.queue_read(&changed)?;
             let pred = b.read_dense(&p)?;
             Ok(Some(cycle_behind(&pred, idx[0] as usize)))
         }

@@ -2,8 +2,8 @@
 //! predecessors and negative-cycle detection) and delta-stepping, in [`MinPlus`] over any
 //! [`Distance`] type (`i32`, `i64`, `f32`, `f64`).
 //!
-//! Both relax with [`Backend::relax`]: a push product from the vertices that changed, the
-//! strict improvements it brings, and the [`witness`](Backend::witness) of each improvement,
+//! Both relax with [`Backend::relax`](crate::backend::Backend::relax): a push product from the vertices that changed, the
+//! strict improvements it brings, and the [`witness`](crate::backend::Backend::witness) of each improvement,
 //! which is the predecessor (the smallest frontier vertex whose path attains the new
 //! distance). Because a predecessor is only rewritten on a strict improvement, and always
 //! from the previous round's values, the predecessors form a tree unless there is a
@@ -13,7 +13,7 @@ use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number};
 
 use crate::backend::NO_PARENT;
-use crate::backend::{Backend, BackendKind, Defer, Parents, StepOutputs};
+use crate::backend::{BackendKind, Defer, Frontier, Parents, StepOutputs};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::{Graph, GraphOptions};
 use crate::relax::{RELAX_LIMIT, Relaxed, Start, cycle_behind, relax_rounds};
@@ -34,7 +34,7 @@ pub trait Distance: Number + semigraph_formats::WeightValue {
     /// 64-bit word (`i32`, `f32`), by squaring in [`semigraph_semiring::MinPlusPred`];
     /// `None` for the others (see [`apsp`](fn@crate::apsp)).
     #[doc(hidden)]
-    fn packed_apsp<B: Backend>(
+    fn packed_apsp<B: Frontier>(
         _b: &B,
         _a: &Csr<MinPlus<Self>>,
         _limit: usize,
@@ -54,7 +54,7 @@ macro_rules! distance {
             fn from_f64(x: f64) -> $t {
                 if $int { x.round() as $t } else { x as $t }
             }
-            fn packed_apsp<B: Backend>(
+            fn packed_apsp<B: Frontier>(
                 b: &B,
                 a: &Csr<MinPlus<$t>>,
                 limit: usize,
@@ -118,7 +118,7 @@ impl<D: Distance> ShortestPaths<D> {
 }
 
 /// The result of a run: distances as read back, predecessors (the source has none).
-fn finish<B: Backend, D: Distance>(
+fn finish<B: Frontier, D: Distance>(
     b: &B,
     source: usize,
     d: &B::Dense<MinPlus<D>>,
@@ -143,7 +143,7 @@ fn finish<B: Backend, D: Distance>(
 ///
 /// Round `r` computes `t = changed (+).(x) A` in [`MinPlus`] (SpMSpV: the best `d(u) + w`
 /// over changed `u`), keeps each strict improvement of `d`, and records as predecessor the
-/// smallest changed `u` that attains it ([`Backend::relax`]). Without a negative cycle, `d` is
+/// smallest changed `u` that attains it ([`Backend::relax`](crate::backend::Backend::relax)). Without a negative cycle, `d` is
 /// final after at most `n - 1` rounds; a change in round `n` proves a negative cycle reachable
 /// from the source, and walking `n` predecessor steps back from a vertex changed in that
 /// round lands on one, which is returned.
@@ -188,7 +188,7 @@ fn finish<B: Backend, D: Distance>(
 /// }
 /// # Ok::<(), Error>(())
 /// ```
-pub fn bellman_ford<B: Backend, D: Distance>(
+pub fn bellman_ford<B: Frontier, D: Distance>(
     g: &Graph<'_, B, MinPlus<D>>,
     source: usize,
 ) -> Result<ShortestPaths<D>> {
@@ -204,7 +204,7 @@ pub fn bellman_ford<B: Backend, D: Distance>(
             parents: Some(p),
             changed,
         } => {
-            let (idx, _) = b.read_queue(&changed)?;
+            let (idx, _) = b.queue_read(&changed)?;
             let pred = b.read_dense(&p)?;
             Err(Error::NegativeCycle {
                 cycle: cycle_behind(&pred, idx[0] as usize),
@@ -265,12 +265,12 @@ pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspM
 }
 
 /// A graph ready for delta-stepping: its matrix on the backend and the bucket width.
-pub struct DeltaGraph<'b, B: Backend, D: Distance> {
+pub struct DeltaGraph<'b, B: Frontier, D: Distance> {
     graph: Graph<'b, B, MinPlus<D>>,
     delta: D,
 }
 
-impl<'b, B: Backend, D: Distance> DeltaGraph<'b, B, D> {
+impl<'b, B: Frontier, D: Distance> DeltaGraph<'b, B, D> {
     /// Checks `a` and uploads it.
     ///
     /// `delta: None` picks [`auto_delta`] for the backend: on the CPU `max_weight /
@@ -395,12 +395,12 @@ pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
 /// as a near/far worklist (Davidson et al.).
 ///
 /// The frontier (*near*) holds the vertices to relax in the current bucket, whose values are
-/// below its threshold. Steps run back to back ([`Backend::relax_steps`] with a [`Defer`]):
+/// below its threshold. Steps run back to back ([`Frontier::queue_relax_steps`] with a [`Defer`]):
 /// each step relaxes the entries of its input below the threshold and sets the others aside
 /// in the *far* queue, so a GPU runs a bucket's steps as it runs Bellman-Ford's (several in one
 /// launch while the frontier is small). When the frontier is empty, the threshold advances by
 /// `delta` (at least past the smallest value waiting in far), and far is split
-/// ([`Backend::split_queue`]) into the next frontier and what waits on, dropping vertices
+/// ([`Frontier::queue_split`]) into the next frontier and what waits on, dropping vertices
 /// settled in earlier buckets. Steps run in batches between reads of the frontier's length;
 /// each bucket costs one more read (the far minimum). A `delta` above every distance makes it
 /// Bellman-Ford over one bucket; a small one approaches Dijkstra's order.
@@ -433,7 +433,7 @@ pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
 /// assert_eq!(sp.pred[2], 1);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn delta_stepping<B: Backend, D: Distance>(
+pub fn delta_stepping<B: Frontier, D: Distance>(
     g: &DeltaGraph<'_, B, D>,
     source: usize,
 ) -> Result<ShortestPaths<D>> {
@@ -456,7 +456,7 @@ pub fn delta_stepping<B: Backend, D: Distance>(
     let mut batch = 1usize;
     loop {
         // The bucket's steps back to back; what reaches past the threshold waits in `far`.
-        b.relax_steps(
+        b.queue_relax_steps(
             &mut d,
             StepOutputs {
                 parents: Some(&mut p),
@@ -481,7 +481,7 @@ pub fn delta_stepping<B: Backend, D: Distance>(
         }
         // The bucket is settled: advance past the smallest value waiting (an entry's value
         // is at least its vertex's distance, so the next bucket holds that vertex).
-        let (far_info, m) = b.reduce_queue(&far)?;
+        let (far_info, m) = b.queue_reduce(&far)?;
         if far_info.len == 0 {
             return finish(b, source, &d, &p, info.steps);
         }
@@ -499,7 +499,7 @@ pub fn delta_stepping<B: Backend, D: Distance>(
             None => far2.insert(b.queue::<S<D>>(n)?),
         };
         b.queue_clear(rest)?;
-        b.split_queue(&far, &d, lo, threshold, &mut near, Some(rest))?;
+        b.queue_split(&far, &d, lo, threshold, &mut near, Some(rest))?;
         std::mem::swap(&mut far, rest);
         batch = 1;
     }

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use semigraph_algos::{
-    ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend,
-    DeltaGraph, Distance, DistanceType, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford,
-    bfs, bfs_resident, delta_stepping, reachability,
+    ApspMethod, ApspOptions, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend, DeltaGraph,
+    Distance, DistanceType, Frontier, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford, bfs,
+    bfs_resident, delta_stepping, reachability,
 };
 use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
@@ -109,7 +109,7 @@ fn median_min(mut t: Vec<Duration>) -> (Duration, Duration) {
 
 /// Runs `run` once untimed, then `runs` times: times, the last result, the last run's counters,
 /// and a check of every result.
-fn measure<B: Backend, R>(
+fn measure<B: Frontier, R>(
     b: &B,
     runs: usize,
     mut run: impl FnMut() -> semigraph_algos::Result<R>,
@@ -197,7 +197,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
     let check = |r: &Bfs| check_bfs(&a, &reference, r);
     /// Two rows: levels and parents copied to the host, and left on the backend
     /// ([`bfs_resident`], read after the clock stops to be checked).
-    fn one<B: Backend>(
+    fn one<B: Frontier>(
         be: &B,
         a: &Csr<BfsSemiring>,
         g: &EdgeList,
@@ -371,7 +371,7 @@ fn sssp_typed<D: Distance>(
         .map_err(|e| crate::labelled(g, e))?;
     let check = |r: &ShortestPaths<D>| check_sssp(&a, &reference, r);
     #[allow(clippy::too_many_arguments)]
-    fn one<B: Backend, D: Distance>(
+    fn one<B: Frontier, D: Distance>(
         be: &B,
         a: &Csr<MinPlus<D>>,
         g: &EdgeList,
@@ -494,7 +494,7 @@ fn apsp_typed<D: Distance>(
         }
         Ok(())
     };
-    fn one<B: Backend, D: Distance>(
+    fn one<B: Frontier, D: Distance>(
         be: &B,
         a: &Csr<MinPlus<D>>,
         runs: usize,

@@ -10,8 +10,8 @@ use semigraph_algos::testing::{
     TestGraph, check_apsp, check_bfs, check_shortest_paths, oracle_dijkstra,
 };
 use semigraph_algos::{
-    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Graph, GraphOptions,
-    apsp, bellman_ford, bfs, delta_stepping,
+    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier, Graph,
+    GraphOptions, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::{EdgeList, generate};
@@ -214,7 +214,7 @@ fn kron(scale: u32) -> EdgeList {
     g
 }
 
-fn run_on<B: Backend>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
+fn run_on<B: Frontier>(b: &B, c: &Common, size: DemoSize) -> Res<Vec<Row>> {
     let s = sizes(size);
     let graphs = [
         (

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use semigraph_algos::{
     ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
-    Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
+    Frontier, Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight};
 use semigraph_gpu::GpuBackend;
@@ -57,7 +57,7 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
 }
 
 /// `--algo auto` resolved by the library's choice ([`semigraph_algos::sssp_choice`]).
-pub(crate) fn resolve_algo<B: Backend, D: Distance>(
+pub(crate) fn resolve_algo<B: Frontier, D: Distance>(
     algo: SsspAlgo,
     b: &B,
     a: &semigraph_formats::Csr<MinPlus<D>>,
@@ -100,7 +100,7 @@ pub(crate) trait Job {
     type Out;
     /// The graph file the job reads: its errors are reported as `FILE: message`.
     fn file(&self) -> &std::path::Path;
-    fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)>;
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)>;
 }
 
 /// `e` as `FILE: message`, unless it already names the file.
@@ -235,7 +235,7 @@ impl Job for BfsJob<'_> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
-    fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         plan(
             b,
             self.g,
@@ -328,11 +328,11 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
-    fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         plan(b, self.g, size_of::<D>(), false, true)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t0 = Instant::now();
-        enum Built<'b, B: Backend, D: Distance> {
+        enum Built<'b, B: Frontier, D: Distance> {
             Bf(Graph<'b, B, MinPlus<D>>),
             Delta(DeltaGraph<'b, B, D>),
         }
@@ -437,7 +437,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
-    fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // APSP checks its n x n results itself, before it starts.
         plan(b, self.g, size_of::<D>(), false, false)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
@@ -510,7 +510,7 @@ where
     fn file(&self) -> &std::path::Path {
         self.file
     }
-    fn run<B: Backend>(self, b: &B) -> Res<(Lines, Self::Out)> {
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // The matrix (as a push matrix would be), x and y.
         plan(b, self.g, size_of::<S::T>(), false, true)?;
         // Boolean and parent semirings read the structure only (any weight means "an arc").

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use semigraph::algos::{Parents, UnaryOp};
+use semigraph::algos::Parents;
 use semigraph::prelude::*;
 
 /// Levels of a BFS from `s`, written as linear algebra:
@@ -16,7 +16,7 @@ use semigraph::prelude::*;
 /// - `p (+)= t` through `improve_dense` (min keeps the parents found earlier), which also says
 ///   how many vertices were reached;
 /// - `levels<t> = level`: the mask *keeps* exactly the vertices found in this level.
-fn bfs_by_hand<B: Backend>(
+fn bfs_by_hand<B: Frontier>(
     g: &Graph<'_, B, BfsSemiring>,
     s: usize,
 ) -> semigraph::algos::Result<Vec<u32>> {
@@ -41,7 +41,7 @@ fn bfs_by_hand<B: Backend>(
 
 /// Walks of one or two arcs from `s` with plus-times on the pattern: `y = A^T x`, then `y (+)= A^T y`
 /// (`Accum::Add` adds the product into what `y` holds).
-fn short_paths<B: Backend>(
+fn short_paths<B: Frontier>(
     b: &B,
     a: &Csr<PlusTimes<f64>>,
     s: usize,
@@ -65,7 +65,7 @@ fn short_paths<B: Backend>(
     Ok(b.read_dense(&y)?.iter().sum())
 }
 
-fn run<B: Backend>(b: &B, file: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+fn run<B: Frontier>(b: &B, file: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     let el = read_graph(file, &ReadOptions::default())?;
     let a: Csr<BfsSemiring> = el.to_csr()?;
     let g = Graph::new(

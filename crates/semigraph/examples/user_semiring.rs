@@ -26,7 +26,7 @@ semiring! {
 /// The reliability of the best path from `source` to every vertex: `r = e(source)`, then
 /// `r = r (+) A^T (x) r` until nothing improves (at most `n` rounds: with probabilities at most
 /// 1 no cycle helps).
-fn most_reliable<B: Backend>(
+fn most_reliable<B: Frontier>(
     g: &Graph<'_, B, MaxTimes>,
     source: usize,
 ) -> semigraph::algos::Result<(Vec<f64>, usize)> {

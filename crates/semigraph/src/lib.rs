@@ -54,9 +54,10 @@ pub use semigraph_semiring as semiring;
 pub mod prelude {
     pub use semigraph_algos::{
         Accum, Apsp, ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, CpuBackend,
-        DeltaGraph, Direction, Distance, Graph, GraphOptions, Mask, ResidentBfs, ShortestPaths,
-        apsp, arcs_to_csr, bellman_ford, bfs, bfs_multi, bfs_resident, delta_stepping,
-        reachability, transitive_closure, widest_path,
+        DeltaGraph, Direction, Distance, Ewise, Frontier, Graph, GraphOptions, Mask, ResidentBfs,
+        ShortestPaths, SsspMethod, UnaryOp, apsp, arcs_to_csr, bellman_ford, bfs, bfs_multi,
+        bfs_resident, delta_stepping, negative_cycle, reachability, sssp_choice,
+        transitive_closure, widest_path,
     };
     pub use semigraph_formats::io::{ReadOptions, read_graph};
     pub use semigraph_formats::{

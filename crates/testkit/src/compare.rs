@@ -10,8 +10,8 @@ use semigraph_algos::testing::{
     oracle_dijkstra,
 };
 use semigraph_algos::{
-    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
-    Error, Graph, GraphOptions, apsp, bellman_ford, bfs, delta_stepping,
+    ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance, Error,
+    Frontier, Graph, GraphOptions, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::generate::{self, Rng};
 use semigraph_formats::{Format, edgelist::WeightSpec};
@@ -57,7 +57,7 @@ pub fn random_graph(k: u64) -> (TestGraph, bool) {
 
 /// Runs every algorithm of `tg` on `b` and on the CPU and asserts equal results. `negative`:
 /// the graph may have negative weights (only Bellman-Ford and APSP run).
-pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) {
+pub fn compare_graph<B: Frontier>(b: &B, tg: &TestGraph, negative: bool, k: u64) {
     let cpu = CpuBackend::new();
     let rng = Rng::new(0x50c ^ k);
     let s = rng.below(0, tg.n as u64) as usize;
@@ -126,7 +126,7 @@ pub fn compare_graph<B: Backend>(b: &B, tg: &TestGraph, negative: bool, k: u64) 
     }
 }
 
-fn compare_sssp<B: Backend, D: Distance>(
+fn compare_sssp<B: Frontier, D: Distance>(
     b: &B,
     cpu: &CpuBackend,
     tg: &TestGraph,

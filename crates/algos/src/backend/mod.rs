@@ -7,9 +7,9 @@
 //!   a block of `k` vectors is `n x k`, a distance matrix is `n x n`;
 //! - [`Backend::Sparse`]: a sparse vector (sorted indices and their values), the frontier of
 //!   push-style algorithms;
-//! - [`Backend::Queue`]: a work queue of vertices and values whose length stays where the
-//!   backend computes, so that a traversal runs many steps ([`Backend::relax_step`]) before it
-//!   reads anything back ([`Backend::queue_len`]).
+//! - [`Frontier::Queue`] (the [`Frontier`] trait, opt-in plumbing beside the algebra): a work queue of vertices and values whose length stays where the
+//!   backend computes, so that a traversal runs many steps ([`Frontier::queue_relax`]) before it
+//!   reads anything back ([`Frontier::queue_len`]).
 //!
 //! Handles live where the backend computes (host memory for the CPU, device memory for a GPU)
 //! and stay there between calls; only the `read_*` methods bring data back.
@@ -36,6 +36,7 @@
 //! Shapes must agree; a mismatch is a bug in the caller and panics. Failures that depend on
 //! the machine (memory, a driver, a kernel compiler) return [`Error`](crate::Error).
 
+mod frontier;
 mod types;
 
 pub use types::{
@@ -47,6 +48,8 @@ use semigraph_formats::{ConvertOptions, Csr, Format};
 use semigraph_semiring::Semiring;
 
 use crate::error::Result;
+
+pub use frontier::Frontier;
 
 /// Everything an algorithm may ask of a backend.
 ///
@@ -61,9 +64,6 @@ pub trait Backend: Send + Sync {
     type Dense<S: Semiring>: Send + Sync;
     /// A sparse vector of semiring `S` (indices sorted, no duplicates).
     type Sparse<S: Semiring>: Send + Sync;
-    /// A work queue of semiring `S`: vertex ids below its `n` with a value each, in no order,
-    /// and a length that stays where the backend computes.
-    type Queue<S: Semiring>: Send + Sync;
     /// A borrowed view of a dense array of any semiring, used as a mask.
     type MaskRef<'a>: Copy
     where
@@ -638,309 +638,6 @@ pub trait Backend: Send + Sync {
         d: &Self::Dense<S>,
         at: &Self::Sparse<M>,
     ) -> Result<()>;
-
-    // ---- work queues: traversals that do not wait on the host -----------------------------
-
-    /// An empty queue for vertices `0..n` (it holds at most `n` entries from one
-    /// [`relax_step`](Backend::relax_step); appends may add more, up to `2n`).
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let q = b.queue::<MinPlus<i32>>(4)?;
-    /// assert_eq!(b.queue_len(&q)?.len, 0);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue<S: Semiring>(&self, n: usize) -> Result<Self::Queue<S>>;
-    /// Replaces the entries of `q` by `idx` (below its `n`) with `vals`, its step count by
-    /// `steps`, and its running total by `idx.len()`.
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 3)?;
-    /// let info = b.queue_len(&q)?;
-    /// assert_eq!((info.len, info.total, info.steps), (2, 2, 3));
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue_set<S: Semiring>(
-        &self,
-        q: &mut Self::Queue<S>,
-        idx: &[u32],
-        vals: &[S::T],
-        steps: usize,
-    ) -> Result<()>;
-    /// The length and step count of `q`. The one queue operation that waits for the backend
-    /// (on a GPU: a host synchronisation); loops call it every few steps, not every step.
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[1], &[0], 0)?;
-    /// assert_eq!(b.queue_len(&q)?.len, 1);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue_len<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<QueueInfo>;
-    /// The entries of `q`, sorted by index (ties by value order of insertion).
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 0)?;
-    /// assert_eq!(b.read_queue(&q)?, (vec![0, 2], vec![5, 7]));
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn read_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
-    /// One relaxation step from a queue into a queue, without waiting for the host: for each
-    /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
-    /// as it was before the step), the term `t = mul_at(A(k, j), x, k)`; where a term
-    /// [improves](Semiring::improves) `d(j)`, `d(j) = add(d(j), t)`. `to` is cleared, then
-    /// receives each improved `j` once, with its final `d(j)`. Its step count is `from`'s,
-    /// plus one if `from` had entries; its total is `from`'s plus its own length. With
-    /// `out.parents`, `p(j)` becomes the smallest `k` whose term is `d(j)` bit for bit (the
-    /// [`witness`](Backend::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
-    /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
-    /// `steps` entry is empty may improve. Outputs are written after the masks were read.
-    /// With `defer`, the entries of `from` whose value is not below its bound are appended to
-    /// its `far` queue instead of being relaxed ([`Defer`]).
-    ///
-    /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
-    /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
-    /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
-    /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
-    #[allow(clippy::too_many_arguments)]
-    ///
-    /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, StepOutputs};
-    /// use semigraph_formats::{ConvertOptions, Format};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
-    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
-    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
-    /// let (mut from, mut to) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
-    /// b.queue_set(&mut from, &[0], &[0], 0)?;
-    /// b.relax_step(&mut d, StepOutputs::none(), &from, &a, Mask::All, None, &mut to)?;
-    /// assert_eq!(b.read_queue(&to)?, (vec![1], vec![4]));
-    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, i32::MAX]);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn relax_step<S: Semiring>(
-        &self,
-        d: &mut Self::Dense<S>,
-        out: StepOutputs<'_, Self>,
-        from: &Self::Queue<S>,
-        a: &Self::Matrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
-        to: &mut Self::Queue<S>,
-    ) -> Result<()>;
-    /// Up to `max_steps` [`relax_step`](Backend::relax_step)s from `q`, with `spare` as the
-    /// other queue (`A` square: each step's output is the next one's input); the frontier ends in `q` either way, and its step count says how many
-    /// steps ran. A backend may stop early: before a step whose input has more than `limit`
-    /// entries, once the frontier is empty, or for reasons of its own (a GPU runs a small
-    /// frontier's steps in one launch of one block, which ends once the frontier outgrows the
-    /// block). After a call that ran no step, reading the length
-    /// ([`queue_len`](Backend::queue_len)) and calling again runs at least one (unless the
-    /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
-    /// The provided version runs every step. `defer` applies to every step.
-    #[allow(clippy::too_many_arguments)]
-    ///
-    /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, CpuBackend, Mask, StepOutputs};
-    /// use semigraph_formats::{ConvertOptions, Format};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
-    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
-    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
-    /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
-    /// b.queue_set(&mut q, &[0], &[0], 0)?;
-    /// // Until the frontier is empty (at most 10 steps), reading nothing back on the way.
-    /// b.relax_steps(&mut d, StepOutputs::none(), &mut q, &mut spare, &a, Mask::All, None, 10, usize::MAX)?;
-    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, 5]);
-    /// assert_eq!(b.queue_len(&q)?.len, 0);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn relax_steps<S: Semiring>(
-        &self,
-        d: &mut Self::Dense<S>,
-        mut out: StepOutputs<'_, Self>,
-        q: &mut Self::Queue<S>,
-        spare: &mut Self::Queue<S>,
-        a: &Self::Matrix<S>,
-        mask: Mask<'_, Self>,
-        mut defer: Option<Defer<'_, Self, S>>,
-        max_steps: usize,
-        limit: usize,
-    ) -> Result<()> {
-        let _ = limit;
-        let info = self.matrix_info(a);
-        assert_eq!(info.nrows, info.ncols, "relax_steps: A must be square");
-        for _ in 0..max_steps {
-            let df = defer.as_mut().map(Defer::reborrow);
-            self.relax_step(d, out.reborrow(), q, a, mask, df, spare)?;
-            std::mem::swap(q, spare);
-        }
-        Ok(())
-    }
-    /// `y(i) = value` for every entry `i` of `q` (of any semiring).
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::{MinPlus, OrAnd};
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[1, 3], &[0, 0], 0)?;
-    /// let mut seen = b.dense_filled::<OrAnd>(4, 1, false)?;
-    /// b.assign_queue(&mut seen, &q, true)?;
-    /// assert_eq!(b.read_dense(&seen)?, vec![false, true, false, true]);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn assign_queue<S: Semiring, M: Semiring>(
-        &self,
-        y: &mut Self::Dense<S>,
-        q: &Self::Queue<M>,
-        value: S::T,
-    ) -> Result<()>;
-    /// Routes each vertex `i` of `from` by its current value `v = d(i)`: `lo <= v < hi`
-    /// appends `(i, v)` to `inside`, `v >= hi` (and any `v` not ordered against `lo`/`hi`) to
-    /// `outside` (dropped if `None`), `v < lo` drops it; a queue that receives appends holds
-    /// each vertex once until it is cleared, set or written by a step. Each receiving queue's
-    /// step count becomes the larger of its own and `from`'s. The near/far split of
-    /// delta-stepping: `lo` is the last threshold (vertices below it were settled).
-    #[allow(clippy::too_many_arguments)]
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let d = b.dense::<MinPlus<i32>>(3, 1, &[1, 5, 9])?;
-    /// let mut from = b.queue::<MinPlus<i32>>(3)?;
-    /// b.queue_set(&mut from, &[0, 1, 2], &[1, 5, 9], 0)?;
-    /// let (mut near, mut far) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
-    /// b.split_queue(&from, &d, 0, 5, &mut near, Some(&mut far))?;
-    /// assert_eq!(b.read_queue(&near)?.0, vec![0]);
-    /// assert_eq!(b.read_queue(&far)?.0, vec![1, 2]);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn split_queue<S: Semiring>(
-        &self,
-        from: &Self::Queue<S>,
-        d: &Self::Dense<S>,
-        lo: S::T,
-        hi: S::T,
-        inside: &mut Self::Queue<S>,
-        outside: Option<&mut Self::Queue<S>>,
-    ) -> Result<()>;
-    /// `add` over the values of `q` (the zero if it is empty; the smallest for min-plus), with
-    /// the queue's length: one read-back.
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
-    /// let (info, least) = b.reduce_queue(&q)?;
-    /// assert_eq!((info.len, least), (2, 5));
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn reduce_queue<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(QueueInfo, S::T)>;
-    /// The length of `q` (as [`queue_len`](Backend::queue_len)) and the number of entries of
-    /// `a` in the rows of its vertices: the arcs a push step from `q` would scan, which
-    /// direction-optimising traversals weigh against the arcs a pull step would scan. One
-    /// read-back, as `queue_len`.
-    ///
-    /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, BfsSemiring, CpuBackend, Graph, GraphOptions};
-    ///
-    /// let a = arcs_to_csr::<BfsSemiring>(3, &[(0, 1, 0), (0, 2, 0), (1, 2, 0)])?;
-    /// let cpu = CpuBackend::new();
-    /// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
-    /// let mut q = cpu.queue::<BfsSemiring>(3)?;
-    /// cpu.queue_set(&mut q, &[0, 2], &[0, 2], 0)?;
-    /// let (info, arcs) = cpu.queue_arcs(&q, g.push())?;
-    /// assert_eq!((info.len, arcs), (2, 2)); // two arcs leave vertex 0, none vertex 2
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue_arcs<S: Semiring, M: Semiring>(
-        &self,
-        q: &Self::Queue<S>,
-        a: &Self::Matrix<M>,
-    ) -> Result<(QueueInfo, usize)>;
-    /// Clears `q` (no read-back).
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
-    /// b.queue_clear(&mut q)?;
-    /// assert_eq!(b.queue_len(&q)?.len, 0);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
-    /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what
-    /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
-    /// new `d(i)`; its step count becomes `steps`. No read-back.
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let inf = i32::MAX; // min-plus's zero: no entry
-    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[inf, 5, 3])?;
-    /// let t = b.dense::<MinPlus<i32>>(3, 1, &[1, 4, 3])?;
-    /// let mut to = b.queue::<MinPlus<i32>>(3)?;
-    /// b.improve_dense_queue(&mut d, &t, &mut to, 1)?;
-    /// assert_eq!(b.read_queue(&to)?, (vec![0, 1], vec![1, 4]));
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn improve_dense_queue<S: Semiring>(
-        &self,
-        d: &mut Self::Dense<S>,
-        t: &Self::Dense<S>,
-        to: &mut Self::Queue<S>,
-        steps: usize,
-    ) -> Result<()>;
-    /// `x(i) = v` for every entry `(i, v)` of `q`, all other positions the zero: a queue as a
-    /// dense vector (for pull steps).
-    ///
-    /// ```
-    /// use semigraph_algos::{Backend, CpuBackend};
-    /// use semigraph_semiring::MinPlus;
-    ///
-    /// let b = CpuBackend::new();
-    /// let inf = i32::MAX; // min-plus's zero: no entry
-    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
-    /// b.queue_set(&mut q, &[2], &[7], 0)?;
-    /// let mut x = b.dense_filled::<MinPlus<i32>>(4, 1, 0)?;
-    /// b.queue_to_dense(&q, &mut x)?;
-    /// assert_eq!(b.read_dense(&x)?, vec![inf, inf, 7, inf]);
-    /// # Ok::<(), semigraph_algos::Error>(())
-    /// ```
-    fn queue_to_dense<S: Semiring>(&self, q: &Self::Queue<S>, x: &mut Self::Dense<S>)
-    -> Result<()>;
 
     // ---- provided ------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
 use semigraph_formats::Format;
 use semigraph_semiring::{MinSecondI, Semiring};
 
-use super::Backend;
+use super::{Backend, Frontier};
 
 /// Where a backend computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,15 +28,15 @@ pub struct MatrixInfo {
     pub format: Format,
 }
 
-/// What [`Backend::queue_len`] reads back.
+/// What [`Frontier::queue_len`] reads back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueueInfo {
     /// Entries in the queue.
     pub len: usize,
     /// Entries in this queue and in every queue before it along a chain of
-    /// [`relax_step`](Backend::relax_step)s (the vertices a traversal has reached).
+    /// [`queue_relax`](Frontier::queue_relax) steps (the vertices a traversal has reached).
     pub total: usize,
-    /// Steps with a non-empty input that led to this queue ([`Backend::relax_step`] carries the
+    /// Steps with a non-empty input that led to this queue ([`Frontier::queue_relax`] carries the
     /// count from its input and adds one when that input had entries).
     pub steps: usize,
 }
@@ -64,7 +64,7 @@ impl std::ops::Sub for Counters {
 }
 
 /// What a relaxation step writes besides the values and the next queue (see
-/// [`Backend::relax_step`]).
+/// [`Frontier::queue_relax`]).
 pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
     /// The witness (predecessor) of each improved vertex.
     pub parents: Option<&'a mut B::Dense<Parents>>,
@@ -97,18 +97,18 @@ impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
 }
 
 /// Entries a relaxation step sets aside instead of relaxing them (see
-/// [`Backend::relax_step`]): those whose value is not below `bound` (`!(x < bound)`, as the
-/// `hi` of [`Backend::split_queue`]) are appended to `far` with their value, each vertex once
+/// [`Frontier::queue_relax`]): those whose value is not below `bound` (`!(x < bound)`, as the
+/// `hi` of [`Frontier::queue_split`]) are appended to `far` with their value, each vertex once
 /// until `far` is cleared or set. The near phase of delta-stepping: a bucket's steps run back
 /// to back, and the work of later buckets waits in `far`.
-pub struct Defer<'a, B: Backend + ?Sized + 'a, S: Semiring> {
+pub struct Defer<'a, B: Frontier + ?Sized + 'a, S: Semiring> {
     /// Entries with values from here on wait.
     pub bound: S::T,
     /// Where they wait.
     pub far: &'a mut B::Queue<S>,
 }
 
-impl<'a, B: Backend + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
+impl<'a, B: Frontier + ?Sized + 'a, S: Semiring> Defer<'a, B, S> {
     /// The same deferral, reborrowed for one more step.
     pub fn reborrow(&mut self) -> Defer<'_, B, S> {
         Defer {

@@ -7,10 +7,7 @@ use rayon::prelude::*;
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{Scalar, Semiring};
 
-use crate::backend::{
-    Accum, Backend, BackendKind, Defer, Ewise, Mask, MatrixInfo, Parents, QueueInfo, StepOutputs,
-    UnaryOp,
-};
+use crate::backend::{Accum, Backend, BackendKind, Ewise, Mask, MatrixInfo, Parents, UnaryOp};
 use crate::error::{Error, Result, try_vec};
 
 mod products;
@@ -155,7 +152,6 @@ impl Backend for CpuBackend {
     type Matrix<S: Semiring> = CpuMatrix<S>;
     type Dense<S: Semiring> = CpuDense<S>;
     type Sparse<S: Semiring> = CpuSparse<S>;
-    type Queue<S: Semiring> = CpuQueue<S>;
     type MaskRef<'a> = &'a dyn MaskTest;
 
     fn name(&self) -> String {
@@ -553,134 +549,6 @@ impl Backend for CpuBackend {
         for (j, k) in found {
             let e = &mut p.data[j as usize];
             *e = (*e).min(k);
-        }
-        Ok(())
-    }
-
-    fn queue<S: Semiring>(&self, n: usize) -> Result<CpuQueue<S>> {
-        Ok(CpuQueue::new(n))
-    }
-
-    fn queue_set<S: Semiring>(
-        &self,
-        q: &mut CpuQueue<S>,
-        idx: &[u32],
-        vals: &[S::T],
-        steps: usize,
-    ) -> Result<()> {
-        assert_eq!(idx.len(), vals.len(), "queue_set: lengths differ");
-        assert!(
-            idx.iter().all(|&i| (i as usize) < q.n),
-            "queue_set: index out of range"
-        );
-        q.idx = idx.to_vec();
-        q.vals = vals.to_vec();
-        q.steps = steps;
-        q.before = 0;
-        q.new_generation();
-        Ok(())
-    }
-
-    fn queue_len<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<QueueInfo> {
-        Ok(q.info())
-    }
-
-    fn read_queue<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(Vec<u32>, Vec<S::T>)> {
-        let mut e: Vec<(u32, S::T)> = q.idx.iter().copied().zip(q.vals.iter().copied()).collect();
-        e.sort_by_key(|p| p.0);
-        Ok(e.into_iter().unzip())
-    }
-
-    fn relax_step<S: Semiring>(
-        &self,
-        d: &mut CpuDense<S>,
-        out: StepOutputs<'_, Self>,
-        from: &CpuQueue<S>,
-        a: &CpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
-        to: &mut CpuQueue<S>,
-    ) -> Result<()> {
-        queue::relax_step(d, out, from, a, mask, defer, to, self.par_entries)
-    }
-
-    fn assign_queue<S: Semiring, M: Semiring>(
-        &self,
-        y: &mut CpuDense<S>,
-        q: &CpuQueue<M>,
-        value: S::T,
-    ) -> Result<()> {
-        assert_eq!(q.n, y.data.len(), "assign_queue: lengths");
-        for &i in &q.idx {
-            y.data[i as usize] = value;
-        }
-        Ok(())
-    }
-
-    fn split_queue<S: Semiring>(
-        &self,
-        from: &CpuQueue<S>,
-        d: &CpuDense<S>,
-        lo: S::T,
-        hi: S::T,
-        inside: &mut CpuQueue<S>,
-        outside: Option<&mut CpuQueue<S>>,
-    ) -> Result<()> {
-        queue::split_queue(from, d, lo, hi, inside, outside)
-    }
-
-    fn reduce_queue<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(QueueInfo, S::T)> {
-        Ok((
-            q.info(),
-            q.vals.iter().fold(S::zero(), |a, &v| S::add(a, v)),
-        ))
-    }
-
-    fn queue_arcs<S: Semiring, M: Semiring>(
-        &self,
-        q: &CpuQueue<S>,
-        a: &CpuMatrix<M>,
-    ) -> Result<(QueueInfo, usize)> {
-        let c = a.csr();
-        assert_eq!(
-            q.n,
-            c.nrows(),
-            "queue_arcs: the queue's n is not A's row count"
-        );
-        let rp = c.row_ptr();
-        let arcs = q
-            .idx
-            .iter()
-            .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
-            .sum();
-        Ok((q.info(), arcs))
-    }
-
-    fn queue_clear<S: Semiring>(&self, q: &mut CpuQueue<S>) -> Result<()> {
-        q.idx.clear();
-        q.vals.clear();
-        q.new_generation();
-        Ok(())
-    }
-
-    fn improve_dense_queue<S: Semiring>(
-        &self,
-        d: &mut CpuDense<S>,
-        t: &CpuDense<S>,
-        to: &mut CpuQueue<S>,
-        steps: usize,
-    ) -> Result<()> {
-        queue::improve_dense_queue(d, t, to, steps)
-    }
-
-    fn queue_to_dense<S: Semiring>(&self, q: &CpuQueue<S>, x: &mut CpuDense<S>) -> Result<()> {
-        assert_eq!(q.n, x.data.len(), "queue_to_dense: lengths");
-        x.data
-            .par_iter_mut()
-            .with_min_len(4096)
-            .for_each(|v| *v = S::zero());
-        for (&i, &v) in q.idx.iter().zip(&q.vals) {
-            x.data[i as usize] = v;
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
-//! Work queues of the CPU backend: the host-memory form of [`Backend::Queue`] and its fused
+//! Work queues of the CPU backend: the host-memory form of [`Frontier::Queue`] and its fused
 //! relaxation step.
 //!
-//! [`Backend::Queue`]: crate::Backend::Queue
+//! [`Frontier::Queue`]: crate::Frontier::Queue
 
 use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
@@ -9,7 +9,7 @@ use semigraph_semiring::{Scalar, Semiring};
 use super::CpuBackend;
 use super::{CpuDense, CpuMatrix, allows, check_mask};
 use crate::backend::NO_PARENT;
-use crate::backend::{Defer, Mask, Parents, QueueInfo, StepOutputs};
+use crate::backend::{Defer, Frontier, Mask, Parents, QueueInfo, StepOutputs};
 use crate::error::Result;
 
 /// A work queue of the CPU backend.
@@ -335,4 +335,136 @@ pub(super) fn improve_dense_queue<S: Semiring>(
     to.before = 0;
     to.new_generation();
     Ok(())
+}
+
+impl Frontier for CpuBackend {
+    type Queue<S: Semiring> = CpuQueue<S>;
+
+    fn queue<S: Semiring>(&self, n: usize) -> Result<CpuQueue<S>> {
+        Ok(CpuQueue::new(n))
+    }
+
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut CpuQueue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> Result<()> {
+        assert_eq!(idx.len(), vals.len(), "queue_set: lengths differ");
+        assert!(
+            idx.iter().all(|&i| (i as usize) < q.n),
+            "queue_set: index out of range"
+        );
+        q.idx = idx.to_vec();
+        q.vals = vals.to_vec();
+        q.steps = steps;
+        q.before = 0;
+        q.new_generation();
+        Ok(())
+    }
+
+    fn queue_len<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<QueueInfo> {
+        Ok(q.info())
+    }
+
+    fn queue_read<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(Vec<u32>, Vec<S::T>)> {
+        let mut e: Vec<(u32, S::T)> = q.idx.iter().copied().zip(q.vals.iter().copied()).collect();
+        e.sort_by_key(|p| p.0);
+        Ok(e.into_iter().unzip())
+    }
+
+    fn queue_relax<S: Semiring>(
+        &self,
+        d: &mut CpuDense<S>,
+        out: StepOutputs<'_, Self>,
+        from: &CpuQueue<S>,
+        a: &CpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
+        to: &mut CpuQueue<S>,
+    ) -> Result<()> {
+        relax_step(d, out, from, a, mask, defer, to, self.par_entries)
+    }
+
+    fn queue_assign<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut CpuDense<S>,
+        q: &CpuQueue<M>,
+        value: S::T,
+    ) -> Result<()> {
+        assert_eq!(q.n, y.data.len(), "queue_assign: lengths");
+        for &i in &q.idx {
+            y.data[i as usize] = value;
+        }
+        Ok(())
+    }
+
+    fn queue_split<S: Semiring>(
+        &self,
+        from: &CpuQueue<S>,
+        d: &CpuDense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut CpuQueue<S>,
+        outside: Option<&mut CpuQueue<S>>,
+    ) -> Result<()> {
+        split_queue(from, d, lo, hi, inside, outside)
+    }
+
+    fn queue_reduce<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(QueueInfo, S::T)> {
+        Ok((
+            q.info(),
+            q.vals.iter().fold(S::zero(), |a, &v| S::add(a, v)),
+        ))
+    }
+
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &CpuQueue<S>,
+        a: &CpuMatrix<M>,
+    ) -> Result<(QueueInfo, usize)> {
+        let c = a.csr();
+        assert_eq!(
+            q.n,
+            c.nrows(),
+            "queue_arcs: the queue's n is not A's row count"
+        );
+        let rp = c.row_ptr();
+        let arcs = q
+            .idx
+            .iter()
+            .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
+            .sum();
+        Ok((q.info(), arcs))
+    }
+
+    fn queue_clear<S: Semiring>(&self, q: &mut CpuQueue<S>) -> Result<()> {
+        q.idx.clear();
+        q.vals.clear();
+        q.new_generation();
+        Ok(())
+    }
+
+    fn queue_improve_dense<S: Semiring>(
+        &self,
+        d: &mut CpuDense<S>,
+        t: &CpuDense<S>,
+        to: &mut CpuQueue<S>,
+        steps: usize,
+    ) -> Result<()> {
+        improve_dense_queue(d, t, to, steps)
+    }
+
+    fn queue_to_dense<S: Semiring>(&self, q: &CpuQueue<S>, x: &mut CpuDense<S>) -> Result<()> {
+        assert_eq!(q.n, x.data.len(), "queue_to_dense: lengths");
+        x.data
+            .par_iter_mut()
+            .with_min_len(4096)
+            .for_each(|v| *v = S::zero());
+        for (&i, &v) in q.idx.iter().zip(&q.vals) {
+            x.data[i as usize] = v;
+        }
+        Ok(())
+    }
 }

@@ -1,15 +1,15 @@
-//! `impl Backend for GpuBackend`: each operation of the interface as launches of generated
+//! `impl Backend for GpuBackend` and `impl Frontier for GpuBackend`: each operation of the interface as launches of generated
 //! kernels (the products are in `products.rs`, the work queues' kernels in `queue.rs`, the raw
 //! launches in `raw.rs`).
 
 use super::raw::bytes_for;
 use super::*;
+use semigraph_algos::Frontier;
 
 impl Backend for GpuBackend {
     type Matrix<S: Semiring> = GpuMatrix<S>;
     type Dense<S: Semiring> = GpuDense<S>;
     type Sparse<S: Semiring> = GpuSparse<S>;
-    type Queue<S: Semiring> = GpuQueue<S>;
     type MaskRef<'a> = GpuMask<'a>;
 
     fn name(&self) -> String {
@@ -26,107 +26,6 @@ impl Backend for GpuBackend {
 
     fn counters(&self) -> semigraph_algos::Counters {
         self.dev.counters()
-    }
-
-    fn queue<S: Semiring>(&self, n: usize) -> AlgoResult<GpuQueue<S>> {
-        Ok(self.q_new(n)?)
-    }
-
-    fn queue_set<S: Semiring>(
-        &self,
-        q: &mut GpuQueue<S>,
-        idx: &[u32],
-        vals: &[S::T],
-        steps: usize,
-    ) -> AlgoResult<()> {
-        Ok(self.q_set(q, idx, vals, steps)?)
-    }
-
-    fn queue_len<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<QueueInfo> {
-        Ok(self.q_len(q)?)
-    }
-
-    fn read_queue<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(Vec<u32>, Vec<S::T>)> {
-        Ok(self.q_read(q)?)
-    }
-
-    fn relax_step<S: Semiring>(
-        &self,
-        d: &mut GpuDense<S>,
-        out: StepOutputs<'_, Self>,
-        from: &GpuQueue<S>,
-        a: &GpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
-        to: &mut GpuQueue<S>,
-    ) -> AlgoResult<()> {
-        Ok(self.q_relax_step(d, out, from, a, mask, defer, to)?)
-    }
-
-    fn relax_steps<S: Semiring>(
-        &self,
-        d: &mut GpuDense<S>,
-        out: StepOutputs<'_, Self>,
-        q: &mut GpuQueue<S>,
-        spare: &mut GpuQueue<S>,
-        a: &GpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
-        max_steps: usize,
-        limit: usize,
-    ) -> AlgoResult<()> {
-        Ok(self.q_relax_steps(d, out, q, spare, a, mask, defer, max_steps, limit)?)
-    }
-
-    fn assign_queue<S: Semiring, M: Semiring>(
-        &self,
-        y: &mut GpuDense<S>,
-        q: &GpuQueue<M>,
-        value: S::T,
-    ) -> AlgoResult<()> {
-        Ok(self.q_assign(y, q, value)?)
-    }
-
-    fn split_queue<S: Semiring>(
-        &self,
-        from: &GpuQueue<S>,
-        d: &GpuDense<S>,
-        lo: S::T,
-        hi: S::T,
-        inside: &mut GpuQueue<S>,
-        outside: Option<&mut GpuQueue<S>>,
-    ) -> AlgoResult<()> {
-        Ok(self.q_split(from, d, lo, hi, inside, outside)?)
-    }
-
-    fn reduce_queue<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(QueueInfo, S::T)> {
-        Ok(self.q_reduce(q)?)
-    }
-
-    fn queue_arcs<S: Semiring, M: Semiring>(
-        &self,
-        q: &GpuQueue<S>,
-        a: &GpuMatrix<M>,
-    ) -> AlgoResult<(QueueInfo, usize)> {
-        Ok(self.q_arcs(q, a)?)
-    }
-
-    fn queue_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> AlgoResult<()> {
-        Ok(self.q_clear(q)?)
-    }
-
-    fn improve_dense_queue<S: Semiring>(
-        &self,
-        d: &mut GpuDense<S>,
-        t: &GpuDense<S>,
-        to: &mut GpuQueue<S>,
-        steps: usize,
-    ) -> AlgoResult<()> {
-        Ok(self.q_improve_dense(d, t, to, steps)?)
-    }
-
-    fn queue_to_dense<S: Semiring>(&self, q: &GpuQueue<S>, x: &mut GpuDense<S>) -> AlgoResult<()> {
-        Ok(self.q_to_dense(q, x)?)
     }
 
     fn matrix<S: Semiring>(
@@ -490,5 +389,110 @@ impl Backend for GpuBackend {
             ]
         );
         Ok(())
+    }
+}
+
+impl Frontier for GpuBackend {
+    type Queue<S: Semiring> = GpuQueue<S>;
+
+    fn queue<S: Semiring>(&self, n: usize) -> AlgoResult<GpuQueue<S>> {
+        Ok(self.q_new(n)?)
+    }
+
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut GpuQueue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_set(q, idx, vals, steps)?)
+    }
+
+    fn queue_len<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<QueueInfo> {
+        Ok(self.q_len(q)?)
+    }
+
+    fn queue_read<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(Vec<u32>, Vec<S::T>)> {
+        Ok(self.q_read(q)?)
+    }
+
+    fn queue_relax<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        out: StepOutputs<'_, Self>,
+        from: &GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
+        to: &mut GpuQueue<S>,
+    ) -> AlgoResult<()> {
+        Ok(self.q_relax_step(d, out, from, a, mask, defer, to)?)
+    }
+
+    fn queue_relax_steps<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        out: StepOutputs<'_, Self>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
+        max_steps: usize,
+        limit: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_relax_steps(d, out, q, spare, a, mask, defer, max_steps, limit)?)
+    }
+
+    fn queue_assign<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut GpuDense<S>,
+        q: &GpuQueue<M>,
+        value: S::T,
+    ) -> AlgoResult<()> {
+        Ok(self.q_assign(y, q, value)?)
+    }
+
+    fn queue_split<S: Semiring>(
+        &self,
+        from: &GpuQueue<S>,
+        d: &GpuDense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut GpuQueue<S>,
+        outside: Option<&mut GpuQueue<S>>,
+    ) -> AlgoResult<()> {
+        Ok(self.q_split(from, d, lo, hi, inside, outside)?)
+    }
+
+    fn queue_reduce<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(QueueInfo, S::T)> {
+        Ok(self.q_reduce(q)?)
+    }
+
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &GpuQueue<S>,
+        a: &GpuMatrix<M>,
+    ) -> AlgoResult<(QueueInfo, usize)> {
+        Ok(self.q_arcs(q, a)?)
+    }
+
+    fn queue_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> AlgoResult<()> {
+        Ok(self.q_clear(q)?)
+    }
+
+    fn queue_improve_dense<S: Semiring>(
+        &self,
+        d: &mut GpuDense<S>,
+        t: &GpuDense<S>,
+        to: &mut GpuQueue<S>,
+        steps: usize,
+    ) -> AlgoResult<()> {
+        Ok(self.q_improve_dense(d, t, to, steps)?)
+    }
+
+    fn queue_to_dense<S: Semiring>(&self, q: &GpuQueue<S>, x: &mut GpuDense<S>) -> AlgoResult<()> {
+        Ok(self.q_to_dense(q, x)?)
     }
 }

@@ -1,10 +1,10 @@
-//! Work queues in device memory: the GPU form of [`semigraph_algos::Backend::Queue`].
+//! Work queues in device memory: the GPU form of [`semigraph_algos::Frontier::Queue`].
 //!
 //! A queue is an array of vertex ids and one of values, a four-word header in device memory
 //! (`[length, steps, entries before, unused]`) and a membership array (`member[i] == stamp` marks
 //! the vertices appended since the queue was last cleared). Kernels read the length from the
 //! header, so a chain of relaxation steps runs without the host: the host reads a header only
-//! when an algorithm asks ([`Backend::queue_len`]). Launch grids follow a host-side *hint*: an
+//! when an algorithm asks ([`Frontier::queue_len`]). Launch grids follow a host-side *hint*: an
 //! upper bound on the length where one is known (the length last read, or set), else
 //! [`UNKNOWN`], which gets a full grid; grid-stride loops cover any length.
 //!
@@ -14,7 +14,7 @@
 //! steps in one launch of one block ([`Kernel::QueueRelaxLoop`]): the launches and host
 //! round trips of a step, not its arcs, are what a road graph's thousand levels cost.
 //!
-//! [`Backend::queue_len`]: semigraph_algos::Backend::queue_len
+//! [`Frontier::queue_len`]: semigraph_algos::Frontier::queue_len
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -398,7 +398,7 @@ impl GpuBackend {
         self.push_csr(a)
     }
 
-    /// [`Backend::relax_steps`](semigraph_algos::Backend::relax_steps): a frontier known to be
+    /// [`Frontier::queue_relax_steps`](semigraph_algos::Frontier::queue_relax_steps): a frontier known to be
     /// small runs its steps in one launch of one block ([`Kernel::QueueRelaxLoop`]), which
     /// stops by itself once the frontier outgrows the block; a larger or unknown one runs
     /// step by step over the whole GPU.

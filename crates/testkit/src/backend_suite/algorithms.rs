@@ -38,7 +38,7 @@ pub fn test_graphs() -> Vec<TestGraph> {
 }
 
 /// Every algorithm on `b` with pull matrices in `format`, against the oracles.
-pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
+pub fn check_algorithms<B: Frontier>(b: &B, format: Format) -> Result<()> {
     use semigraph_algos::{Graph, GraphOptions};
     let opts = GraphOptions {
         format: Some(format),
@@ -184,7 +184,7 @@ pub fn check_algorithms<B: Backend>(b: &B, format: Format) -> Result<()> {
 
 /// Bellman-Ford and delta-stepping (automatic delta and delta 1) from each source in
 /// distance type `D`, against Dijkstra.
-fn check_shortest_paths_in<B: Backend, D: semigraph_algos::Distance>(
+fn check_shortest_paths_in<B: Frontier, D: semigraph_algos::Distance>(
     b: &B,
     tg: &TestGraph,
     sources: &[usize],
@@ -220,7 +220,7 @@ fn trace(graph: &str, what: &str) {
 
 /// APSP in distance type `D`, with and without next hops, against Floyd-Warshall; every
 /// next-hop path has the reported length.
-fn check_apsp_in<B: Backend, D: semigraph_algos::Distance>(
+fn check_apsp_in<B: Frontier, D: semigraph_algos::Distance>(
     b: &B,
     tg: &TestGraph,
     fw: &[Option<i64>],

@@ -15,7 +15,7 @@ use semigraph_algos::testing::{
     TestGraph, check_bfs, check_negative_cycle, check_shortest_paths, oracle_bellman_ford,
     oracle_bfs, oracle_dijkstra, oracle_floyd_warshall, picks_any, same, unlimited,
 };
-use semigraph_algos::{Accum, Backend, Error, Ewise, Mask, Result, UnaryOp};
+use semigraph_algos::{Accum, Error, Ewise, Frontier, Mask, Result, UnaryOp};
 use semigraph_formats::generate::Rng;
 use semigraph_formats::{Csr, Format};
 use semigraph_semiring::testing::{TestValue, test_value};
@@ -133,7 +133,7 @@ fn entries<S: Semiring>(a: &Csr<S>) -> Vec<(usize, usize, S::T)> {
 
 /// Every backend operation that involves a matrix, on `format`, against references:
 /// SpMV and SpMM with each mask and accumulation, SpMSpV with masks.
-pub fn check_matrix_ops<B: Backend, S: Semiring>(b: &B, format: Format)
+pub fn check_matrix_ops<B: Frontier, S: Semiring>(b: &B, format: Format)
 where
     S::T: TestValue,
 {
@@ -243,7 +243,7 @@ where
 
 /// The backend operations without a sparse matrix: GEMM, element-wise, apply, reductions,
 /// compaction, relaxation, union.
-pub fn check_dense_ops<B: Backend, S: Semiring>(b: &B)
+pub fn check_dense_ops<B: Frontier, S: Semiring>(b: &B)
 where
     S::T: TestValue,
 {
@@ -501,7 +501,7 @@ pub fn register<B, E>(
     needs: Option<&Needs>,
     make: fn() -> std::result::Result<B, E>,
 ) where
-    B: Backend + 'static,
+    B: Frontier + 'static,
     E: std::fmt::Display + 'static,
 {
     register_prefixed(h, "", needs, make)
@@ -515,7 +515,7 @@ pub fn register_prefixed<B, E>(
     needs: Option<&Needs>,
     make: fn() -> std::result::Result<B, E>,
 ) where
-    B: Backend + 'static,
+    B: Frontier + 'static,
     E: std::fmt::Display + 'static,
 {
     let add = |h: &mut Harness, name: String, f: Body<B>| {

@@ -4,7 +4,7 @@ use super::*;
 
 /// `true` if `add` returns one of its operands on the test values (min, max, or, the secondi
 /// semirings) and [`Semiring::improves`] means "`add` changes the old value": the semirings whose
-/// relaxation step is defined ([`Backend::relax_step`]; `MinPlusPred`, whose improvement
+/// relaxation step is defined ([`Frontier::queue_relax`]; `MinPlusPred`, whose improvement
 /// ignores ties of distance, is not one).
 fn selecting<S: Semiring>() -> bool
 where
@@ -34,7 +34,7 @@ struct StepState<S: Semiring> {
     step: usize,
 }
 
-/// One reference relaxation step (see [`Backend::relax_step`]).
+/// One reference relaxation step (see [`Frontier::queue_relax`]).
 fn reference_step<S: Semiring>(
     e: &[(usize, usize, S::T)],
     st: &StepState<S>,
@@ -114,8 +114,8 @@ fn reference_deferred<S: Semiring>(
 
 /// The far queue of a deferral holds each deferred vertex once, with one of its deferred
 /// values.
-fn check_far<B: Backend, S: Semiring>(b: &B, far: &B::Queue<S>, want: &[(u32, S::T)], what: &str) {
-    let (gi, gv) = b.read_queue(far).unwrap();
+fn check_far<B: Frontier, S: Semiring>(b: &B, far: &B::Queue<S>, want: &[(u32, S::T)], what: &str) {
+    let (gi, gv) = b.queue_read(far).unwrap();
     let mut wi: Vec<u32> = want.iter().map(|p| p.0).collect();
     wi.sort_unstable();
     wi.dedup();
@@ -129,11 +129,11 @@ fn check_far<B: Backend, S: Semiring>(b: &B, far: &B::Queue<S>, want: &[(u32, S:
     }
 }
 
-/// [`Backend::relax_step`] and [`Backend::relax_steps`] against the reference: a random frontier
+/// [`Frontier::queue_relax`] and [`Frontier::queue_relax_steps`] against the reference: a random frontier
 /// queue (with repeated vertices), random distances, a random mask, with and without the
 /// visited-set option; the values, the output queue, the witnesses, the step numbers, the
 /// step count and the running total must match.
-pub(super) fn check_relax_step<B: Backend, S: Semiring>(
+pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
     b: &B,
     m: &B::Matrix<S>,
     e: &[(usize, usize, S::T)],
@@ -200,7 +200,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             "{what} {name}: d {got_d:?} want {:?}",
             want.d
         );
-        let (gi, gv) = b.read_queue(q).unwrap();
+        let (gi, gv) = b.queue_read(q).unwrap();
         let mut wq = want.queue.clone();
         wq.sort_by_key(|p| p.0);
         let (wi, wv): (Vec<u32>, Vec<S::T>) = wq.into_iter().unzip();
@@ -249,7 +249,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
         let mut p = b.dense::<Parents>(ncols, 1, &start.parents).unwrap();
         let mut st = b.dense::<Parents>(ncols, 1, &steps0).unwrap();
         let mask: Mask<'_, B> = if masked { b.skip(&md) } else { Mask::All };
-        b.relax_step(
+        b.queue_relax(
             &mut d,
             StepOutputs {
                 parents: Some(&mut p),
@@ -299,7 +299,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             }
             let (target, mut ran, mut stalls) = (want2.step, want.step, 0);
             while ran < target {
-                b.relax_steps(
+                b.queue_relax_steps(
                     &mut d,
                     StepOutputs {
                         parents: Some(&mut p),
@@ -333,7 +333,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
             let mut empty = b.queue::<S>(ncols).unwrap();
             b.queue_clear(&mut empty).unwrap();
             let before = b.read_dense(&d).unwrap();
-            b.relax_step(
+            b.queue_relax(
                 &mut d,
                 StepOutputs::none(),
                 &empty,
@@ -357,7 +357,7 @@ pub(super) fn check_relax_step<B: Backend, S: Semiring>(
 
 /// The other queue operations: set/read, split (with stale entries), min, clear, dense
 /// relaxation into a queue, a queue as a dense vector, assignment at a queue's entries.
-pub(super) fn check_queue_ops<B: Backend, S: Semiring>(b: &B)
+pub(super) fn check_queue_ops<B: Frontier, S: Semiring>(b: &B)
 where
     S::T: TestValue,
 {
@@ -385,7 +385,7 @@ where
     }
     let mut q = b.queue::<S>(n).unwrap();
     b.queue_set(&mut q, &qi, &qv, 3).unwrap();
-    let (ri, rv) = b.read_queue(&q).unwrap();
+    let (ri, rv) = b.queue_read(&q).unwrap();
     assert_eq!(ri.len(), qi.len(), "read_queue {name}");
     assert!(ri.windows(2).all(|w| w[0] <= w[1]), "read_queue sorted");
     let mut want: Vec<(u32, u64)> = qi
@@ -421,7 +421,7 @@ where
         assert_eq!((ie.len, ae), (0, 0), "queue_arcs of an empty queue {name}");
     }
     // reduce_queue.
-    let (info, total) = b.reduce_queue(&q).unwrap();
+    let (info, total) = b.queue_reduce(&q).unwrap();
     assert_eq!(info.len, qi.len());
     let want_total = qv.iter().fold(S::zero(), |a, &v| S::add(a, v));
     assert!(
@@ -429,7 +429,7 @@ where
         "reduce_queue {name}"
     );
     let empty = b.queue::<S>(n).unwrap();
-    let (ie, ze) = b.reduce_queue(&empty).unwrap();
+    let (ie, ze) = b.queue_reduce(&empty).unwrap();
     assert!(
         ie.len == 0 && S::is_zero(ze),
         "reduce_queue of an empty queue {name}"
@@ -441,7 +441,7 @@ where
     let one = test_value::<S>(1, false);
     b.queue_set(&mut inside, &[0], &[one], 1).unwrap();
     b.queue_set(&mut outside, &[1], &[one], 8).unwrap();
-    b.split_queue(&q, &d, lo, hi, &mut inside, Some(&mut outside))
+    b.queue_split(&q, &d, lo, hi, &mut inside, Some(&mut outside))
         .unwrap();
     let (mut wi, mut wo) = (vec![(0u32, one.to_bits64())], vec![(1u32, one.to_bits64())]);
     let mut seen = std::collections::HashSet::new();
@@ -456,7 +456,7 @@ where
         if v < hi { &mut wi } else { &mut wo }.push((i, v.to_bits64()));
     }
     for (qq, mut w, steps, what) in [(&inside, wi, 3, "inside"), (&outside, wo, 8, "outside")] {
-        let (gi, gv) = b.read_queue(qq).unwrap();
+        let (gi, gv) = b.queue_read(qq).unwrap();
         let mut g: Vec<(u32, u64)> = gi
             .iter()
             .zip(&gv)
@@ -493,7 +493,7 @@ where
     // assign_queue.
     let c = test_value::<S>(4, false);
     let mut y = b.dense::<S>(n, 1, &dv).unwrap();
-    b.assign_queue(&mut y, &uq, c).unwrap();
+    b.queue_assign(&mut y, &uq, c).unwrap();
     let gy = b.read_dense(&y).unwrap();
     for i in 0..n {
         let want = if i % 3 == 1 { c } else { dv[i] };
@@ -505,9 +505,9 @@ where
         let t = b.dense::<S>(n, 1, &tv).unwrap();
         let mut dd = b.dense::<S>(n, 1, &dv).unwrap();
         let mut out = b.queue::<S>(n).unwrap();
-        b.improve_dense_queue(&mut dd, &t, &mut out, 11).unwrap();
+        b.queue_improve_dense(&mut dd, &t, &mut out, 11).unwrap();
         let gd = b.read_dense(&dd).unwrap();
-        let (gi, gv) = b.read_queue(&out).unwrap();
+        let (gi, gv) = b.queue_read(&out).unwrap();
         let mut wi = Vec::new();
         for i in 0..n {
             let better = S::improves(dv[i], tv[i]);
@@ -531,7 +531,7 @@ where
 /// [`Backend::witness`] against a reference: `d` is the product `x (+).(x) A` itself (so
 /// that terms attain it), targets are a random subset of the positions (some without an
 /// entry), and positions outside it must keep their old value.
-pub(super) fn check_witness<B: Backend, S: Semiring>(
+pub(super) fn check_witness<B: Frontier, S: Semiring>(
     b: &B,
     m: &B::Matrix<S>,
     e: &[(usize, usize, S::T)],

@@ -3,7 +3,7 @@
 //! in the same semiring.
 
 use semigraph_algos::testing::{same, unlimited};
-use semigraph_algos::{Accum, Backend, BfsSemiring, Mask};
+use semigraph_algos::{Accum, BfsSemiring, Frontier, Mask};
 use semigraph_formats::{Csr, Format, view_value};
 use semigraph_semiring::testing::TestValue;
 use semigraph_semiring::{MaxMin, MinMax, MinPlus, OrAnd, PlusTimes, Semiring};
@@ -28,7 +28,7 @@ fn nonzeros_of<S: Semiring>(idx: &[u32], vals: &[S::T]) -> (Vec<u32>, Vec<S::T>)
 
 /// `m` (semiring `S`, on `b`) computes what the host matrix `a` does: `A x` (`mxm`) and
 /// `x A` over a sparse `x` (`vxm`, which walks the matrix's CSR form).
-fn check_products<B: Backend, S: Semiring>(
+fn check_products<B: Frontier, S: Semiring>(
     b: &B,
     what: &str,
     m: &B::Matrix<S>,
@@ -81,7 +81,7 @@ fn check_products<B: Backend, S: Semiring>(
 /// arrays), the patterns in or-and, the BFS parent semiring and plus-times (which counts
 /// walks), a pattern of a view, and views used after their source was dropped. A recoded
 /// view or a pattern makes only value arrays (at most two, HYB's) and never waits.
-pub fn check_views<B: Backend>(b: &B, format: Format) {
+pub fn check_views<B: Frontier>(b: &B, format: Format) {
     type W = MinPlus<i32>;
     for (seed, (nrows, ncols)) in [(21u64, (37usize, 29usize)), (22, (64, 64)), (23, (1, 5))] {
         let a = random_csr::<W>(nrows, ncols, 6, seed);

@@ -1,0 +1,324 @@
+//! The frontier queues: work lists of vertices and values whose length stays where the
+//! backend computes, so that a traversal (BFS, Bellman-Ford, delta-stepping) runs many steps
+//! without waiting on the host. Opt-in plumbing beside the algebra of [`Backend`]: an
+//! algorithm that needs no queue asks for `B: Backend` only.
+
+use semigraph_semiring::Semiring;
+
+use super::{Backend, Defer, Mask, QueueInfo, StepOutputs};
+use crate::error::Result;
+
+/// Frontier queues on a [`Backend`]: every method's name starts with `queue` (the queue,
+/// then what is done with it).
+///
+/// Implemented by [`CpuBackend`](crate::CpuBackend) and by the GPU backend of
+/// `semigraph-gpu`; run by the shared test suite on both.
+pub trait Frontier: Backend {
+    /// A work queue of semiring `S`: vertex ids below its `n` with a value each, in no order,
+    /// and a length that stays where the backend computes.
+    type Queue<S: Semiring>: Send + Sync;
+
+    /// An empty queue for vertices `0..n` (it holds at most `n` entries from one
+    /// [`queue_relax`](Frontier::queue_relax); appends may add more, up to `2n`).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let q = b.queue::<MinPlus<i32>>(4)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue<S: Semiring>(&self, n: usize) -> Result<Self::Queue<S>>;
+    /// Replaces the entries of `q` by `idx` (below its `n`) with `vals`, its step count by
+    /// `steps`, and its running total by `idx.len()`.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 3)?;
+    /// let info = b.queue_len(&q)?;
+    /// assert_eq!((info.len, info.total, info.steps), (2, 2, 3));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut Self::Queue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> Result<()>;
+    /// The length and step count of `q`. The one queue operation that waits for the backend
+    /// (on a GPU: a host synchronisation); loops call it every few steps, not every step.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[1], &[0], 0)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 1);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_len<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<QueueInfo>;
+    /// The entries of `q`, sorted by index (ties by value order of insertion).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2, 0], &[7, 5], 0)?;
+    /// assert_eq!(b.queue_read(&q)?, (vec![0, 2], vec![5, 7]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_read<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
+    /// One relaxation step from a queue into a queue, without waiting for the host: for each
+    /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
+    /// as it was before the step), the term `t = mul_at(A(k, j), x, k)`; where a term
+    /// [improves](Semiring::improves) `d(j)`, `d(j) = add(d(j), t)`. `to` is cleared, then
+    /// receives each improved `j` once, with its final `d(j)`. Its step count is `from`'s,
+    /// plus one if `from` had entries; its total is `from`'s plus its own length. With
+    /// `out.parents`, `p(j)` becomes the smallest `k` whose term is `d(j)` bit for bit (the
+    /// [`witness`](Frontier::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
+    /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
+    /// `steps` entry is empty may improve. Outputs are written after the masks were read.
+    /// With `defer`, the entries of `from` whose value is not below its bound are appended to
+    /// its `far` queue instead of being relaxed ([`Defer`]).
+    ///
+    /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
+    /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
+    /// [`relax`](Frontier::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
+    /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
+    #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let (mut from, mut to) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_set(&mut from, &[0], &[0], 0)?;
+    /// b.queue_relax(&mut d, StepOutputs::none(), &from, &a, Mask::All, None, &mut to)?;
+    /// assert_eq!(b.queue_read(&to)?, (vec![1], vec![4]));
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_relax<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        out: StepOutputs<'_, Self>,
+        from: &Self::Queue<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+        defer: Option<Defer<'_, Self, S>>,
+        to: &mut Self::Queue<S>,
+    ) -> Result<()>;
+    /// Up to `max_steps` [`queue_relax`](Frontier::queue_relax)s from `q`, with `spare` as the
+    /// other queue (`A` square: each step's output is the next one's input); the frontier ends in `q` either way, and its step count says how many
+    /// steps ran. A backend may stop early: before a step whose input has more than `limit`
+    /// entries, once the frontier is empty, or for reasons of its own (a GPU runs a small
+    /// frontier's steps in one launch of one block, which ends once the frontier outgrows the
+    /// block). After a call that ran no step, reading the length
+    /// ([`queue_len`](Frontier::queue_len)) and calling again runs at least one (unless the
+    /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
+    /// The provided version runs every step. `defer` applies to every step.
+    #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_set(&mut q, &[0], &[0], 0)?;
+    /// // Until the frontier is empty (at most 10 steps), reading nothing back on the way.
+    /// b.queue_relax_steps(&mut d, StepOutputs::none(), &mut q, &mut spare, &a, Mask::All, None, 10, usize::MAX)?;
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 4, 5]);
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_relax_steps<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        mut out: StepOutputs<'_, Self>,
+        q: &mut Self::Queue<S>,
+        spare: &mut Self::Queue<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+        mut defer: Option<Defer<'_, Self, S>>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<()> {
+        let _ = limit;
+        let info = self.matrix_info(a);
+        assert_eq!(
+            info.nrows, info.ncols,
+            "queue_relax_steps: A must be square"
+        );
+        for _ in 0..max_steps {
+            let df = defer.as_mut().map(Defer::reborrow);
+            self.queue_relax(d, out.reborrow(), q, a, mask, df, spare)?;
+            std::mem::swap(q, spare);
+        }
+        Ok(())
+    }
+    /// `y(i) = value` for every entry `i` of `q` (of any semiring).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[1, 3], &[0, 0], 0)?;
+    /// let mut seen = b.dense_filled::<OrAnd>(4, 1, false)?;
+    /// b.queue_assign(&mut seen, &q, true)?;
+    /// assert_eq!(b.read_dense(&seen)?, vec![false, true, false, true]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_assign<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        q: &Self::Queue<M>,
+        value: S::T,
+    ) -> Result<()>;
+    /// Routes each vertex `i` of `from` by its current value `v = d(i)`: `lo <= v < hi`
+    /// appends `(i, v)` to `inside`, `v >= hi` (and any `v` not ordered against `lo`/`hi`) to
+    /// `outside` (dropped if `None`), `v < lo` drops it; a queue that receives appends holds
+    /// each vertex once until it is cleared, set or written by a step. Each receiving queue's
+    /// step count becomes the larger of its own and `from`'s. The near/far split of
+    /// delta-stepping: `lo` is the last threshold (vertices below it were settled).
+    #[allow(clippy::too_many_arguments)]
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let d = b.dense::<MinPlus<i32>>(3, 1, &[1, 5, 9])?;
+    /// let mut from = b.queue::<MinPlus<i32>>(3)?;
+    /// b.queue_set(&mut from, &[0, 1, 2], &[1, 5, 9], 0)?;
+    /// let (mut near, mut far) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_split(&from, &d, 0, 5, &mut near, Some(&mut far))?;
+    /// assert_eq!(b.queue_read(&near)?.0, vec![0]);
+    /// assert_eq!(b.queue_read(&far)?.0, vec![1, 2]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_split<S: Semiring>(
+        &self,
+        from: &Self::Queue<S>,
+        d: &Self::Dense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut Self::Queue<S>,
+        outside: Option<&mut Self::Queue<S>>,
+    ) -> Result<()>;
+    /// `add` over the values of `q` (the zero if it is empty; the smallest for min-plus), with
+    /// the queue's length: one read-back.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
+    /// let (info, least) = b.queue_reduce(&q)?;
+    /// assert_eq!((info.len, least), (2, 5));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_reduce<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(QueueInfo, S::T)>;
+    /// The length of `q` (as [`queue_len`](Frontier::queue_len)) and the number of entries of
+    /// `a` in the rows of its vertices: the arcs a push step from `q` would scan, which
+    /// direction-optimising traversals weigh against the arcs a pull step would scan. One
+    /// read-back, as `queue_len`.
+    ///
+    /// ```
+    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, BfsSemiring, CpuBackend, Graph, GraphOptions};
+    ///
+    /// let a = arcs_to_csr::<BfsSemiring>(3, &[(0, 1, 0), (0, 2, 0), (1, 2, 0)])?;
+    /// let cpu = CpuBackend::new();
+    /// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+    /// let mut q = cpu.queue::<BfsSemiring>(3)?;
+    /// cpu.queue_set(&mut q, &[0, 2], &[0, 2], 0)?;
+    /// let (info, arcs) = cpu.queue_arcs(&q, g.push())?;
+    /// assert_eq!((info.len, arcs), (2, 2)); // two arcs leave vertex 0, none vertex 2
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &Self::Queue<S>,
+        a: &Self::Matrix<M>,
+    ) -> Result<(QueueInfo, usize)>;
+    /// Clears `q` (no read-back).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[0, 2], &[5, 7], 0)?;
+    /// b.queue_clear(&mut q)?;
+    /// assert_eq!(b.queue_len(&q)?.len, 0);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
+    /// The dense relaxation of [`improve_dense`](Frontier::improve_dense), enqueueing what
+    /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
+    /// new `d(i)`; its step count becomes `steps`. No read-back.
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[inf, 5, 3])?;
+    /// let t = b.dense::<MinPlus<i32>>(3, 1, &[1, 4, 3])?;
+    /// let mut to = b.queue::<MinPlus<i32>>(3)?;
+    /// b.queue_improve_dense(&mut d, &t, &mut to, 1)?;
+    /// assert_eq!(b.queue_read(&to)?, (vec![0, 1], vec![1, 4]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_improve_dense<S: Semiring>(
+        &self,
+        d: &mut Self::Dense<S>,
+        t: &Self::Dense<S>,
+        to: &mut Self::Queue<S>,
+        steps: usize,
+    ) -> Result<()>;
+    /// `x(i) = v` for every entry `(i, v)` of `q`, all other positions the zero: a queue as a
+    /// dense vector (for pull steps).
+    ///
+    /// ```
+    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX; // min-plus's zero: no entry
+    /// let mut q = b.queue::<MinPlus<i32>>(4)?;
+    /// b.queue_set(&mut q, &[2], &[7], 0)?;
+    /// let mut x = b.dense_filled::<MinPlus<i32>>(4, 1, 0)?;
+    /// b.queue_to_dense(&q, &mut x)?;
+    /// assert_eq!(b.read_dense(&x)?, vec![inf, inf, 7, inf]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_to_dense<S: Semiring>(&self, q: &Self::Queue<S>, x: &mut Self::Dense<S>)
+    -> Result<()>;
+}
