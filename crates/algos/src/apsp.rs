@@ -292,7 +292,7 @@ fn by_sources<B: Frontier, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<
 /// squarings.
 ///
 /// With `next_hop`: for `i32` and `f32` distances, entries carry the intermediate vertex of
-/// the squaring that last improved them ([`MinPlusPred`], a distance and a vertex packed in
+/// the squaring that last improved them ([`MinPlusPred`](semigraph_semiring::MinPlusPred), a distance and a vertex packed in
 /// 64 bits); since an entry only changes on a strict improvement, following intermediates
 /// always reaches an older entry, and the next-hop matrix is built from them on the host.
 /// For `i64` and `f64` distances (which do not pack), the next hops are built on the host

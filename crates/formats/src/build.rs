@@ -9,7 +9,7 @@ use crate::csr::Csr;
 use crate::error::{FormatError, check, filled};
 use crate::index::{Index, check_fits};
 
-/// Bytes [`csr_from_arcs`] holds at its peak for `m` arcs of an `nrows x ncols` matrix with
+/// Bytes [`EdgeList::to_csr`](crate::EdgeList::to_csr) (and `to_pattern_csr`) hold at their peak for `m` arcs of an `nrows x ncols` matrix with
 /// `I` indices and `value_bytes`-byte values: the arc order (`m` indices), the row pointers
 /// and the column counts (`nrows + ncols + 2` indices), and the result's columns and values.
 pub fn csr_build_bytes<I: Index>(nrows: usize, ncols: usize, m: usize, value_bytes: usize) -> u64 {

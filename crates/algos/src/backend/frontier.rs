@@ -86,7 +86,7 @@ pub trait Frontier: Backend {
     /// receives each improved `j` once, with its final `d(j)`. Its step count is `from`'s,
     /// plus one if `from` had entries; its total is `from`'s plus its own length. With
     /// `out.parents`, `p(j)` becomes the smallest `k` whose term is `d(j)` bit for bit (the
-    /// [`witness`](Frontier::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
+    /// [`witness`](Backend::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
     /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
     /// `steps` entry is empty may improve. Outputs are written after the masks were read.
     /// With `defer`, the entries of `from` whose value is not below its bound are appended to
@@ -94,7 +94,7 @@ pub trait Frontier: Backend {
     ///
     /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
     /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
-    /// [`relax`](Frontier::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
+    /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
     /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
     #[allow(clippy::too_many_arguments)]
     ///
@@ -279,7 +279,7 @@ pub trait Frontier: Backend {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
-    /// The dense relaxation of [`improve_dense`](Frontier::improve_dense), enqueueing what
+    /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what
     /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
     /// new `d(i)`; its step count becomes `steps`. No read-back.
     ///

@@ -607,7 +607,7 @@ pub trait Backend: Send + Sync {
     /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
     /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
     /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or
-    /// [`NO_PARENT`](crate::NO_PARENT) if there is none. Other positions of `p` keep their
+    /// [`NO_PARENT`] if there is none. Other positions of `p` keep their
     /// values.
     ///
     /// After `t = x (+).(x) A` and `changed = improve(d, t)` in a selecting semiring (min-plus,
