@@ -35,6 +35,7 @@ pub mod codegen;
 pub mod compiler;
 mod device;
 pub mod error;
+pub mod host;
 mod params;
 
 pub use backend::{
