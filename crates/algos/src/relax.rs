@@ -161,17 +161,25 @@ pub fn negative_cycle<B: Frontier, D: Number>(
         Relaxed::Limit {
             parents: Some(p),
             changed,
-        } => {
-            let (idx, _) = b.queue_read(&changed)?;
-            let pred = b.read_dense(&p)?;
-            Ok(Some(cycle_behind(&pred, idx[0] as usize)))
-        }
+        } => Ok(Some(cycle_at_limit(b, &p, &changed)?)),
         Relaxed::Limit { parents: None, .. } => unreachable!("parents were asked for"),
     }
 }
 
+/// The negative cycle behind a run that still changed in its last allowed round: `n`
+/// predecessor steps back from a vertex of that round's queue.
+pub(crate) fn cycle_at_limit<B: Frontier, S: Semiring>(
+    b: &B,
+    parents: &B::Dense<Parents>,
+    changed: &B::Queue<S>,
+) -> Result<Vec<u32>> {
+    let (idx, _) = b.queue_read(changed)?;
+    let pred = b.read_dense(parents)?;
+    Ok(cycle_behind(&pred, idx[0] as usize))
+}
+
 /// The cycle reached by walking `pred.len()` predecessor steps back from `v`, in edge order.
-pub(crate) fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
+fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
     let n = pred.len();
     let mut x = v;
     for _ in 0..n {

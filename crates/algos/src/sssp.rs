@@ -16,7 +16,7 @@ use crate::backend::NO_PARENT;
 use crate::backend::{BackendKind, Defer, Frontier, Parents, StepOutputs};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::{Graph, GraphOptions};
-use crate::relax::{RELAX_LIMIT, Relaxed, Start, cycle_behind, relax_rounds};
+use crate::relax::{RELAX_LIMIT, Relaxed, Start, cycle_at_limit, relax_rounds};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is
@@ -203,13 +203,9 @@ pub fn bellman_ford<B: Frontier, D: Distance>(
         Relaxed::Limit {
             parents: Some(p),
             changed,
-        } => {
-            let (idx, _) = b.queue_read(&changed)?;
-            let pred = b.read_dense(&p)?;
-            Err(Error::NegativeCycle {
-                cycle: cycle_behind(&pred, idx[0] as usize),
-            })
-        }
+        } => Err(Error::NegativeCycle {
+            cycle: cycle_at_limit(b, &p, &changed)?,
+        }),
         _ => unreachable!("relax_rounds keeps parents when asked to"),
     }
 }
