@@ -62,6 +62,7 @@ type Res<T> = Result<T, CliError>;
 
 fn main() -> ExitCode {
     process::on_signals();
+    process::start_worker_threads();
     // Result arrays read back from the GPU reuse heap pages (see the function).
     semigraph_gpu::host::keep_large_allocations();
     let cli = Cli::parse_from(process::common_flags_last(std::env::args_os().collect()));

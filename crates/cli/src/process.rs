@@ -38,3 +38,29 @@ pub(crate) fn on_signals() {
         }
     });
 }
+
+/// Starts the worker threads (rayon's pool) before any work, fallibly: under a tight
+/// address-space limit (`ulimit -v`) a machine with many cores may not have room for a thread
+/// per core, and rayon's lazy start would panic in the middle of a run. Fewer threads are
+/// tried down to one; `semigraph` then runs, or says why it cannot.
+pub(crate) fn start_worker_threads() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(cores);
+    loop {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+        {
+            Ok(()) => return,
+            Err(e) if threads <= 1 => {
+                eprintln!("semigraph: error: cannot start a worker thread: {e}");
+                std::process::exit(1);
+            }
+            Err(_) => threads /= 2,
+        }
+    }
+}
