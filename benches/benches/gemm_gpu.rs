@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use semigraph_algos::{Accum, Backend, Mask};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{Accum, Mask};
 use semigraph_gpu::GpuBackend;
 use semigraph_gpu::bench::{CublasSgemm, cublas_present};
 use semigraph_semiring::{MaxMin, MinPlus, PlusTimes, Semiring};

@@ -8,7 +8,8 @@
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use semigraph_algos::{Backend, Mask};
+use semigraph_algos::Mask;
+use semigraph_algos::prelude::*;
 use semigraph_formats::{Csr, Format, generate};
 use semigraph_gpu::GpuBackend;
 use semigraph_gpu::bench::CusparseSpmv;

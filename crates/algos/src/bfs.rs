@@ -3,9 +3,10 @@
 
 use semigraph_semiring::{MinPlus, Semiring};
 
-use crate::backend::{Accum, Frontier, Mask, Parents, QueueInfo, StepOutputs, UnaryOp};
+use crate::backend::{Accum, Frontier, Mask, Parents, QueueInfo, RelaxStep, UnaryOp};
 use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
+use crate::traverse::Traversal;
 
 /// The semiring of BFS graphs: [`Parents`], `(min, secondi)` over `u32`. `x (+).(x) A` gives
 /// each newly reached vertex the smallest id of a frontier vertex with an arc to it: its
@@ -100,9 +101,42 @@ const ALPHA: usize = 14;
 /// ... and back to push: the frontier shrinks and holds fewer than 1/BETA of all vertices.
 const BETA: usize = 24;
 
-/// Steps run between two reads of the frontier's length when the frontier is small (a read
-/// waits for the backend; steps from an empty frontier cost nothing but a launch).
-pub(crate) const MAX_BATCH: usize = 64;
+/// Beamer's choice of direction, level by level.
+struct Switch {
+    mode: Direction,
+    can_pull: bool,
+    pulling: bool,
+    /// The frontier shrank at the last level.
+    shrinking: bool,
+    /// Arcs in the rows not expanded yet (Beamer's `m_u`; steps run between two reads are not
+    /// subtracted, so it may be high, which only delays a switch to pull).
+    arcs_left: usize,
+}
+
+impl Switch {
+    fn new(mode: Direction, can_pull: bool, arcs: usize) -> Self {
+        Switch {
+            mode,
+            can_pull,
+            pulling: false,
+            shrinking: false,
+            arcs_left: arcs,
+        }
+    }
+
+    /// Whether the next level pulls, from a frontier of `nf` vertices and `mf` out-arcs in a
+    /// graph of `n` vertices.
+    fn pulls_next(&mut self, nf: usize, mf: usize, n: usize) -> bool {
+        self.pulling = match (self.mode, self.can_pull) {
+            (Direction::Push, _) | (Direction::Auto, false) => false,
+            (Direction::Pull, _) => true,
+            (Direction::Auto, true) if self.pulling => !self.shrinking || nf * BETA >= n,
+            (Direction::Auto, true) => mf * ALPHA > self.arcs_left,
+        };
+        self.arcs_left = self.arcs_left.saturating_sub(mf);
+        self.pulling
+    }
+}
 
 /// A BFS result whose levels and parents are still backend arrays (device memory on a GPU):
 /// what [`bfs_resident`] returns, for a caller that goes on computing on the backend or reads
@@ -207,7 +241,8 @@ pub fn bfs<B: Frontier>(
 ///
 /// # Example
 /// ```
-/// use semigraph_algos::{arcs_to_csr, bfs_resident, Backend, CpuBackend, Graph, GraphOptions};
+/// use semigraph_algos::prelude::*;
+/// use semigraph_algos::bfs_resident;
 ///
 /// let a = arcs_to_csr(3, &[(0, 1, 0), (1, 2, 0)])?;
 /// let cpu = CpuBackend::new();
@@ -240,101 +275,63 @@ pub fn bfs_resident<B: Frontier>(
     let s = source as u32;
     let mut parents = b.unit::<P>(n, source, s)?;
     let mut levels = b.unit::<Parents>(n, source, 0)?;
-    let mut cur = b.queue::<P>(n)?;
-    let mut next = b.queue::<P>(n)?;
-    b.queue_set(&mut cur, &[s], &[s], 0)?;
-    // Known at the last read: `cur`'s length, running total and out-arcs (`mf`, 0 when not
-    // weighed), and the vertices reached before the frontier.
+    let mut tr = Traversal::<B, P>::new(b, n, &[s], &[s])?;
+    // Known at the last read: the frontier's length, running total and step count, its
+    // out-arcs (0 when not weighed), and the vertices reached before it.
     let mut last = QueueInfo {
         len: 1,
         total: 1,
         steps: 0,
     };
-    let (mut nf, mut mf, mut reached_before) = (1usize, 0usize, 0usize);
-    // Arcs in the rows not expanded yet (Beamer's m_u; steps run between two reads are not
-    // subtracted, so it may be high, which only delays a switch to pull).
-    let mut arcs_left = g.nnz();
-    let (mut level, mut pulls) = (0u32, 0u32);
-    let mut pulling = false;
-    let mut shrinking = false;
-    let mut batch = 1usize;
-    let mut x: Option<B::Dense<P>> = None;
-    let mut t: Option<B::Dense<P>> = None;
+    let (mut arcs, mut reached_before) = (0usize, 0usize);
+    let mut dir = Switch::new(opts.direction, g.pull().is_some(), g.nnz());
+    // The pull direction's dense frontier and product, allocated at the first pull.
+    let mut pull: Option<(B::Dense<P>, B::Dense<P>)> = None;
+    let mut pulls = 0u32;
     loop {
+        let nf = last.len;
         let unvisited = n - reached_before - nf;
-        pulling = match (opts.direction, g.pull()) {
-            (Direction::Push, _) | (Direction::Auto, None) => false,
-            (Direction::Pull, _) => true,
-            (Direction::Auto, Some(_)) if pulling => !shrinking || nf * BETA >= n,
-            (Direction::Auto, Some(_)) => mf * ALPHA > arcs_left,
-        };
-        arcs_left = arcs_left.saturating_sub(mf);
-        let before = nf;
-        if pulling {
-            level += 1;
+        if dir.pulls_next(nf, arcs, n) {
+            // T<!P> = A^T (+).(x) F, then P (+)= T and L<T> = level.
             pulls += 1;
-            let xd = match x.as_mut() {
-                Some(xd) => xd,
-                None => x.insert(b.dense_filled::<P>(n, 1, P::zero())?),
-            };
-            b.queue_to_dense(&cur, xd)?;
-            let td = match t.as_mut() {
-                Some(td) => {
-                    b.apply(td, Mask::All, UnaryOp::Fill(P::zero()))?;
-                    td
+            let level = last.steps + 1;
+            let (x, t) = match pull.as_mut() {
+                Some((x, t)) => {
+                    b.apply(t, Mask::All, UnaryOp::Fill(P::zero()))?;
+                    (x, t)
                 }
-                None => t.insert(b.dense_filled::<P>(n, 1, P::zero())?),
+                None => {
+                    let x = b.dense_filled::<P>(n, 1, P::zero())?;
+                    let t = b.dense_filled::<P>(n, 1, P::zero())?;
+                    let (x, t) = pull.insert((x, t));
+                    (x, t)
+                }
             };
-            b.mxm(
-                td,
-                b.skip(&parents),
-                Accum::Replace,
-                g.require_pull("pull BFS")?,
-                xd,
-            )?;
+            b.queue_to_dense(&tr.front, x)?;
+            let at = g.require_pull("pull BFS")?;
+            b.mxm(t, b.skip(&parents), Accum::Replace, at, x)?;
+            tr.replace(|_, next| {
+                b.queue_improve_dense(&mut parents, t, next, level)?;
+                b.queue_assign(&mut levels, next, level as u32)
+            })?;
             reached_before += nf;
-            b.queue_improve_dense(&mut parents, td, &mut next, level as usize)?;
-            b.queue_assign(&mut levels, &next, level)?;
-            std::mem::swap(&mut cur, &mut next);
-            (last, mf) = read(&cur)?;
-            nf = last.len;
-            batch = 1;
+            (last, arcs) = read(&tr.front)?;
         } else {
-            // Up to `batch` push levels; a backend may stop once the frontier grows past
+            // Up to a batch of push levels; a backend may stop once the frontier grows past
             // what could make pulling worth it, so the direction is decided again in time.
-            let limit = (unvisited / ALPHA).max(1);
-            b.queue_relax_steps(
-                &mut parents,
-                StepOutputs {
-                    parents: None,
-                    steps: Some(&mut levels),
-                    only_new: true,
-                },
-                &mut cur,
-                &mut next,
-                g.push(),
-                Mask::All,
-                None,
-                batch,
-                limit,
-            )?;
-            let (info, arcs) = read(&cur)?;
-            level = info.steps as u32;
+            let step = RelaxStep::new(&mut parents, g.push()).steps(&mut levels, true);
+            tr.run(b, step, usize::MAX, (unvisited / ALPHA).max(1))?;
+            let (info, a) = read(&tr.front)?;
             // The queues from the last read's (included) to this one (excluded).
             reached_before += (info.total - info.len) - (last.total - last.len);
-            last = info;
-            (nf, mf) = (info.len, arcs);
+            (last, arcs) = (info, a);
             // Batches only while the frontier is small in vertices and in arcs (its arcs bound
             // the next frontier's vertices): a batch's later steps run unread, so a frontier
             // that should pull must not be able to arise inside one.
-            batch = if nf * 64 < n && mf * 64 < n.min(arcs_left) {
-                (batch * 2).min(MAX_BATCH)
-            } else {
-                1
-            };
+            tr.grow(last.len * 64 < n && arcs * 64 < n.min(dir.arcs_left));
         }
-        shrinking = nf < before;
-        if nf == 0 {
+        dir.shrinking = last.len < nf;
+        if last.len == 0 {
             break;
         }
     }

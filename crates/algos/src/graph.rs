@@ -30,7 +30,7 @@ pub struct GraphOptions {
 /// One upload serves every semiring: [`Graph::view`] sees the same weights through another
 /// semiring of the value type (min-plus distances and max-min widths), [`Graph::pattern`]
 /// sees the arcs alone (BFS, reachability, walk counts), both sharing the backend's matrices
-/// (see [`Backend::view`] and [`Backend::pattern`] for what each costs).
+/// (see [`Objects::view`](crate::Objects::view) and [`Objects::pattern`](crate::Objects::pattern) for what each costs).
 ///
 /// ```
 /// use semigraph_algos::{Graph, GraphOptions, CpuBackend, BfsSemiring, arcs_to_csr, bellman_ford, bfs, widest_path};
@@ -116,7 +116,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
 
     /// This graph through semiring `S2` of the same value type: the same arcs and weights,
     /// combined by `S2` (a min-plus graph seen as max-min for widest paths). Shares the
-    /// backend's matrices ([`Backend::view`]: nothing is uploaded; on a GPU nothing is copied
+    /// backend's matrices ([`Objects::view`](crate::Objects::view): nothing is uploaded; on a GPU nothing is copied
     /// where the two semirings have the same zero, else one value array per matrix is written
     /// on the device).
     ///
@@ -130,7 +130,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// `S`'s zero are no arcs): a weighted graph ready for BFS (`P` = [`BfsSemiring`]),
     /// reachability and closure ([`OrAnd`]) or walk counts (plus-times). Shares the backend's
     /// index arrays and writes one value array per matrix on the backend
-    /// ([`Backend::pattern`]); nothing is uploaded.
+    /// ([`Objects::pattern`](crate::Objects::pattern)); nothing is uploaded.
     ///
     /// [`BfsSemiring`]: crate::BfsSemiring
     /// [`OrAnd`]: semigraph_semiring::OrAnd

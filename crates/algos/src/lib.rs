@@ -24,7 +24,6 @@
 pub mod apsp;
 pub mod backend;
 pub mod bfs;
-pub mod cpu;
 pub mod dist_type;
 pub mod error;
 pub mod graph;
@@ -35,20 +34,45 @@ mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod traverse;
+
+/// The traits and types for calling a backend's methods: `use semigraph_algos::prelude::*;`.
+///
+/// A method of a role trait ([`Objects`], [`Products`], [`ElementWise`], [`Reductions`],
+/// [`Frontier`]) is callable on a concrete backend (`CpuBackend`, `GpuBackend`) only with its
+/// trait in scope; generic code bound by `B: Backend` needs nothing more.
+///
+/// ```
+/// use semigraph_algos::prelude::*;
+/// use semigraph_semiring::MinPlus;
+///
+/// let b = CpuBackend::new();
+/// let x = b.dense::<MinPlus<i32>>(3, 1, &[4, 2, 7])?;
+/// assert_eq!(b.reduce(&x, Mask::All)?, 2);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub mod prelude {
+    pub use crate::backend::{
+        Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask,
+        MatrixInfo, NO_PARENT, Objects, Parents, Products, QueueInfo, Reductions, RelaxStep,
+        StepOutputs, UNREACHED, UnaryOp,
+    };
+    pub use crate::{CpuBackend, Graph, GraphOptions, arcs_to_csr};
+}
 
 pub use apsp::{
     Apsp, ApspMethod, ApspOptions, apsp, apsp_choice, apsp_costs, apsp_host_bytes,
     apsp_squaring_discount, transitive_closure,
 };
+pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
-    Accum, Backend, BackendKind, Counters, Defer, Ewise, Frontier, Mask, MatrixInfo, Parents,
-    QueueInfo, StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask, MatrixInfo,
+    Objects, Parents, Products, QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,
     bfs_resident,
 };
-pub use cpu::CpuBackend;
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, arcs_to_csr};

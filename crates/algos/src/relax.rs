@@ -6,9 +6,10 @@
 use semigraph_semiring::{MinPlus, Number, Semiring};
 
 use crate::backend::NO_PARENT;
-use crate::backend::{Frontier, Parents, StepOutputs};
+use crate::backend::{Frontier, Parents, RelaxStep};
 use crate::error::{Result, check_vertex};
 use crate::graph::Graph;
+use crate::traverse::Traversal;
 
 /// What [`relax_rounds`] ended with.
 pub(crate) enum Relaxed<B: Frontier, S: Semiring> {
@@ -37,9 +38,9 @@ pub(crate) enum Start {
 
 /// The label-correcting loop shared by Bellman-Ford, reachability and widest paths:
 /// `d(source) = one`; each round pushes only the vertices that improved in the previous round
-/// ([`Frontier::queue_relax`] from queue to queue), recording the witness of each improvement
-/// when `with_parents`. The queue's length is read every few rounds (1, 2, 4, ... up to
-/// [`MAX_BATCH`](crate::bfs::MAX_BATCH)), never more than `max_rounds` rounds in all.
+/// ([`Frontier::queue_relax`] from queue to queue, in the batches of a [`Traversal`]),
+/// recording the witness of each improvement when `with_parents`; never more than
+/// `max_rounds` rounds in all.
 pub(crate) fn relax_rounds<B: Frontier, S: Semiring>(
     g: &Graph<'_, B, S>,
     source: Start,
@@ -66,14 +67,11 @@ pub(crate) fn relax_rounds<B: Frontier, S: Semiring>(
     } else {
         None
     };
-    let mut cur = b.queue::<S>(n)?;
-    let mut next = b.queue::<S>(n)?;
     let ones = crate::error::try_vec(starts.len(), S::one(), "the start queue")?;
-    b.queue_set(&mut cur, &starts, &ones, 0)?;
+    let mut tr = Traversal::<B, S>::new(b, n, &starts, &ones)?;
     drop((starts, ones));
-    let mut batch = 1usize;
+    let mut done = b.queue_len(&tr.front)?;
     loop {
-        let done = b.queue_len(&cur)?;
         if done.len == 0 {
             return Ok(Relaxed::Converged {
                 d,
@@ -84,32 +82,17 @@ pub(crate) fn relax_rounds<B: Frontier, S: Semiring>(
         if done.steps >= max_rounds {
             return Ok(Relaxed::Limit {
                 parents,
-                changed: cur,
+                changed: tr.front,
             });
         }
         // Never past `max_rounds` rounds: a change in the last one is what the caller tests.
-        b.queue_relax_steps(
-            &mut d,
-            StepOutputs {
-                parents: parents.as_mut(),
-                steps: None,
-                only_new: false,
-            },
-            &mut cur,
-            &mut next,
-            g.push(),
-            crate::backend::Mask::All,
-            None,
-            batch.min(max_rounds - done.steps),
-            RELAX_LIMIT,
-        )?;
-        batch = (batch * 2).min(crate::bfs::MAX_BATCH);
+        let mut step = RelaxStep::new(&mut d, g.push());
+        if let Some(p) = parents.as_mut() {
+            step = step.parents(p);
+        }
+        done = tr.advance(b, step, max_rounds - done.steps)?;
     }
 }
-
-/// Frontier size past which a backend may stop a batch of relaxation steps early (see
-/// [`Frontier::queue_relax_steps`]): large frontiers are read after every step.
-pub(crate) const RELAX_LIMIT: usize = 1 << 15;
 
 /// A negative cycle anywhere in the graph, if there is one, named by its vertices in order;
 /// `None` if every cycle weighs at least zero.

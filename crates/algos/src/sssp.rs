@@ -3,7 +3,7 @@
 //! [`Distance`] type (`i32`, `i64`, `f32`, `f64`).
 //!
 //! Both relax with [`Backend::relax`](crate::backend::Backend::relax): a push product from the vertices that changed, the
-//! strict improvements it brings, and the [`witness`](crate::backend::Backend::witness) of each improvement,
+//! strict improvements it brings, and the [`witness`](crate::backend::Products::witness) of each improvement,
 //! which is the predecessor (the smallest frontier vertex whose path attains the new
 //! distance). Because a predecessor is only rewritten on a strict improvement, and always
 //! from the previous round's values, the predecessors form a tree unless there is a
@@ -13,10 +13,11 @@ use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number};
 
 use crate::backend::NO_PARENT;
-use crate::backend::{BackendKind, Defer, Frontier, Parents, StepOutputs};
+use crate::backend::{BackendKind, Frontier, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::{Graph, GraphOptions};
-use crate::relax::{RELAX_LIMIT, Relaxed, Start, cycle_at_limit, relax_rounds};
+use crate::relax::{Relaxed, Start, cycle_at_limit, relax_rounds};
+use crate::traverse::Traversal;
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is
@@ -440,39 +441,20 @@ pub fn delta_stepping<B: Frontier, D: Distance>(
     let zero = <D as Number>::ZERO;
     let mut d = b.unit::<S<D>>(n, source, zero)?;
     let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
-    let mut near = b.queue::<S<D>>(n)?;
-    let mut spare = b.queue::<S<D>>(n)?;
+    let mut near = Traversal::<B, S<D>>::new(b, n, &[source as u32], &[zero])?;
     let mut far = b.queue::<S<D>>(n)?;
     // The queue far is split into, allocated at the first bucket advance (a search that ends
     // in its first bucket, as with a wide delta, never needs it).
     let mut far2: Option<B::Queue<S<D>>> = None;
-    b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
     let delta = g.delta.to_f64();
     let mut threshold = g.delta;
-    let mut batch = 1usize;
     loop {
         // The bucket's steps back to back; what reaches past the threshold waits in `far`.
-        b.queue_relax_steps(
-            &mut d,
-            StepOutputs {
-                parents: Some(&mut p),
-                steps: None,
-                only_new: false,
-            },
-            &mut near,
-            &mut spare,
-            g.graph.push(),
-            crate::backend::Mask::All,
-            Some(Defer {
-                bound: threshold,
-                far: &mut far,
-            }),
-            batch,
-            RELAX_LIMIT,
-        )?;
-        let info = b.queue_len(&near)?;
+        let step = RelaxStep::new(&mut d, g.graph.push())
+            .parents(&mut p)
+            .defer(threshold, &mut far);
+        let info = near.advance(b, step, usize::MAX)?;
         if info.len > 0 {
-            batch = (batch * 2).min(crate::bfs::MAX_BATCH);
             continue;
         }
         // The bucket is settled: advance past the smallest value waiting (an entry's value
@@ -489,14 +471,14 @@ pub fn delta_stepping<B: Frontier, D: Distance>(
         let lo = std::mem::replace(&mut threshold, hi);
         // Vertices settled in earlier buckets (distance below `lo`) drop out; the next
         // bucket's become the frontier, the rest wait on.
-        b.queue_clear(&mut near)?;
+        b.queue_clear(&mut near.front)?;
         let rest = match far2.as_mut() {
             Some(q) => q,
             None => far2.insert(b.queue::<S<D>>(n)?),
         };
         b.queue_clear(rest)?;
-        b.queue_split(&far, &d, lo, threshold, &mut near, Some(rest))?;
+        b.queue_split(&far, &d, lo, threshold, &mut near.front, Some(rest))?;
         std::mem::swap(&mut far, rest);
-        batch = 1;
+        near.restart();
     }
 }

@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use semigraph_algos::{Backend, CpuBackend, Mask};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{CpuBackend, Mask};
 use semigraph_formats::{EdgeList, Format, Stats};
 use semigraph_gpu::bench::{CusparseSpmv, Timing};
 use semigraph_gpu::{CsrKernel, GpuBackend};

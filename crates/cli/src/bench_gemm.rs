@@ -1,7 +1,8 @@
 //! `semigraph bench gemm`: dense semiring GEMM for each semiring and type against cuBLAS SGEMM,
 //! in one run.
 
-use semigraph_algos::{Accum, Backend, Mask};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{Accum, Mask};
 use semigraph_gpu::bench::{CublasSgemm, lane_ops_per_second};
 use semigraph_gpu::{GemmKernel, GpuBackend, Kernel};
 use semigraph_semiring::{MaxMin, MaxPlus, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, f16};

@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use semigraph_algos::prelude::*;
 use semigraph_algos::testing::{
     TestGraph, check_apsp, check_bfs, check_shortest_paths, oracle_dijkstra,
 };
 use semigraph_algos::{
-    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier, Graph,
-    GraphOptions, apsp, bellman_ford, bfs, delta_stepping,
+    ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier, Graph, GraphOptions,
+    apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::edgelist::WeightSpec;
 use semigraph_formats::{EdgeList, generate};

@@ -3,9 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use semigraph_algos::prelude::*;
 use semigraph_algos::{
-    ApspOptions, Backend, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance,
-    Frontier, Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
+    ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance, Frontier,
+    Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight};
 use semigraph_gpu::GpuBackend;

@@ -52,7 +52,7 @@ pub fn is_skewed(nrows: usize, nnz: usize, max_row: usize, stddev: f64) -> bool 
     (max_row > 256 && max_row as f64 > 64.0 * mean.max(1.0)) || (mean >= 4.0 && stddev > mean)
 }
 
-/// The scalar structure features a format choice is made from: [`Stats`] without the
+/// The scalar structure features a format choice is made from: [`Stats`](crate::Stats) without the
 /// histogram and the recommendation (so a choice can be recomputed from a table of them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Features {

@@ -5,7 +5,8 @@
 
 use std::process::ExitCode;
 
-use semigraph_algos::{Accum, Backend, CpuBackend, Mask};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{Accum, CpuBackend, Mask};
 use semigraph_gpu::{CsrKernel, GemmKernel, GemmPath, GpuBackend};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, f16};
 use semigraph_testkit::harness::{Failed, Harness, Needs};
@@ -19,7 +20,7 @@ const MASKED_GEMMS: [(Accum, u8); 4] = [
     (Accum::Add, 2),
 ];
 
-type GpuDense<S> = <GpuBackend as Backend>::Dense<S>;
+type GpuDense<S> = <GpuBackend as Objects>::Dense<S>;
 
 /// A GEMM's shape and operands on the host: `A` (`m x k`), `B` (`k x n`), `C`'s start.
 struct Operands<'a, S: Semiring> {

@@ -53,12 +53,13 @@ pub use semigraph_semiring as semiring;
 /// The names most programs use: semirings, matrices and graph files, backends, algorithms.
 pub mod prelude {
     pub use semigraph_algos::{
-        Accum, Apsp, ApspMethod, ApspOptions, Backend, Bfs, BfsOptions, BfsSemiring, CpuBackend,
-        DeltaGraph, Direction, Distance, Ewise, Frontier, Graph, GraphOptions, Mask, ResidentBfs,
-        ShortestPaths, SsspMethod, UnaryOp, apsp, arcs_to_csr, bellman_ford, bfs, bfs_multi,
+        Apsp, ApspMethod, ApspOptions, Bfs, BfsOptions, BfsSemiring, DeltaGraph, Direction,
+        Distance, ResidentBfs, ShortestPaths, SsspMethod, apsp, bellman_ford, bfs, bfs_multi,
         bfs_resident, delta_stepping, negative_cycle, reachability, sssp_choice,
         transitive_closure, widest_path,
     };
+    // The backend's role traits (their methods need them in scope) and the types they speak.
+    pub use semigraph_algos::prelude::*;
     pub use semigraph_formats::io::{ReadOptions, read_graph};
     pub use semigraph_formats::{
         ConvertOptions, Csr, EdgeList, Format, SparseMatrix, Stats, Storage,

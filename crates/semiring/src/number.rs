@@ -45,7 +45,7 @@ pub trait Number: Scalar {
     /// Device functions the expressions above use.
     const CUDA_HELPERS: &'static str = "";
     /// A faster CUDA form of min-plus's inner step `min(c, a + b)` and the operand domain
-    /// where it equals the exact one bit for bit ([`CudaSemiring::fast_fma`]); `None`: none.
+    /// where it equals the exact one bit for bit ([`CudaSemiring::fast_fma`](crate::CudaSemiring::fast_fma)); `None`: none.
     const CUDA_MIN_PLUS_FAST: Option<(&'static str, &'static str)> = None;
     /// A packed 16-bit form of min-plus's inner step, as `(domain, encode, decode, fma2)`
     /// ([`crate::Packed16`]); `None`: none.
@@ -55,7 +55,7 @@ pub trait Number: Scalar {
 }
 
 /// Numbers with a meaningful "minus infinity" (floats and signed integers), needed by
-/// [`MaxPlus`], whose zero is the lowest value and whose one is 0.
+/// [`MaxPlus`](crate::MaxPlus), whose zero is the lowest value and whose one is 0.
 pub trait SignedNumber: Number {}
 
 /// Integers usable as vertex indices by the index semirings.

@@ -93,9 +93,9 @@ where
     if S::is_zero(v) { S::one() } else { v }
 }
 
-/// Semirings as a user writes them with [`semiring!`](crate::semiring): an index-aware product
-/// ([`FirstIndex`]), values of a type no built-in uses ([`CountWalks`]), one definition for
-/// several value types ([`MaxTimes`]). The tests of every crate that check what users may
+/// Semirings as a user writes them with [`semiring!`](macro@crate::semiring): an index-aware product
+/// (`FirstIndex`), values of a type no built-in uses (`CountWalks`), one definition for
+/// several value types (`MaxTimes`). The tests of every crate that check what users may
 /// define use these.
 pub mod user {
     use crate::Number;

@@ -5,7 +5,7 @@
 
 use semigraph_semiring::Semiring;
 
-use super::{Backend, Defer, Mask, QueueInfo, StepOutputs};
+use super::{Backend, QueueInfo, RelaxStep};
 use crate::error::Result;
 
 /// Frontier queues on a [`Backend`]: every method's name starts with `queue` (the queue,
@@ -22,7 +22,7 @@ pub trait Frontier: Backend {
     /// [`queue_relax`](Frontier::queue_relax); appends may add more, up to `2n`).
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -35,7 +35,7 @@ pub trait Frontier: Backend {
     /// `steps`, and its running total by `idx.len()`.
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -56,7 +56,7 @@ pub trait Frontier: Backend {
     /// (on a GPU: a host synchronisation); loops call it every few steps, not every step.
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -69,7 +69,7 @@ pub trait Frontier: Backend {
     /// The entries of `q`, sorted by index (ties by value order of insertion).
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -79,14 +79,15 @@ pub trait Frontier: Backend {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_read<S: Semiring>(&self, q: &Self::Queue<S>) -> Result<(Vec<u32>, Vec<S::T>)>;
-    /// One relaxation step from a queue into a queue, without waiting for the host: for each
+    /// One relaxation step from a queue into a queue, without waiting for the host, on the
+    /// operands of `step` ([`RelaxStep`]: `d`, `a`, `mask`, `out`, `defer`): for each
     /// entry `(k, x)` of `from` and arc `(k, j)` of `A` that the mask allows (the mask is read
     /// as it was before the step), the term `t = mul_at(A(k, j), x, k)`; where a term
     /// [improves](Semiring::improves) `d(j)`, `d(j) = add(d(j), t)`. `to` is cleared, then
     /// receives each improved `j` once, with its final `d(j)`. Its step count is `from`'s,
     /// plus one if `from` had entries; its total is `from`'s plus its own length. With
     /// `out.parents`, `p(j)` becomes the smallest `k` whose term is `d(j)` bit for bit (the
-    /// [`witness`](Backend::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
+    /// [`witness`](super::Products::witness)); with `out.steps`, `s(j)` becomes `to`'s step count
     /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
     /// `steps` entry is empty may improve. Outputs are written after the masks were read.
     /// With `defer`, the entries of `from` whose value is not below its bound are appended to
@@ -96,10 +97,9 @@ pub trait Frontier: Backend {
     /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals
     /// [`relax`](Backend::relax) on the same entries: SpMSpV, `improve` and `witness` fused,
     /// with work proportional to the arcs of `from`. An empty `from` makes it a no-op.
-    #[allow(clippy::too_many_arguments)]
     ///
     /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_formats::{ConvertOptions, Format};
     /// use semigraph_semiring::MinPlus;
     ///
@@ -109,19 +109,15 @@ pub trait Frontier: Backend {
     /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
     /// let (mut from, mut to) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
     /// b.queue_set(&mut from, &[0], &[0], 0)?;
-    /// b.queue_relax(&mut d, StepOutputs::none(), &from, &a, Mask::All, None, &mut to)?;
+    /// b.queue_relax(RelaxStep::new(&mut d, &a), &from, &mut to)?;
     /// assert_eq!(b.queue_read(&to)?, (vec![1], vec![4]));
     /// assert_eq!(b.read_dense(&d)?, vec![0, 4, i32::MAX]);
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_relax<S: Semiring>(
         &self,
-        d: &mut Self::Dense<S>,
-        out: StepOutputs<'_, Self>,
+        step: RelaxStep<'_, '_, Self, S>,
         from: &Self::Queue<S>,
-        a: &Self::Matrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
         to: &mut Self::Queue<S>,
     ) -> Result<()>;
     /// Up to `max_steps` [`queue_relax`](Frontier::queue_relax)s from `q`, with `spare` as the
@@ -132,11 +128,10 @@ pub trait Frontier: Backend {
     /// block). After a call that ran no step, reading the length
     /// ([`queue_len`](Frontier::queue_len)) and calling again runs at least one (unless the
     /// frontier is empty or over `limit`), so a caller that loops on the length progresses.
-    /// The provided version runs every step. `defer` applies to every step.
-    #[allow(clippy::too_many_arguments)]
+    /// The provided version runs every step. The step's `defer` applies to every step.
     ///
     /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, CpuBackend, Mask, StepOutputs};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_formats::{ConvertOptions, Format};
     /// use semigraph_semiring::MinPlus;
     ///
@@ -147,32 +142,27 @@ pub trait Frontier: Backend {
     /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
     /// b.queue_set(&mut q, &[0], &[0], 0)?;
     /// // Until the frontier is empty (at most 10 steps), reading nothing back on the way.
-    /// b.queue_relax_steps(&mut d, StepOutputs::none(), &mut q, &mut spare, &a, Mask::All, None, 10, usize::MAX)?;
+    /// b.queue_relax_steps(RelaxStep::new(&mut d, &a), &mut q, &mut spare, 10, usize::MAX)?;
     /// assert_eq!(b.read_dense(&d)?, vec![0, 4, 5]);
     /// assert_eq!(b.queue_len(&q)?.len, 0);
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_relax_steps<S: Semiring>(
         &self,
-        d: &mut Self::Dense<S>,
-        mut out: StepOutputs<'_, Self>,
+        mut step: RelaxStep<'_, '_, Self, S>,
         q: &mut Self::Queue<S>,
         spare: &mut Self::Queue<S>,
-        a: &Self::Matrix<S>,
-        mask: Mask<'_, Self>,
-        mut defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
     ) -> Result<()> {
         let _ = limit;
-        let info = self.matrix_info(a);
+        let info = self.matrix_info(step.a);
         assert_eq!(
             info.nrows, info.ncols,
             "queue_relax_steps: A must be square"
         );
         for _ in 0..max_steps {
-            let df = defer.as_mut().map(Defer::reborrow);
-            self.queue_relax(d, out.reborrow(), q, a, mask, df, spare)?;
+            self.queue_relax(step.reborrow(), q, spare)?;
             std::mem::swap(q, spare);
         }
         Ok(())
@@ -180,7 +170,7 @@ pub trait Frontier: Backend {
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::{MinPlus, OrAnd};
     ///
     /// let b = CpuBackend::new();
@@ -206,7 +196,7 @@ pub trait Frontier: Backend {
     #[allow(clippy::too_many_arguments)]
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -232,7 +222,7 @@ pub trait Frontier: Backend {
     /// the queue's length: one read-back.
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -249,7 +239,8 @@ pub trait Frontier: Backend {
     /// read-back, as `queue_len`.
     ///
     /// ```
-    /// use semigraph_algos::{arcs_to_csr, Backend, Frontier, BfsSemiring, CpuBackend, Graph, GraphOptions};
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_algos::BfsSemiring;
     ///
     /// let a = arcs_to_csr::<BfsSemiring>(3, &[(0, 1, 0), (0, 2, 0), (1, 2, 0)])?;
     /// let cpu = CpuBackend::new();
@@ -268,7 +259,7 @@ pub trait Frontier: Backend {
     /// Clears `q` (no read-back).
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -279,12 +270,12 @@ pub trait Frontier: Backend {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_clear<S: Semiring>(&self, q: &mut Self::Queue<S>) -> Result<()>;
-    /// The dense relaxation of [`improve_dense`](Backend::improve_dense), enqueueing what
+    /// The dense relaxation of [`improve_dense`](super::ElementWise::improve_dense), enqueueing what
     /// improved: `to` is cleared and receives every `i` where `t(i)` improves `d(i)`, with the
     /// new `d(i)`; its step count becomes `steps`. No read-back.
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();
@@ -307,7 +298,7 @@ pub trait Frontier: Backend {
     /// dense vector (for pull steps).
     ///
     /// ```
-    /// use semigraph_algos::{Backend, Frontier, CpuBackend};
+    /// use semigraph_algos::prelude::*;
     /// use semigraph_semiring::MinPlus;
     ///
     /// let b = CpuBackend::new();

@@ -1,10 +1,10 @@
-//! The types the [`Backend`] interface speaks in: kinds, shapes, counters, masks,
+//! The types the [`Backend`](super::Backend) interface speaks in: kinds, shapes, counters, masks,
 //! accumulation and operators, and what a relaxation step writes or defers.
 
 use semigraph_formats::Format;
 use semigraph_semiring::{MinSecondI, Semiring};
 
-use super::{Backend, Frontier};
+use super::{Frontier, Objects};
 
 /// Where a backend computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,7 +15,7 @@ pub enum BackendKind {
     Gpu,
 }
 
-/// Shape and layout of a [`Backend::Matrix`].
+/// Shape and layout of a [`Objects::Matrix`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatrixInfo {
     /// Rows.
@@ -65,7 +65,7 @@ impl std::ops::Sub for Counters {
 
 /// What a relaxation step writes besides the values and the next queue (see
 /// [`Frontier::queue_relax`]).
-pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
+pub struct StepOutputs<'a, B: Objects + ?Sized + 'a> {
     /// The witness (predecessor) of each improved vertex.
     pub parents: Option<&'a mut B::Dense<Parents>>,
     /// The step number of each improved vertex (the output queue's step count).
@@ -76,7 +76,7 @@ pub struct StepOutputs<'a, B: Backend + ?Sized + 'a> {
     pub only_new: bool,
 }
 
-impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
+impl<'a, B: Objects + ?Sized + 'a> StepOutputs<'a, B> {
     /// Nothing besides the values.
     pub fn none() -> Self {
         StepOutputs {
@@ -92,6 +92,89 @@ impl<'a, B: Backend + ?Sized + 'a> StepOutputs<'a, B> {
             parents: self.parents.as_deref_mut(),
             steps: self.steps.as_deref_mut(),
             only_new: self.only_new,
+        }
+    }
+}
+
+/// One relaxation step's operands besides its queues (see [`Frontier::queue_relax`]): the
+/// values `d` it improves, the matrix `a` it follows, the mask on its outputs, what else it
+/// writes, and where entries past a bound wait.
+///
+/// ```
+/// use semigraph_algos::prelude::*;
+/// use semigraph_formats::{ConvertOptions, Format};
+/// use semigraph_semiring::MinPlus;
+///
+/// let b = CpuBackend::new();
+/// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 4)])?, Format::Csr, &ConvertOptions::default())?;
+/// let mut d = b.dense::<MinPlus<i32>>(2, 1, &[0, i32::MAX])?;
+/// let mut p = b.dense_filled::<Parents>(2, 1, NO_PARENT)?;
+/// let (mut from, mut to) = (b.queue::<MinPlus<i32>>(2)?, b.queue::<MinPlus<i32>>(2)?);
+/// b.queue_set(&mut from, &[0], &[0], 0)?;
+/// b.queue_relax(RelaxStep::new(&mut d, &a).parents(&mut p), &from, &mut to)?;
+/// assert_eq!(b.read_dense(&p)?, vec![NO_PARENT, 0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub struct RelaxStep<'a, 'm, B: Frontier + ?Sized + 'a + 'm, S: Semiring> {
+    /// The values the step improves.
+    pub d: &'a mut B::Dense<S>,
+    /// The matrix it follows (square for [`Frontier::queue_relax_steps`]).
+    pub a: &'a B::Matrix<S>,
+    /// Which outputs may change (read before the step; its own lifetime `'m`, as a mask
+    /// view cannot be shortened).
+    pub mask: Mask<'m, B>,
+    /// What it writes besides `d` and the next queue.
+    pub out: StepOutputs<'a, B>,
+    /// Where entries at or past a bound wait instead of being relaxed.
+    pub defer: Option<Defer<'a, B, S>>,
+}
+
+impl<'a, 'm, B: Frontier + ?Sized + 'a + 'm, S: Semiring> RelaxStep<'a, 'm, B, S> {
+    /// A step that improves `d` along `a`, with no mask, no other output and no deferral.
+    pub fn new(d: &'a mut B::Dense<S>, a: &'a B::Matrix<S>) -> Self {
+        RelaxStep {
+            d,
+            a,
+            mask: Mask::All,
+            out: StepOutputs::none(),
+            defer: None,
+        }
+    }
+
+    /// Also writes the witness of each improvement into `p` ([`StepOutputs::parents`]).
+    pub fn parents(mut self, p: &'a mut B::Dense<Parents>) -> Self {
+        self.out.parents = Some(p);
+        self
+    }
+
+    /// Also writes each improved vertex's step number into `s`; with `only_new`, only vertices
+    /// whose entry of `s` is empty may improve ([`StepOutputs::steps`]).
+    pub fn steps(mut self, s: &'a mut B::Dense<Parents>, only_new: bool) -> Self {
+        self.out.steps = Some(s);
+        self.out.only_new = only_new;
+        self
+    }
+
+    /// Only outputs that `mask` allows may change.
+    pub fn mask(mut self, mask: Mask<'m, B>) -> Self {
+        self.mask = mask;
+        self
+    }
+
+    /// Entries whose value is not below `bound` wait in `far` ([`Defer`]).
+    pub fn defer(mut self, bound: S::T, far: &'a mut B::Queue<S>) -> Self {
+        self.defer = Some(Defer { bound, far });
+        self
+    }
+
+    /// The same step, reborrowed for one more.
+    pub fn reborrow(&mut self) -> RelaxStep<'_, 'm, B, S> {
+        RelaxStep {
+            d: &mut *self.d,
+            a: self.a,
+            mask: self.mask,
+            out: self.out.reborrow(),
+            defer: self.defer.as_mut().map(Defer::reborrow),
         }
     }
 }
@@ -159,7 +242,7 @@ pub enum UnaryOp<T> {
 
 /// An output mask over a dense array of any semiring (see the module docs for what an entry
 /// is).
-pub enum Mask<'a, B: Backend + ?Sized + 'a> {
+pub enum Mask<'a, B: Objects + ?Sized + 'a> {
     /// Every position.
     All,
     /// Only positions where the mask array has an entry.
@@ -168,14 +251,14 @@ pub enum Mask<'a, B: Backend + ?Sized + 'a> {
     Skip(B::MaskRef<'a>),
 }
 
-impl<'a, B: Backend + ?Sized + 'a> Clone for Mask<'a, B> {
+impl<'a, B: Objects + ?Sized + 'a> Clone for Mask<'a, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<'a, B: Backend + ?Sized + 'a> Copy for Mask<'a, B> {}
+impl<'a, B: Objects + ?Sized + 'a> Copy for Mask<'a, B> {}
 
-impl<B: Backend + ?Sized> std::fmt::Debug for Mask<'_, B> {
+impl<B: Objects + ?Sized> std::fmt::Debug for Mask<'_, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Mask::All => "All",

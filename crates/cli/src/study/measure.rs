@@ -1,6 +1,7 @@
 //! Timing every variant (format, and CSR kernel on the GPU) of each semiring on one matrix.
 
-use semigraph_algos::{Accum, Backend, CpuBackend, Mask};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{Accum, CpuBackend, Mask};
 use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats};
 use semigraph_gpu::{CsrKernel, GpuBackend};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Semiring};

@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use semigraph_algos::{
-    Accum, Backend, BackendKind, Defer, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
-    Result as AlgoResult, StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, NO_PARENT, Objects, Parents,
+    Products, Reductions, Result as AlgoResult, UnaryOp,
 };
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{OrAnd, Scalar, Semiring};
@@ -25,8 +25,8 @@ const ITEMS: u32 = 4;
 /// Blocks of the grid-stride kernels: enough to fill an H100 several times over.
 const MAX_GRID: u64 = 132 * 16;
 
-/// A device buffer shared by the views of one matrix ([`Backend::view`],
-/// [`Backend::pattern`]): freed with the last handle that holds it.
+/// A device buffer shared by the views of one matrix ([`Objects::view`],
+/// [`Objects::pattern`]): freed with the last handle that holds it.
 type Shared<T> = Arc<CudaSlice<T>>;
 
 /// [`AdaptivePlan`] on the device.
@@ -176,6 +176,10 @@ pub struct GpuBackend {
     gemm_kernel: Option<GemmKernel>,
 }
 
+/// The algebra's compositions ([`Backend::relax`]) as the provided ones: `vxm`, `improve`
+/// and `witness` each run as one kernel already.
+impl Backend for GpuBackend {}
+
 /// See [`GpuBackend`]'s `scratch`.
 struct Scratch {
     idx: CudaSlice<u32>,
@@ -225,10 +229,12 @@ macro_rules! launch {
     }};
 }
 
-mod ops;
+mod ewise;
+mod objects;
 mod plan;
 mod products;
-mod raw;
+mod reductions;
+mod setup;
 mod views;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,

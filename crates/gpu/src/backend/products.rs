@@ -1,6 +1,6 @@
 //! The products of the GPU backend (`mxm`: SpMV/SpMM in every format and CSR kernel, `vxm`:
 //! SpMSpV, `gemm`: dense semiring GEMM with its fast and packed forms, and the dense
-//! transpose), which the `Backend` implementation in `ops.rs` delegates to.
+//! transpose), and `impl Products for GpuBackend`.
 
 use super::*;
 
@@ -304,6 +304,216 @@ impl GpuBackend {
                 )
             }
         }
+        Ok(())
+    }
+}
+
+impl Products for GpuBackend {
+    fn mxm<S: Semiring>(
+        &self,
+        y: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &GpuMatrix<S>,
+        x: &GpuDense<S>,
+    ) -> AlgoResult<()> {
+        self.mxm_product(y, mask, accum, a, x)
+    }
+
+    fn vxm<S: Semiring>(
+        &self,
+        x: &GpuSparse<S>,
+        a: &GpuMatrix<S>,
+        mask: Mask<'_, Self>,
+    ) -> AlgoResult<GpuSparse<S>> {
+        self.vxm_product(x, a, mask)
+    }
+
+    fn gemm<S: Semiring>(
+        &self,
+        c: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> AlgoResult<()> {
+        self.gemm_product(c, mask, accum, a, b)
+    }
+
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut GpuDense<Parents>,
+        x: &GpuSparse<S>,
+        a: &GpuMatrix<S>,
+        d: &GpuDense<S>,
+        at: &GpuSparse<M>,
+    ) -> AlgoResult<()> {
+        let MatrixInfo { nrows, ncols, .. } = a.info;
+        assert_eq!(
+            x.n, nrows,
+            "witness: x has length {}, A has {nrows} rows",
+            x.n
+        );
+        assert_eq!(d.len(), ncols, "witness: d has the wrong length");
+        assert_eq!(p.len(), ncols, "witness: p has the wrong length");
+        assert_eq!(at.n, ncols, "witness: at has the wrong length");
+        if at.nnz == 0 {
+            return Ok(());
+        }
+        self.scatter::<Parents>(&mut p.buf, &at.idx, None, at.nnz, bits(NO_PARENT), 0, None)?;
+        if x.nnz == 0 {
+            return Ok(());
+        }
+        let mut target = self.dev.zeros::<u8>(ncols, "witness targets")?;
+        self.scatter::<OrAnd>(&mut target, &at.idx, None, at.nnz, bits(true), 0, None)?;
+        let c = self.push_csr(a)?;
+        let f = self.dev.func::<S>(Kernel::Witness)?;
+        let nx = x.nnz as u32;
+        launch!(
+            self,
+            f,
+            cfg1(x.nnz as u64 * 32),
+            [
+                &*c.rp, &*c.ci, &*c.vals, &x.idx, &x.vals, &nx, &d.buf, &target, &mut p.buf
+            ]
+        );
+        Ok(())
+    }
+}
+
+impl GpuBackend {
+    /// The dense GEMM kernel that products in semiring `S` use.
+    pub fn gemm_kernel_for<S: Semiring>(&self) -> GemmKernel {
+        self.gemm_kernel
+            .unwrap_or_else(|| GemmKernel::choose(S::T::TYPE))
+    }
+
+    /// Whether a dense GEMM of `a` by `b` takes `S`'s fast multiply-add
+    /// ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)): the kernel is
+    /// [`GemmKernel::Reg128`] and every operand lies in the fast form's domain (whether or not
+    /// the packed form takes over, see [`GpuBackend::gemm_path`]). Runs the device check that
+    /// `gemm` runs, and waits for it.
+    pub fn gemm_takes_fast_path<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<bool, GpuError> {
+        Ok(self.gemm_flags(a, b)?.is_some_and(|bad| bad[0] == 0))
+    }
+
+    /// Which kernel and form a dense GEMM of `a` by `b` in semiring `S` runs: the register
+    /// tiles take the packed 16-bit form when every operand lies in its domain, else the fast
+    /// multiply-add when every operand lies in that one's, else the exact form. Runs the device
+    /// check that `gemm` runs, and waits for it.
+    ///
+    /// # Errors
+    /// A compile or driver failure.
+    pub fn gemm_path<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<GemmPath, GpuError> {
+        Ok(match self.gemm_flags(a, b)? {
+            None => GemmPath::Tile16,
+            Some([_, 0]) => GemmPath::Packed16,
+            Some([0, _]) => GemmPath::Reg128Fast,
+            Some(_) => GemmPath::Reg128,
+        })
+    }
+
+    /// The two flags of [`GpuBackend::fast_check`] that `gemm` would compute for `a` and `b`,
+    /// read back; `None` when the GEMM kernel is not the register-tile one (no check runs).
+    fn gemm_flags<S: Semiring>(
+        &self,
+        a: &GpuDense<S>,
+        b: &GpuDense<S>,
+    ) -> Result<Option<[u32; 2]>, GpuError> {
+        if self.gemm_kernel_for::<S>() != GemmKernel::Reg128 {
+            return Ok(None);
+        }
+        let bad = self.fast_check::<S>(&[(&a.buf, a.len()), (&b.buf, b.len())])?;
+        let bad = self.dev.download(&bad, 2)?;
+        Ok(Some([bad[0], bad[1]]))
+    }
+
+    /// Two device flags over the arrays: `[0]` is 1 if a value lies outside the domain of
+    /// `S`'s fast multiply-add ([`CudaSemiring::fast_fma`](semigraph_semiring::CudaSemiring::fast_fma)),
+    /// `[1]` if one lies outside its packed 16-bit domain
+    /// ([`Packed16`](semigraph_semiring::Packed16)); each always 1 for a semiring without that
+    /// form (no kernel runs when it has neither). No host wait.
+    pub(super) fn fast_check<S: Semiring>(
+        &self,
+        arrays: &[(&CudaSlice<u8>, usize)],
+    ) -> Result<CudaSlice<u32>, GpuError> {
+        let mut bad = self.dev.zeros::<u32>(2, "operand check")?;
+        let sr = S::cuda();
+        if sr.fast_fma.is_none() && sr.packed16.is_none() {
+            self.dev
+                .stream
+                .memcpy_htod(&[1u32, 1], &mut bad)
+                .map_err(|e| driver("operand check", e))?;
+            return Ok(bad);
+        }
+        let f = self.dev.func::<S>(Kernel::FastCheck)?;
+        for &(x, len) in arrays {
+            let n = len as u64;
+            if n > 0 {
+                crate::params::FastCheckArgs {
+                    x,
+                    n,
+                    bad: &mut bad,
+                }
+                .launch(&self.dev, &f, cfg_stride(n))?;
+            }
+        }
+        Ok(bad)
+    }
+
+    /// Row-kernel launch of ELL into `y` with the given mask/accum.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn ell_into<S: Semiring>(
+        &self,
+        e: &DevEll,
+        x: &CudaSlice<u8>,
+        y: &mut CudaSlice<u8>,
+        nrows: u32,
+        k: u32,
+        m: &MaskArgs<'_>,
+        accum: i32,
+    ) -> Result<(), GpuError> {
+        let f = self.dev.func::<S>(Kernel::SpmvEll)?;
+        launch!(
+            self,
+            f,
+            cfg1(nrows as u64 * k as u64),
+            [
+                &*e.ci, &*e.vals, x, y, &nrows, &k, &e.width, m.buf, &m.mode, &m.size, &m.zero,
+                &accum
+            ]
+        );
+        Ok(())
+    }
+
+    pub(super) fn coo_into<S: Semiring>(
+        &self,
+        c: &DevCoo,
+        x: &CudaSlice<u8>,
+        t: &mut CudaSlice<u8>,
+        k: u32,
+        m: &MaskArgs<'_>,
+    ) -> Result<(), GpuError> {
+        if c.nnz == 0 {
+            return Ok(());
+        }
+        let f = self.dev.func::<S>(Kernel::SpmvCoo)?;
+        launch!(
+            self,
+            f,
+            cfg1(c.nnz as u64 * k as u64),
+            [
+                &*c.rows, &*c.cols, &*c.vals, x, t, &c.nnz, &k, m.buf, &m.mode, &m.size, &m.zero
+            ]
+        );
         Ok(())
     }
 }

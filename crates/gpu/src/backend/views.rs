@@ -1,5 +1,5 @@
-//! One matrix seen through several semirings ([`Backend::view`](semigraph_algos::Backend::view),
-//! [`Backend::pattern`](semigraph_algos::Backend::pattern)). Views share the device buffers
+//! One matrix seen through several semirings ([`Objects::view`](semigraph_algos::Objects::view),
+//! [`Objects::pattern`](semigraph_algos::Objects::pattern)). Views share the device buffers
 //! (behind [`Arc`]); a view whose zero differs, or a pattern, shares the index arrays and gets
 //! value arrays of its own, written on the device by [`Kernel::Recode`]. The CSR that push
 //! products walk (for a matrix stored in another format) is built on first use and shared or
@@ -127,7 +127,7 @@ impl GpuBackend {
         })
     }
 
-    /// See [`Backend::view`](semigraph_algos::Backend::view): shared outright when the zeros
+    /// See [`Objects::view`](semigraph_algos::Objects::view): shared outright when the zeros
     /// are the same bits.
     pub(super) fn view_of<S: Semiring, T: Semiring<T = S::T>>(
         &self,
@@ -144,7 +144,7 @@ impl GpuBackend {
         self.recode(a, Recode::of::<S, T>(true))
     }
 
-    /// See [`Backend::pattern`](semigraph_algos::Backend::pattern).
+    /// See [`Objects::pattern`](semigraph_algos::Objects::pattern).
     pub(super) fn pattern_of<S: Semiring, P: Semiring>(
         &self,
         a: &GpuMatrix<S>,

@@ -1,5 +1,5 @@
 //! The test suite every backend runs, written once: each operation of the
-//! [`Backend`] interface on every format and built-in semiring, checked against references
+//! [`Backend`](semigraph_algos::Backend) interface on every format and built-in semiring, checked against references
 //! computed from the inputs, and every algorithm checked against the oracles of
 //! [`semigraph_algos::testing`]. [`register`] adds it to a [`Harness`], one test per (format,
 //! semiring), one per semiring for the dense operations and one per format for the

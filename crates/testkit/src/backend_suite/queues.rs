@@ -143,7 +143,7 @@ pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
 ) where
     S::T: TestValue,
 {
-    use semigraph_algos::{Defer, NO_PARENT, Parents, StepOutputs};
+    use semigraph_algos::{Defer, NO_PARENT, Parents, RelaxStep, StepOutputs};
     if !selecting::<S>() || picks_any::<S>() {
         return;
     }
@@ -249,23 +249,21 @@ pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
         let mut p = b.dense::<Parents>(ncols, 1, &start.parents).unwrap();
         let mut st = b.dense::<Parents>(ncols, 1, &steps0).unwrap();
         let mask: Mask<'_, B> = if masked { b.skip(&md) } else { Mask::All };
-        b.queue_relax(
-            &mut d,
-            StepOutputs {
+        let step = RelaxStep {
+            d: &mut d,
+            a: m,
+            mask,
+            out: StepOutputs {
                 parents: Some(&mut p),
                 steps: Some(&mut st),
                 only_new,
             },
-            &from,
-            m,
-            mask,
-            bound.map(|bound| Defer {
+            defer: bound.map(|bound| Defer {
                 bound,
                 far: &mut far,
             }),
-            &mut to,
-        )
-        .expect("relax_step");
+        };
+        b.queue_relax(step, &from, &mut to).expect("relax_step");
         let want = reference_deferred(e, &start, &masked_out, only_new, bound, &mut far_want);
         let what = format!("relax_step masked={masked} only_new={only_new} deferred={deferred}");
         if deferred {
@@ -299,25 +297,22 @@ pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
             }
             let (target, mut ran, mut stalls) = (want2.step, want.step, 0);
             while ran < target {
-                b.queue_relax_steps(
-                    &mut d,
-                    StepOutputs {
+                let step = RelaxStep {
+                    d: &mut d,
+                    a: m,
+                    mask,
+                    out: StepOutputs {
                         parents: Some(&mut p),
                         steps: Some(&mut st),
                         only_new,
                     },
-                    &mut q,
-                    &mut spare,
-                    m,
-                    mask,
-                    bound.map(|bound| Defer {
+                    defer: bound.map(|bound| Defer {
                         bound,
                         far: &mut far,
                     }),
-                    target - ran,
-                    usize::MAX,
-                )
-                .expect("relax_steps");
+                };
+                b.queue_relax_steps(step, &mut q, &mut spare, target - ran, usize::MAX)
+                    .expect("relax_steps");
                 let now = b.queue_len(&q).unwrap().steps;
                 stalls = if now == ran { stalls + 1 } else { 0 };
                 assert!(stalls < 2, "relax_steps {name}: no progress after a read");
@@ -333,16 +328,8 @@ pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
             let mut empty = b.queue::<S>(ncols).unwrap();
             b.queue_clear(&mut empty).unwrap();
             let before = b.read_dense(&d).unwrap();
-            b.queue_relax(
-                &mut d,
-                StepOutputs::none(),
-                &empty,
-                m,
-                Mask::All,
-                None,
-                &mut spare,
-            )
-            .unwrap();
+            b.queue_relax(RelaxStep::new(&mut d, m), &empty, &mut spare)
+                .unwrap();
             assert_eq!(b.queue_len(&spare).unwrap().len, 0);
             assert!(
                 b.read_dense(&d)
@@ -528,7 +515,7 @@ where
     }
 }
 
-/// [`Backend::witness`] against a reference: `d` is the product `x (+).(x) A` itself (so
+/// [`Products::witness`](semigraph_algos::Products::witness) against a reference: `d` is the product `x (+).(x) A` itself (so
 /// that terms attain it), targets are a random subset of the positions (some without an
 /// entry), and positions outside it must keep their old value.
 pub(super) fn check_witness<B: Frontier, S: Semiring>(

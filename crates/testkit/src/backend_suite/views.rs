@@ -1,4 +1,4 @@
-//! One matrix through several semirings ([`Backend::view`], [`Backend::pattern`]) on every
+//! One matrix through several semirings ([`Objects::view`](semigraph_algos::Objects::view), [`Objects::pattern`](semigraph_algos::Objects::pattern)) on every
 //! format: each view's pull and push products against the host matrix retyped or patterned
 //! in the same semiring.
 

@@ -235,3 +235,83 @@ pub(super) fn transpose<T: Copy + Send + Sync>(
         });
     Ok(y)
 }
+
+impl Products for CpuBackend {
+    fn mxm<S: Semiring>(
+        &self,
+        y: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &CpuMatrix<S>,
+        x: &CpuDense<S>,
+    ) -> Result<()> {
+        products::mxm(y, mask, accum, a, x)
+    }
+
+    fn vxm<S: Semiring>(
+        &self,
+        x: &CpuSparse<S>,
+        a: &CpuMatrix<S>,
+        mask: Mask<'_, Self>,
+    ) -> Result<CpuSparse<S>> {
+        products::vxm(x, a, mask)
+    }
+
+    fn gemm<S: Semiring>(
+        &self,
+        c: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &CpuDense<S>,
+        b: &CpuDense<S>,
+    ) -> Result<()> {
+        products::gemm(c, mask, accum, a, b)
+    }
+
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut CpuDense<Parents>,
+        x: &CpuSparse<S>,
+        a: &CpuMatrix<S>,
+        d: &CpuDense<S>,
+        at: &CpuSparse<M>,
+    ) -> Result<()> {
+        let c = a.csr();
+        assert_eq!(
+            x.n,
+            c.nrows(),
+            "witness: x has length {}, A has {} rows",
+            x.n,
+            c.nrows()
+        );
+        assert_eq!(d.data.len(), c.ncols(), "witness: d has the wrong length");
+        assert_eq!(p.data.len(), c.ncols(), "witness: p has the wrong length");
+        assert_eq!(at.n, c.ncols(), "witness: at has the wrong length");
+        let targets = &at.idx;
+        let dd = &d.data;
+        // (j, k) for every term of x (+).(x) A that lands on a target and attains d(j).
+        let found: Vec<(u32, u32)> = x
+            .idx
+            .par_iter()
+            .zip(&x.vals)
+            .flat_map_iter(|(&k, &xv)| {
+                let (cols, vals) = c.row(k as usize);
+                cols.iter().zip(vals).filter_map(move |(&j, &av)| {
+                    let t = S::mul_at(av, xv, k as u64);
+                    (!S::is_zero(t)
+                        && t.to_bits64() == dd[j as usize].to_bits64()
+                        && targets.binary_search(&j).is_ok())
+                    .then_some((j, k))
+                })
+            })
+            .collect();
+        for &j in targets {
+            p.data[j as usize] = crate::backend::NO_PARENT;
+        }
+        for (j, k) in found {
+            let e = &mut p.data[j as usize];
+            *e = (*e).min(k);
+        }
+        Ok(())
+    }
+}

@@ -21,8 +21,12 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cudarc::driver::{CudaSlice, LaunchConfig};
-use semigraph_algos::{Defer, Mask, QueueInfo, StepOutputs};
+use semigraph_algos::{
+    Defer, Frontier, Mask, QueueInfo, RelaxStep, Result as AlgoResult, StepOutputs,
+};
 use semigraph_semiring::Semiring;
+
+mod relax;
 
 use super::{BLOCK, DevCsr, GpuBackend, GpuDense, GpuMatrix, MAX_GRID};
 use crate::codegen::Kernel;
@@ -55,18 +59,6 @@ pub struct GpuQueue<S: Semiring> {
 /// The hint of a queue whose length is not known on the host.
 const UNKNOWN: usize = usize::MAX;
 
-/// Threads of the one block of [`Kernel::QueueRelaxLoop`] (its tile holds this many entries).
-const LOOP_BLOCK: u32 = 1024;
-
-/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]).
-#[derive(Clone, Copy, Debug)]
-struct Tuning {
-    /// Longest frontier (at most [`LOOP_BLOCK`]).
-    loop_entries: usize,
-    /// Most arcs of a step's frontier.
-    loop_arcs: u32,
-}
-
 impl<S: Semiring> GpuQueue<S> {
     fn hint(&self) -> usize {
         self.hint.load(Ordering::Relaxed)
@@ -87,57 +79,16 @@ fn grid_for(work: usize) -> LaunchConfig {
     }
 }
 
-/// The far-queue arguments of a relaxation kernel: the deferral's queue and bound, or scratch
-/// stand-ins the kernel never touches when there is none.
-struct FarArgs<'a> {
-    use_defer: i32,
-    bound: u64,
-    fstamp: u32,
-    fi: &'a mut CudaSlice<u32>,
-    fv: &'a mut CudaSlice<u8>,
-    fh: &'a mut CudaSlice<u64>,
-    fm: &'a mut CudaSlice<u32>,
-}
+/// Threads of the one block of [`Kernel::QueueRelaxLoop`] (its tile holds this many entries).
+const LOOP_BLOCK: u32 = 1024;
 
-impl<'a> FarArgs<'a> {
-    /// Checks the far queue against the input's `n` (for `what`) and gives it a membership
-    /// generation if it has none (a fresh queue is empty).
-    #[allow(clippy::too_many_arguments)]
-    fn new<S: Semiring>(
-        defer: Option<Defer<'a, GpuBackend, S>>,
-        n: usize,
-        what: &str,
-        idx: &'a mut CudaSlice<u32>,
-        vals: &'a mut CudaSlice<u8>,
-        hdr: &'a mut CudaSlice<u64>,
-        member: &'a mut CudaSlice<u32>,
-    ) -> FarArgs<'a> {
-        match defer {
-            Some(Defer { bound, far }) => {
-                assert_eq!(far.n, n, "{what}: the far queue has the wrong n");
-                far.stamp = far.stamp.max(1);
-                far.set_hint(UNKNOWN);
-                FarArgs {
-                    use_defer: 1,
-                    bound: bits(bound),
-                    fstamp: far.stamp,
-                    fi: &mut far.idx,
-                    fv: &mut far.vals,
-                    fh: &mut far.hdr,
-                    fm: &mut far.member,
-                }
-            }
-            None => FarArgs {
-                use_defer: 0,
-                bound: 0,
-                fstamp: 0,
-                fi: idx,
-                fv: vals,
-                fh: hdr,
-                fm: member,
-            },
-        }
-    }
+/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]).
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Longest frontier (at most [`LOOP_BLOCK`]).
+    loop_entries: usize,
+    /// Most arcs of a step's frontier.
+    loop_arcs: u32,
 }
 
 impl GpuBackend {
@@ -197,7 +148,21 @@ impl GpuBackend {
             .map_err(|e| driver("clear a queue", e))
     }
 
-    pub(super) fn q_new<S: Semiring>(&self, n: usize) -> Result<GpuQueue<S>, GpuError> {
+    fn read_hdr<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<[u64; 4], GpuError> {
+        let h = self.dev.download(&q.hdr, 4)?;
+        Ok([h[0], h[1], h[2], h[3]])
+    }
+
+    /// Scratch buffers for kernel arguments a launch does not use.
+    fn scratch(&self) -> std::sync::MutexGuard<'_, super::Scratch> {
+        self.scratch.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Frontier for GpuBackend {
+    type Queue<S: Semiring> = GpuQueue<S>;
+
+    fn queue<S: Semiring>(&self, n: usize) -> AlgoResult<GpuQueue<S>> {
         let cap = n.max(1);
         Ok(GpuQueue {
             n,
@@ -213,13 +178,13 @@ impl GpuBackend {
         })
     }
 
-    pub(super) fn q_set<S: Semiring>(
+    fn queue_set<S: Semiring>(
         &self,
         q: &mut GpuQueue<S>,
         idx: &[u32],
         vals: &[S::T],
         steps: usize,
-    ) -> Result<(), GpuError> {
+    ) -> AlgoResult<()> {
         assert_eq!(idx.len(), vals.len(), "queue_set: lengths differ");
         assert!(
             idx.len() <= q.cap,
@@ -246,12 +211,7 @@ impl GpuBackend {
         Ok(())
     }
 
-    fn read_hdr<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<[u64; 4], GpuError> {
-        let h = self.dev.download(&q.hdr, 4)?;
-        Ok([h[0], h[1], h[2], h[3]])
-    }
-
-    pub(super) fn q_len<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<QueueInfo, GpuError> {
+    fn queue_len<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<QueueInfo> {
         let h = self.read_hdr(q)?;
         q.set_hint(h[0] as usize);
         q.refused.store(h[3] != 0, Ordering::Relaxed);
@@ -262,10 +222,7 @@ impl GpuBackend {
         })
     }
 
-    pub(super) fn q_read<S: Semiring>(
-        &self,
-        q: &GpuQueue<S>,
-    ) -> Result<(Vec<u32>, Vec<S::T>), GpuError> {
+    fn queue_read<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(Vec<u32>, Vec<S::T>)> {
         let len = self.read_hdr(q)?[0] as usize;
         let idx = self.dev.download(&q.idx, len)?;
         let vals: Vec<S::T> = self.dev.download_scalars(&q.vals, len)?;
@@ -274,265 +231,32 @@ impl GpuBackend {
         Ok(e.into_iter().unzip())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn q_relax_step<S: Semiring>(
+    fn queue_relax<S: Semiring>(
         &self,
-        d: &mut GpuDense<S>,
-        out: StepOutputs<'_, Self>,
+        step: RelaxStep<'_, '_, Self, S>,
         from: &GpuQueue<S>,
-        a: &GpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
         to: &mut GpuQueue<S>,
-    ) -> Result<(), GpuError> {
-        let c = self.check_step(d, &out, from.n, a, to.n)?;
-        let stamp = self.next_gen(to)?;
-        self.zero_len(to)?;
-        let ncols = a.info.ncols;
-        // A full grid whatever the frontier's length: the blocks share a few long rows (the
-        // kernels split each tile's arcs over the blocks the queue's tiles leave idle).
-        let cfg = grid_for(UNKNOWN);
-        let StepOutputs {
-            mut parents,
-            steps,
-            only_new,
-        } = out;
-        let mut sc = self.scratch();
-        let sc = &mut *sc;
-        let f = self.dev.func::<S>(Kernel::QueueRelax)?;
-        let fa = FarArgs::new(
-            defer,
-            from.n,
-            "relax_step",
-            &mut sc.idx,
-            &mut sc.far_vals,
-            &mut sc.hdr,
-            &mut sc.member,
-        );
-        let witness_defer = (fa.use_defer, fa.bound);
-        QueueRelaxArgs {
-            rp: &c.rp,
-            ci: &c.ci,
-            av: &c.vals,
-            qi: &from.idx,
-            qv: &from.vals,
-            qh: &from.hdr,
-            d: &mut d.buf,
-            mask: self.mask_arg(mask, ncols),
-            seen: steps.as_deref().map_or(&self.dummy, |s| &s.buf),
-            only_new: only_new as i32,
-            member: &mut to.member,
-            stamp,
-            use_parents: parents.is_some() as i32,
-            parents: parents.as_deref_mut().map_or(&mut sc.vals, |p| &mut p.buf),
-            ti: &mut to.idx,
-            th: &mut to.hdr,
-            use_defer: fa.use_defer,
-            bound: fa.bound,
-            fi: fa.fi,
-            fv: fa.fv,
-            fh: fa.fh,
-            fmember: fa.fm,
-            fstamp: fa.fstamp,
-        }
-        .launch(&self.dev, &f, cfg)?;
-        if let Some(p) = parents {
-            let f = self.dev.func::<S>(Kernel::QueueWitness)?;
-            QueueWitnessArgs {
-                rp: &c.rp,
-                ci: &c.ci,
-                av: &c.vals,
-                qi: &from.idx,
-                qv: &from.vals,
-                qh: &from.hdr,
-                d: &d.buf,
-                mask: self.mask_arg(mask, ncols),
-                member: &to.member,
-                stamp,
-                parents: &mut p.buf,
-                use_defer: witness_defer.0,
-                bound: witness_defer.1,
-            }
-            .launch(&self.dev, &f, cfg)?;
-        }
-        let f = self.dev.func::<S>(Kernel::QueueFill)?;
-        QueueFillArgs {
-            ti: &to.idx,
-            th: &to.hdr,
-            d: &d.buf,
-            tv: &mut to.vals,
-            use_steps: steps.is_some() as i32,
-            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
-        }
-        .launch(&self.dev, &f, grid_for(UNKNOWN))?;
-        to.set_hint(UNKNOWN);
-        to.refused.store(false, Ordering::Relaxed);
-        Ok(())
+    ) -> AlgoResult<()> {
+        Ok(self.relax_step(step, from, to)?)
     }
 
-    /// Checks the shapes of a relaxation step and returns `A` in CSR.
-    fn check_step<'m, S: Semiring>(
+    fn queue_relax_steps<S: Semiring>(
         &self,
-        d: &GpuDense<S>,
-        out: &StepOutputs<'_, Self>,
-        from_n: usize,
-        a: &'m GpuMatrix<S>,
-        to_n: usize,
-    ) -> Result<&'m DevCsr, GpuError> {
-        let (nrows, ncols) = (a.info.nrows, a.info.ncols);
-        assert_eq!(
-            from_n, nrows,
-            "relax_step: the frontier has n {from_n}, A has {nrows} rows"
-        );
-        assert_eq!(d.len(), ncols, "relax_step: d has the wrong length");
-        assert_eq!(to_n, ncols, "relax_step: the output queue has the wrong n");
-        for (what, x) in [("parents", &out.parents), ("steps", &out.steps)] {
-            if let Some(x) = x {
-                assert_eq!(x.len(), ncols, "relax_step: {what} have the wrong length");
-            }
-        }
-        assert!(
-            !out.only_new || out.steps.is_some(),
-            "relax_step: only_new needs steps"
-        );
-        self.push_csr(a)
-    }
-
-    /// [`Frontier::queue_relax_steps`](semigraph_algos::Frontier::queue_relax_steps): a frontier known to be
-    /// small runs its steps in one launch of one block ([`Kernel::QueueRelaxLoop`]), which
-    /// stops by itself once the frontier outgrows the block; a larger or unknown one runs
-    /// step by step over the whole GPU.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn q_relax_steps<S: Semiring>(
-        &self,
-        d: &mut GpuDense<S>,
-        mut out: StepOutputs<'_, Self>,
+        step: RelaxStep<'_, '_, Self, S>,
         q: &mut GpuQueue<S>,
         spare: &mut GpuQueue<S>,
-        a: &GpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        mut defer: Option<Defer<'_, Self, S>>,
         max_steps: usize,
         limit: usize,
-    ) -> Result<(), GpuError> {
-        // The one-block kernel reads the rows of each step's output: A must be square.
-        assert_eq!(a.info.nrows, a.info.ncols, "relax_steps: A must be square");
-        let tune = self.tuning();
-        for done in 0..max_steps {
-            let small = tune.loop_entries > 0 && q.hint() <= tune.loop_entries.min(limit);
-            if small && !q.refused.swap(false, Ordering::Relaxed) {
-                return self.q_relax_loop(
-                    d,
-                    out,
-                    q,
-                    spare,
-                    a,
-                    mask,
-                    defer,
-                    max_steps - done,
-                    limit,
-                );
-            }
-            let df = defer.as_mut().map(Defer::reborrow);
-            self.q_relax_step(d, out.reborrow(), q, a, mask, df, spare)?;
-            std::mem::swap(q, spare);
-        }
-        Ok(())
+    ) -> AlgoResult<()> {
+        Ok(self.relax_steps(step, q, spare, max_steps, limit)?)
     }
 
-    /// Up to `max_steps` steps of a small frontier in one launch of one block.
-    #[allow(clippy::too_many_arguments)]
-    fn q_relax_loop<S: Semiring>(
-        &self,
-        d: &mut GpuDense<S>,
-        out: StepOutputs<'_, Self>,
-        q: &mut GpuQueue<S>,
-        spare: &mut GpuQueue<S>,
-        a: &GpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
-        max_steps: usize,
-        limit: usize,
-    ) -> Result<(), GpuError> {
-        let c = self.check_step(d, &out, q.n, a, spare.n)?;
-        let tune = self.tuning();
-        let max_steps = max_steps.min(u32::MAX as usize - 2) as u32;
-        // Steps 0, 2, 4, ... write `spare` (B), steps 1, 3, ... write `q` (A); A's last stamp
-        // marks its final entries.
-        let bstamp = self.reserve_gens(spare, max_steps.div_ceil(2).max(1))?;
-        let astamp = self.reserve_gens(q, max_steps / 2 + 1)?;
-        let afinal = q.stamp;
-        let StepOutputs {
-            parents,
-            steps,
-            only_new,
-        } = out;
-        let mut sc = self.scratch();
-        let sc = &mut *sc;
-        let f = self.dev.func::<S>(Kernel::QueueRelaxLoop)?;
-        let ncols = a.info.ncols;
-        let fa = FarArgs::new(
-            defer,
-            q.n,
-            "relax_steps",
-            &mut sc.idx,
-            &mut sc.far_vals,
-            &mut sc.hdr,
-            &mut sc.member,
-        );
-        QueueRelaxLoopArgs {
-            rp: &c.rp,
-            ci: &c.ci,
-            av: &c.vals,
-            d: &mut d.buf,
-            mask: self.mask_arg(mask, ncols),
-            use_steps: steps.is_some() as i32,
-            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
-            only_new: only_new as i32,
-            use_parents: parents.is_some() as i32,
-            parents: parents.map_or(&mut sc.words, |p| &mut p.buf),
-            ai: &mut q.idx,
-            avals: &mut q.vals,
-            ah: &mut q.hdr,
-            amember: &mut q.member,
-            astamp,
-            bi: &mut spare.idx,
-            bvals: &mut spare.vals,
-            bh: &mut spare.hdr,
-            bmember: &mut spare.member,
-            bstamp,
-            afinal,
-            max_steps,
-            limit: limit.min(LOOP_BLOCK as usize) as u64,
-            arc_limit: tune.loop_arcs,
-            use_defer: fa.use_defer,
-            bound: fa.bound,
-            fi: fa.fi,
-            fv: fa.fv,
-            fh: fa.fh,
-            fmember: fa.fm,
-            fstamp: fa.fstamp,
-        }
-        .launch(
-            &self.dev,
-            &f,
-            LaunchConfig {
-                grid_dim: (1, 1, 1),
-                block_dim: (LOOP_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            },
-        )?;
-        q.set_hint(UNKNOWN);
-        spare.set_hint(UNKNOWN);
-        Ok(())
-    }
-
-    pub(super) fn q_assign<S: Semiring, M: Semiring>(
+    fn queue_assign<S: Semiring, M: Semiring>(
         &self,
         y: &mut GpuDense<S>,
         q: &GpuQueue<M>,
         value: S::T,
-    ) -> Result<(), GpuError> {
+    ) -> AlgoResult<()> {
         assert_eq!(q.n, y.len(), "assign_queue: lengths");
         let f = self.dev.func::<S>(Kernel::QueueScatter)?;
         QueueScatterArgs {
@@ -543,11 +267,11 @@ impl GpuBackend {
             c: bits(value),
             y: &mut y.buf,
         }
-        .launch(&self.dev, &f, grid_for(q.hint()))
+        .launch(&self.dev, &f, grid_for(q.hint()))?;
+        Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn q_split<S: Semiring>(
+    fn queue_split<S: Semiring>(
         &self,
         from: &GpuQueue<S>,
         d: &GpuDense<S>,
@@ -555,7 +279,7 @@ impl GpuBackend {
         hi: S::T,
         inside: &mut GpuQueue<S>,
         outside: Option<&mut GpuQueue<S>>,
-    ) -> Result<(), GpuError> {
+    ) -> AlgoResult<()> {
         assert_eq!(d.len(), from.n, "split_queue: d has the wrong length");
         assert_eq!(inside.n, from.n, "split_queue: inside has the wrong n");
         let f = self.dev.func::<S>(Kernel::QueueSplit)?;
@@ -616,10 +340,7 @@ impl GpuBackend {
         Ok(())
     }
 
-    pub(super) fn q_reduce<S: Semiring>(
-        &self,
-        q: &GpuQueue<S>,
-    ) -> Result<(QueueInfo, S::T), GpuError> {
+    fn queue_reduce<S: Semiring>(&self, q: &GpuQueue<S>) -> AlgoResult<(QueueInfo, S::T)> {
         let mut sc = self.scratch();
         self.apply_raw::<S>(&mut sc.vals, 1, Mask::All, 0, bits(S::zero()))?;
         let f = self.dev.func::<S>(Kernel::QueueReduce)?;
@@ -649,11 +370,11 @@ impl GpuBackend {
         Ok((info, scalars_from::<S::T>(&v)[0]))
     }
 
-    pub(super) fn q_arcs<S: Semiring, M: Semiring>(
+    fn queue_arcs<S: Semiring, M: Semiring>(
         &self,
         q: &GpuQueue<S>,
         a: &GpuMatrix<M>,
-    ) -> Result<(QueueInfo, usize), GpuError> {
+    ) -> AlgoResult<(QueueInfo, usize)> {
         assert_eq!(
             q.n, a.info.nrows,
             "queue_arcs: the queue's n is not A's row count"
@@ -689,19 +410,19 @@ impl GpuBackend {
         Ok((info, h[4] as usize))
     }
 
-    pub(super) fn q_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> Result<(), GpuError> {
+    fn queue_clear<S: Semiring>(&self, q: &mut GpuQueue<S>) -> AlgoResult<()> {
         self.zero_len(q)?;
         self.next_gen(q)?;
         Ok(())
     }
 
-    pub(super) fn q_improve_dense<S: Semiring>(
+    fn queue_improve_dense<S: Semiring>(
         &self,
         d: &mut GpuDense<S>,
         t: &GpuDense<S>,
         to: &mut GpuQueue<S>,
         steps: usize,
-    ) -> Result<(), GpuError> {
+    ) -> AlgoResult<()> {
         assert_eq!(
             (d.rows, d.cols),
             (t.rows, t.cols),
@@ -726,11 +447,7 @@ impl GpuBackend {
         Ok(())
     }
 
-    pub(super) fn q_to_dense<S: Semiring>(
-        &self,
-        q: &GpuQueue<S>,
-        x: &mut GpuDense<S>,
-    ) -> Result<(), GpuError> {
+    fn queue_to_dense<S: Semiring>(&self, q: &GpuQueue<S>, x: &mut GpuDense<S>) -> AlgoResult<()> {
         assert_eq!(q.n, x.len(), "queue_to_dense: lengths");
         let len = x.len();
         self.apply_raw::<S>(&mut x.buf, len, Mask::All, 0, bits(S::zero()))?;
@@ -743,11 +460,7 @@ impl GpuBackend {
             c: 0,
             y: &mut x.buf,
         }
-        .launch(&self.dev, &f, grid_for(q.hint()))
-    }
-
-    /// Scratch buffers for kernel arguments a launch does not use.
-    fn scratch(&self) -> std::sync::MutexGuard<'_, super::Scratch> {
-        self.scratch.lock().unwrap_or_else(|p| p.into_inner())
+        .launch(&self.dev, &f, grid_for(q.hint()))?;
+        Ok(())
     }
 }

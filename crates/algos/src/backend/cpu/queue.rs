@@ -9,7 +9,7 @@ use semigraph_semiring::{Scalar, Semiring};
 use super::CpuBackend;
 use super::{CpuDense, CpuMatrix, allows, check_mask};
 use crate::backend::NO_PARENT;
-use crate::backend::{Defer, Frontier, Mask, Parents, QueueInfo, StepOutputs};
+use crate::backend::{Defer, Frontier, Parents, QueueInfo, RelaxStep, StepOutputs};
 use crate::error::Result;
 
 /// A work queue of the CPU backend.
@@ -100,17 +100,19 @@ fn terms<S: Semiring>(
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn relax_step<S: Semiring>(
-    d: &mut CpuDense<S>,
-    out: StepOutputs<'_, CpuBackend>,
+    step: RelaxStep<'_, '_, CpuBackend, S>,
     from: &CpuQueue<S>,
-    a: &CpuMatrix<S>,
-    mask: Mask<'_, CpuBackend>,
-    defer: Option<Defer<'_, CpuBackend, S>>,
     to: &mut CpuQueue<S>,
     par_entries: usize,
 ) -> Result<()> {
+    let RelaxStep {
+        d,
+        a,
+        mask,
+        out,
+        defer,
+    } = step;
     let c = a.csr();
     assert_eq!(
         from.n,
@@ -376,15 +378,11 @@ impl Frontier for CpuBackend {
 
     fn queue_relax<S: Semiring>(
         &self,
-        d: &mut CpuDense<S>,
-        out: StepOutputs<'_, Self>,
+        step: RelaxStep<'_, '_, Self, S>,
         from: &CpuQueue<S>,
-        a: &CpuMatrix<S>,
-        mask: Mask<'_, Self>,
-        defer: Option<Defer<'_, Self, S>>,
         to: &mut CpuQueue<S>,
     ) -> Result<()> {
-        relax_step(d, out, from, a, mask, defer, to, self.par_entries)
+        relax_step(step, from, to, self.par_entries)
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

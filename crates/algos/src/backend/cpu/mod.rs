@@ -1,0 +1,319 @@
+//! The CPU backend: multi-threaded (rayon), every format, every semiring; the reference that
+//! the GPU backend is tested against, and what runs where there is no GPU.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
+use semigraph_semiring::{Scalar, Semiring};
+
+use crate::backend::{
+    Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, Objects, Parents, Products,
+    Reductions, UnaryOp,
+};
+use crate::error::{Error, Result, try_vec};
+
+mod ewise;
+mod products;
+mod queue;
+mod reductions;
+pub use queue::CpuQueue;
+
+/// The CPU backend. Work runs on rayon's global thread pool (`RAYON_NUM_THREADS` sets its
+/// size).
+#[derive(Clone, Copy, Debug)]
+pub struct CpuBackend {
+    /// Frontiers of at least this many entries relax in parallel (see
+    /// [`CpuBackend::with_parallel_threshold`]).
+    par_entries: usize,
+}
+
+impl Default for CpuBackend {
+    fn default() -> Self {
+        CpuBackend::new()
+    }
+}
+
+impl CpuBackend {
+    /// The CPU backend.
+    pub fn new() -> CpuBackend {
+        CpuBackend {
+            par_entries: queue::PAR_ENTRIES,
+        }
+    }
+
+    /// The CPU backend with another frontier size from which a relaxation step runs in
+    /// parallel (sorting its terms) rather than in place: smaller frontiers cost less alone
+    /// than rayon's fork-join. Tests set 0 or `usize::MAX` to exercise each path.
+    pub fn with_parallel_threshold(entries: usize) -> CpuBackend {
+        CpuBackend {
+            par_entries: entries,
+        }
+    }
+}
+
+/// A matrix of the CPU backend: the chosen format, plus CSR rows built on first use by
+/// [`Products::vxm`] when the format is not CSR.
+#[derive(Debug)]
+pub struct CpuMatrix<S: Semiring> {
+    m: SparseMatrix<S>,
+    nnz: usize,
+    rows: OnceLock<Csr<S>>,
+}
+
+impl<S: Semiring> CpuMatrix<S> {
+    /// The matrix in its format.
+    pub fn inner(&self) -> &SparseMatrix<S> {
+        &self.m
+    }
+
+    fn csr(&self) -> &Csr<S> {
+        match &self.m {
+            SparseMatrix::Csr(c) => c,
+            m => self
+                .rows
+                .get_or_init(|| m.to_csr().expect("a matrix built from CSR converts back")),
+        }
+    }
+}
+
+/// A dense row-major array of the CPU backend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpuDense<S: Semiring> {
+    rows: usize,
+    cols: usize,
+    data: Vec<S::T>,
+}
+
+impl<S: Semiring> CpuDense<S> {
+    /// The values, row-major.
+    pub fn data(&self) -> &[S::T] {
+        &self.data
+    }
+}
+
+/// A sparse vector of the CPU backend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpuSparse<S: Semiring> {
+    n: usize,
+    idx: Vec<u32>,
+    vals: Vec<S::T>,
+}
+
+/// A dense array of any semiring seen as a mask.
+pub trait MaskTest: Sync {
+    /// Number of positions.
+    fn len(&self) -> usize;
+    /// `true` if there is an entry (a non-zero value) at `i`.
+    fn has(&self, i: usize) -> bool;
+    /// `true` if there are no positions.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<S: Semiring> MaskTest for CpuDense<S> {
+    fn len(&self) -> usize {
+        self.data.len()
+    }
+    #[inline]
+    fn has(&self, i: usize) -> bool {
+        !S::is_zero(self.data[i])
+    }
+}
+
+#[inline]
+fn allows(mask: &Mask<'_, CpuBackend>, i: usize) -> bool {
+    match mask {
+        Mask::All => true,
+        Mask::Keep(m) => m.has(i),
+        Mask::Skip(m) => !m.has(i),
+    }
+}
+
+#[track_caller]
+fn check_mask(mask: &Mask<'_, CpuBackend>, len: usize) {
+    if let Mask::Keep(m) | Mask::Skip(m) = mask {
+        assert_eq!(
+            m.len(),
+            len,
+            "mask has {} positions, output has {len}",
+            m.len()
+        );
+    }
+}
+
+#[inline]
+fn combine<S: Semiring>(accum: Accum, y: S::T, t: S::T) -> S::T {
+    match accum {
+        Accum::Replace => t,
+        Accum::Add => S::add(y, t),
+    }
+}
+
+const MIN_LEN: usize = 512;
+
+impl Objects for CpuBackend {
+    type Matrix<S: Semiring> = CpuMatrix<S>;
+
+    type Dense<S: Semiring> = CpuDense<S>;
+
+    type Sparse<S: Semiring> = CpuSparse<S>;
+
+    type MaskRef<'a> = &'a dyn MaskTest;
+
+    fn name(&self) -> String {
+        format!("cpu (rayon, {} threads)", rayon::current_num_threads())
+    }
+
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn matrix<S: Semiring>(
+        &self,
+        a: &Csr<S>,
+        format: Format,
+        opts: &ConvertOptions,
+    ) -> Result<CpuMatrix<S>> {
+        let m = SparseMatrix::from_csr(a, format, opts)?;
+        Ok(CpuMatrix {
+            m,
+            nnz: a.nnz(),
+            rows: OnceLock::new(),
+        })
+    }
+
+    fn matrix_info<S: Semiring>(&self, a: &CpuMatrix<S>) -> MatrixInfo {
+        let (nrows, ncols) = a.m.shape();
+        MatrixInfo {
+            nrows,
+            ncols,
+            nnz: a.nnz,
+            format: a.m.format(),
+        }
+    }
+
+    fn view<S: Semiring, S2: Semiring<T = S::T>>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S2>> {
+        Ok(CpuMatrix {
+            m: a.m.view(),
+            nnz: a.nnz,
+            rows: OnceLock::new(),
+        })
+    }
+
+    fn pattern<S: Semiring, P: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<P>> {
+        Ok(CpuMatrix {
+            m: a.m.pattern(),
+            nnz: a.nnz,
+            rows: OnceLock::new(),
+        })
+    }
+
+    fn dense<S: Semiring>(&self, rows: usize, cols: usize, data: &[S::T]) -> Result<CpuDense<S>> {
+        assert_eq!(
+            data.len(),
+            rows * cols,
+            "dense data has the wrong length for {rows}x{cols}"
+        );
+        let mut v = try_vec(0, S::zero(), "dense array")?;
+        v.try_reserve_exact(data.len())
+            .map_err(|_| Error::OutOfMemory {
+                what: "dense array".into(),
+                needed: std::mem::size_of_val(data) as u64,
+                available: None,
+            })?;
+        v.extend_from_slice(data);
+        Ok(CpuDense {
+            rows,
+            cols,
+            data: v,
+        })
+    }
+
+    fn dense_filled<S: Semiring>(
+        &self,
+        rows: usize,
+        cols: usize,
+        value: S::T,
+    ) -> Result<CpuDense<S>> {
+        let n = rows.checked_mul(cols).ok_or_else(|| Error::OutOfMemory {
+            what: format!("{rows}x{cols} dense array"),
+            needed: u64::MAX,
+            available: None,
+        })?;
+        Ok(CpuDense {
+            rows,
+            cols,
+            data: try_vec(n, value, &format!("{rows}x{cols} dense array"))?,
+        })
+    }
+
+    fn dense_shape<S: Semiring>(&self, x: &CpuDense<S>) -> (usize, usize) {
+        (x.rows, x.cols)
+    }
+
+    fn read_dense<S: Semiring>(&self, x: &CpuDense<S>) -> Result<Vec<S::T>> {
+        Ok(x.data.clone())
+    }
+
+    fn set<S: Semiring>(&self, x: &mut CpuDense<S>, i: usize, value: S::T) -> Result<()> {
+        x.data[i] = value;
+        Ok(())
+    }
+
+    fn sparse<S: Semiring>(&self, n: usize, idx: &[u32], vals: &[S::T]) -> Result<CpuSparse<S>> {
+        assert_eq!(
+            idx.len(),
+            vals.len(),
+            "sparse indices and values differ in length"
+        );
+        assert!(
+            idx.windows(2).all(|w| w[0] < w[1]) && idx.last().is_none_or(|&i| (i as usize) < n),
+            "sparse indices must be sorted, distinct and below {n}"
+        );
+        Ok(CpuSparse {
+            n,
+            idx: idx.to_vec(),
+            vals: vals.to_vec(),
+        })
+    }
+
+    fn sparse_nnz<S: Semiring>(&self, x: &CpuSparse<S>) -> usize {
+        x.idx.len()
+    }
+
+    fn read_sparse<S: Semiring>(&self, x: &CpuSparse<S>) -> Result<(Vec<u32>, Vec<S::T>)> {
+        Ok((x.idx.clone(), x.vals.clone()))
+    }
+
+    fn to_dense<S: Semiring>(&self, x: &CpuSparse<S>) -> Result<CpuDense<S>> {
+        let mut d = self.dense_filled::<S>(x.n, 1, S::zero())?;
+        for (&i, &v) in x.idx.iter().zip(&x.vals) {
+            d.data[i as usize] = v;
+        }
+        Ok(d)
+    }
+
+    fn compact<S: Semiring>(&self, x: &CpuDense<S>) -> Result<CpuSparse<S>> {
+        let (idx, vals) = x
+            .data
+            .par_iter()
+            .enumerate()
+            .with_min_len(4096)
+            .filter(|(_, v)| !S::is_zero(**v))
+            .map(|(i, v)| (i as u32, *v))
+            .unzip();
+        Ok(CpuSparse {
+            n: x.data.len(),
+            idx,
+            vals,
+        })
+    }
+
+    fn mask<'a, M: Semiring>(&'a self, m: &'a CpuDense<M>) -> &'a dyn MaskTest {
+        m
+    }
+}
+
+impl Backend for CpuBackend {}

@@ -1,0 +1,126 @@
+//! Products: a sparse matrix times a dense vector or block (pull), a sparse vector times a
+//! sparse matrix (push), dense times dense (GEMM), and the witnesses of a push product.
+
+use semigraph_semiring::Semiring;
+
+use super::{Accum, Mask, Objects, Parents};
+use crate::error::Result;
+
+/// Semiring products over a backend's handles (`GrB_mxm`, `GrB_vxm`).
+///
+/// Every product calls `S::mul_at(matrix_entry, vector_entry, k)` with `k` the inner index
+/// (see the [module docs](super) for masks and accumulation).
+pub trait Products: Objects {
+    /// `y<mask> = accum(y, A (+).(x) X)`: SpMV (`X` is `n x 1`) or SpMM (`X` is `n x k`).
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// // y(i) = min_k A(i, k) + x(k): the best way out of each vertex.
+    /// let x = b.dense::<MinPlus<i32>>(3, 1, &[0, 10, 20])?;
+    /// let mut y = b.dense_filled::<MinPlus<i32>>(3, 1, 0)?;
+    /// b.mxm(&mut y, Mask::All, Accum::Replace, &a, &x)?;
+    /// assert_eq!(b.read_dense(&y)?, vec![14, 21, i32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn mxm<S: Semiring>(
+        &self,
+        y: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &Self::Matrix<S>,
+        x: &Self::Dense<S>,
+    ) -> Result<()>;
+    /// `x (+).(x) A` for a sparse `x`, keeping only output positions the mask allows
+    /// (SpMSpV, push). The result holds the non-zero outputs.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4) and 1 -> 2 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// // One push step from vertex 0 at distance 0: y(j) = min_k x(k) + A(k, j).
+    /// let x = b.sparse::<MinPlus<i32>>(3, &[0], &[0])?;
+    /// let y = b.vxm(&x, &a, Mask::All)?;
+    /// assert_eq!(b.read_sparse(&y)?, (vec![1], vec![4]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn vxm<S: Semiring>(
+        &self,
+        x: &Self::Sparse<S>,
+        a: &Self::Matrix<S>,
+        mask: Mask<'_, Self>,
+    ) -> Result<Self::Sparse<S>>;
+    /// `C<mask> = accum(C, A (+).(x) B)` on dense arrays (semiring GEMM): `A` is `m x k`, `B`
+    /// `k x n`, `C` and the mask (any semiring) `m x n`, all row-major. Outputs the mask
+    /// excludes keep their value.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::{MinPlus, OrAnd};
+    ///
+    /// let b = CpuBackend::new();
+    /// let inf = i32::MAX;
+    /// // Two steps of a min-plus path: D (x) D, only where the mask has an entry.
+    /// let d = b.dense::<MinPlus<i32>>(2, 2, &[0, 3, inf, 0])?;
+    /// let mut c = b.dense::<MinPlus<i32>>(2, 2, &[7, 7, 7, 7])?;
+    /// let m = b.dense::<OrAnd>(2, 2, &[true, false, true, true])?;
+    /// b.gemm(&mut c, b.keep(&m), Accum::Replace, &d, &d)?;
+    /// assert_eq!(b.read_dense(&c)?, vec![0, 7, inf, 0]);
+    /// // Accumulating: C = min(C, D (x) D) everywhere.
+    /// let mut c = b.dense::<MinPlus<i32>>(2, 2, &[7, 7, 7, 7])?;
+    /// b.gemm(&mut c, Mask::All, Accum::Add, &d, &d)?;
+    /// assert_eq!(b.read_dense(&c)?, vec![0, 3, 7, 0]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn gemm<S: Semiring>(
+        &self,
+        c: &mut Self::Dense<S>,
+        mask: Mask<'_, Self>,
+        accum: Accum,
+        a: &Self::Dense<S>,
+        b: &Self::Dense<S>,
+    ) -> Result<()>;
+    /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
+    /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
+    /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or
+    /// [`NO_PARENT`](super::NO_PARENT) if there is none. Other positions of `p` keep their
+    /// values.
+    ///
+    /// After `t = x (+).(x) A` and `changed = improve(d, t)` in a selecting semiring (min-plus,
+    /// max-min, ...), the witnesses of `changed` are the vertices each improvement came from:
+    /// the predecessors of shortest paths, or the parents of a traversal.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Vertices 0 and 1 both reach 2 at distance 1; the witness is the smaller.
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 2, 1), (1, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let x = b.sparse::<MinPlus<i32>>(3, &[0, 1], &[0, 0])?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, 0, i32::MAX])?;
+    /// let changed = b.improve(&mut d, &b.vxm(&x, &a, Mask::All)?)?;
+    /// let mut p = b.dense_filled::<Parents>(3, 1, NO_PARENT)?;
+    /// b.witness(&mut p, &x, &a, &d, &changed)?;
+    /// assert_eq!(b.read_dense(&p)?, vec![NO_PARENT, NO_PARENT, 0]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn witness<S: Semiring, M: Semiring>(
+        &self,
+        p: &mut Self::Dense<Parents>,
+        x: &Self::Sparse<S>,
+        a: &Self::Matrix<S>,
+        d: &Self::Dense<S>,
+        at: &Self::Sparse<M>,
+    ) -> Result<()>;
+}

@@ -1,0 +1,447 @@
+//! `impl Objects for GpuBackend`: the handles in device memory (matrices in every format,
+//! dense arrays, sparse vectors, masks), their upload, read-back and compaction.
+
+use super::*;
+
+impl Objects for GpuBackend {
+    type Matrix<S: Semiring> = GpuMatrix<S>;
+
+    type Dense<S: Semiring> = GpuDense<S>;
+
+    type Sparse<S: Semiring> = GpuSparse<S>;
+
+    type MaskRef<'a> = GpuMask<'a>;
+
+    fn name(&self) -> String {
+        format!("gpu ({}, {})", self.dev.name, self.dev.arch)
+    }
+
+    fn kind(&self) -> BackendKind {
+        BackendKind::Gpu
+    }
+
+    fn counters(&self) -> semigraph_algos::Counters {
+        self.dev.counters()
+    }
+
+    fn synchronize(&self) -> AlgoResult<()> {
+        Ok(self.dev.sync()?)
+    }
+
+    fn matrix<S: Semiring>(
+        &self,
+        a: &Csr<S>,
+        format: Format,
+        opts: &ConvertOptions,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        to_u32("matrix rows", a.nrows() + 1)?;
+        to_u32("matrix columns", a.ncols() + 1)?;
+        to_u32("matrix entries", a.nnz())?;
+        let host = SparseMatrix::from_csr(a, format, opts)?;
+        let what = format!("a {}x{} {format:?} matrix", a.nrows(), a.ncols());
+        self.dev.check_fits(&what, bytes_for(&host))?;
+        let storage = match &host {
+            SparseMatrix::Csr(c) => Storage::Csr(self.dev_csr(c)?),
+            SparseMatrix::Ell(e) => Storage::Ell(self.dev_ell(e)?),
+            SparseMatrix::Dia(d) => Storage::Dia {
+                ndiag: to_u32("DIA diagonals", d.offsets().len())?,
+                offs: Arc::new(self.dev.upload(d.offsets(), "DIA offsets")?),
+                data: Arc::new(self.upload_vals::<S>(d.data(), "DIA data")?),
+            },
+            SparseMatrix::Coo(c) => Storage::Coo(self.dev_coo(c)?),
+            SparseMatrix::Hyb(h) => Storage::Hyb(self.dev_ell(&h.ell)?, self.dev_coo(&h.coo)?),
+            SparseMatrix::Dense(d) => {
+                Storage::Dense(Arc::new(self.upload_vals::<S>(d.vals(), "dense matrix")?))
+            }
+        };
+        Ok(GpuMatrix {
+            info: MatrixInfo {
+                nrows: a.nrows(),
+                ncols: a.ncols(),
+                nnz: a.nnz(),
+                format,
+            },
+            storage,
+            push: (format != Format::Csr).then(|| {
+                Arc::new(Push {
+                    cell: OnceLock::new(),
+                    from: PushFrom::Host(Box::new(a.clone())),
+                })
+            }),
+            _s: PhantomData,
+        })
+    }
+
+    fn matrix_info<S: Semiring>(&self, a: &GpuMatrix<S>) -> MatrixInfo {
+        a.info
+    }
+
+    fn view<S: Semiring, S2: Semiring<T = S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+    ) -> AlgoResult<GpuMatrix<S2>> {
+        Ok(self.view_of::<S, S2>(a)?)
+    }
+
+    fn pattern<S: Semiring, P: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuMatrix<P>> {
+        Ok(self.pattern_of::<S, P>(a)?)
+    }
+
+    fn dense<S: Semiring>(
+        &self,
+        rows: usize,
+        cols: usize,
+        data: &[S::T],
+    ) -> AlgoResult<GpuDense<S>> {
+        assert_eq!(data.len(), rows * cols, "dense data length");
+        let what = format!("a {rows}x{cols} array");
+        self.dev
+            .check_fits(&what, std::mem::size_of_val(data) as u64)?;
+        Ok(GpuDense {
+            buf: self.upload_vals::<S>(data, &what)?,
+            rows,
+            cols,
+            _s: PhantomData,
+        })
+    }
+
+    fn dense_filled<S: Semiring>(
+        &self,
+        rows: usize,
+        cols: usize,
+        value: S::T,
+    ) -> AlgoResult<GpuDense<S>> {
+        let what = format!("a {rows}x{cols} array");
+        Ok(GpuDense {
+            buf: self.filled::<S>(rows * cols, value, &what)?,
+            rows,
+            cols,
+            _s: PhantomData,
+        })
+    }
+
+    fn dense_shape<S: Semiring>(&self, x: &GpuDense<S>) -> (usize, usize) {
+        (x.rows, x.cols)
+    }
+
+    fn read_dense<S: Semiring>(&self, x: &GpuDense<S>) -> AlgoResult<Vec<S::T>> {
+        Ok(self.read_vals::<S>(&x.buf, x.len())?)
+    }
+
+    fn set<S: Semiring>(&self, x: &mut GpuDense<S>, i: usize, value: S::T) -> AlgoResult<()> {
+        assert!(i < x.len(), "position {i} out of range ({})", x.len());
+        let sz = size_of::<S::T>();
+        let v = [value];
+        self.dev
+            .stream
+            .memcpy_htod(bytes_of(&v), &mut x.buf.slice_mut(i * sz..(i + 1) * sz))
+            .map_err(|e| driver("set a value", e))?;
+        Ok(())
+    }
+
+    fn sparse<S: Semiring>(
+        &self,
+        n: usize,
+        idx: &[u32],
+        vals: &[S::T],
+    ) -> AlgoResult<GpuSparse<S>> {
+        assert_eq!(idx.len(), vals.len(), "sparse indices and values");
+        assert!(
+            idx.windows(2).all(|w| w[0] < w[1]) && idx.last().is_none_or(|&l| (l as usize) < n),
+            "sparse indices must be sorted, distinct and below {n}"
+        );
+        Ok(GpuSparse {
+            n,
+            nnz: idx.len(),
+            idx: self.dev.upload(idx, "sparse indices")?,
+            vals: self.upload_vals::<S>(vals, "sparse values")?,
+            _s: PhantomData,
+        })
+    }
+
+    fn sparse_nnz<S: Semiring>(&self, x: &GpuSparse<S>) -> usize {
+        x.nnz
+    }
+
+    fn read_sparse<S: Semiring>(&self, x: &GpuSparse<S>) -> AlgoResult<(Vec<u32>, Vec<S::T>)> {
+        Ok((
+            self.dev.download(&x.idx, x.nnz)?,
+            self.read_vals::<S>(&x.vals, x.nnz)?,
+        ))
+    }
+
+    fn to_dense<S: Semiring>(&self, x: &GpuSparse<S>) -> AlgoResult<GpuDense<S>> {
+        let mut d = self.dense_filled::<S>(x.n, 1, S::zero())?;
+        self.scatter::<S>(&mut d.buf, &x.idx, Some(&x.vals), x.nnz, 0, 0, None)?;
+        Ok(d)
+    }
+
+    fn compact<S: Semiring>(&self, x: &GpuDense<S>) -> AlgoResult<GpuSparse<S>> {
+        Ok(self.compact_raw::<S>(&x.buf, x.len(), x.len(), None)?)
+    }
+
+    fn mask<'a, M: Semiring>(&'a self, m: &'a GpuDense<M>) -> GpuMask<'a> {
+        GpuMask {
+            buf: &m.buf,
+            len: m.len(),
+            size: size_of::<M::T>() as i32,
+            zero: bits(M::zero()),
+        }
+    }
+}
+
+impl GpuBackend {
+    pub(super) fn mask_args<'a, 'm: 'a>(
+        &'a self,
+        mask: Mask<'m, Self>,
+        len: usize,
+    ) -> MaskArgs<'a> {
+        match mask {
+            Mask::All => MaskArgs {
+                buf: &self.dummy,
+                mode: 0,
+                size: 1,
+                zero: 0,
+            },
+            Mask::Keep(m) | Mask::Skip(m) => {
+                assert_eq!(m.len, len, "mask length");
+                MaskArgs {
+                    buf: m.buf,
+                    mode: if matches!(mask, Mask::Keep(_)) { 1 } else { 2 },
+                    size: m.size,
+                    zero: m.zero,
+                }
+            }
+        }
+    }
+
+    /// [`Self::mask_args`] as the parameter kind of a kernel declared in `params.rs`.
+    pub(super) fn mask_arg<'a, 'm: 'a>(
+        &'a self,
+        mask: Mask<'m, Self>,
+        len: usize,
+    ) -> crate::params::MaskArg<'a> {
+        let m = self.mask_args(mask, len);
+        crate::params::MaskArg {
+            buf: m.buf,
+            mode: m.mode,
+            size: m.size,
+            zero: m.zero,
+        }
+    }
+
+    pub(super) fn alloc_vals<S: Semiring>(
+        &self,
+        len: usize,
+        what: &str,
+    ) -> Result<CudaSlice<u8>, GpuError> {
+        self.dev.zeros::<u8>(len * size_of::<S::T>(), what)
+    }
+
+    /// `len` values of `S`, every one `v`.
+    pub(super) fn filled<S: Semiring>(
+        &self,
+        len: usize,
+        v: S::T,
+        what: &str,
+    ) -> Result<CudaSlice<u8>, GpuError> {
+        let bytes = len as u64 * size_of::<S::T>() as u64;
+        self.dev.check_fits(what, bytes)?;
+        let mut buf = self.alloc_vals::<S>(len, what)?;
+        if len > 0 && bits(v) != 0 {
+            self.apply_raw::<S>(&mut buf, len, Mask::All, 0, bits(v))?;
+        }
+        Ok(buf)
+    }
+
+    pub(super) fn read_u32(&self, buf: &CudaSlice<u32>, at: usize) -> Result<u32, GpuError> {
+        let mut v = [0u32];
+        self.dev
+            .stream
+            .memcpy_dtoh(&buf.slice(at..at + 1), &mut v[..])
+            .map_err(|e| driver("read a count", e))?;
+        self.dev.sync()?;
+        Ok(v[0])
+    }
+
+    pub(super) fn read_u64(&self, buf: &CudaSlice<u64>) -> Result<u64, GpuError> {
+        Ok(self.dev.download(buf, 1)?[0])
+    }
+
+    pub(super) fn read_vals<S: Semiring>(
+        &self,
+        buf: &CudaSlice<u8>,
+        len: usize,
+    ) -> Result<Vec<S::T>, GpuError> {
+        self.dev.download_scalars::<S::T>(buf, len)
+    }
+
+    pub(super) fn upload_vals<S: Semiring>(
+        &self,
+        v: &[S::T],
+        what: &str,
+    ) -> Result<CudaSlice<u8>, GpuError> {
+        self.dev.upload::<u8>(bytes_of(v), what)
+    }
+
+    pub(super) fn dev_csr<S: Semiring>(&self, a: &Csr<S>) -> Result<DevCsr, GpuError> {
+        let kernel = self
+            .csr_kernel
+            .unwrap_or_else(|| CsrKernel::choose(&RowShape::of(a)));
+        let plan = match kernel {
+            CsrKernel::Adaptive => {
+                let p = AdaptivePlan::new(a.row_ptr());
+                let flat: Vec<u32> = p.blocks.iter().flatten().copied().collect();
+                Some(Arc::new(DevPlan {
+                    nblocks: to_u32("adaptive blocks", p.blocks.len())?,
+                    blocks: self.dev.upload(&flat, "adaptive plan")?,
+                    slots: self.dev.upload(&p.slots, "adaptive slots")?,
+                    nslots: p.long_rows.len() as u32,
+                    long_rows: self.dev.upload(&p.long_rows, "adaptive long rows")?,
+                }))
+            }
+            _ => None,
+        };
+        Ok(DevCsr {
+            rp: Arc::new(self.dev.upload(a.row_ptr(), "CSR row pointers")?),
+            ci: Arc::new(self.dev.upload(a.col_idx(), "CSR columns")?),
+            vals: Arc::new(self.upload_vals::<S>(a.vals(), "CSR values")?),
+            kernel,
+            plan,
+        })
+    }
+
+    pub(super) fn dev_ell<S: Semiring>(
+        &self,
+        e: &semigraph_formats::Ell<S>,
+    ) -> Result<DevEll, GpuError> {
+        Ok(DevEll {
+            width: to_u32("ELL width", e.width())?,
+            ci: Arc::new(self.dev.upload(e.col_idx(), "ELL columns")?),
+            vals: Arc::new(self.upload_vals::<S>(e.vals(), "ELL values")?),
+        })
+    }
+
+    pub(super) fn dev_coo<S: Semiring>(
+        &self,
+        c: &semigraph_formats::Coo<S>,
+    ) -> Result<DevCoo, GpuError> {
+        Ok(DevCoo {
+            nnz: to_u32("COO entries", c.nnz())?,
+            rows: Arc::new(self.dev.upload(&c.rows, "COO rows")?),
+            cols: Arc::new(self.dev.upload(&c.cols, "COO columns")?),
+            vals: Arc::new(self.upload_vals::<S>(&c.vals, "COO values")?),
+        })
+    }
+
+    /// Compacts the entries of `len` values in `src` into a sparse vector of length `n`;
+    /// indices are positions, or `map[position]` when a map is given.
+    pub(super) fn compact_raw<S: Semiring>(
+        &self,
+        src: &CudaSlice<u8>,
+        len: usize,
+        n: usize,
+        map: Option<&CudaSlice<u32>>,
+    ) -> Result<GpuSparse<S>, GpuError> {
+        self.compact_flagged::<S>(src, None, len, n, map)
+    }
+
+    /// As [`GpuBackend::compact_raw`], keeping the positions whose flag byte is non-zero
+    /// when `flags` is given (entries that may hold the zero).
+    pub(super) fn compact_flagged<S: Semiring>(
+        &self,
+        src: &CudaSlice<u8>,
+        flags: Option<&CudaSlice<u8>>,
+        len: usize,
+        n: usize,
+        map: Option<&CudaSlice<u32>>,
+    ) -> Result<GpuSparse<S>, GpuError> {
+        let use_flags: i32 = flags.is_some() as i32;
+        let flags = flags.unwrap_or(&self.dummy);
+        to_u32("a compacted vector", len)?;
+        let tile = (BLOCK * ITEMS) as usize;
+        let nb = len.div_ceil(tile).max(1);
+        let nb32 = nb as u32;
+        let mut counts = self.dev.zeros::<u32>(nb + 1, "compaction counts")?;
+        let lenu = len as u64;
+        let grid = LaunchConfig {
+            grid_dim: (nb32, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let fc = self.dev.func::<S>(Kernel::CompactCount)?;
+        launch!(
+            self,
+            fc,
+            grid,
+            [src, flags, &use_flags, &lenu, &ITEMS, &mut counts]
+        );
+        let fs = self.dev.func_any(Kernel::Scan)?;
+        let one = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (1024, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        launch!(self, fs, one, [&mut counts, &nb32]);
+        let total = self.read_u32(&counts, nb)? as usize;
+        let mut idx = self.dev.zeros::<u32>(total, "sparse indices")?;
+        let mut vals = self.alloc_vals::<S>(total, "sparse values")?;
+        if total > 0 {
+            let fw = self.dev.func::<S>(Kernel::CompactWrite)?;
+            let use_map: i32 = map.is_some() as i32;
+            match map {
+                Some(mp) => {
+                    launch!(
+                        self,
+                        fw,
+                        grid,
+                        [
+                            src, flags, &use_flags, &lenu, &ITEMS, &counts, mp, &use_map, &mut idx,
+                            &mut vals
+                        ]
+                    )
+                }
+                None => {
+                    launch!(
+                        self,
+                        fw,
+                        grid,
+                        [
+                            src,
+                            flags,
+                            &use_flags,
+                            &lenu,
+                            &ITEMS,
+                            &counts,
+                            &self.dummy,
+                            &use_map,
+                            &mut idx,
+                            &mut vals
+                        ]
+                    )
+                }
+            }
+        }
+        Ok(GpuSparse {
+            n,
+            nnz: total,
+            idx,
+            vals,
+            _s: PhantomData,
+        })
+    }
+}
+
+pub(super) fn bytes_for<S: Semiring>(m: &SparseMatrix<S>) -> u64 {
+    let v = size_of::<S::T>() as u64;
+    match m {
+        SparseMatrix::Csr(c) => (c.nrows() as u64 + 1) * 4 + c.nnz() as u64 * (4 + v),
+        SparseMatrix::Ell(e) => (e.width() * e.nrows()) as u64 * (4 + v),
+        SparseMatrix::Dia(d) => d.offsets().len() as u64 * (8 + d.nrows() as u64 * v),
+        SparseMatrix::Coo(c) => c.nnz() as u64 * (8 + v),
+        SparseMatrix::Hyb(h) => {
+            (h.ell.width() * h.ell.nrows()) as u64 * (4 + v) + h.coo.nnz() as u64 * (8 + v)
+        }
+        SparseMatrix::Dense(d) => (d.nrows() * d.ncols()) as u64 * v,
+    }
+}
