@@ -93,6 +93,31 @@ slice_kind!(
     BytesOut, u8, "unsigned char* {}", mut
 );
 
+slice_kind!(
+    /// Written semiring values that no other parameter aliases (`__restrict__`).
+    ValsOwn, u8, "sr_t* __restrict__ {}", mut
+);
+slice_kind!(
+    /// Written indices that no other parameter aliases.
+    IdxOwn, u32, "sg_idx_t* __restrict__ {}", mut
+);
+slice_kind!(
+    /// Written bytes (flags, marks) that no other parameter aliases.
+    BytesOwn, u8, "unsigned char* __restrict__ {}", mut
+);
+slice_kind!(
+    /// A written 64-bit count.
+    U64Out, u64, "unsigned long long* {}", mut
+);
+slice_kind!(
+    /// Read-only signed 64-bit words (DIA diagonal offsets).
+    I64In, i64, "const long long* __restrict__ {}", ref
+);
+slice_kind!(
+    /// A read-only plan of 16-byte records (`uint4`), held as `u32` words.
+    PlanIn, u32, "const uint4* __restrict__ {}", ref
+);
+
 macro_rules! scalar_kind {
     ($(#[$doc:meta])* $name:ident, $t:ty, $c:literal) => {
         $(#[$doc])*
@@ -135,6 +160,7 @@ impl ParamKind for Mask {
 }
 
 /// The four mask arguments.
+#[derive(Clone, Copy)]
 pub(crate) struct MaskArg<'a> {
     /// The mask array (any element size).
     pub buf: &'a CudaSlice<u8>,
@@ -197,20 +223,15 @@ macro_rules! kernel_args {
 kernel_args! {
     /// Phase 1 of a queue relaxation step.
     QueueRelax => QueueRelaxArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn,
-        qi: IdxIn, qv: ValsIn, qh: HdrIn,
-        d: ValsOut, mask: Mask, seen: WordsIn, only_new: I32,
-        member: U32Out, stamp: U32, parents: WordsOut, use_parents: I32,
-        ti: IdxOut, th: HdrOut,
-        use_defer: I32, bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
+        rp: IdxIn, ci: IdxIn, av: ValsIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsOut, mask: Mask,
+        seen: WordsIn, only_new: I32, member: U32Out, stamp: U32, parents: WordsOut,
+        use_parents: I32, ti: IdxOut, th: HdrOut, use_defer: I32, bound: U64, fi: IdxOut,
+        fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// Phase 2: the witnesses of the improved vertices.
     QueueWitness => QueueWitnessArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn,
-        qi: IdxIn, qv: ValsIn, qh: HdrIn,
-        d: ValsIn, mask: Mask,
-        member: U32In, stamp: U32, parents: WordsOut,
-        use_defer: I32, bound: U64,
+        rp: IdxIn, ci: IdxIn, av: ValsIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsIn, mask: Mask,
+        member: U32In, stamp: U32, parents: WordsOut, use_defer: I32, bound: U64,
     }
     /// Phase 3: an output queue's values from the final distances.
     QueueFill => QueueFillArgs {
@@ -218,19 +239,17 @@ kernel_args! {
     }
     /// Several steps of a small frontier in one block.
     QueueRelaxLoop => QueueRelaxLoopArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn,
-        d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32, only_new: I32,
-        parents: WordsOut, use_parents: I32,
-        ai: IdxOut, avals: ValsOut, ah: HdrOut, amember: U32Out, astamp: U32,
-        bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out, bstamp: U32,
-        afinal: U32, max_steps: U32, limit: U64, arc_limit: U32,
-        use_defer: I32, bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
+        rp: IdxIn, ci: IdxIn, av: ValsIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
+        only_new: I32, parents: WordsOut, use_parents: I32, ai: IdxOut, avals: ValsOut, ah: HdrOut,
+        amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
+        bstamp: U32, afinal: U32, max_steps: U32, limit: U64, arc_limit: U32, use_defer: I32,
+        bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {
-        qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64,
-        ii: IdxOut, iv: ValsOut, ih: HdrOut, imember: U32Out, istamp: U32,
-        oi: IdxOut, ov: ValsOut, oh: HdrOut, omember: U32Out, ostamp: U32, use_outside: I32,
+        qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64, ii: IdxOut, iv: ValsOut, ih: HdrOut,
+        imember: U32Out, istamp: U32, oi: IdxOut, ov: ValsOut, oh: HdrOut, omember: U32Out,
+        ostamp: U32, use_outside: I32,
     }
     /// `add` over a queue's values.
     QueueReduce => QueueReduceArgs { qv: ValsIn, qh: HdrIn, out: ValsOut }
@@ -259,5 +278,94 @@ kernel_args! {
     GemmReg | GemmPacked => GemmRegArgs {
         a: ValsIn, b: ValsIn, c: ValsOut, rows: U32, n: U32, kk: U32, accum: I32, bad: U32In,
         mask: Mask,
+    }
+    /// The parameters of [`Kernel::Ewise`](crate::codegen::Kernel::Ewise).
+    Ewise => EwiseArgs { y: ValsOwn, x: ValsIn, n: U64, mask: Mask, op: I32 }
+    /// The parameters of [`Kernel::Apply`](crate::codegen::Kernel::Apply).
+    Apply => ApplyArgs { y: ValsOwn, n: U64, mask: Mask, op: I32, cbits: U64 }
+    /// The parameters of [`Kernel::Scatter`](crate::codegen::Kernel::Scatter).
+    Scatter => ScatterArgs {
+        y: ValsOwn, idx: IdxIn, vals: ValsIn, nnz: U32, use_vals: I32, cbits: U64, op: I32,
+        mark:         BytesOwn, use_mark: I32,
+    }
+    /// The parameters of [`Kernel::Reduce`](crate::codegen::Kernel::Reduce).
+    Reduce => ReduceArgs { x: ValsIn, n: U64, mask: Mask, out: ValsOut }
+    /// The parameters of [`Kernel::Count`](crate::codegen::Kernel::Count).
+    Count => CountArgs { x: ValsIn, n: U64, out: U64Out }
+    /// The parameters of [`Kernel::CompactCount`](crate::codegen::Kernel::CompactCount).
+    CompactCount => CompactCountArgs {
+        x: ValsIn, flags: BytesIn, use_flags: I32, n: U64, items: U32, counts: U32Out,
+    }
+    /// The parameters of [`Kernel::CompactWrite`](crate::codegen::Kernel::CompactWrite).
+    CompactWrite => CompactWriteArgs {
+        x: ValsIn, flags: BytesIn, use_flags: I32, n: U64, items: U32, offs: U32In, map: IdxIn,
+        use_map: I32, out_idx: IdxOwn, out_vals: ValsOwn,
+    }
+    /// The parameters of [`Kernel::Improve`](crate::codegen::Kernel::Improve).
+    Improve => ImproveArgs {
+        d: ValsOwn, idx: IdxIn, vals: ValsIn, nnz: U32, out: ValsOwn, changed: BytesOwn,
+    }
+    /// The parameters of [`Kernel::ImproveDense`](crate::codegen::Kernel::ImproveDense).
+    ImproveDense => ImproveDenseArgs { d: ValsOwn, t: ValsIn, n: U64, count: U64Out }
+    /// The parameters of [`Kernel::SelectRange`](crate::codegen::Kernel::SelectRange).
+    SelectRange => SelectRangeArgs {
+        x: ValsIn, nnz: U32, lo_bits: U64, hi_bits: U64, out: ValsOwn, flags: BytesOwn,
+    }
+    /// The parameters of [`Kernel::Witness`](crate::codegen::Kernel::Witness).
+    Witness => WitnessArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, xi: IdxIn, xv: ValsIn, nx: U32, d: ValsIn,
+        target:         BytesIn, p: WordsOut,
+    }
+    /// The parameters of [`Kernel::Scan`](crate::codegen::Kernel::Scan).
+    Scan => ScanArgs { counts: U32Out, nb: U32 }
+    /// The parameters of [`Kernel::SpmvCsrScalar`](crate::codegen::Kernel::SpmvCsrScalar).
+    SpmvCsrScalar => SpmvCsrScalarArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
+        accum: I32,
+    }
+    /// The parameters of [`Kernel::SpmvCsrVector`](crate::codegen::Kernel::SpmvCsrVector).
+    SpmvCsrVector => SpmvCsrVectorArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
+        accum: I32, vw: U32,
+    }
+    /// The parameters of [`Kernel::SpmvCsrSplit`](crate::codegen::Kernel::SpmvCsrSplit).
+    SpmvCsrSplit => SpmvCsrSplitArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, t: ValsOut, nrows: U32, k: U32, mask: Mask,
+        nnz: U32, chunk: U32,
+    }
+    /// The parameters of [`Kernel::SpmvCsrAdaptive`](crate::codegen::Kernel::SpmvCsrAdaptive).
+    SpmvCsrAdaptive => SpmvCsrAdaptiveArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, k: U32, plan: PlanIn, slot: U32In,
+        part: ValsOut, mask: Mask, accum: I32,
+    }
+    /// The parameters of [`Kernel::SpmvCsrAdaptiveFinish`](crate::codegen::Kernel::SpmvCsrAdaptiveFinish).
+    SpmvCsrAdaptiveFinish => SpmvCsrAdaptiveFinishArgs {
+        rows: IdxIn, part: ValsIn, y: ValsOwn, nslots: U32, k: U32, mask: Mask, accum: I32,
+    }
+    /// The parameters of [`Kernel::SpmvEll`](crate::codegen::Kernel::SpmvEll).
+    SpmvEll => SpmvEllArgs {
+        ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, width: U32, mask: Mask,
+        accum: I32,
+    }
+    /// The parameters of [`Kernel::SpmvDia`](crate::codegen::Kernel::SpmvDia).
+    SpmvDia => SpmvDiaArgs {
+        offs: I64In, data: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, ncols: U32, k: U32,
+        ndiag: U32, mask: Mask, accum: I32,
+    }
+    /// The parameters of [`Kernel::SpmvCoo`](crate::codegen::Kernel::SpmvCoo).
+    SpmvCoo => SpmvCooArgs {
+        rows: IdxIn, cols: IdxIn, av: ValsIn, x: ValsIn, t: ValsOut, nnz: U32, k: U32, mask: Mask,
+    }
+    /// The parameters of [`Kernel::SpmvDense`](crate::codegen::Kernel::SpmvDense).
+    SpmvDense => SpmvDenseArgs {
+        a: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, ncols: U32, k: U32, mask: Mask, accum: I32,
+    }
+    /// The parameters of [`Kernel::VxmCsr`](crate::codegen::Kernel::VxmCsr).
+    VxmCsr => VxmCsrArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, xi: IdxIn, xv: ValsIn, nx: U32, t: ValsOut, mask: Mask,
+    }
+    /// The parameters of [`Kernel::Gemm`](crate::codegen::Kernel::Gemm).
+    Gemm => GemmArgs {
+        a: ValsIn, b: ValsIn, c: ValsOwn, rows: U32, n: U32, kk: U32, accum: I32, mask: Mask,
     }
 }

@@ -60,12 +60,15 @@ impl ElementWise for GpuBackend {
         if t.nnz > 0 {
             let f = self.dev.func::<S>(Kernel::Improve)?;
             let nnz = t.nnz as u32;
-            launch!(
-                self,
-                f,
-                cfg_stride(t.nnz as u64),
-                [&mut d.buf, &t.idx, &t.vals, &nnz, &mut out, &mut changed]
-            );
+            ImproveArgs {
+                d: &mut d.buf,
+                idx: &t.idx,
+                vals: &t.vals,
+                nnz,
+                out: &mut out,
+                changed: &mut changed,
+            }
+            .launch(&self.dev, &f, cfg_stride(t.nnz as u64))?;
         }
         Ok(self.compact_flagged::<S>(&out, Some(&changed), t.nnz, t.n, Some(&t.idx))?)
     }
@@ -80,7 +83,13 @@ impl ElementWise for GpuBackend {
         let n = d.len() as u64;
         if n > 0 {
             let f = self.dev.func::<S>(Kernel::ImproveDense)?;
-            launch!(self, f, cfg_stride(n), [&mut d.buf, &t.buf, &n, &mut out]);
+            ImproveDenseArgs {
+                d: &mut d.buf,
+                t: &t.buf,
+                n,
+                count: &mut out,
+            }
+            .launch(&self.dev, &f, cfg_stride(n))?;
         }
         Ok(self.read_u64(&out)? as usize)
     }
@@ -107,12 +116,15 @@ impl ElementWise for GpuBackend {
         if x.nnz > 0 {
             let f = self.dev.func::<S>(Kernel::SelectRange)?;
             let (nnz, lo, hi) = (x.nnz as u32, bits(lo), bits(hi));
-            launch!(
-                self,
-                f,
-                cfg_stride(x.nnz as u64),
-                [&x.vals, &nnz, &lo, &hi, &mut out, &mut flags]
-            );
+            SelectRangeArgs {
+                x: &x.vals,
+                nnz,
+                lo_bits: lo,
+                hi_bits: hi,
+                out: &mut out,
+                flags: &mut flags,
+            }
+            .launch(&self.dev, &f, cfg_stride(x.nnz as u64))?;
         }
         Ok(self.compact_flagged::<S>(&out, Some(&flags), x.nnz, x.n, Some(&x.idx))?)
     }
@@ -130,12 +142,14 @@ impl GpuBackend {
         let f = self.dev.func::<S>(Kernel::Apply)?;
         let m = self.mask_args(mask, len);
         let n = len as u64;
-        launch!(
-            self,
-            f,
-            cfg_stride(n),
-            [y, &n, m.buf, &m.mode, &m.size, &m.zero, &op, &c]
-        );
+        ApplyArgs {
+            y,
+            n,
+            mask: m,
+            op,
+            cbits: c,
+        }
+        .launch(&self.dev, &f, cfg_stride(n))?;
         Ok(())
     }
 
@@ -150,12 +164,14 @@ impl GpuBackend {
         let f = self.dev.func::<S>(Kernel::Ewise)?;
         let m = self.mask_args(mask, len);
         let n = len as u64;
-        launch!(
-            self,
-            f,
-            cfg_stride(n),
-            [y, x, &n, m.buf, &m.mode, &m.size, &m.zero, &op]
-        );
+        EwiseArgs {
+            y,
+            x,
+            n,
+            mask: m,
+            op,
+        }
+        .launch(&self.dev, &f, cfg_stride(n))?;
         Ok(())
     }
 
@@ -178,20 +194,27 @@ impl GpuBackend {
         let use_vals: i32 = vals.is_some() as i32;
         let v = vals.unwrap_or(&self.dummy);
         let use_mark: i32 = mark.is_some() as i32;
-        match mark {
-            Some(mk) => launch!(
-                self,
-                f,
-                cfg_stride(nnz as u64),
-                [y, idx, v, &n, &use_vals, &c, &op, mk, &use_mark]
-            ),
-            None => launch!(
-                self,
-                f,
-                cfg_stride(nnz as u64),
-                [y, idx, v, &n, &use_vals, &c, &op, &self.dummy, &use_mark]
-            ),
+        // Without marks, a scratch byte stands for the array the kernel never writes.
+        let mut sc;
+        let mark = match mark {
+            Some(mk) => mk,
+            None => {
+                sc = self.scratch();
+                &mut sc.words
+            }
+        };
+        ScatterArgs {
+            y,
+            idx,
+            vals: v,
+            nnz: n,
+            use_vals,
+            cbits: c,
+            op,
+            mark,
+            use_mark,
         }
+        .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use semigraph_algos::{
     Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, NO_PARENT, Objects, Parents,
     Products, Reductions, Result as AlgoResult, UnaryOp,
@@ -12,6 +12,7 @@ use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{OrAnd, Scalar, Semiring};
 
 use crate::codegen::Kernel;
+use crate::params::*;
 
 mod queue;
 use crate::device::{CompileStats, Device, bits, bytes_of};
@@ -169,6 +170,8 @@ pub struct GpuBackend {
     pub(crate) dev: Device,
     /// A one-byte buffer passed where a kernel takes an unused pointer.
     dummy: CudaSlice<u8>,
+    /// A one-word buffer passed where a kernel takes an unused index array.
+    dummy_idx: CudaSlice<u32>,
     /// Small buffers for unused kernel arguments and one-value results (no allocation in
     /// loops).
     scratch: std::sync::Mutex<Scratch>,
@@ -215,20 +218,6 @@ fn to_u32(what: &str, v: usize) -> Result<u32, GpuError> {
     })
 }
 
-/// Launches `f` with the arguments pushed by `$args` (each `&value` or `&buffer`).
-macro_rules! launch {
-    ($self:expr, $f:expr, $cfg:expr, [$($arg:expr),* $(,)?]) => {{
-        let f: &CudaFunction = &$f;
-        $self.dev.count_launch();
-        let mut l = $self.dev.stream.launch_builder(f);
-        $( l.arg($arg); )*
-        // SAFETY: every generated kernel's parameter list matches, in order and type, the
-        // arguments pushed here (kernel templates in codegen/); buffers are sized by the
-        // caller for the index ranges the kernel touches (asserted shapes).
-        unsafe { l.launch($cfg) }.map_err(|e| driver(format!("launch {f:?}"), e))?;
-    }};
-}
-
 mod ewise;
 mod objects;
 mod plan;
@@ -242,12 +231,4 @@ pub use plan::{
 };
 
 /// Writes a product's partial results into a zeroed temporary (see `mxm`).
-type TempFill<'a> = dyn Fn(&mut CudaSlice<u8>, &MaskArgs<'_>) -> Result<(), GpuError> + 'a;
-
-/// The four mask arguments of a kernel: buffer, mode, element size, bits of the zero.
-struct MaskArgs<'a> {
-    buf: &'a CudaSlice<u8>,
-    mode: i32,
-    size: i32,
-    zero: u64,
-}
+type TempFill<'a> = dyn Fn(&mut CudaSlice<u8>, &MaskArg<'_>) -> Result<(), GpuError> + 'a;

@@ -191,13 +191,9 @@ impl Objects for GpuBackend {
 }
 
 impl GpuBackend {
-    pub(super) fn mask_args<'a, 'm: 'a>(
-        &'a self,
-        mask: Mask<'m, Self>,
-        len: usize,
-    ) -> MaskArgs<'a> {
+    pub(super) fn mask_args<'a, 'm: 'a>(&'a self, mask: Mask<'m, Self>, len: usize) -> MaskArg<'a> {
         match mask {
-            Mask::All => MaskArgs {
+            Mask::All => MaskArg {
                 buf: &self.dummy,
                 mode: 0,
                 size: 1,
@@ -205,28 +201,13 @@ impl GpuBackend {
             },
             Mask::Keep(m) | Mask::Skip(m) => {
                 assert_eq!(m.len, len, "mask length");
-                MaskArgs {
+                MaskArg {
                     buf: m.buf,
                     mode: if matches!(mask, Mask::Keep(_)) { 1 } else { 2 },
                     size: m.size,
                     zero: m.zero,
                 }
             }
-        }
-    }
-
-    /// [`Self::mask_args`] as the parameter kind of a kernel declared in `params.rs`.
-    pub(super) fn mask_arg<'a, 'm: 'a>(
-        &'a self,
-        mask: Mask<'m, Self>,
-        len: usize,
-    ) -> crate::params::MaskArg<'a> {
-        let m = self.mask_args(mask, len);
-        crate::params::MaskArg {
-            buf: m.buf,
-            mode: m.mode,
-            size: m.size,
-            zero: m.zero,
         }
     }
 
@@ -370,19 +351,26 @@ impl GpuBackend {
             shared_mem_bytes: 0,
         };
         let fc = self.dev.func::<S>(Kernel::CompactCount)?;
-        launch!(
-            self,
-            fc,
-            grid,
-            [src, flags, &use_flags, &lenu, &ITEMS, &mut counts]
-        );
+        CompactCountArgs {
+            x: src,
+            flags,
+            use_flags,
+            n: lenu,
+            items: ITEMS,
+            counts: &mut counts,
+        }
+        .launch(&self.dev, &fc, grid)?;
         let fs = self.dev.func_any(Kernel::Scan)?;
         let one = LaunchConfig {
             grid_dim: (1, 1, 1),
             block_dim: (1024, 1, 1),
             shared_mem_bytes: 0,
         };
-        launch!(self, fs, one, [&mut counts, &nb32]);
+        ScanArgs {
+            counts: &mut counts,
+            nb: nb32,
+        }
+        .launch(&self.dev, &fs, one)?;
         let total = self.read_u32(&counts, nb)? as usize;
         let mut idx = self.dev.zeros::<u32>(total, "sparse indices")?;
         let mut vals = self.alloc_vals::<S>(total, "sparse values")?;
@@ -390,36 +378,32 @@ impl GpuBackend {
             let fw = self.dev.func::<S>(Kernel::CompactWrite)?;
             let use_map: i32 = map.is_some() as i32;
             match map {
-                Some(mp) => {
-                    launch!(
-                        self,
-                        fw,
-                        grid,
-                        [
-                            src, flags, &use_flags, &lenu, &ITEMS, &counts, mp, &use_map, &mut idx,
-                            &mut vals
-                        ]
-                    )
+                Some(mp) => CompactWriteArgs {
+                    x: src,
+                    flags,
+                    use_flags,
+                    n: lenu,
+                    items: ITEMS,
+                    offs: &counts,
+                    map: mp,
+                    use_map,
+                    out_idx: &mut idx,
+                    out_vals: &mut vals,
                 }
-                None => {
-                    launch!(
-                        self,
-                        fw,
-                        grid,
-                        [
-                            src,
-                            flags,
-                            &use_flags,
-                            &lenu,
-                            &ITEMS,
-                            &counts,
-                            &self.dummy,
-                            &use_map,
-                            &mut idx,
-                            &mut vals
-                        ]
-                    )
+                .launch(&self.dev, &fw, grid)?,
+                None => CompactWriteArgs {
+                    x: src,
+                    flags,
+                    use_flags,
+                    n: lenu,
+                    items: ITEMS,
+                    offs: &counts,
+                    map: &self.dummy_idx,
+                    use_map,
+                    out_idx: &mut idx,
+                    out_vals: &mut vals,
                 }
+                .launch(&self.dev, &fw, grid)?,
             }
         }
         Ok(GpuSparse {

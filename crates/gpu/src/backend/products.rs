@@ -77,30 +77,37 @@ impl GpuBackend {
             } {
                 CsrKernel::Scalar => {
                     let f = self.dev.func::<S>(Kernel::SpmvCsrScalar)?;
-                    launch!(
-                        self,
-                        f,
-                        cfg1(outs),
-                        [
-                            &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
-                            &m.size, &m.zero, &acc
-                        ]
-                    );
+                    SpmvCsrScalarArgs {
+                        rp: &*c.rp,
+                        ci: &*c.ci,
+                        av: &*c.vals,
+                        x: &x.buf,
+                        y: &mut y.buf,
+                        nrows: n32,
+                        k,
+                        mask: m,
+                        accum: acc,
+                    }
+                    .launch(&self.dev, &f, cfg1(outs))?;
                 }
                 CsrKernel::Vector(vw) => {
                     assert!(vw.is_power_of_two() && vw <= 32, "sub-warp width {vw}");
                     let f = self.dev.func::<S>(Kernel::SpmvCsrVector)?;
                     // Masked: a thread per output tests the mask (see the kernel).
                     let threads = if m.mode != 0 { outs } else { outs * vw as u64 };
-                    launch!(
-                        self,
-                        f,
-                        cfg1(threads),
-                        [
-                            &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &n32, &k, m.buf, &m.mode,
-                            &m.size, &m.zero, &acc, &vw
-                        ]
-                    );
+                    SpmvCsrVectorArgs {
+                        rp: &*c.rp,
+                        ci: &*c.ci,
+                        av: &*c.vals,
+                        x: &x.buf,
+                        y: &mut y.buf,
+                        nrows: n32,
+                        k,
+                        mask: m,
+                        accum: acc,
+                        vw,
+                    }
+                    .launch(&self.dev, &f, cfg1(threads))?;
                 }
                 CsrKernel::Adaptive => {
                     let p = c.plan.as_ref().expect("adaptive CSR has a plan");
@@ -116,35 +123,37 @@ impl GpuBackend {
                             block_dim: (ADAPTIVE_THREADS, 1, 1),
                             shared_mem_bytes: 0,
                         };
-                        launch!(
-                            self,
-                            f,
-                            cfg,
-                            [
-                                &*c.rp, &*c.ci, &*c.vals, &x.buf, &mut y.buf, &k, &p.blocks,
-                                &p.slots, &mut part, m.buf, &m.mode, &m.size, &m.zero, &acc
-                            ]
-                        );
+                        SpmvCsrAdaptiveArgs {
+                            rp: &*c.rp,
+                            ci: &*c.ci,
+                            av: &*c.vals,
+                            x: &x.buf,
+                            y: &mut y.buf,
+                            k,
+                            plan: &p.blocks,
+                            slot: &p.slots,
+                            part: &mut part,
+                            mask: m,
+                            accum: acc,
+                        }
+                        .launch(&self.dev, &f, cfg)?;
                     }
                     if p.nslots > 0 {
                         let f = self.dev.func::<S>(Kernel::SpmvCsrAdaptiveFinish)?;
-                        launch!(
-                            self,
-                            f,
+                        SpmvCsrAdaptiveFinishArgs {
+                            rows: &p.long_rows,
+                            part: &part,
+                            y: &mut y.buf,
+                            nslots: p.nslots,
+                            k,
+                            mask: m,
+                            accum: acc,
+                        }
+                        .launch(
+                            &self.dev,
+                            &f,
                             cfg1(p.nslots as u64 * k as u64),
-                            [
-                                &p.long_rows,
-                                &part,
-                                &mut y.buf,
-                                &p.nslots,
-                                &k,
-                                m.buf,
-                                &m.mode,
-                                &m.size,
-                                &m.zero,
-                                &acc
-                            ]
-                        );
+                        )?;
                     }
                 }
                 CsrKernel::Split(chunk) => {
@@ -155,15 +164,19 @@ impl GpuBackend {
                         }
                         let f = self.dev.func::<S>(Kernel::SpmvCsrSplit)?;
                         let pieces = (nnz as u64).div_ceil(chunk as u64) * k as u64;
-                        launch!(
-                            self,
-                            f,
-                            cfg1(pieces),
-                            [
-                                &*c.rp, &*c.ci, &*c.vals, &x.buf, t, &n32, &k, m.buf, &m.mode,
-                                &m.size, &m.zero, &nnz, &chunk
-                            ]
-                        );
+                        SpmvCsrSplitArgs {
+                            rp: &*c.rp,
+                            ci: &*c.ci,
+                            av: &*c.vals,
+                            x: &x.buf,
+                            t,
+                            nrows: n32,
+                            k,
+                            mask: *m,
+                            nnz,
+                            chunk,
+                        }
+                        .launch(&self.dev, &f, cfg1(pieces))?;
                         Ok(())
                     })?;
                 }
@@ -172,15 +185,19 @@ impl GpuBackend {
             Storage::Dia { ndiag, offs, data } => {
                 let f = self.dev.func::<S>(Kernel::SpmvDia)?;
                 let nc = ncols as u32;
-                launch!(
-                    self,
-                    f,
-                    cfg1(outs),
-                    [
-                        &**offs, &**data, &x.buf, &mut y.buf, &n32, &nc, &k, ndiag, m.buf, &m.mode,
-                        &m.size, &m.zero, &acc
-                    ]
-                );
+                SpmvDiaArgs {
+                    offs: &**offs,
+                    data: &**data,
+                    x: &x.buf,
+                    y: &mut y.buf,
+                    nrows: n32,
+                    ncols: nc,
+                    k,
+                    ndiag: *ndiag,
+                    mask: m,
+                    accum: acc,
+                }
+                .launch(&self.dev, &f, cfg1(outs))?;
             }
             Storage::Coo(c) => via_temp(self, y, &|t, m| self.coo_into::<S>(c, &x.buf, t, k, m))?,
             Storage::Hyb(e, c) => via_temp(self, y, &|t, m| {
@@ -191,15 +208,17 @@ impl GpuBackend {
             Storage::Dense(d) => {
                 let f = self.dev.func::<S>(Kernel::SpmvDense)?;
                 let nc = ncols as u32;
-                launch!(
-                    self,
-                    f,
-                    cfg1(outs * 32),
-                    [
-                        &**d, &x.buf, &mut y.buf, &n32, &nc, &k, m.buf, &m.mode, &m.size, &m.zero,
-                        &acc
-                    ]
-                );
+                SpmvDenseArgs {
+                    a: &**d,
+                    x: &x.buf,
+                    y: &mut y.buf,
+                    nrows: n32,
+                    ncols: nc,
+                    k,
+                    mask: m,
+                    accum: acc,
+                }
+                .launch(&self.dev, &f, cfg1(outs * 32))?;
             }
         }
         Ok(())
@@ -219,15 +238,17 @@ impl GpuBackend {
         if x.nnz > 0 {
             let f = self.dev.func::<S>(Kernel::VxmCsr)?;
             let nx = x.nnz as u32;
-            launch!(
-                self,
-                f,
-                cfg1(x.nnz as u64 * 32),
-                [
-                    &*c.rp, &*c.ci, &*c.vals, &x.idx, &x.vals, &nx, &mut t, m.buf, &m.mode,
-                    &m.size, &m.zero
-                ]
-            );
+            VxmCsrArgs {
+                rp: &*c.rp,
+                ci: &*c.ci,
+                av: &*c.vals,
+                xi: &x.idx,
+                xv: &x.vals,
+                nx,
+                t: &mut t,
+                mask: m,
+            }
+            .launch(&self.dev, &f, cfg1(x.nnz as u64 * 32))?;
         }
         Ok(self.compact_raw::<S>(&t, ncols, ncols, None)?)
     }
@@ -277,7 +298,7 @@ impl GpuBackend {
                 };
                 // Both kernels take the same parameter list (declared once in params.rs).
                 for func in packed.iter().chain(std::iter::once(&f)) {
-                    crate::params::GemmRegArgs {
+                    GemmRegArgs {
                         a: &a.buf,
                         b: &b.buf,
                         c: &mut c.buf,
@@ -286,23 +307,22 @@ impl GpuBackend {
                         kk,
                         accum: acc,
                         bad: &bad,
-                        mask: self.mask_arg(mask, len),
+                        mask: self.mask_args(mask, len),
                     }
                     .launch(&self.dev, func, cfg)?;
                 }
             }
-            _ => {
-                let mk = self.mask_args(mask, len);
-                launch!(
-                    self,
-                    f,
-                    cfg,
-                    [
-                        &a.buf, &b.buf, &mut c.buf, &m, &n, &kk, &acc, mk.buf, &mk.mode, &mk.size,
-                        &mk.zero
-                    ]
-                )
+            _ => GemmArgs {
+                a: &a.buf,
+                b: &b.buf,
+                c: &mut c.buf,
+                rows: m,
+                n,
+                kk,
+                accum: acc,
+                mask: self.mask_args(mask, len),
             }
+            .launch(&self.dev, &f, cfg)?,
         }
         Ok(())
     }
@@ -369,14 +389,18 @@ impl Products for GpuBackend {
         let c = self.push_csr(a)?;
         let f = self.dev.func::<S>(Kernel::Witness)?;
         let nx = x.nnz as u32;
-        launch!(
-            self,
-            f,
-            cfg1(x.nnz as u64 * 32),
-            [
-                &*c.rp, &*c.ci, &*c.vals, &x.idx, &x.vals, &nx, &d.buf, &target, &mut p.buf
-            ]
-        );
+        WitnessArgs {
+            rp: &*c.rp,
+            ci: &*c.ci,
+            av: &*c.vals,
+            xi: &x.idx,
+            xv: &x.vals,
+            nx,
+            d: &d.buf,
+            target: &target,
+            p: &mut p.buf,
+        }
+        .launch(&self.dev, &f, cfg1(x.nnz as u64 * 32))?;
         Ok(())
     }
 }
@@ -478,19 +502,22 @@ impl GpuBackend {
         y: &mut CudaSlice<u8>,
         nrows: u32,
         k: u32,
-        m: &MaskArgs<'_>,
+        m: &MaskArg<'_>,
         accum: i32,
     ) -> Result<(), GpuError> {
         let f = self.dev.func::<S>(Kernel::SpmvEll)?;
-        launch!(
-            self,
-            f,
-            cfg1(nrows as u64 * k as u64),
-            [
-                &*e.ci, &*e.vals, x, y, &nrows, &k, &e.width, m.buf, &m.mode, &m.size, &m.zero,
-                &accum
-            ]
-        );
+        SpmvEllArgs {
+            ci: &*e.ci,
+            av: &*e.vals,
+            x,
+            y,
+            nrows,
+            k,
+            width: e.width,
+            mask: *m,
+            accum,
+        }
+        .launch(&self.dev, &f, cfg1(nrows as u64 * k as u64))?;
         Ok(())
     }
 
@@ -500,20 +527,23 @@ impl GpuBackend {
         x: &CudaSlice<u8>,
         t: &mut CudaSlice<u8>,
         k: u32,
-        m: &MaskArgs<'_>,
+        m: &MaskArg<'_>,
     ) -> Result<(), GpuError> {
         if c.nnz == 0 {
             return Ok(());
         }
         let f = self.dev.func::<S>(Kernel::SpmvCoo)?;
-        launch!(
-            self,
-            f,
-            cfg1(c.nnz as u64 * k as u64),
-            [
-                &*c.rows, &*c.cols, &*c.vals, x, t, &c.nnz, &k, m.buf, &m.mode, &m.size, &m.zero
-            ]
-        );
+        SpmvCooArgs {
+            rows: &*c.rows,
+            cols: &*c.cols,
+            av: &*c.vals,
+            x,
+            t,
+            nnz: c.nnz,
+            k,
+            mask: *m,
+        }
+        .launch(&self.dev, &f, cfg1(c.nnz as u64 * k as u64))?;
         Ok(())
     }
 }

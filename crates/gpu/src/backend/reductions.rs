@@ -16,7 +16,12 @@ impl Reductions for GpuBackend {
         let n = x.len() as u64;
         if n > 0 {
             let f = self.dev.func::<S>(Kernel::Count)?;
-            launch!(self, f, cfg_stride(n), [&x.buf, &n, &mut out]);
+            CountArgs {
+                x: &x.buf,
+                n,
+                out: &mut out,
+            }
+            .launch(&self.dev, &f, cfg_stride(n))?;
         }
         Ok(self.read_u64(&out)? as usize)
     }
@@ -34,12 +39,13 @@ impl GpuBackend {
             let f = self.dev.func::<S>(Kernel::Reduce)?;
             let m = self.mask_args(mask, len);
             let n = len as u64;
-            launch!(
-                self,
-                f,
-                cfg_stride(n),
-                [x, &n, m.buf, &m.mode, &m.size, &m.zero, &mut out]
-            );
+            ReduceArgs {
+                x,
+                n,
+                mask: m,
+                out: &mut out,
+            }
+            .launch(&self.dev, &f, cfg_stride(n))?;
         }
         Ok(self.read_vals::<S>(&out, 1)?[0])
     }

@@ -19,6 +19,7 @@ impl GpuBackend {
     pub fn on_device(ordinal: usize) -> Result<GpuBackend, GpuError> {
         let dev = Device::open(ordinal)?;
         let dummy = dev.zeros::<u8>(8, "placeholder")?;
+        let dummy_idx = dev.zeros::<u32>(1, "placeholder")?;
         let scratch = Scratch {
             idx: dev.zeros::<u32>(2, "scratch")?,
             words: dev.zeros::<u8>(8, "scratch")?,
@@ -30,6 +31,7 @@ impl GpuBackend {
         Ok(GpuBackend {
             dev,
             dummy,
+            dummy_idx,
             scratch: std::sync::Mutex::new(scratch),
             csr_kernel: None,
             gemm_kernel: match std::env::var("SEMIGRAPH_GEMM_KERNEL").as_deref() {

@@ -51,9 +51,7 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
 "#
         }
         Kernel::SpmvCsrScalar => {
-            r#"extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
-        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum) {
+            r#"extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nrows * k) return;
     if (!SG_ALLOWS(g)) return;
@@ -102,9 +100,7 @@ __device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
 // Unmasked: one sub-warp per output. Masked (mmode != 0): one thread per output (whole warps);
 // each warp tests the mask of its 32 outputs, then its 32 / vw sub-warps take the allowed
 // ones in turn, so an output the mask excludes costs one test, not a sub-warp.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
-        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long total = (unsigned long long)nrows * k;
     unsigned int lane32 = threadIdx.x & 31, lane = threadIdx.x & (vw - 1);
     unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << (lane32 & ~(vw - 1));
@@ -135,9 +131,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
         Kernel::SpmvCsrSplit => {
             r#"// Thread g takes entries [chunk * (g / k), +chunk) of column g % k; it finds its first row by
 // binary search and adds each row's partial sum into t (zero-initialised) atomically.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t,
-        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, unsigned int nnz, unsigned int chunk) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     unsigned long long piece = g / k;
     unsigned int c = (unsigned int)(g % k);
@@ -179,10 +173,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
 //   finished by the next kernel).
 #define SG_AD_THREADS 256
 #define SG_AD_ENTRIES 1024
-extern "C" __global__ void __launch_bounds__(SG_AD_THREADS) KERNEL(const sg_idx_t* __restrict__ rp,
-        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
-        sr_t* __restrict__ y, unsigned int k, const uint4* __restrict__ plan,
-        const unsigned int* __restrict__ slot, sr_t* part, SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void __launch_bounds__(SG_AD_THREADS) KERNEL(PARAMS) {
     __shared__ sr_t sm[SG_AD_ENTRIES];
     __shared__ sr_t wp[SG_AD_THREADS / 32];
     uint4 pb = plan[blockIdx.x];
@@ -235,8 +226,7 @@ extern "C" __global__ void __launch_bounds__(SG_AD_THREADS) KERNEL(const sg_idx_
         Kernel::SpmvCsrAdaptiveFinish => {
             r#"// Stores the long rows that CSR-Adaptive split over several blocks: row rows[s] of column c
 // gets part[s * k + c] (masked, accumulated).
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sr_t* __restrict__ part,
-        sr_t* __restrict__ y, unsigned int nslots, unsigned int k, SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nslots * k) return;
     unsigned int s = (unsigned int)(g / k), c = (unsigned int)(g % k);
@@ -248,9 +238,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sr_t*
         Kernel::SpmvEll => {
             r#"// Column-major ELL: slot s of row i at s * nrows + i; padding has column SG_SENTINEL and
 // value SR_ZERO and comes after a row's entries.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av,
-        const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k,
-        unsigned int width, SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nrows * k) return;
     if (!SG_ALLOWS(g)) return;
@@ -269,9 +257,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ ci, const sr_t* _
         }
         Kernel::SpmvDia => {
             r#"// DIA: diagonal d (column offset offs[d]) stores row i's entry at d * nrows + i.
-extern "C" __global__ void KERNEL(const long long* __restrict__ offs, const sr_t* __restrict__ data,
-        const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int ncols,
-        unsigned int k, unsigned int ndiag, SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nrows * k) return;
     if (!SG_ALLOWS(g)) return;
@@ -291,9 +277,7 @@ extern "C" __global__ void KERNEL(const long long* __restrict__ offs, const sr_t
         }
         Kernel::SpmvCoo => {
             r#"// A thread per (entry, column) adds its product into t (zero-initialised) atomically.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sg_idx_t* __restrict__ cols,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t, unsigned int nnz,
-        unsigned int k, SG_MASK_PARAMS) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nnz * k) return;
     unsigned int e = (unsigned int)(g / k), c = (unsigned int)(g % k);
@@ -307,9 +291,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rows, const sg_id
         }
         Kernel::SpmvDense => {
             r#"// Row-major dense a (nrows x ncols): a warp per output, lanes stride along the row.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __restrict__ x,
-        sr_t* __restrict__ y, unsigned int nrows, unsigned int ncols, unsigned int k,
-        SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long out = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     bool go = out < (unsigned long long)nrows * k && SG_ALLOWS(out);
@@ -330,9 +312,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __rest
         Kernel::VxmCsr => {
             r#"// t(j) = add_k mul(A(k, j), x(k), k) over the entries (xi, xv) of a sparse x: a warp per
 // entry walks row k of A. t is zero-initialised; masked-out outputs are skipped.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
-        unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long e = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     if (e >= nx) return;
@@ -351,9 +331,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
         Kernel::Gemm => {
             r#"// C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles,
 // block (16, 16). Out-of-range tile slots load SR_ZERO, which annihilates.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ a, const sr_t* __restrict__ b,
-        sr_t* __restrict__ c, unsigned int rows, unsigned int n, unsigned int kk, int accum,
-        SG_MASK_PARAMS) {
+extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ sr_t as[16][17];
     __shared__ sr_t bs[16][17];
     unsigned int tx = threadIdx.x, ty = threadIdx.y;

@@ -9,8 +9,7 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
     Some(match kernel {
         Kernel::Ewise => {
             r#"// y<mask> = op(y, x): op 0 replace (y = x), 1 add, 2 mul (index 0).
-extern "C" __global__ void KERNEL(sr_t* __restrict__ y, const sr_t* __restrict__ x,
-        unsigned long long n, SG_MASK_PARAMS, int op) {
+extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
         if (!SG_ALLOWS(i)) continue;
         sr_t v = x[i];
@@ -21,8 +20,7 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ y, const sr_t* __restrict__
         }
         Kernel::Apply => {
             r#"// y<mask> = op(y, c): op 0 fill, 1 mul by (index 0), 2 add to; c given as its bits.
-extern "C" __global__ void KERNEL(sr_t* __restrict__ y, unsigned long long n, SG_MASK_PARAMS,
-        int op, unsigned long long cbits) {
+extern "C" __global__ void KERNEL(PARAMS) {
     sr_t cv = sr_from_bits(cbits);
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
         if (!SG_ALLOWS(i)) continue;
@@ -34,9 +32,7 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ y, unsigned long long n, SG
         Kernel::Scatter => {
             r#"// For e < nnz: v = use_vals ? vals[e] : c; y[idx[e]] = v (op 0) or add(y[idx[e]], v) (op 1);
 // and mark[idx[e]] = 1 if use_mark. Indices are distinct, so no two threads touch one position.
-extern "C" __global__ void KERNEL(sr_t* __restrict__ y, const sg_idx_t* __restrict__ idx,
-        const sr_t* __restrict__ vals, unsigned int nnz, int use_vals, unsigned long long cbits,
-        int op, unsigned char* __restrict__ mark, int use_mark) {
+extern "C" __global__ void KERNEL(PARAMS) {
     sr_t cv = sr_from_bits(cbits);
     for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) {
         sg_idx_t i = idx[e];
@@ -49,8 +45,7 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ y, const sg_idx_t* __restri
         }
         Kernel::Reduce => {
             r#"// out[0] = add(out[0], add over allowed x[i]); out starts at SR_ZERO. Block size 256.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long n, SG_MASK_PARAMS,
-        sr_t* out) {
+extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ sr_t part[32];
     sr_t acc = SR_ZERO;
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads())
@@ -89,8 +84,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
         }
         Kernel::Count => {
             r#"// out[0] += number of entries (values that are not SR_ZERO) of x.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long n,
-        unsigned long long* out) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned int cnt = 0;
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) cnt += !sr_is_zero(x[i]);
     for (unsigned int off = 16; off > 0; off >>= 1) cnt += __shfl_down_sync(SG_FULL, cnt, off);
@@ -101,8 +95,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned long long
         Kernel::CompactCount => {
             r#"// Tile b = positions [b * blockDim.x * items, +blockDim.x * items); counts[b] = the positions
 // kept: where flags[i] != 0 if use_flags, else where x[i] is an entry (not SR_ZERO).
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, const unsigned char* __restrict__ flags,
-        int use_flags, unsigned long long n, unsigned int items, unsigned int* counts) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long base = (unsigned long long)blockIdx.x * blockDim.x * items;
     unsigned int cnt = 0;
     for (unsigned int it = 0; it < items; ++it) {
@@ -116,10 +109,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, const unsigned cha
         Kernel::CompactWrite => {
             r#"// Writes tile b's kept positions (as in the count pass), in order, from offs[b]:
 // out_idx = map ? map[i] : i, out_vals = x[i].
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, const unsigned char* __restrict__ flags,
-        int use_flags, unsigned long long n,
-        unsigned int items, const unsigned int* __restrict__ offs, const sg_idx_t* __restrict__ map,
-        int use_map, sg_idx_t* __restrict__ out_idx, sr_t* __restrict__ out_vals) {
+extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned int wsum[32];
     __shared__ unsigned int base_s, total_s;
     unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
@@ -153,9 +143,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, const unsigned cha
             r#"// For each entry (idx[e], vals[e]) of a sparse t: where sr_improves(d[i], v), d[i] = add(d[i], v),
 // out[e] = the new value and changed[e] = 1 (the new value may be SR_ZERO: plus-times
 // with negatives); elsewhere changed[e] = 0. Indices are distinct.
-extern "C" __global__ void KERNEL(sr_t* __restrict__ d, const sg_idx_t* __restrict__ idx,
-        const sr_t* __restrict__ vals, unsigned int nnz, sr_t* __restrict__ out,
-        unsigned char* __restrict__ changed) {
+extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) {
         sg_idx_t i = idx[e];
         sr_t old = d[i], v = vals[e];
@@ -172,8 +160,7 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ d, const sg_idx_t* __restri
         }
         Kernel::ImproveDense => {
             r#"// d[i] = add(d[i], t[i]) where sr_improves(d[i], t[i]); count[0] += the number of such i.
-extern "C" __global__ void KERNEL(sr_t* __restrict__ d, const sr_t* __restrict__ t,
-        unsigned long long n, unsigned long long* count) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned int cnt = 0;
     for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
         sr_t old = d[i], v = t[i];
@@ -186,9 +173,7 @@ extern "C" __global__ void KERNEL(sr_t* __restrict__ d, const sr_t* __restrict__
         }
         Kernel::SelectRange => {
             r#"// flags[e] = (lo <= x[e] < hi) in the value type's order, out[e] = x[e]; lo and hi as bits.
-extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned int nnz,
-        unsigned long long lo_bits, unsigned long long hi_bits, sr_t* __restrict__ out,
-        unsigned char* __restrict__ flags) {
+extern "C" __global__ void KERNEL(PARAMS) {
     sr_t lo = sr_from_bits(lo_bits), hi = sr_from_bits(hi_bits);
     for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) {
         sr_t v = x[e];
@@ -202,10 +187,7 @@ extern "C" __global__ void KERNEL(const sr_t* __restrict__ x, unsigned int nnz,
             r#"// For each entry (xi[e], xv[e]) of a sparse x, a warp walks row k = xi[e] of A: where
 // target[j] is set and the term mul(A(k, j), x(k), k) is not the zero and equals d[j] bit for
 // bit, p[j] = min(p[j], k). p[j] was reset to the largest index for every target j.
-extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
-        unsigned int nx, const sr_t* __restrict__ d, const unsigned char* __restrict__ target,
-        unsigned int* p) {
+extern "C" __global__ void KERNEL(PARAMS) {
     unsigned long long e = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     if (e >= nx) return;
@@ -223,7 +205,7 @@ extern "C" __global__ void KERNEL(const sg_idx_t* __restrict__ rp, const sg_idx_
         }
         Kernel::Scan => {
             r#"// In place exclusive scan of counts[0..nb); counts[nb] = the total. One block of 1024 threads.
-extern "C" __global__ void KERNEL(unsigned int* counts, unsigned int nb) {
+extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned int part[1024];
     unsigned int t = threadIdx.x, per = (nb + blockDim.x - 1) / blockDim.x;
     unsigned int lo = t * per, hi = lo + per < nb ? lo + per : nb;

@@ -68,10 +68,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // Writes tile b's kept positions (as in the count pass), in order, from offs[b]:
 // out_idx = map ? map[i] : i, out_vals = x[i].
-extern "C" __global__ void sg__compact__vec__min_plus__i32__u32__write(const sr_t* __restrict__ x, const unsigned char* __restrict__ flags,
-        int use_flags, unsigned long long n,
-        unsigned int items, const unsigned int* __restrict__ offs, const sg_idx_t* __restrict__ map,
-        int use_map, sg_idx_t* __restrict__ out_idx, sr_t* __restrict__ out_vals) {
+extern "C" __global__ void sg__compact__vec__min_plus__i32__u32__write(const sr_t* __restrict__ x, const unsigned char* __restrict__ flags, int use_flags, unsigned long long n, unsigned int items, const unsigned int* __restrict__ offs, const sg_idx_t* __restrict__ map, int use_map, sg_idx_t* __restrict__ out_idx, sr_t* __restrict__ out_vals) {
     __shared__ unsigned int wsum[32];
     __shared__ unsigned int base_s, total_s;
     unsigned int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;

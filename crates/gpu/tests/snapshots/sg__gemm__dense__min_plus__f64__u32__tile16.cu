@@ -70,9 +70,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // C<mask> (rows x n) = accum(C, A (rows x kk) (+).(x) B (kk x n)), row-major; 16 x 16 tiles,
 // block (16, 16). Out-of-range tile slots load SR_ZERO, which annihilates.
-extern "C" __global__ void sg__gemm__dense__min_plus__f64__u32__tile16(const sr_t* __restrict__ a, const sr_t* __restrict__ b,
-        sr_t* __restrict__ c, unsigned int rows, unsigned int n, unsigned int kk, int accum,
-        SG_MASK_PARAMS) {
+extern "C" __global__ void sg__gemm__dense__min_plus__f64__u32__tile16(const sr_t* __restrict__ a, const sr_t* __restrict__ b, sr_t* __restrict__ c, unsigned int rows, unsigned int n, unsigned int kk, int accum, SG_MASK_PARAMS) {
     __shared__ sr_t as[16][17];
     __shared__ sr_t bs[16][17];
     unsigned int tx = threadIdx.x, ty = threadIdx.y;

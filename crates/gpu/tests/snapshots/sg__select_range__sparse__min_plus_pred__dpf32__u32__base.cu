@@ -75,9 +75,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
 // flags[e] = (lo <= x[e] < hi) in the value type's order, out[e] = x[e]; lo and hi as bits.
-extern "C" __global__ void sg__select_range__sparse__min_plus_pred__dpf32__u32__base(const sr_t* __restrict__ x, unsigned int nnz,
-        unsigned long long lo_bits, unsigned long long hi_bits, sr_t* __restrict__ out,
-        unsigned char* __restrict__ flags) {
+extern "C" __global__ void sg__select_range__sparse__min_plus_pred__dpf32__u32__base(const sr_t* __restrict__ x, unsigned int nnz, unsigned long long lo_bits, unsigned long long hi_bits, sr_t* __restrict__ out, unsigned char* __restrict__ flags) {
     sr_t lo = sr_from_bits(lo_bits), hi = sr_from_bits(hi_bits);
     for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) {
         sr_t v = x[e];

@@ -83,9 +83,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
     return (unsigned long long)gridDim.x * blockDim.x;
 }
 // A thread per (entry, column) adds its product into t (zero-initialised) atomically.
-extern "C" __global__ void sg__spmv__coo__plus_times__bf16__u32__atomic(const sg_idx_t* __restrict__ rows, const sg_idx_t* __restrict__ cols,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t, unsigned int nnz,
-        unsigned int k, SG_MASK_PARAMS) {
+extern "C" __global__ void sg__spmv__coo__plus_times__bf16__u32__atomic(const sg_idx_t* __restrict__ rows, const sg_idx_t* __restrict__ cols, const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* t, unsigned int nnz, unsigned int k, SG_MASK_PARAMS) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nnz * k) return;
     unsigned int e = (unsigned int)(g / k), c = (unsigned int)(g % k);

@@ -100,9 +100,7 @@ __device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
 // Unmasked: one sub-warp per output. Masked (mmode != 0): one thread per output (whole warps);
 // each warp tests the mask of its 32 outputs, then its 32 / vw sub-warps take the allowed
 // ones in turn, so an output the mask excludes costs one test, not a sub-warp.
-extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y,
-        unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
+extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
     unsigned long long total = (unsigned long long)nrows * k;
     unsigned int lane32 = threadIdx.x & 31, lane = threadIdx.x & (vw - 1);
     unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << (lane32 & ~(vw - 1));

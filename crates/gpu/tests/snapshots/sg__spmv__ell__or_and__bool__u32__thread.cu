@@ -74,9 +74,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // Column-major ELL: slot s of row i at s * nrows + i; padding has column SG_SENTINEL and
 // value SR_ZERO and comes after a row's entries.
-extern "C" __global__ void sg__spmv__ell__or_and__bool__u32__thread(const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av,
-        const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k,
-        unsigned int width, SG_MASK_PARAMS, int accum) {
+extern "C" __global__ void sg__spmv__ell__or_and__bool__u32__thread(const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k, unsigned int width, SG_MASK_PARAMS, int accum) {
     unsigned long long g = sg_gid();
     if (g >= (unsigned long long)nrows * k) return;
     if (!SG_ALLOWS(g)) return;

@@ -75,9 +75,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // t(j) = add_k mul(A(k, j), x(k), k) over the entries (xi, xv) of a sparse x: a warp per
 // entry walks row k of A. t is zero-initialised; masked-out outputs are skipped.
-extern "C" __global__ void sg__vxm__csr__min_plus_pred__dpi32__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
-        unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
+extern "C" __global__ void sg__vxm__csr__min_plus_pred__dpi32__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv, unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
     unsigned long long e = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     if (e >= nx) return;

@@ -65,10 +65,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 // For each entry (xi[e], xv[e]) of a sparse x, a warp walks row k = xi[e] of A: where
 // target[j] is set and the term mul(A(k, j), x(k), k) is not the zero and equals d[j] bit for
 // bit, p[j] = min(p[j], k). p[j] was reset to the largest index for every target j.
-extern "C" __global__ void sg__witness__csr__min_plus__i64__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv,
-        unsigned int nx, const sr_t* __restrict__ d, const unsigned char* __restrict__ target,
-        unsigned int* p) {
+extern "C" __global__ void sg__witness__csr__min_plus__i64__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv, unsigned int nx, const sr_t* __restrict__ d, const unsigned char* __restrict__ target, unsigned int* p) {
     unsigned long long e = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     if (e >= nx) return;

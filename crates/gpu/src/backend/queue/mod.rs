@@ -154,7 +154,7 @@ impl GpuBackend {
     }
 
     /// Scratch buffers for kernel arguments a launch does not use.
-    fn scratch(&self) -> std::sync::MutexGuard<'_, super::Scratch> {
+    pub(in crate::backend) fn scratch(&self) -> std::sync::MutexGuard<'_, super::Scratch> {
         self.scratch.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
