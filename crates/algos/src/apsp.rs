@@ -27,6 +27,14 @@ pub enum ApspMethod {
     Sources,
 }
 
+impl semigraph_formats::Named for ApspMethod {
+    const VALUES: &'static [ApspMethod] =
+        &[ApspMethod::Auto, ApspMethod::Squaring, ApspMethod::Sources];
+    fn name(self) -> &'static str {
+        ApspMethod::name(self)
+    }
+}
+
 impl ApspMethod {
     /// `auto`, `squaring` or `sources`.
     pub fn name(self) -> &'static str {

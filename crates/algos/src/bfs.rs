@@ -27,6 +27,8 @@ pub enum Direction {
     Pull,
 }
 
+semigraph_formats::named_enum!(Direction { Auto => "auto", Push => "push", Pull => "pull" });
+
 /// Options of [`bfs`](fn@bfs).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BfsOptions {

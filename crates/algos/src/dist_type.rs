@@ -33,6 +33,18 @@ impl DistanceType {
     }
 }
 
+impl semigraph_formats::Named for DistanceType {
+    const VALUES: &'static [DistanceType] = &[
+        DistanceType::I32,
+        DistanceType::I64,
+        DistanceType::F32,
+        DistanceType::F64,
+    ];
+    fn name(self) -> &'static str {
+        DistanceType::name(self)
+    }
+}
+
 impl std::fmt::Display for DistanceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

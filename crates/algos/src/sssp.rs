@@ -224,6 +224,17 @@ pub enum SsspMethod {
     DeltaStepping,
 }
 
+impl semigraph_formats::Named for SsspMethod {
+    const VALUES: &'static [SsspMethod] = &[
+        SsspMethod::Auto,
+        SsspMethod::BellmanFord,
+        SsspMethod::DeltaStepping,
+    ];
+    fn name(self) -> &'static str {
+        SsspMethod::name(self)
+    }
+}
+
 impl SsspMethod {
     /// `auto`, `bellman-ford` or `delta-stepping`.
     pub fn name(self) -> &'static str {

@@ -8,7 +8,7 @@ use semigraph_algos::{CpuBackend, Mask};
 use semigraph_formats::{EdgeList, Format, Stats};
 use semigraph_gpu::bench::{CusparseSpmv, Timing};
 use semigraph_gpu::{CsrKernel, GpuBackend};
-use semigraph_semiring::{MinPlus, OrAnd, PlusTimes, Scalar, Semiring};
+use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
 use crate::args::BackendChoice;
@@ -222,21 +222,18 @@ pub(crate) fn check<S: Semiring>(got: &[S::T], want: &[S::T]) -> String {
     }
 }
 
-/// Runs `$bench::<S>($args...)` for the semiring named `$s` (`min-plus:f32`, ...).
+/// Runs `$bench::<S>($args...)` for the built-in semiring named `$s` (`min-plus:f32`, ...).
 macro_rules! for_semiring {
-    ($s:expr, $bench:ident, $($arg:expr),*) => {
-        match $s {
-            "min-plus:f32" => $bench::<MinPlus<f32>>($($arg),*),
-            "plus-times:f32" => $bench::<PlusTimes<f32>>($($arg),*),
-            "min-plus:i32" => $bench::<MinPlus<i32>>($($arg),*),
-            "min-plus:f64" => $bench::<MinPlus<f64>>($($arg),*),
-            "or-and:bool" => $bench::<OrAnd>($($arg),*),
-            other => Err(CliError(format!(
-                "bench: unknown semiring {other} (min-plus:f32, plus-times:f32, min-plus:i32, min-plus:f64, or-and:bool)"
-            ))),
-        }
-    };
+    ($s:expr, $bench:ident, $($arg:expr),*) => {{
+        let s: &str = $s;
+        semigraph_semiring::with_builtin!(s, S => $bench::<S>($($arg),*)).unwrap_or_else(|| {
+            Err(CliError(format!(
+                "bench: no built-in semiring {s} (`semigraph spmv --help` lists them)"
+            )))
+        })
+    }};
 }
+pub(crate) use for_semiring;
 
 /// The reference row of a table: the peer library on plus-times f32.
 struct Peer {

@@ -15,12 +15,13 @@ use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, OrAnd, Semiring};
 use serde_json::json;
 
-use crate::args::{AlgoBench, Common, DistChoice, GenKind, SsspAlgo};
+use crate::args::{AlgoBench, Choice, Common, GenKind};
 use crate::checks::pick_distances;
 use crate::files::{csr_of, generated, load, load_weighted, parse_weights};
 use crate::jobs::resolve_algo;
 use crate::output::{Output, fmt_duration};
 use crate::{CliError, Res, source_of};
+use semigraph_algos::SsspMethod;
 
 /// One backend's measurements.
 struct Row {
@@ -339,9 +340,9 @@ fn check_bfs(a: &Csr<BfsSemiring>, want: &Bfs, got: &Bfs) -> Result<(), String> 
 pub(crate) fn sssp_bench(
     c: &Common,
     b: &AlgoBench,
-    algo: SsspAlgo,
+    algo: SsspMethod,
     delta: Option<f64>,
-    distances: DistChoice,
+    distances: Choice<DistanceType>,
 ) -> Res<()> {
     let (g, label) = graph(c, b, true)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
@@ -359,7 +360,7 @@ fn sssp_typed<D: Distance>(
     b: &AlgoBench,
     g: &EdgeList,
     label: &str,
-    algo: SsspAlgo,
+    algo: SsspMethod,
     delta: Option<f64>,
 ) -> Res<()> {
     let runs = b.runs.max(10);
@@ -376,14 +377,14 @@ fn sssp_typed<D: Distance>(
         a: &Csr<MinPlus<D>>,
         g: &EdgeList,
         s: usize,
-        algo: SsspAlgo,
+        algo: SsspMethod,
         delta: Option<f64>,
         runs: usize,
         check: &dyn Fn(&ShortestPaths<D>) -> Result<(), String>,
     ) -> Res<Row> {
         let algo = resolve_algo(algo, be, a);
         let (times, r, counters, verdict, what) = match algo {
-            SsspAlgo::DeltaStepping => {
+            SsspMethod::DeltaStepping => {
                 let gd = DeltaGraph::new(be, a, delta.map(D::from_f64))
                     .map_err(|e| crate::labelled(g, e))?;
                 let (t, r, c, v) = measure(be, runs, || delta_stepping(&gd, s), check)?;
@@ -449,7 +450,7 @@ fn check_sssp<D: Distance>(
 pub(crate) fn apsp_bench(
     c: &Common,
     b: &AlgoBench,
-    distances: DistChoice,
+    distances: Choice<DistanceType>,
     method: ApspMethod,
 ) -> Res<()> {
     let (g, label) = graph(c, b, true)?;

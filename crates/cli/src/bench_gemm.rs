@@ -5,7 +5,7 @@ use semigraph_algos::prelude::*;
 use semigraph_algos::{Accum, Mask};
 use semigraph_gpu::bench::{CublasSgemm, lane_ops_per_second};
 use semigraph_gpu::{GemmKernel, GpuBackend, Kernel};
-use semigraph_semiring::{MaxMin, MaxPlus, MinPlus, OrAnd, PlusTimes, Scalar, Semiring, bf16, f16};
+use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
 use crate::bench::test_value_at;
@@ -105,10 +105,9 @@ where
     Ok(())
 }
 
-/// The semirings `bench gemm` knows, as `name:type`; `+wide` multiplies the test values
-/// (1..=13) by 10,000 in the semiring (min-plus: adds it), so that they leave 16-bit packing.
-const KNOWN: &str = "min-plus:{f32,f64,i32,i64,u32,f16,bf16}, max-plus:{f32,i32}, max-min:{f32,i32}, plus-times:{f32,f64,i32}, or-and:bool, each optionally +wide";
-
+/// `bench gemm` runs any built-in semiring (`name:type`); a `+wide` suffix multiplies the test
+/// values (1..=13) by 10,000 in the semiring (min-plus: adds it), so that they leave 16-bit
+/// packing.
 fn dispatch(
     gpu: &GpuBackend,
     k: GemmKernel,
@@ -121,26 +120,7 @@ fn dispatch(
         Some(base) => (base, Values { offset: 10_000 }),
         None => (s, Values { offset: 0 }),
     };
-    match s {
-        "min-plus:f32" => bench_one::<MinPlus<f32>>(gpu, k, n, runs, rows, values),
-        "min-plus:f64" => bench_one::<MinPlus<f64>>(gpu, k, n, runs, rows, values),
-        "min-plus:i32" => bench_one::<MinPlus<i32>>(gpu, k, n, runs, rows, values),
-        "min-plus:i64" => bench_one::<MinPlus<i64>>(gpu, k, n, runs, rows, values),
-        "min-plus:u32" => bench_one::<MinPlus<u32>>(gpu, k, n, runs, rows, values),
-        "min-plus:f16" => bench_one::<MinPlus<f16>>(gpu, k, n, runs, rows, values),
-        "min-plus:bf16" => bench_one::<MinPlus<bf16>>(gpu, k, n, runs, rows, values),
-        "max-plus:f32" => bench_one::<MaxPlus<f32>>(gpu, k, n, runs, rows, values),
-        "max-plus:i32" => bench_one::<MaxPlus<i32>>(gpu, k, n, runs, rows, values),
-        "max-min:f32" => bench_one::<MaxMin<f32>>(gpu, k, n, runs, rows, values),
-        "max-min:i32" => bench_one::<MaxMin<i32>>(gpu, k, n, runs, rows, values),
-        "plus-times:f32" => bench_one::<PlusTimes<f32>>(gpu, k, n, runs, rows, values),
-        "plus-times:f64" => bench_one::<PlusTimes<f64>>(gpu, k, n, runs, rows, values),
-        "plus-times:i32" => bench_one::<PlusTimes<i32>>(gpu, k, n, runs, rows, values),
-        "or-and:bool" => bench_one::<OrAnd>(gpu, k, n, runs, rows, values),
-        other => Err(CliError(format!(
-            "bench gemm: unknown semiring {other} (known: {KNOWN})"
-        ))),
-    }
+    crate::bench::for_semiring!(s, bench_one, gpu, k, n, runs, rows, values)
 }
 
 /// `semigraph bench gemm --n N`: each semiring's GEMM of order `n`, then cuBLAS SGEMM on

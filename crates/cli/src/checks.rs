@@ -9,7 +9,7 @@ use semigraph_formats::{EdgeList, Weight, WeightValue};
 use semigraph_semiring::Semiring;
 use serde_json::json;
 
-use crate::args::DistChoice;
+use crate::args::Choice;
 use crate::output::Field;
 use crate::{CliError, Res};
 
@@ -111,13 +111,13 @@ pub(crate) fn pick_distances(
     g: &EdgeList,
     file: &Path,
     walk_arcs: usize,
-    choice: DistChoice,
+    choice: Choice<DistanceType>,
 ) -> Res<(DistanceType, String)> {
-    match distance_type(g, walk_arcs, choice.wanted()) {
+    match distance_type(g, walk_arcs, choice.0) {
         Ok(ty) => {
             let why = match choice {
-                DistChoice::Auto => " (auto: the narrowest type that holds every path length)",
-                _ => "",
+                Choice(None) => " (auto: the narrowest type that holds every path length)",
+                Choice(Some(_)) => "",
             };
             Ok((ty, why.to_string()))
         }

@@ -14,11 +14,12 @@ use semigraph_semiring::{MinPlus, Semiring};
 
 use serde_json::json;
 
-use crate::args::{BackendChoice, Common, SsspAlgo};
+use crate::args::{BackendChoice, Common};
 use crate::checks::{exact_row_sums, plan};
 use crate::files::csr_of;
 use crate::output::{self, Field, fmt_duration};
 use crate::{CliError, Res, labelled};
+use semigraph_algos::SsspMethod;
 
 /// Distances as text (`None` if unreachable) and predecessors of one run.
 pub(crate) type DistPred = (Vec<Option<String>>, Vec<u32>);
@@ -29,7 +30,7 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
     file: &std::path::Path,
     g: &EdgeList,
     sources: Vec<usize>,
-    algo: SsspAlgo,
+    algo: SsspMethod,
     delta: Option<f64>,
 ) -> Res<(Lines, Runs<DistPred>)> {
     let job = SsspJob::<D> {
@@ -59,15 +60,12 @@ pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
 
 /// `--algo auto` resolved by the library's choice ([`semigraph_algos::sssp_choice`]).
 pub(crate) fn resolve_algo<B: Frontier, D: Distance>(
-    algo: SsspAlgo,
+    algo: SsspMethod,
     b: &B,
     a: &semigraph_formats::Csr<MinPlus<D>>,
-) -> SsspAlgo {
+) -> SsspMethod {
     match algo {
-        SsspAlgo::Auto => match semigraph_algos::sssp_choice(b.kind(), a) {
-            semigraph_algos::SsspMethod::DeltaStepping => SsspAlgo::DeltaStepping,
-            _ => SsspAlgo::BellmanFord,
-        },
+        SsspMethod::Auto => semigraph_algos::sssp_choice(b.kind(), a),
         other => other,
     }
 }
@@ -320,7 +318,7 @@ pub(crate) struct SsspJob<'a, D> {
     pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) sources: Vec<usize>,
-    pub(crate) algo: SsspAlgo,
+    pub(crate) algo: SsspMethod,
     pub(crate) delta: Option<D>,
 }
 
@@ -338,10 +336,10 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             Delta(DeltaGraph<'b, B, D>),
         }
         let built = match resolve_algo(self.algo, b, &a) {
-            SsspAlgo::BellmanFord | SsspAlgo::Auto => {
+            SsspMethod::BellmanFord | SsspMethod::Auto => {
                 Built::Bf(Graph::new(b, &a, GraphOptions::default())?)
             }
-            SsspAlgo::DeltaStepping => {
+            SsspMethod::DeltaStepping => {
                 Built::Delta(DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?)
             }
         };

@@ -19,12 +19,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
-use semigraph_algos::{Direction, DistanceType};
+use semigraph_algos::DistanceType;
 use semigraph_formats::io::OutputFormat;
-use semigraph_formats::{EdgeList, Format, Stats, WeightValue};
+use semigraph_formats::{Combine, EdgeList, Stats, WeightValue};
 use serde_json::json;
 
-use args::{BenchCmd, Cli, Cmd, CombineArg, Common, DirectionArg, GenKind};
+use args::{BenchCmd, Cli, Cmd, Common, GenKind};
 use checks::{distances_field, pick_distances};
 use files::{generated, load, load_weighted, save, source_of};
 use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
@@ -90,17 +90,12 @@ fn run(cli: Cli) -> Res<ExitCode> {
         } => {
             let g = load(&file, &c)?;
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
-            let direction = match direction {
-                DirectionArg::Auto => Direction::Auto,
-                DirectionArg::Push => Direction::Push,
-                DirectionArg::Pull => Direction::Pull,
-            };
             let job = BfsJob {
                 file: &file,
                 g: &g,
                 sources: srcs,
                 direction,
-                format: format.format(),
+                format: format.0,
                 max_fill,
             };
             let (header, runs) = dispatch(&c, job)?;
@@ -198,7 +193,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                             file: &file,
                             g: &g,
                             next_hop: next_hop.is_some(),
-                            method: method.method(),
+                            method,
                             _d: Default::default(),
                         },
                     )?;
@@ -223,30 +218,27 @@ fn run(cli: Cli) -> Res<ExitCode> {
             ..
         } => {
             let g = load(&file, &c)?;
-            let format = format.format();
+            let format = format.0;
             let mut h = Header::new(&command_line(), &file, &g);
             let out = Output::new(&c);
-            macro_rules! try_one {
-                ($label:ident, $s:ty) => {
-                    if semiring == args::spec_of(stringify!($label)) {
-                        let (hh, y) = dispatch(
-                            &c,
-                            SpmvJob::<$s> {
-                                file: &file,
-                                g: &g,
-                                format,
-                                max_fill,
-                                repeat: repeat.max(1),
-                                _s: Default::default(),
-                            },
-                        )?;
-                        h.extend(hh);
-                        write_vertices(&out, &h, &g, y.len(), |v| Some(y[v].text()), |_| None)?;
-                        return Ok(ExitCode::SUCCESS);
-                    }
-                };
+            let ran = semigraph_semiring::with_builtin!(&semiring, S => {
+                let (hh, y) = dispatch(
+                    &c,
+                    SpmvJob::<S> {
+                        file: &file,
+                        g: &g,
+                        format,
+                        max_fill,
+                        repeat: repeat.max(1),
+                        _s: Default::default(),
+                    },
+                )?;
+                h.extend(hh);
+                write_vertices(&out, &h, &g, y.len(), |v| Some(y[v].text()), |_| None)?;
+            });
+            if ran.is_some() {
+                return Ok(ExitCode::SUCCESS);
             }
-            semigraph_semiring::for_each_builtin!(try_one);
             return Err(CliError(format!("no built-in semiring {semiring}")));
         }
         Cmd::Stats { file, .. } => {
@@ -329,7 +321,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let to_mtx = OutputFormat::from_path(path) == Some(OutputFormat::MatrixMarket);
             match (combine, to_mtx) {
                 (Some(how), _) => combine_arcs(&c, &mut g, how)?,
-                (None, true) => combine_arcs(&c, &mut g, CombineArg::Min)?,
+                (None, true) => combine_arcs(&c, &mut g, Combine::Min)?,
                 (None, false) => {}
             }
             save(&c, path, &g, None)?;
@@ -358,7 +350,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     method,
                     ..
                 },
-        } => bench_algos::apsp_bench(&c, &bench, distances, method.method())?,
+        } => bench_algos::apsp_bench(&c, &bench, distances, method)?,
         Cmd::Bench {
             what:
                 BenchCmd::Formats {
@@ -460,7 +452,6 @@ fn run(cli: Cli) -> Res<ExitCode> {
                     ));
                 }
             };
-            let formats: Vec<Format> = formats.iter().filter_map(|f| f.format()).collect();
             bench::spmv(&c, &g, &label, &semirings, &formats, runs)?;
         }
     }
@@ -468,8 +459,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
 }
 
 /// Merges repeated arcs and says how many.
-fn combine_arcs(c: &Common, g: &mut EdgeList, how: CombineArg) -> Res<()> {
-    let removed = g.combine_parallel(how.combine())?;
+fn combine_arcs(c: &Common, g: &mut EdgeList, how: Combine) -> Res<()> {
+    let removed = g.combine_parallel(how)?;
     if removed > 0 {
         note(
             c,

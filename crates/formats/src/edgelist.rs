@@ -56,16 +56,13 @@ pub enum Combine {
     First,
 }
 
+crate::named_enum!(Combine { Min => "min", Max => "max", Sum => "sum", First => "first" });
+
 impl std::str::FromStr for Combine {
     type Err = String;
     fn from_str(s: &str) -> Result<Combine, String> {
-        Ok(match s {
-            "min" => Combine::Min,
-            "max" => Combine::Max,
-            "sum" => Combine::Sum,
-            "first" => Combine::First,
-            _ => return Err(format!("unknown combination {s:?} (min, max, sum, first)")),
-        })
+        use crate::Named;
+        Combine::named(s).ok_or_else(|| format!("unknown combination {s:?} (min, max, sum, first)"))
     }
 }
 

@@ -44,6 +44,13 @@ impl Format {
     }
 }
 
+impl crate::Named for Format {
+    const VALUES: &'static [Format] = &Format::ALL;
+    fn name(self) -> &'static str {
+        Format::name(self)
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

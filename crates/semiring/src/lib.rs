@@ -27,6 +27,7 @@
 
 pub mod builtin;
 pub mod check;
+pub mod names;
 pub mod number;
 pub mod scalar;
 pub mod semiring;
@@ -45,7 +46,9 @@ pub use semiring::{AtomicAdd, CudaSemiring, Packed16, Semiring};
 pub use sprs_interop::SrVal;
 
 /// Calls a generic macro once for every built-in semiring over every value type it supports,
-/// as `$mac!(Label, SemiringType);`. Tests use it to run one body over all of them.
+/// as `$mac!(Label, SemiringType);` (with `, extra` tokens after the type when given as
+/// `for_each_builtin!(mac, extra)`). Tests use it to run one body over all of them; it is the
+/// one list of built-ins (names to types: [`with_builtin!`]).
 ///
 /// ```
 /// use semigraph_semiring::{for_each_builtin, Semiring};
@@ -58,49 +61,49 @@ pub use sprs_interop::SrVal;
 /// ```
 #[macro_export]
 macro_rules! for_each_builtin {
-    ($mac:ident) => {
-        $mac!(plus_times_f16, $crate::PlusTimes<$crate::f16>);
-        $mac!(plus_times_bf16, $crate::PlusTimes<$crate::bf16>);
-        $mac!(plus_times_f32, $crate::PlusTimes<f32>);
-        $mac!(plus_times_f64, $crate::PlusTimes<f64>);
-        $mac!(plus_times_i32, $crate::PlusTimes<i32>);
-        $mac!(plus_times_i64, $crate::PlusTimes<i64>);
-        $mac!(plus_times_u32, $crate::PlusTimes<u32>);
-        $mac!(min_plus_f16, $crate::MinPlus<$crate::f16>);
-        $mac!(min_plus_bf16, $crate::MinPlus<$crate::bf16>);
-        $mac!(min_plus_f32, $crate::MinPlus<f32>);
-        $mac!(min_plus_f64, $crate::MinPlus<f64>);
-        $mac!(min_plus_i32, $crate::MinPlus<i32>);
-        $mac!(min_plus_i64, $crate::MinPlus<i64>);
-        $mac!(min_plus_u32, $crate::MinPlus<u32>);
-        $mac!(max_plus_f16, $crate::MaxPlus<$crate::f16>);
-        $mac!(max_plus_bf16, $crate::MaxPlus<$crate::bf16>);
-        $mac!(max_plus_f32, $crate::MaxPlus<f32>);
-        $mac!(max_plus_f64, $crate::MaxPlus<f64>);
-        $mac!(max_plus_i32, $crate::MaxPlus<i32>);
-        $mac!(max_plus_i64, $crate::MaxPlus<i64>);
-        $mac!(max_min_f16, $crate::MaxMin<$crate::f16>);
-        $mac!(max_min_bf16, $crate::MaxMin<$crate::bf16>);
-        $mac!(max_min_f32, $crate::MaxMin<f32>);
-        $mac!(max_min_f64, $crate::MaxMin<f64>);
-        $mac!(max_min_i32, $crate::MaxMin<i32>);
-        $mac!(max_min_i64, $crate::MaxMin<i64>);
-        $mac!(max_min_u32, $crate::MaxMin<u32>);
-        $mac!(min_max_f16, $crate::MinMax<$crate::f16>);
-        $mac!(min_max_bf16, $crate::MinMax<$crate::bf16>);
-        $mac!(min_max_f32, $crate::MinMax<f32>);
-        $mac!(min_max_f64, $crate::MinMax<f64>);
-        $mac!(min_max_i32, $crate::MinMax<i32>);
-        $mac!(min_max_i64, $crate::MinMax<i64>);
-        $mac!(min_max_u32, $crate::MinMax<u32>);
-        $mac!(or_and_bool, $crate::OrAnd);
-        $mac!(min_secondi_u32, $crate::MinSecondI<u32>);
-        $mac!(min_secondi_i32, $crate::MinSecondI<i32>);
-        $mac!(min_secondi_i64, $crate::MinSecondI<i64>);
-        $mac!(any_secondi_u32, $crate::AnySecondI<u32>);
-        $mac!(any_secondi_i32, $crate::AnySecondI<i32>);
-        $mac!(any_secondi_i64, $crate::AnySecondI<i64>);
-        $mac!(min_plus_pred_dpf32, $crate::MinPlusPred<f32>);
-        $mac!(min_plus_pred_dpi32, $crate::MinPlusPred<i32>);
+    ($mac:path $(, $($extra:tt)*)?) => {
+        $mac!(plus_times_f16, $crate::PlusTimes<$crate::f16> $(, $($extra)*)?);
+        $mac!(plus_times_bf16, $crate::PlusTimes<$crate::bf16> $(, $($extra)*)?);
+        $mac!(plus_times_f32, $crate::PlusTimes<f32> $(, $($extra)*)?);
+        $mac!(plus_times_f64, $crate::PlusTimes<f64> $(, $($extra)*)?);
+        $mac!(plus_times_i32, $crate::PlusTimes<i32> $(, $($extra)*)?);
+        $mac!(plus_times_i64, $crate::PlusTimes<i64> $(, $($extra)*)?);
+        $mac!(plus_times_u32, $crate::PlusTimes<u32> $(, $($extra)*)?);
+        $mac!(min_plus_f16, $crate::MinPlus<$crate::f16> $(, $($extra)*)?);
+        $mac!(min_plus_bf16, $crate::MinPlus<$crate::bf16> $(, $($extra)*)?);
+        $mac!(min_plus_f32, $crate::MinPlus<f32> $(, $($extra)*)?);
+        $mac!(min_plus_f64, $crate::MinPlus<f64> $(, $($extra)*)?);
+        $mac!(min_plus_i32, $crate::MinPlus<i32> $(, $($extra)*)?);
+        $mac!(min_plus_i64, $crate::MinPlus<i64> $(, $($extra)*)?);
+        $mac!(min_plus_u32, $crate::MinPlus<u32> $(, $($extra)*)?);
+        $mac!(max_plus_f16, $crate::MaxPlus<$crate::f16> $(, $($extra)*)?);
+        $mac!(max_plus_bf16, $crate::MaxPlus<$crate::bf16> $(, $($extra)*)?);
+        $mac!(max_plus_f32, $crate::MaxPlus<f32> $(, $($extra)*)?);
+        $mac!(max_plus_f64, $crate::MaxPlus<f64> $(, $($extra)*)?);
+        $mac!(max_plus_i32, $crate::MaxPlus<i32> $(, $($extra)*)?);
+        $mac!(max_plus_i64, $crate::MaxPlus<i64> $(, $($extra)*)?);
+        $mac!(max_min_f16, $crate::MaxMin<$crate::f16> $(, $($extra)*)?);
+        $mac!(max_min_bf16, $crate::MaxMin<$crate::bf16> $(, $($extra)*)?);
+        $mac!(max_min_f32, $crate::MaxMin<f32> $(, $($extra)*)?);
+        $mac!(max_min_f64, $crate::MaxMin<f64> $(, $($extra)*)?);
+        $mac!(max_min_i32, $crate::MaxMin<i32> $(, $($extra)*)?);
+        $mac!(max_min_i64, $crate::MaxMin<i64> $(, $($extra)*)?);
+        $mac!(max_min_u32, $crate::MaxMin<u32> $(, $($extra)*)?);
+        $mac!(min_max_f16, $crate::MinMax<$crate::f16> $(, $($extra)*)?);
+        $mac!(min_max_bf16, $crate::MinMax<$crate::bf16> $(, $($extra)*)?);
+        $mac!(min_max_f32, $crate::MinMax<f32> $(, $($extra)*)?);
+        $mac!(min_max_f64, $crate::MinMax<f64> $(, $($extra)*)?);
+        $mac!(min_max_i32, $crate::MinMax<i32> $(, $($extra)*)?);
+        $mac!(min_max_i64, $crate::MinMax<i64> $(, $($extra)*)?);
+        $mac!(min_max_u32, $crate::MinMax<u32> $(, $($extra)*)?);
+        $mac!(or_and_bool, $crate::OrAnd $(, $($extra)*)?);
+        $mac!(min_secondi_u32, $crate::MinSecondI<u32> $(, $($extra)*)?);
+        $mac!(min_secondi_i32, $crate::MinSecondI<i32> $(, $($extra)*)?);
+        $mac!(min_secondi_i64, $crate::MinSecondI<i64> $(, $($extra)*)?);
+        $mac!(any_secondi_u32, $crate::AnySecondI<u32> $(, $($extra)*)?);
+        $mac!(any_secondi_i32, $crate::AnySecondI<i32> $(, $($extra)*)?);
+        $mac!(any_secondi_i64, $crate::AnySecondI<i64> $(, $($extra)*)?);
+        $mac!(min_plus_pred_dpf32, $crate::MinPlusPred<f32> $(, $($extra)*)?);
+        $mac!(min_plus_pred_dpi32, $crate::MinPlusPred<i32> $(, $($extra)*)?);
     };
 }

@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use semigraph_algos::{ApspMethod, DistanceType, SsspMethod};
+use semigraph_formats::Format;
+
 use super::{
-    ApspMethodArg, DistChoice, FormatArg, GenArgs, GenKind, PlainReportOpts, ReportOpts, RunOpts,
-    SsspAlgo, semiring_parser,
+    Choice, GenArgs, GenKind, PlainReportOpts, ReportOpts, RunOpts, auto_or, named, semiring_parser,
 };
 
 #[derive(Subcommand)]
@@ -31,11 +33,11 @@ pub enum BenchCmd {
         /// Formats, comma-separated (csr runs each CSR kernel).
         #[arg(
             long,
-            value_enum,
+            value_parser = named::<Format>(),
             value_delimiter = ',',
             default_value = "csr,ell,dia,coo,hyb"
         )]
-        formats: Vec<FormatArg>,
+        formats: Vec<Format>,
         /// Timed runs per configuration (at least 20).
         #[arg(long, default_value_t = 20)]
         runs: usize,
@@ -55,14 +57,14 @@ pub enum BenchCmd {
         #[command(flatten)]
         bench: AlgoBench,
         /// The algorithm.
-        #[arg(long, value_enum, default_value_t = SsspAlgo::Auto)]
-        algo: SsspAlgo,
+        #[arg(long, value_parser = named::<SsspMethod>(), default_value = "auto")]
+        algo: SsspMethod,
         /// Bucket width of delta-stepping (default: automatic per backend).
         #[arg(long)]
         delta: Option<f64>,
         /// Distance type, as for `sssp`.
-        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
-        distances: DistChoice,
+        #[arg(long, value_parser = auto_or::<DistanceType>(), default_value = "auto")]
+        distances: Choice<DistanceType>,
     },
     /// Dense semiring GEMM, C = A (+).(x) B of order --n, for each semiring and type, against
     /// cuBLAS SGEMM of the same order, in one run: median device time of --runs runs after a
@@ -156,11 +158,11 @@ pub enum BenchCmd {
         #[command(flatten)]
         bench: AlgoBench,
         /// Distance type, as for `apsp`.
-        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
-        distances: DistChoice,
+        #[arg(long, value_parser = auto_or::<DistanceType>(), default_value = "auto")]
+        distances: Choice<DistanceType>,
         /// The method, as for `apsp`.
-        #[arg(long, value_enum, default_value_t = ApspMethodArg::Auto)]
-        method: ApspMethodArg,
+        #[arg(long, value_parser = named::<ApspMethod>(), default_value = "auto")]
+        method: ApspMethod,
     },
 }
 

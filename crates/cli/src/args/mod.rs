@@ -13,6 +13,8 @@ mod values;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use semigraph_algos::{ApspMethod, Direction, DistanceType, SsspMethod};
+use semigraph_formats::{Combine, Format};
 
 pub use bench::{AlgoBench, BenchCmd};
 pub use generate::{GenArgs, GenKind, GenLine};
@@ -43,11 +45,11 @@ pub enum Cmd {
         #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
         sources: Option<PathBuf>,
         /// Push, pull, or switch automatically.
-        #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
-        direction: DirectionArg,
+        #[arg(long, value_parser = named::<Direction>(), default_value = "auto")]
+        direction: Direction,
         /// Format of the pull (SpMV) matrix (push steps always read CSR).
-        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-        format: FormatArg,
+        #[arg(long, value_parser = auto_or::<Format>(), default_value = "auto")]
+        format: Choice<Format>,
         /// Most values (padding included) ELL or DIA may store per entry.
         #[arg(long, default_value_t = 8.0)]
         max_fill: f64,
@@ -67,16 +69,16 @@ pub enum Cmd {
         sources: Option<PathBuf>,
         /// The algorithm: auto picks Bellman-Ford on a GPU (frontier relaxation, no bucket
         /// bookkeeping) or when a weight is negative, delta-stepping otherwise.
-        #[arg(long, value_enum, default_value_t = SsspAlgo::Auto)]
-        algo: SsspAlgo,
+        #[arg(long, value_parser = named::<SsspMethod>(), default_value = "auto")]
+        algo: SsspMethod,
         /// Bucket width of delta-stepping (default: automatic, see the docs).
         #[arg(long)]
         delta: Option<f64>,
         /// Distance type: auto (the narrowest that holds every path length exactly: i32 or
         /// i64 for integer weights, f64 for real ones), i32, i64, f32 or f64 (refused when it
         /// cannot hold the answer exactly).
-        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
-        distances: DistChoice,
+        #[arg(long, value_parser = auto_or::<DistanceType>(), default_value = "auto")]
+        distances: Choice<DistanceType>,
         #[command(flatten)]
         opts: RunOpts,
     },
@@ -90,11 +92,11 @@ pub enum Cmd {
         #[arg(long, value_name = "FILE")]
         next_hop: Option<PathBuf>,
         /// Distance type, as for `sssp`.
-        #[arg(long, value_enum, default_value_t = DistChoice::Auto)]
-        distances: DistChoice,
+        #[arg(long, value_parser = auto_or::<DistanceType>(), default_value = "auto")]
+        distances: Choice<DistanceType>,
         /// How: repeated squaring, blocks of single-source runs, or the cheaper by estimate.
-        #[arg(long, value_enum, default_value_t = ApspMethodArg::Auto)]
-        method: ApspMethodArg,
+        #[arg(long, value_parser = named::<ApspMethod>(), default_value = "auto")]
+        method: ApspMethod,
         #[command(flatten)]
         opts: RunOpts,
     },
@@ -111,8 +113,8 @@ pub enum Cmd {
         #[arg(long, default_value_t = 20)]
         repeat: usize,
         /// Storage format.
-        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-        format: FormatArg,
+        #[arg(long, value_parser = auto_or::<Format>(), default_value = "auto")]
+        format: Choice<Format>,
         /// Most values (padding included) ELL or DIA may store per entry.
         #[arg(long, default_value_t = 8.0)]
         max_fill: f64,
@@ -135,8 +137,8 @@ pub enum Cmd {
         to: Option<String>,
         /// Merge repeated arcs u -> v into one, keeping the min, max, sum or first weight
         /// (Matrix Market forbids repeated entries; other formats keep them unless asked).
-        #[arg(long, value_enum)]
-        combine: Option<CombineArg>,
+        #[arg(long, value_parser = named::<Combine>())]
+        combine: Option<Combine>,
         #[command(flatten)]
         input: InputOpt,
         #[command(flatten)]
@@ -152,8 +154,8 @@ pub enum Cmd {
         /// Merge repeated arcs (Kronecker and uniform graphs repeat some) keeping the min,
         /// max, sum or first weight. Default: min when the output is Matrix Market, which
         /// forbids repeats; otherwise they are kept.
-        #[arg(long, value_enum)]
-        combine: Option<CombineArg>,
+        #[arg(long, value_parser = named::<Combine>())]
+        combine: Option<Combine>,
         #[command(flatten)]
         write: WriteOpt,
     },

@@ -4,7 +4,7 @@ use semigraph_algos::prelude::*;
 use semigraph_algos::{Accum, CpuBackend, Mask};
 use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats};
 use semigraph_gpu::{CsrKernel, GpuBackend};
-use semigraph_semiring::{MaxMin, MinPlus, OrAnd, PlusTimes, Semiring};
+use semigraph_semiring::{OrAnd, Semiring};
 
 use super::StudyArgs;
 use super::manifest::Entry;
@@ -100,12 +100,30 @@ impl Context {
         };
         if let Some(gpu) = self.gpu.as_mut() {
             for s in self.semirings.iter().take(keep) {
-                dispatch_gpu(s, gpu, g, runs, &base, &mut rows, quiet)?;
+                crate::bench::for_semiring!(
+                    s,
+                    gpu_semiring,
+                    gpu,
+                    g,
+                    runs,
+                    &base,
+                    &mut rows,
+                    quiet
+                )?;
             }
         }
         if let Some(cpu) = &self.cpu {
             for s in self.cpu_semirings.iter().take(keep) {
-                dispatch_cpu(s, cpu, g, runs, &base, &mut rows, quiet)?;
+                crate::bench::for_semiring!(
+                    s,
+                    cpu_semiring,
+                    cpu,
+                    g,
+                    runs,
+                    &base,
+                    &mut rows,
+                    quiet
+                )?;
             }
         }
         Ok(rows)
@@ -126,31 +144,6 @@ fn options() -> ConvertOptions {
         ..Default::default()
     }
 }
-
-macro_rules! dispatch {
-    ($name:ident, $one:ident, $backend:ty) => {
-        fn $name(
-            s: &str,
-            b: $backend,
-            g: &EdgeList,
-            runs: Runs,
-            base: &Measured,
-            rows: &mut Vec<Measured>,
-            quiet: bool,
-        ) -> Res<()> {
-            match s {
-                "min-plus:f32" => $one::<MinPlus<f32>>(b, g, runs, base, rows, quiet),
-                "min-plus:i32" => $one::<MinPlus<i32>>(b, g, runs, base, rows, quiet),
-                "or-and:bool" => $one::<OrAnd>(b, g, runs, base, rows, quiet),
-                "plus-times:f32" => $one::<PlusTimes<f32>>(b, g, runs, base, rows, quiet),
-                "max-min:f32" => $one::<MaxMin<f32>>(b, g, runs, base, rows, quiet),
-                other => Err(CliError(format!("bench formats: unknown semiring {other}"))),
-            }
-        }
-    };
-}
-dispatch!(dispatch_gpu, gpu_semiring, &mut GpuBackend);
-dispatch!(dispatch_cpu, cpu_semiring, &CpuBackend);
 
 /// The GPU: every CSR kernel and every other format, device-timed (CUDA events).
 fn gpu_semiring<S: Semiring>(
