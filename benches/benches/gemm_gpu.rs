@@ -11,7 +11,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use semigraph_algos::prelude::*;
 use semigraph_algos::{Accum, Mask};
 use semigraph_gpu::GpuBackend;
-use semigraph_gpu::bench::{CublasSgemm, cublas_present};
+use semigraph_gpu::peers::{CublasSgemm, cublas_present};
 use semigraph_semiring::{MaxMin, MinPlus, PlusTimes, Semiring};
 
 fn order() -> usize {

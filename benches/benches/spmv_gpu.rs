@@ -12,7 +12,7 @@ use semigraph_algos::Mask;
 use semigraph_algos::prelude::*;
 use semigraph_formats::{Csr, Format, generate};
 use semigraph_gpu::GpuBackend;
-use semigraph_gpu::bench::CusparseSpmv;
+use semigraph_gpu::peers::CusparseSpmv;
 use semigraph_semiring::{MinPlus, PlusTimes};
 
 fn env_or(name: &str, default: usize) -> usize {

@@ -5,15 +5,12 @@
 
 mod args;
 mod bench;
-mod bench_algos;
-mod bench_gemm;
 mod checks;
 mod demo;
 mod files;
 mod jobs;
 mod output;
 mod process;
-mod study;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,7 +21,7 @@ use semigraph_formats::io::OutputFormat;
 use semigraph_formats::{Combine, EdgeList, Stats, WeightValue};
 use serde_json::json;
 
-use args::{BenchCmd, Cli, Cmd, Common, GenKind};
+use args::{Cli, Cmd, Common};
 use checks::{distances_field, pick_distances};
 use files::{generated, load, load_weighted, save, source_of};
 use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
@@ -329,131 +326,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
         Cmd::Demo { size, .. } => {
             return demo::run(&c, size);
         }
-        Cmd::Bench {
-            what: BenchCmd::Bfs { bench },
-        } => bench_algos::bfs_bench(&c, &bench)?,
-        Cmd::Bench {
-            what:
-                BenchCmd::Sssp {
-                    bench,
-                    algo,
-                    delta,
-                    distances,
-                    ..
-                },
-        } => bench_algos::sssp_bench(&c, &bench, algo, delta, distances)?,
-        Cmd::Bench {
-            what:
-                BenchCmd::Apsp {
-                    bench,
-                    distances,
-                    method,
-                    ..
-                },
-        } => bench_algos::apsp_bench(&c, &bench, distances, method)?,
-        Cmd::Bench {
-            what:
-                BenchCmd::Formats {
-                    manifest,
-                    from,
-                    semirings,
-                    cpu_semirings,
-                    backends,
-                    runs,
-                    max_seconds,
-                    only,
-                    plots,
-                    large_nnz,
-                    large_semirings,
-                    terminal_x_density,
-                    ..
-                },
-        } => {
-            let list = |s: &str| -> Vec<String> {
-                s.split(',')
-                    .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            };
-            let backends = list(&backends);
-            if let Some(b) = backends.iter().find(|b| *b != "gpu" && *b != "cpu") {
-                return Err(CliError(format!(
-                    "--backends: unknown backend {b} (gpu, cpu)"
-                )));
-            }
-            study::run(
-                &c,
-                &study::StudyArgs {
-                    manifest,
-                    from,
-                    semirings,
-                    cpu_semirings,
-                    gpu: backends.iter().any(|b| b == "gpu"),
-                    cpu: backends.iter().any(|b| b == "cpu"),
-                    runs,
-                    max_seconds,
-                    only: list(&only),
-                    plots,
-                    large_nnz,
-                    large_semirings,
-                    terminal_x_density,
-                },
-            )?
-        }
-        Cmd::Bench {
-            what:
-                BenchCmd::Gemm {
-                    n,
-                    semirings,
-                    wide,
-                    runs,
-                    ..
-                },
-        } => {
-            // Each semiring, then those of --wide again with wide operands.
-            let mut list = semirings.clone();
-            list.extend(
-                wide.iter()
-                    .filter(|w| w.as_str() != "none")
-                    .map(|w| format!("{w}+wide")),
-            );
-            bench_gemm::gemm_bench(&c, n, &list, runs)?
-        }
-        Cmd::Bench {
-            what:
-                BenchCmd::Spmv {
-                    file,
-                    generate,
-                    gen_args,
-                    semirings,
-                    formats,
-                    runs,
-                    ..
-                },
-        } => {
-            let (g, label) = match (file, generate) {
-                (Some(f), None) => (load(&f, &c)?, f.display().to_string()),
-                (None, Some(kind)) => {
-                    let g = generated(kind, &gen_args)?;
-                    let label = match kind {
-                        GenKind::Grid => format!("grid {}x{}", gen_args.rows, gen_args.cols),
-                        GenKind::Kronecker | GenKind::Urand => format!(
-                            "{kind:?} scale {} edge factor {}",
-                            gen_args.scale, gen_args.edge_factor
-                        )
-                        .to_lowercase(),
-                        _ => format!("{kind:?} n={}", gen_args.n).to_lowercase(),
-                    };
-                    (g, label)
-                }
-                _ => {
-                    return Err(CliError(
-                        "bench spmv needs a FILE or --generate KIND (not both)".into(),
-                    ));
-                }
-            };
-            bench::spmv(&c, &g, &label, &semirings, &formats, runs)?;
-        }
+        Cmd::Bench { what } => bench::run(&c, what)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -483,7 +356,7 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
         | Cmd::Convert { file, .. } => (Some(file), None),
         Cmd::Apsp { file, next_hop, .. } => (Some(file), next_hop.as_deref()),
         Cmd::Bench {
-            what: BenchCmd::Spmv { file, .. },
+            what: args::BenchCmd::Spmv { file, .. },
         } => (file.as_deref(), None),
         _ => (None, None),
     };

@@ -30,13 +30,16 @@
 //! this crate, each block with a `// SAFETY:` comment.
 
 pub mod backend;
-pub mod bench;
 pub mod codegen;
 pub mod compiler;
 mod device;
 pub mod error;
 pub mod host;
 mod params;
+// Benchmark peers and timing: not part of the library, built only with the `peers` feature,
+// which the `semigraph` binary and the criterion benches turn on.
+#[cfg(feature = "peers")]
+pub mod peers;
 
 pub use backend::{
     AdaptivePlan, CsrKernel, GemmKernel, GemmPath, GpuBackend, GpuDense, GpuMask, GpuMatrix,

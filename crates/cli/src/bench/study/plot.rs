@@ -13,7 +13,7 @@ use crate::{CliError, Res};
 
 /// The font text is measured with (`DejaVu` Sans, Bitstream Vera licence: `assets/`); the SVG
 /// names the family `sans-serif`, so a viewer draws it with its own.
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 
 fn register_font() {
     static ONCE: Once = Once::new();

@@ -1,7 +1,8 @@
 //! Measurement helpers for benchmarks: device-event timing, a copy-bandwidth ceiling and
 //! cuSPARSE's CSR SpMV as a peer (plus-times `f32`).
 //!
-//! Used by `semigraph bench spmv` and the criterion bench in `benches/`. Timings are taken
+//! Not part of the library: built with the `peers` feature only, for `semigraph bench` and the
+//! criterion benches in `benches/`. Timings are taken
 //! with CUDA events around each run after warm-up runs, so compilation, module loading and
 //! handle creation stay out of them.
 

@@ -3,12 +3,12 @@
 
 use semigraph_algos::prelude::*;
 use semigraph_algos::{Accum, Mask};
-use semigraph_gpu::bench::{CublasSgemm, lane_ops_per_second};
+use semigraph_gpu::peers::{CublasSgemm, lane_ops_per_second};
 use semigraph_gpu::{GemmKernel, GpuBackend, Kernel};
 use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
-use crate::bench::test_value_at;
+use super::spmv::test_value_at;
 use crate::output::Output;
 use crate::{CliError, Common, Res};
 

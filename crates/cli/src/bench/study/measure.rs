@@ -9,7 +9,7 @@ use semigraph_semiring::{OrAnd, Semiring};
 use super::StudyArgs;
 use super::manifest::Entry;
 use super::table::Measured;
-use crate::bench::{Problem, check, median_min_ms, time_host};
+use crate::bench::spmv::{Problem, check, median_min_ms, time_host};
 use crate::{CliError, Res};
 
 /// The other formats, on both backends.

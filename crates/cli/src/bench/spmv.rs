@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use semigraph_algos::prelude::*;
 use semigraph_algos::{CpuBackend, Mask};
 use semigraph_formats::{EdgeList, Format, Stats};
-use semigraph_gpu::bench::{CusparseSpmv, Timing};
+use semigraph_gpu::peers::{CusparseSpmv, Timing};
 use semigraph_gpu::{CsrKernel, GpuBackend};
 use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
