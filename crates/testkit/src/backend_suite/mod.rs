@@ -528,15 +528,9 @@ pub fn register_prefixed<B, E>(
             None => h.test(name, body),
         }
     };
-    let formats = [
-        ("coo", Format::Coo),
-        ("csr", Format::Csr),
-        ("ell", Format::Ell),
-        ("dia", Format::Dia),
-        ("hyb", Format::Hyb),
-        ("dense", Format::Dense),
-    ];
-    for (fname, format) in formats {
+    // Every format the library has: a new one is checked with no change here.
+    for format in Format::ALL {
+        let fname = format.name();
         macro_rules! one {
             ($label:ident, $s:ty) => {
                 add(
