@@ -54,8 +54,8 @@ mod traverse;
 pub mod prelude {
     pub use crate::backend::{
         Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask,
-        MatrixInfo, NO_PARENT, Objects, Parents, Products, QueueInfo, Reductions, RelaxStep,
-        StepOutputs, UNREACHED, UnaryOp,
+        MatrixInfo, MatrixMask, NO_PARENT, Objects, Parents, Products, QueueInfo, Reductions,
+        RelaxStep, StepOutputs, UNREACHED, UnaryOp,
     };
     pub use crate::{CpuBackend, Graph, GraphOptions, arcs_to_csr};
 }
@@ -67,7 +67,7 @@ pub use apsp::{
 pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
     Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask, MatrixInfo,
-    Objects, Parents, Products, QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
+    MatrixMask, Objects, Parents, Products, QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,

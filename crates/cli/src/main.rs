@@ -11,6 +11,7 @@ mod files;
 mod jobs;
 mod output;
 mod process;
+mod spgemm;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -206,6 +207,48 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 DistanceType::F64 => run_apsp!(f64, false),
             }
         }
+        Cmd::Spgemm {
+            a,
+            b,
+            semiring,
+            mask,
+            complement,
+            transpose_b,
+            ..
+        } => {
+            if c.json {
+                return Err(CliError(
+                    "spgemm writes Matrix Market; --json does not apply".into(),
+                ));
+            }
+            let ga = load(&a, &c)?;
+            let gb = load(&b, &c)?;
+            let gm = match &mask {
+                Some(m) => Some(load(m, &c)?),
+                None => None,
+            };
+            let mut h = Header::new(&command_line(), &a, &ga);
+            let out = Output::new(&c);
+            let ran = semigraph_semiring::with_builtin!(&semiring, S => {
+                let (hh, product) = dispatch(
+                    &c,
+                    spgemm::SpgemmJob::<S> {
+                        a: (&a, &ga),
+                        b: (&b, &gb),
+                        mask: mask.as_deref().zip(gm.as_ref()),
+                        complement,
+                        transpose_b,
+                        _s: Default::default(),
+                    },
+                )?;
+                h.extend(hh);
+                spgemm::write_mtx(&out, h.fields(), &product)?;
+            });
+            if ran.is_some() {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(CliError(format!("no built-in semiring {semiring}")));
+        }
         Cmd::Spmv {
             file,
             semiring,
@@ -352,6 +395,7 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
         Cmd::Bfs { file, .. }
         | Cmd::Sssp { file, .. }
         | Cmd::Spmv { file, .. }
+        | Cmd::Spgemm { a: file, .. }
         | Cmd::Stats { file, .. }
         | Cmd::Convert { file, .. } => (Some(file), None),
         Cmd::Apsp { file, next_hop, .. } => (Some(file), next_hop.as_deref()),

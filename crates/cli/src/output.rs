@@ -99,6 +99,9 @@ impl Header {
     pub fn extend(&mut self, fields: Vec<Field>) {
         self.0.extend(fields);
     }
+    pub fn fields(&self) -> &[Field] {
+        &self.0
+    }
     fn text(&self, w: &mut dyn Write) -> io::Result<()> {
         for f in &self.0 {
             writeln!(w, "# {}: {}", f.key, f.text)?;

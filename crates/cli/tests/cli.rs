@@ -492,3 +492,150 @@ fn bench_formats_measures_summarises_and_draws() {
         stderr(&bad)
     );
 }
+
+/// The entries of a Matrix Market file written by `spgemm` (1-based in the file, 0-based
+/// here), and its shape.
+/// Entries `(row, column, value)`.
+type Entries = Vec<(usize, usize, i64)>;
+
+fn read_product(text: &str) -> ((usize, usize), Entries) {
+    let mut lines = text.lines().filter(|l| !l.starts_with('%'));
+    let size: Vec<usize> = lines
+        .next()
+        .expect("size line")
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let entries = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let v = f.get(2).map_or(1, |x| x.parse().unwrap());
+            (
+                f[0].parse::<usize>().unwrap() - 1,
+                f[1].parse::<usize>().unwrap() - 1,
+                v,
+            )
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(entries.len(), size[2], "the size line counts the entries");
+    ((size[0], size[1]), entries)
+}
+
+#[test]
+fn spgemm_writes_the_product_and_counts_triangles() {
+    // Karate (78 edges, both directions): A*A in plus-times equals the product computed here
+    // from the file, and masked by A it counts each of the 45 triangles six times.
+    let karate = data("lagraph/karate.mtx");
+    let text = std::fs::read_to_string(&karate).unwrap();
+    let mut arcs = Vec::new();
+    for l in text.lines().filter(|l| !l.starts_with('%')).skip(1) {
+        let f: Vec<usize> = l
+            .split_whitespace()
+            .take(2)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        arcs.push((f[0] - 1, f[1] - 1));
+        arcs.push((f[1] - 1, f[0] - 1));
+    }
+    let n = 34;
+    let mut a = vec![vec![0i64; n]; n];
+    for &(i, j) in &arcs {
+        a[i][j] = 1;
+    }
+    let mut want = Vec::new();
+    for (i, ai) in a.iter().enumerate() {
+        #[allow(clippy::needless_range_loop)]
+        for j in 0..n {
+            let s: i64 = (0..n).map(|k| ai[k] * a[k][j]).sum();
+            if s != 0 {
+                want.push((i, j, s));
+            }
+        }
+    }
+    let out = tmp("aa.mtx");
+    let o = semigraph(&[
+        "spgemm",
+        &karate,
+        &karate,
+        "--semiring",
+        "plus-times:i64",
+        "--backend",
+        "cpu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (shape, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(shape, (n, n));
+    assert_eq!(got, want);
+    let o = semigraph(&[
+        "spgemm",
+        &karate,
+        &karate,
+        "--mask",
+        &karate,
+        "--semiring",
+        "plus-times:i64",
+        "--backend",
+        "cpu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(got.iter().map(|e| e.2).sum::<i64>(), 6 * 45);
+    // The complement keeps exactly the other entries of A*A.
+    let o = semigraph(&[
+        "spgemm",
+        &karate,
+        &karate,
+        "--mask",
+        &karate,
+        "--complement",
+        "--semiring",
+        "plus-times:i64",
+        "--backend",
+        "cpu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, rest) = read_product(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(rest.len() + got.len(), want.len());
+    assert!(rest.iter().all(|&(i, j, _)| a[i][j] == 0));
+    // Shapes that do not agree, and JSON, are refused with a message.
+    let rect = tmp("rect.mtx");
+    std::fs::write(
+        &rect,
+        "%%MatrixMarket matrix coordinate integer general\n3 5 1\n1 2 7\n",
+    )
+    .unwrap();
+    let o = semigraph(&[
+        "spgemm",
+        &karate,
+        rect.to_str().unwrap(),
+        "--backend",
+        "cpu",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("inner sizes differ"), "{}", stderr(&o));
+    let o = semigraph(&["spgemm", &karate, &karate, "--json", "--backend", "cpu"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("Matrix Market"), "{}", stderr(&o));
+    // A 3x5 matrix times its transpose: a 3x3 product.
+    let o = semigraph(&[
+        "spgemm",
+        rect.to_str().unwrap(),
+        rect.to_str().unwrap(),
+        "--transpose-b",
+        "--semiring",
+        "plus-times:i64",
+        "--backend",
+        "cpu",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (shape, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!((shape, got), ((3, 3), vec![(0, 0, 49)]));
+}

@@ -210,6 +210,38 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             .unwrap_or_else(|e| panic!("transposing a matrix: {e}"))
     }
 
+    /// The matrix without its stored values equal to the semiring's zero (which are no entries:
+    /// padding of other formats, or zeros given explicitly); `self` when it has none.
+    ///
+    /// ```
+    /// use semigraph_formats::Csr;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let inf = i32::MAX; // min-plus's zero
+    /// let a = Csr::<MinPlus<i32>>::try_from_parts(2, 2, vec![0, 2, 2], vec![0, 1], vec![inf, 3])?;
+    /// assert_eq!(a.without_zeros()?.iter().collect::<Vec<_>>(), vec![(0, 1, 3)]);
+    /// # Ok::<(), semigraph_formats::FormatError>(())
+    /// ```
+    pub fn without_zeros(self) -> Result<Csr<S, I>, FormatError> {
+        if !self.vals.iter().any(|v| S::is_zero(*v)) {
+            return Ok(self);
+        }
+        let mut rp = Vec::with_capacity(self.nrows + 1);
+        let (mut ci, mut vals) = (Vec::new(), Vec::new());
+        rp.push(I::from_usize_or(0, "row pointer")?);
+        for i in 0..self.nrows {
+            let (cols, vs) = self.row(i);
+            for (&j, &v) in cols.iter().zip(vs) {
+                if !S::is_zero(v) {
+                    ci.push(j);
+                    vals.push(v);
+                }
+            }
+            rp.push(I::from_usize_or(ci.len(), "row pointer")?);
+        }
+        Csr::try_from_parts(self.nrows, self.ncols, rp, ci, vals)
+    }
+
     /// The transpose, or [`FormatError::TooLarge`] with the bytes needed
     /// ([`transpose_bytes`]) and available, before allocating.
     pub fn try_transpose(&self) -> Result<Csr<S, I>, FormatError> {

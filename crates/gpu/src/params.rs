@@ -110,6 +110,10 @@ slice_kind!(
     U64Out, u64, "unsigned long long* {}", mut
 );
 slice_kind!(
+    /// Read-only 64-bit words (offsets, sort keys).
+    U64In, u64, "const unsigned long long* __restrict__ {}", ref
+);
+slice_kind!(
     /// Read-only signed 64-bit words (DIA diagonal offsets).
     I64In, i64, "const long long* __restrict__ {}", ref
 );
@@ -367,5 +371,29 @@ kernel_args! {
     /// The parameters of [`Kernel::Gemm`](crate::codegen::Kernel::Gemm).
     Gemm => GemmArgs {
         a: ValsIn, b: ValsIn, c: ValsOwn, rows: U32, n: U32, kk: U32, accum: I32, mask: Mask,
+    }
+    /// The parameters of [`Kernel::SpgemmBound`](crate::codegen::Kernel::SpgemmBound).
+    SpgemmBound => SpgemmBoundArgs { arp: IdxIn, aci: IdxIn, brp: IdxIn, nrows: U64, ub: U64Out }
+    /// The parameters of [`Kernel::SpgemmExpand`](crate::codegen::Kernel::SpgemmExpand).
+    SpgemmExpand => SpgemmExpandArgs {
+        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, mrp: IdxIn,
+        mci: IdxIn, mv: ValsIn, mmode: I32, nrows: U64, off: U64In, tk: U64Out, tv: ValsOut,
+        used: U32Out,
+    }
+    /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
+    SortRows => SortRowsArgs {
+        off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64,
+    }
+    /// The parameters of [`Kernel::GatherRows`](crate::codegen::Kernel::GatherRows).
+    GatherRows => GatherRowsArgs {
+        off: U64In, cnt: U32In, tk: U64In, tv: ValsIn, rp: IdxIn, ci: IdxOut, vals: ValsOut,
+        nrows: U64,
+    }
+    /// The parameters of [`Kernel::ColCount`](crate::codegen::Kernel::ColCount).
+    ColCount => ColCountArgs { ci: IdxIn, nnz: U64, cnt: U32Out }
+    /// The parameters of [`Kernel::ColScatter`](crate::codegen::Kernel::ColScatter).
+    ColScatter => ColScatterArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, off: U64In, cursor: U32Out, tk: U64Out,
+        tv: ValsOut,
     }
 }

@@ -84,6 +84,21 @@ pub trait ElementWise: Objects {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn transpose<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Self::Dense<S>>;
+    /// `A^T` of a sparse matrix, in CSR (`GrB_transpose`): the entries of `a` that are not the
+    /// zero, row `j` of the result holding column `j` of `a`.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (0, 2, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let t = b.read_matrix(&b.transpose_matrix(&a)?)?;
+    /// assert_eq!(t.iter().collect::<Vec<_>>(), vec![(1, 0, 4), (2, 0, 1)]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn transpose_matrix<S: Semiring>(&self, a: &Self::Matrix<S>) -> Result<Self::Matrix<S>>;
     /// Relaxation, "did anything change": for each entry `(i, v)` of `t` where
     /// [`Semiring::improves`]`(d(i), v)`, sets `d(i) = add(d(i), v)`; returns those entries
     /// with their new values.

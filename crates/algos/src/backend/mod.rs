@@ -50,8 +50,8 @@ pub use objects::Objects;
 pub use products::Products;
 pub use reductions::Reductions;
 pub use types::{
-    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, NO_PARENT, Parents, QueueInfo,
-    RelaxStep, StepOutputs, UNREACHED, UnaryOp,
+    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, MatrixMask, NO_PARENT, Parents,
+    QueueInfo, RelaxStep, StepOutputs, UNREACHED, UnaryOp,
 };
 
 use semigraph_semiring::Semiring;

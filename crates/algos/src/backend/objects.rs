@@ -114,6 +114,21 @@ pub trait Objects: Send + Sync {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn matrix_info<S: Semiring>(&self, a: &Self::Matrix<S>) -> MatrixInfo;
+    /// The entries of `a` as a CSR matrix on the host (`GrB_Matrix_extractTuples`), whatever
+    /// its format: the stored values that are not the zero, rows sorted by column.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
+    /// let m = b.matrix(&a, Format::Ell, &ConvertOptions::default())?;
+    /// assert_eq!(b.read_matrix(&m)?, a);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn read_matrix<S: Semiring>(&self, a: &Self::Matrix<S>) -> Result<Csr<S>>;
     /// `a` seen through another semiring `S2` of the same value type: the same entries in the
     /// same format, combined by `S2`'s operations; stored values equal to `S`'s zero (padding
     /// of ELL, DIA, HYB and dense) become `S2`'s zero

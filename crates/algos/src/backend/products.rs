@@ -3,7 +3,7 @@
 
 use semigraph_semiring::Semiring;
 
-use super::{Accum, Mask, Objects, Parents};
+use super::{Accum, Mask, MatrixMask, Objects, Parents};
 use crate::error::Result;
 
 /// Semiring products over a backend's handles (`GrB_mxm`, `GrB_vxm`).
@@ -89,6 +89,40 @@ pub trait Products: Objects {
         a: &Self::Dense<S>,
         b: &Self::Dense<S>,
     ) -> Result<()>;
+    /// `C<mask> = A (+).(x) B` with `A`, `B` and `C` sparse (`SpGEMM`, `GrB_mxm` of two
+    /// matrices): `C(i, j) = add_k mul(A(i, k), B(k, j), k)` over the `k` where both have an
+    /// entry, formed only where the mask allows `(i, j)`, the terms of one `(i, j)` combined
+    /// in increasing `k`. `C` is a new CSR matrix holding the results that are not the zero
+    /// (under plus-times, terms that cancel leave no entry). `A` is `m x k`, `B` `k x n`, the
+    /// mask `m x n`; any formats. For `A (+).(x) B^T` pass
+    /// [`transpose_matrix`](super::ElementWise::transpose_matrix)`(B)`.
+    ///
+    /// Cost: work proportional to the terms formed (the products of `A`'s entries with the
+    /// rows of `B` they name); memory for those terms on a GPU, refused up front with the
+    /// bytes needed when they cannot fit.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::PlusTimes;
+    ///
+    /// let b = CpuBackend::new();
+    /// let opts = ConvertOptions::default();
+    /// // A triangle 0 -> 1 -> 2 -> 0 and a chord 0 -> 2: paths of two arcs.
+    /// let a = b.matrix(&arcs_to_csr::<PlusTimes<i64>>(3, &[(0, 1, 1), (1, 2, 1), (2, 0, 1), (0, 2, 1)])?, Format::Csr, &opts)?;
+    /// let c = b.read_matrix(&b.spgemm(MatrixMask::All, &a, &a)?)?;
+    /// assert_eq!(c.iter().collect::<Vec<_>>(), vec![(0, 0, 1), (0, 2, 1), (1, 0, 1), (2, 1, 1), (2, 2, 1)]);
+    /// // Only where A has an arc: the two-arc paths that close a triangle with it.
+    /// let t = b.read_matrix(&b.spgemm(MatrixMask::Keep(&a), &a, &a)?)?;
+    /// assert_eq!(t.iter().collect::<Vec<_>>(), vec![(0, 2, 1)]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn spgemm<S: Semiring>(
+        &self,
+        mask: MatrixMask<'_, Self, S>,
+        a: &Self::Matrix<S>,
+        b: &Self::Matrix<S>,
+    ) -> Result<Self::Matrix<S>>;
     /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
     /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
     /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or

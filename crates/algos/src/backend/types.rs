@@ -179,6 +179,26 @@ impl<'a, 'm, B: Frontier + ?Sized + 'a + 'm, S: Semiring> RelaxStep<'a, 'm, B, S
     }
 }
 
+/// An output mask over a sparse matrix of the product's semiring (see
+/// [`Products::spgemm`](super::Products::spgemm)): an entry of the mask is a stored value that
+/// is not the zero. A mask of another semiring is first seen as this one
+/// ([`Objects::pattern`](super::Objects::pattern), which shares its indices on a GPU).
+pub enum MatrixMask<'a, B: Objects + ?Sized + 'a, S: Semiring> {
+    /// Every position.
+    All,
+    /// Only positions where the mask has an entry.
+    Keep(&'a B::Matrix<S>),
+    /// Only positions where the mask has no entry (a complemented mask).
+    Skip(&'a B::Matrix<S>),
+}
+
+impl<'a, B: Objects + ?Sized + 'a, S: Semiring> Clone for MatrixMask<'a, B, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<'a, B: Objects + ?Sized + 'a, S: Semiring> Copy for MatrixMask<'a, B, S> {}
+
 /// Entries a relaxation step sets aside instead of relaxing them (see
 /// [`Frontier::queue_relax`]): those whose value is not below `bound` (`!(x < bound)`, as the
 /// `hi` of [`Frontier::queue_split`]) are appended to `far` with their value, each vertex once

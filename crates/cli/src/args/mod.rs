@@ -121,6 +121,29 @@ pub enum Cmd {
         #[command(flatten)]
         opts: RunOpts,
     },
+    /// C<M> = A (+).(x) B of two sparse matrices (`SpGEMM`) in any built-in semiring, written in
+    /// Matrix Market (entries equal to the semiring's zero are not stored). The files' weights
+    /// become semiring values (or-and and the secondi semirings read the structure only).
+    Spgemm {
+        /// The left matrix (any graph or matrix file).
+        a: PathBuf,
+        /// The right matrix.
+        b: PathBuf,
+        /// The semiring and its value type, as name:type.
+        #[arg(long, default_value = "plus-times:f64", value_parser = semiring_parser())]
+        semiring: String,
+        /// Only where this matrix has an entry (with --complement: where it has none).
+        #[arg(long)]
+        mask: Option<PathBuf>,
+        /// Complement the mask.
+        #[arg(long, requires = "mask")]
+        complement: bool,
+        /// Multiply by B^T (B's rows as columns) instead of B.
+        #[arg(long)]
+        transpose_b: bool,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
     /// Structure statistics and the recommended format.
     Stats {
         /// The graph file.
@@ -187,7 +210,8 @@ impl Cmd {
             Cmd::Bfs { opts, .. }
             | Cmd::Sssp { opts, .. }
             | Cmd::Apsp { opts, .. }
-            | Cmd::Spmv { opts, .. } => opts.common(),
+            | Cmd::Spmv { opts, .. }
+            | Cmd::Spgemm { opts, .. } => opts.common(),
             Cmd::Stats { opts, .. } => opts.common(),
             Cmd::Convert { input, write, .. } => Common::with(None, Some(input), write, None),
             Cmd::Generate { write, .. } => Common::with(None, None, write, None),

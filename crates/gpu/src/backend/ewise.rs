@@ -4,6 +4,10 @@
 use super::*;
 
 impl ElementWise for GpuBackend {
+    fn transpose_matrix<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuMatrix<S>> {
+        Ok(self.transpose_dev(a)?)
+    }
+
     fn ewise<S: Semiring>(
         &self,
         y: &mut GpuDense<S>,

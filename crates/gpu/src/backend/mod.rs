@@ -224,6 +224,7 @@ mod plan;
 mod products;
 mod reductions;
 mod setup;
+mod sparse;
 mod views;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,

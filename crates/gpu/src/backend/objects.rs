@@ -4,6 +4,10 @@
 use super::*;
 
 impl Objects for GpuBackend {
+    fn read_matrix<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<Csr<S>> {
+        Ok(self.read_csr(a)?)
+    }
+
     type Matrix<S: Semiring> = GpuMatrix<S>;
 
     type Dense<S: Semiring> = GpuDense<S>;
@@ -266,12 +270,26 @@ impl GpuBackend {
     }
 
     pub(super) fn dev_csr<S: Semiring>(&self, a: &Csr<S>) -> Result<DevCsr, GpuError> {
-        let kernel = self
-            .csr_kernel
-            .unwrap_or_else(|| CsrKernel::choose(&RowShape::of(a)));
+        let rp = self.dev.upload(a.row_ptr(), "CSR row pointers")?;
+        let ci = self.dev.upload(a.col_idx(), "CSR columns")?;
+        let vals = self.upload_vals::<S>(a.vals(), "CSR values")?;
+        self.csr_on_device(a.row_ptr(), RowShape::of(a), rp, ci, vals)
+    }
+
+    /// A CSR matrix whose arrays are on the device, with its SpMV kernel chosen from `shape`
+    /// (and the adaptive kernel's plan made from the host copy of its row pointers `rp`).
+    pub(super) fn csr_on_device(
+        &self,
+        rp: &[u32],
+        shape: RowShape,
+        rp_dev: CudaSlice<u32>,
+        ci: CudaSlice<u32>,
+        vals: CudaSlice<u8>,
+    ) -> Result<DevCsr, GpuError> {
+        let kernel = self.csr_kernel.unwrap_or_else(|| CsrKernel::choose(&shape));
         let plan = match kernel {
             CsrKernel::Adaptive => {
-                let p = AdaptivePlan::new(a.row_ptr());
+                let p = AdaptivePlan::new(rp);
                 let flat: Vec<u32> = p.blocks.iter().flatten().copied().collect();
                 Some(Arc::new(DevPlan {
                     nblocks: to_u32("adaptive blocks", p.blocks.len())?,
@@ -284,9 +302,9 @@ impl GpuBackend {
             _ => None,
         };
         Ok(DevCsr {
-            rp: Arc::new(self.dev.upload(a.row_ptr(), "CSR row pointers")?),
-            ci: Arc::new(self.dev.upload(a.col_idx(), "CSR columns")?),
-            vals: Arc::new(self.upload_vals::<S>(a.vals(), "CSR values")?),
+            rp: Arc::new(rp_dev),
+            ci: Arc::new(ci),
+            vals: Arc::new(vals),
             kernel,
             plan,
         })

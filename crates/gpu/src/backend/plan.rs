@@ -87,6 +87,24 @@ pub struct RowShape {
 }
 
 impl RowShape {
+    /// The shape of a CSR matrix known by its row pointers only (built on the device): the
+    /// row lengths exactly, the bandwidth taken as the widest (`ncols`).
+    pub fn of_row_ptr(rp: &[u32], ncols: usize) -> RowShape {
+        let n = rp.len().saturating_sub(1);
+        let lens = rp.windows(2).map(|w| (w[1] - w[0]) as usize);
+        let (max_row, sum_sq) = lens.fold((0, 0.0), |(m, s), l| (m.max(l), s + (l * l) as f64));
+        let nnz = rp.last().copied().unwrap_or(0) as usize;
+        let mean = nnz as f64 / n.max(1) as f64;
+        RowShape {
+            nrows: n,
+            ncols,
+            nnz,
+            max_row,
+            stddev: (sum_sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),
+            bandwidth: ncols,
+        }
+    }
+
     /// The shape of `a`, in one parallel pass over its rows.
     pub fn of<S: Semiring>(a: &Csr<S>) -> RowShape {
         use rayon::prelude::*;

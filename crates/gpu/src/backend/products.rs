@@ -329,6 +329,15 @@ impl GpuBackend {
 }
 
 impl Products for GpuBackend {
+    fn spgemm<S: Semiring>(
+        &self,
+        mask: semigraph_algos::MatrixMask<'_, Self, S>,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        Ok(self.spgemm_dev(mask, a, b)?)
+    }
+
     fn mxm<S: Semiring>(
         &self,
         y: &mut GpuDense<S>,

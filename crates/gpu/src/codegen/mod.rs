@@ -12,6 +12,7 @@
 
 mod matrix;
 mod queue;
+mod sparse;
 mod vector;
 
 use std::fmt;
@@ -97,6 +98,19 @@ pub enum Kernel {
     QueueWitness,
     /// Phase 3: the output queue's values from the final distances.
     QueueFill,
+    /// Sparse x sparse product, phase 1: an upper bound on each output row's terms.
+    SpgemmBound,
+    /// Phase 2: each row's terms (under the mask), keyed by column and position.
+    SpgemmExpand,
+    /// Sorts each row's keyed values, combines equal columns with `add` in key order, drops
+    /// the zeros (the product's phase 3, and the transpose's).
+    SortRows,
+    /// Copies each sorted row to the CSR arrays (the last phase of a product or transpose).
+    GatherRows,
+    /// Matrix transpose, phase 1: entries per column.
+    ColCount,
+    /// Phase 2: each entry to its column's segment.
+    ColScatter,
     /// Several relaxation steps of a small frontier in one launch of one block.
     QueueRelaxLoop,
     /// Routes a queue's vertices by their current value into two queues (near/far).
@@ -113,7 +127,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 37] = [
+    pub const ALL: [Kernel; 43] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -151,6 +165,12 @@ impl Kernel {
         Kernel::QueueArcs,
         Kernel::QueueImproveDense,
         Kernel::QueueScatter,
+        Kernel::SpgemmBound,
+        Kernel::SpgemmExpand,
+        Kernel::SortRows,
+        Kernel::GatherRows,
+        Kernel::ColCount,
+        Kernel::ColScatter,
     ];
 
     /// `(operation, format, variant)`: the three key fields this kernel fills.
@@ -193,6 +213,12 @@ impl Kernel {
             Kernel::QueueArcs => ("arcs", "queue", "base"),
             Kernel::QueueImproveDense => ("improve", "queue", "dense"),
             Kernel::QueueScatter => ("scatter", "queue", "base"),
+            Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
+            Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
+            Kernel::SortRows => ("sort_rows", "csr", "heap"),
+            Kernel::GatherRows => ("gather_rows", "csr", "base"),
+            Kernel::ColCount => ("col_count", "csr", "base"),
+            Kernel::ColScatter => ("col_scatter", "csr", "base"),
         }
     }
 
@@ -342,6 +368,9 @@ pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
         ) {
             s.push_str(queue::HELPERS);
         }
+        if matches!(kernel, Kernel::SpgemmExpand | Kernel::SortRows) {
+            s.push_str(sparse::HELPERS);
+        }
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {
@@ -357,6 +386,7 @@ fn body(kernel: Kernel) -> &'static str {
     matrix::body(kernel)
         .or_else(|| vector::body(kernel))
         .or_else(|| queue::body(kernel))
+        .or_else(|| sparse::body(kernel))
         .expect("every kernel has a template")
 }
 

@@ -25,9 +25,11 @@ use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
 mod queues;
+mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
 use queues::{check_queue_ops, check_relax_step, check_witness};
+pub use sparse::check_sparse_products;
 pub use views::check_views;
 
 /// Checks `got` against, per output position, the old value, the product terms (in order)
@@ -137,6 +139,7 @@ pub fn check_matrix_ops<B: Frontier, S: Semiring>(b: &B, format: Format)
 where
     S::T: TestValue,
 {
+    check_sparse_products::<B, S>(b, format);
     for (seed, (nrows, ncols)) in [
         (11u64, (37usize, 29usize)),
         (12, (64, 64)),

@@ -3,6 +3,16 @@
 use super::*;
 
 impl ElementWise for CpuBackend {
+    fn transpose_matrix<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S>> {
+        let t = self.read_matrix(a)?.try_transpose()?;
+        let nnz = t.nnz();
+        Ok(CpuMatrix {
+            m: SparseMatrix::Csr(t),
+            nnz,
+            rows: OnceLock::new(),
+        })
+    }
+
     fn ewise<S: Semiring>(
         &self,
         y: &mut CpuDense<S>,

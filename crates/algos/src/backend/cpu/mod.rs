@@ -8,8 +8,8 @@ use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{Scalar, Semiring};
 
 use crate::backend::{
-    Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, Objects, Parents, Products,
-    Reductions, UnaryOp,
+    Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, MatrixMask, Objects,
+    Parents, Products, Reductions, UnaryOp,
 };
 use crate::error::{Error, Result, try_vec};
 
@@ -17,6 +17,7 @@ mod ewise;
 mod products;
 mod queue;
 mod reductions;
+mod spgemm;
 pub use queue::CpuQueue;
 
 /// The CPU backend. Work runs on rayon's global thread pool (`RAYON_NUM_THREADS` sets its
@@ -154,6 +155,11 @@ fn combine<S: Semiring>(accum: Accum, y: S::T, t: S::T) -> S::T {
 const MIN_LEN: usize = 512;
 
 impl Objects for CpuBackend {
+    fn read_matrix<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<Csr<S>> {
+        // Stored zeros (padding, or values equal to the zero) are no entries.
+        Ok(a.csr().clone().without_zeros()?)
+    }
+
     type Matrix<S: Semiring> = CpuMatrix<S>;
 
     type Dense<S: Semiring> = CpuDense<S>;

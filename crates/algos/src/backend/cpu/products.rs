@@ -237,6 +237,15 @@ pub(super) fn transpose<T: Copy + Send + Sync>(
 }
 
 impl Products for CpuBackend {
+    fn spgemm<S: Semiring>(
+        &self,
+        mask: MatrixMask<'_, Self, S>,
+        a: &CpuMatrix<S>,
+        b: &CpuMatrix<S>,
+    ) -> Result<CpuMatrix<S>> {
+        super::spgemm::spgemm(mask, a, b)
+    }
+
     fn mxm<S: Semiring>(
         &self,
         y: &mut CpuDense<S>,

@@ -1,0 +1,160 @@
+//! Sparse x sparse products of the CPU backend: Gustavson's row-by-row method, each row's
+//! terms gathered in a dense accumulator of the output's width (one per rayon worker), the
+//! mask applied before a term is formed, and the row's columns sorted at the end.
+
+use super::*;
+
+/// `C<mask> = A (+).(x) B`.
+pub(super) fn spgemm<S: Semiring>(
+    mask: MatrixMask<'_, CpuBackend, S>,
+    a: &CpuMatrix<S>,
+    b: &CpuMatrix<S>,
+) -> Result<CpuMatrix<S>> {
+    let (a, b) = (a.csr(), b.csr());
+    assert_eq!(
+        a.ncols(),
+        b.nrows(),
+        "spgemm: A has {} columns, B has {} rows",
+        a.ncols(),
+        b.nrows()
+    );
+    let (m, n) = (a.nrows(), b.ncols());
+    let (keep, mcsr) = match mask {
+        MatrixMask::All => (false, None),
+        MatrixMask::Keep(mk) => (true, Some(mk.csr())),
+        MatrixMask::Skip(mk) => (false, Some(mk.csr())),
+    };
+    if let Some(mc) = mcsr {
+        assert_eq!(
+            (mc.nrows(), mc.ncols()),
+            (m, n),
+            "spgemm: the mask is {}x{}, C is {m}x{n}",
+            mc.nrows(),
+            mc.ncols()
+        );
+    }
+    // Each row: its columns and values, sorted by column, zeros dropped. Rows go in chunks,
+    // one accumulator of the output's width per chunk (a few per thread).
+    let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
+    let row_of = |acc: &mut Accumulator<S>, i: usize| {
+        if let Some(mc) = mcsr {
+            let (mcols, mvals) = mc.row(i);
+            for (&j, &v) in mcols.iter().zip(mvals) {
+                if !S::is_zero(v) {
+                    acc.allow[j as usize] = if keep { 1 } else { 2 };
+                }
+            }
+        }
+        let (acols, avals) = a.row(i);
+        for (&k, &av) in acols.iter().zip(avals) {
+            let (bcols, bvals) = b.row(k as usize);
+            for (&j, &bv) in bcols.iter().zip(bvals) {
+                let allowed = match (mcsr.is_some(), keep) {
+                    (false, _) => true,
+                    (true, true) => acc.allow[j as usize] == 1,
+                    (true, false) => acc.allow[j as usize] != 2,
+                };
+                if allowed {
+                    acc.add(j, S::mul_at(av, bv, k as u64));
+                }
+            }
+        }
+        let row = acc.take();
+        if let Some(mc) = mcsr {
+            for &j in mc.row(i).0 {
+                acc.allow[j as usize] = 0;
+            }
+        }
+        row
+    };
+    let rows: Vec<(Vec<u32>, Vec<S::T>)> = (0..m.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut acc = Accumulator::<S>::new(n);
+            (c * chunk..((c + 1) * chunk).min(m))
+                .map(|i| row_of(&mut acc, i))
+                .collect::<Vec<_>>()
+        })
+        .flatten_iter()
+        .collect();
+    let nnz: usize = rows.iter().map(|r| r.0.len()).sum();
+    let mut rp = try_vec(m + 1, 0u32, "spgemm row pointers")?;
+    if nnz > u32::MAX as usize {
+        return Err(Error::InvalidArgument(format!(
+            "spgemm: the product has {nnz} entries, more than the 32-bit indices hold"
+        )));
+    }
+    let mut ci = Vec::new();
+    let mut vals = Vec::new();
+    let oom = |what: &str, bytes: usize| Error::OutOfMemory {
+        what: what.into(),
+        needed: bytes as u64,
+        available: None,
+    };
+    ci.try_reserve_exact(nnz)
+        .map_err(|_| oom("spgemm column indices", nnz * 4))?;
+    vals.try_reserve_exact(nnz)
+        .map_err(|_| oom("spgemm values", nnz * size_of::<S::T>()))?;
+    for (i, (c, v)) in rows.into_iter().enumerate() {
+        ci.extend_from_slice(&c);
+        vals.extend_from_slice(&v);
+        rp[i + 1] = ci.len() as u32;
+    }
+    let c = Csr::try_from_parts(m, n, rp, ci, vals)?;
+    let nnz = c.nnz();
+    Ok(CpuMatrix {
+        m: SparseMatrix::Csr(c),
+        nnz,
+        rows: OnceLock::new(),
+    })
+}
+
+/// A dense row accumulator: values, which columns hold one, and the mask's marks.
+struct Accumulator<S: Semiring> {
+    vals: Vec<S::T>,
+    seen: Vec<bool>,
+    touched: Vec<u32>,
+    /// 0: no mark; 1: the mask allows; 2: the mask forbids.
+    allow: Vec<u8>,
+}
+
+impl<S: Semiring> Accumulator<S> {
+    fn new(n: usize) -> Self {
+        Accumulator {
+            vals: vec![S::zero(); n],
+            seen: vec![false; n],
+            touched: Vec::new(),
+            allow: vec![0; n],
+        }
+    }
+
+    fn add(&mut self, j: u32, t: S::T) {
+        let ju = j as usize;
+        if self.seen[ju] {
+            self.vals[ju] = S::add(self.vals[ju], t);
+        } else {
+            self.seen[ju] = true;
+            self.vals[ju] = t;
+            self.touched.push(j);
+        }
+    }
+
+    /// The row's entries sorted by column, without zeros; the accumulator is left empty.
+    fn take(&mut self) -> (Vec<u32>, Vec<S::T>) {
+        self.touched.sort_unstable();
+        let mut cols = Vec::with_capacity(self.touched.len());
+        let mut vals = Vec::with_capacity(self.touched.len());
+        for &j in &self.touched {
+            let ju = j as usize;
+            let v = self.vals[ju];
+            if !S::is_zero(v) {
+                cols.push(j);
+                vals.push(v);
+            }
+            self.seen[ju] = false;
+            self.vals[ju] = S::zero();
+        }
+        self.touched.clear();
+        (cols, vals)
+    }
+}

@@ -1,0 +1,163 @@
+//! `semigraph spgemm A B`: `C<M> = A (+).(x) B` of two sparse matrices in any built-in semiring,
+//! written in Matrix Market (entries equal to the semiring's zero are not stored), so that it
+//! can be checked against any other tool.
+
+use std::path::Path;
+use std::time::Instant;
+
+use semigraph_algos::prelude::*;
+use semigraph_formats::{Csr, EdgeList, Format, WeightValue};
+use semigraph_semiring::{Scalar, ScalarType, Semiring};
+
+use crate::files::csr_of;
+use crate::jobs::{Job, Lines};
+use crate::output::{Field, Output};
+use crate::{CliError, Res};
+
+/// The operands of one product, read from files.
+pub(crate) struct SpgemmJob<'a, S: Semiring> {
+    pub(crate) a: (&'a Path, &'a EdgeList),
+    pub(crate) b: (&'a Path, &'a EdgeList),
+    pub(crate) mask: Option<(&'a Path, &'a EdgeList)>,
+    pub(crate) complement: bool,
+    pub(crate) transpose_b: bool,
+    pub(crate) _s: std::marker::PhantomData<S>,
+}
+
+/// A matrix of semiring `S` from a file: or-and and the secondi semirings read the structure
+/// only (any weight means "an entry"), as `spmv` does.
+fn matrix_of<S: Semiring>(file: &Path, g: &EdgeList) -> Res<Csr<S>>
+where
+    S::T: WeightValue,
+{
+    csr_of::<S>(file, g, S::NAME == "or_and" || S::NAME.ends_with("secondi"))
+}
+
+impl<S: Semiring> Job for SpgemmJob<'_, S>
+where
+    S::T: WeightValue,
+{
+    type Out = Csr<S>;
+    fn file(&self) -> &Path {
+        self.a.0
+    }
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Csr<S>)> {
+        if matches!(
+            S::T::TYPE,
+            ScalarType::DistPredF32 | ScalarType::DistPredI32
+        ) {
+            return Err(CliError(format!(
+                "spgemm: {} values (distance, predecessor) have no Matrix Market form",
+                S::full_name()
+            )));
+        }
+        let a = matrix_of::<S>(self.a.0, self.a.1)?;
+        let bm = matrix_of::<S>(self.b.0, self.b.1)?;
+        let opts = semigraph_formats::ConvertOptions::default();
+        let t0 = Instant::now();
+        let da = b.matrix(&a, Format::Csr, &opts)?;
+        let mut db = b.matrix(&bm, Format::Csr, &opts)?;
+        if self.transpose_b {
+            db = b.transpose_matrix(&db)?;
+        }
+        let (bk, bn) = {
+            let i = b.matrix_info(&db);
+            (i.nrows, i.ncols)
+        };
+        if a.ncols() != bk {
+            return Err(CliError(format!(
+                "spgemm: A is {}x{} and B{} is {bk}x{bn}: the inner sizes differ",
+                a.nrows(),
+                a.ncols(),
+                if self.transpose_b { "^T" } else { "" }
+            )));
+        }
+        let dm = match self.mask {
+            Some((file, g)) => {
+                let m = matrix_of::<S>(file, g)?;
+                if (m.nrows(), m.ncols()) != (a.nrows(), bn) {
+                    return Err(CliError(format!(
+                        "{}: the mask is {}x{}, the product {}x{bn}",
+                        file.display(),
+                        m.nrows(),
+                        m.ncols(),
+                        a.nrows()
+                    )));
+                }
+                Some(b.matrix(&m, Format::Csr, &opts)?)
+            }
+            None => None,
+        };
+        let upload = t0.elapsed();
+        let mask = match (&dm, self.complement) {
+            (None, _) => MatrixMask::All,
+            (Some(m), false) => MatrixMask::Keep(m),
+            (Some(m), true) => MatrixMask::Skip(m),
+        };
+        let t1 = Instant::now();
+        let c = b.spgemm(mask, &da, &db)?;
+        b.synchronize()?;
+        let time = t1.elapsed();
+        let c = b.read_matrix(&c)?;
+        Ok((
+            vec![
+                Field::text("semiring", S::full_name()),
+                Field::text(
+                    "product",
+                    format!(
+                        "{}x{} ({} entries) = A {}x{} (+).(x) B{} {bk}x{bn}{}",
+                        c.nrows(),
+                        c.ncols(),
+                        c.nnz(),
+                        a.nrows(),
+                        a.ncols(),
+                        if self.transpose_b { "^T" } else { "" },
+                        match (&self.mask, self.complement) {
+                            (None, _) => String::new(),
+                            (Some((f, _)), false) => format!(", masked by {}", f.display()),
+                            (Some((f, _)), true) => format!(", masked by not {}", f.display()),
+                        }
+                    ),
+                ),
+                Field::with(
+                    "time",
+                    format!(
+                        "{:.3} ms (one product; uploads {:.3} ms)",
+                        time.as_secs_f64() * 1e3,
+                        upload.as_secs_f64() * 1e3
+                    ),
+                    serde_json::json!({"ms": time.as_secs_f64() * 1e3, "upload_ms": upload.as_secs_f64() * 1e3}),
+                ),
+            ],
+            c,
+        ))
+    }
+}
+
+/// Writes `c` in Matrix Market coordinate form (1-based), its header lines as `%` comments:
+/// `pattern` for booleans, `integer` for integer types, `real` for floating point.
+pub(crate) fn write_mtx<S: Semiring>(out: &Output, header: &[Field], c: &Csr<S>) -> Res<()>
+where
+    S::T: WeightValue,
+{
+    let field = match S::T::TYPE {
+        ScalarType::Bool => "pattern",
+        ScalarType::I32 | ScalarType::I64 | ScalarType::U32 | ScalarType::U64 => "integer",
+        _ => "real",
+    };
+    out.write(|w| {
+        writeln!(w, "%%MatrixMarket matrix coordinate {field} general")?;
+        for f in header {
+            writeln!(w, "% {}: {}", f.key, f.text)?;
+        }
+        writeln!(w, "{} {} {}", c.nrows(), c.ncols(), c.nnz())?;
+        for (i, j, v) in c.iter() {
+            if field == "pattern" {
+                writeln!(w, "{} {}", i + 1, j + 1)?;
+            } else {
+                writeln!(w, "{} {} {}", i + 1, j + 1, v.text())?;
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,241 @@
+//! Sparse x sparse products and matrix transposes on the device, and reading a matrix back.
+//!
+//! Both build their output the same way: each output row's values are written to a segment of
+//! a temporary array, keyed by column (and, for a product, by the term's position, so that the
+//! terms of one column combine in increasing `k`, as on the CPU); one thread per row sorts its
+//! segment (a heap sort), combines equal columns and drops the zeros; the row lengths come
+//! back to the host for the row pointers, and a last kernel gathers the rows into CSR arrays.
+//! The temporary holds every term of the product (12 to 16 bytes each), checked against free
+//! device memory before anything is allocated.
+
+use semigraph_algos::MatrixMask;
+
+use super::*;
+
+impl GpuBackend {
+    /// [`Products::spgemm`] on the device.
+    pub(super) fn spgemm_dev<S: Semiring>(
+        &self,
+        mask: MatrixMask<'_, Self, S>,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n) = (a.info.nrows, b.info.ncols);
+        assert_eq!(
+            a.info.ncols, b.info.nrows,
+            "spgemm: A has {} columns, B has {} rows",
+            a.info.ncols, b.info.nrows
+        );
+        let (mmode, mk) = match mask {
+            MatrixMask::All => (0, None),
+            MatrixMask::Keep(x) => (1, Some(x)),
+            MatrixMask::Skip(x) => (2, Some(x)),
+        };
+        if let Some(x) = mk {
+            assert_eq!(
+                (x.info.nrows, x.info.ncols),
+                (m, n),
+                "spgemm: the mask has the wrong shape"
+            );
+        }
+        let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
+        let cm = match mk {
+            Some(x) => Some(self.push_csr(x)?),
+            None => None,
+        };
+        // Phase 1: each row's terms, bounded; their offsets from the host.
+        let mut ub = self.dev.zeros::<u64>(m.max(1), "spgemm row bounds")?;
+        if m > 0 {
+            let f = self.dev.func::<S>(Kernel::SpgemmBound)?;
+            SpgemmBoundArgs {
+                arp: &ca.rp,
+                aci: &ca.ci,
+                brp: &cb.rp,
+                nrows: m as u64,
+                ub: &mut ub,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        let bounds = self.dev.download(&ub, m)?;
+        drop(ub);
+        let mut off = Vec::with_capacity(m.max(1));
+        let mut total = 0u64;
+        for &u in &bounds {
+            if u > u32::MAX as u64 {
+                return Err(GpuError::TooLarge {
+                    what: "terms of one row of a sparse product".into(),
+                    value: u,
+                    max: u32::MAX as u64,
+                });
+            }
+            off.push(total);
+            total += u;
+        }
+        off.resize(m.max(1), total);
+        let per_term = 8 + size_of::<S::T>() as u64;
+        self.dev.check_fits(
+            &format!("the {total} terms of a {m}x{n} sparse product"),
+            total * per_term,
+        )?;
+        let offd = self.dev.upload(&off, "spgemm offsets")?;
+        let mut tk = self
+            .dev
+            .zeros::<u64>(total.max(1) as usize, "spgemm keys")?;
+        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "spgemm terms")?;
+        let mut used = self.dev.zeros::<u32>(m.max(1), "spgemm row terms")?;
+        // Phase 2: the terms.
+        if m > 0 {
+            let f = self.dev.func::<S>(Kernel::SpgemmExpand)?;
+            SpgemmExpandArgs {
+                arp: &ca.rp,
+                aci: &ca.ci,
+                av: &ca.vals,
+                brp: &cb.rp,
+                bci: &cb.ci,
+                bv: &cb.vals,
+                mrp: cm.map_or(&self.dummy_idx, |c| &*c.rp),
+                mci: cm.map_or(&self.dummy_idx, |c| &*c.ci),
+                mv: cm.map_or(&self.dummy, |c| &*c.vals),
+                mmode,
+                nrows: m as u64,
+                off: &offd,
+                tk: &mut tk,
+                tv: &mut tv,
+                used: &mut used,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        self.sorted_rows::<S>(m, n, &offd, &mut tk, &mut tv, &used)
+    }
+
+    /// [`ElementWise::transpose_matrix`] on the device.
+    pub(super) fn transpose_dev<S: Semiring>(
+        &self,
+        a: &GpuMatrix<S>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n, nnz) = (a.info.nrows, a.info.ncols, a.info.nnz);
+        let c = self.push_csr(a)?;
+        self.dev.check_fits(
+            &format!("the transpose of a {m}x{n} matrix"),
+            nnz as u64 * (8 + 2 * size_of::<S::T>() as u64 + 4),
+        )?;
+        let mut cnt = self.dev.zeros::<u32>(n.max(1), "transpose column counts")?;
+        if nnz > 0 {
+            let f = self.dev.func::<S>(Kernel::ColCount)?;
+            ColCountArgs {
+                ci: &c.ci,
+                nnz: nnz as u64,
+                cnt: &mut cnt,
+            }
+            .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
+        }
+        let counts = self.dev.download(&cnt, n)?;
+        let mut off = Vec::with_capacity(n.max(1));
+        let mut total = 0u64;
+        for &k in &counts {
+            off.push(total);
+            total += k as u64;
+        }
+        off.resize(n.max(1), total);
+        let offd = self.dev.upload(&off, "transpose offsets")?;
+        let mut cursor = self.dev.zeros::<u32>(n.max(1), "transpose cursors")?;
+        let mut tk = self.dev.zeros::<u64>(nnz.max(1), "transpose keys")?;
+        let mut tv = self.alloc_vals::<S>(nnz.max(1), "transpose values")?;
+        if m > 0 && nnz > 0 {
+            let f = self.dev.func::<S>(Kernel::ColScatter)?;
+            ColScatterArgs {
+                rp: &c.rp,
+                ci: &c.ci,
+                av: &c.vals,
+                nrows: m as u64,
+                off: &offd,
+                cursor: &mut cursor,
+                tk: &mut tk,
+                tv: &mut tv,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        self.sorted_rows::<S>(n, m, &offd, &mut tk, &mut tv, &cnt)
+    }
+
+    /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.
+    pub(super) fn read_csr<S: Semiring>(&self, a: &GpuMatrix<S>) -> Result<Csr<S>, GpuError> {
+        let (m, n, nnz) = (a.info.nrows, a.info.ncols, a.info.nnz);
+        let c = self.push_csr(a)?;
+        let rp = self.dev.download(&c.rp, m + 1)?;
+        let ci = self.dev.download(&c.ci, nnz)?;
+        let vals = self.read_vals::<S>(&c.vals, nnz)?;
+        let invalid = |e: semigraph_formats::FormatError| GpuError::Driver {
+            what: "reading a matrix back".into(),
+            message: format!("the device CSR is invalid: {e}"),
+        };
+        Csr::try_from_parts(m, n, rp, ci, vals)
+            .and_then(Csr::without_zeros)
+            .map_err(invalid)
+    }
+
+    /// The last phases of a product or transpose: each row's `len` keyed values at `off`
+    /// sorted and combined, counted, and gathered into a new CSR matrix.
+    fn sorted_rows<S: Semiring>(
+        &self,
+        nrows: usize,
+        ncols: usize,
+        off: &CudaSlice<u64>,
+        tk: &mut CudaSlice<u64>,
+        tv: &mut CudaSlice<u8>,
+        len: &CudaSlice<u32>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "row lengths")?;
+        if nrows > 0 {
+            let f = self.dev.func::<S>(Kernel::SortRows)?;
+            SortRowsArgs {
+                off,
+                len,
+                tk,
+                tv,
+                cnt: &mut cnt,
+                nrows: nrows as u64,
+            }
+            .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+        }
+        let lens = self.dev.download(&cnt, nrows)?;
+        let mut rp = Vec::with_capacity(nrows + 1);
+        let mut nnz = 0u64;
+        rp.push(0u32);
+        for &l in &lens {
+            nnz += l as u64;
+            rp.push(to_u32("matrix entries", nnz as usize)?);
+        }
+        let nnz = nnz as usize;
+        let rpd = self.dev.upload(&rp, "CSR row pointers")?;
+        let mut ci = self.dev.zeros::<u32>(nnz.max(1), "CSR columns")?;
+        let mut vals = self.alloc_vals::<S>(nnz.max(1), "CSR values")?;
+        if nrows > 0 && nnz > 0 {
+            let f = self.dev.func::<S>(Kernel::GatherRows)?;
+            GatherRowsArgs {
+                off,
+                cnt: &cnt,
+                tk,
+                tv,
+                rp: &rpd,
+                ci: &mut ci,
+                vals: &mut vals,
+                nrows: nrows as u64,
+            }
+            .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+        }
+        let shape = RowShape::of_row_ptr(&rp, ncols);
+        let dev = self.csr_on_device(&rp, shape, rpd, ci, vals)?;
+        Ok(GpuMatrix {
+            info: MatrixInfo {
+                nrows,
+                ncols,
+                nnz,
+                format: Format::Csr,
+            },
+            storage: Storage::Csr(dev),
+            push: None,
+            _s: PhantomData,
+        })
+    }
+}

@@ -1,0 +1,144 @@
+//! Kernel templates over sparse matrices: the phases of a sparse x sparse product (Gustavson's
+//! rows, each row's terms expanded, sorted by column and combined in the order of `k`) and of
+//! a matrix transpose, which share the sort and gather phases.
+
+use super::Kernel;
+
+/// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, and one step of
+/// a heap sort of 64-bit keys (column, then the term's position) with their values.
+pub(super) const HELPERS: &str = r#"
+__device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
+        const sr_t* __restrict__ v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
+    sg_idx_t end = hi;
+    while (lo < hi) {
+        sg_idx_t mid = lo + (hi - lo) / 2;
+        if (ci[mid] < j) lo = mid + 1; else hi = mid;
+    }
+    return lo < end && ci[lo] == j && !sr_is_zero(v[lo]);
+}
+__device__ __forceinline__ void sg_sift(unsigned long long* k, sr_t* v, unsigned int root,
+        unsigned int n) {
+    for (;;) {
+        unsigned int child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && k[child + 1] > k[child]) ++child;
+        if (k[root] >= k[child]) return;
+        unsigned long long tk = k[root]; k[root] = k[child]; k[child] = tk;
+        sr_t tv = v[root]; v[root] = v[child]; v[child] = tv;
+        root = child;
+    }
+}
+"#;
+
+/// The template of `kernel` if it is one of this file's; `KERNEL` stands for its name,
+/// `PARAMS` for its parameter list (declared in [`crate::params`]).
+pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
+    Some(match kernel {
+        Kernel::SpgemmBound => {
+            r#"// ub[i] = the number of terms of row i of A (+).(x) B: the lengths of the rows of B
+// that row i of A names.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        unsigned long long s = 0;
+        for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
+            sg_idx_t k = aci[e];
+            s += brp[k + 1] - brp[k];
+        }
+        ub[i] = s;
+    }
+}
+"#
+        }
+        Kernel::SpgemmExpand => {
+            r#"// Row i's terms mul(A(i, k), B(k, j), k) where the mask allows (i, j), written from off[i]
+// on as keys (j << 32 | position) and values, in the order of k; used[i] = their number.
+// mmode 0: no mask; 1: only where the mask has an entry; 2: only where it has none (an entry
+// is a stored value that is not the zero).
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        unsigned long long p = off[i];
+        sg_idx_t m0 = mmode != 0 ? mrp[i] : 0, m1 = mmode != 0 ? mrp[i + 1] : 0;
+        for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
+            sg_idx_t k = aci[e];
+            sr_t a = av[e];
+            for (sg_idx_t q = brp[k]; q < brp[k + 1]; ++q) {
+                sg_idx_t j = bci[q];
+                if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) continue;
+                tk[p] = ((unsigned long long)j << 32) | (unsigned long long)(p - off[i]);
+                tv[p] = sr_mul(a, bv[q], (unsigned long long)k);
+                ++p;
+            }
+        }
+        used[i] = (unsigned int)(p - off[i]);
+    }
+}
+"#
+        }
+        Kernel::SortRows => {
+            r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
+// those of one column with add in key order, drops the zeros, and leaves the row's entries at
+// the front of its segment: cnt[i] of them.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        unsigned long long* k = tk + off[i];
+        sr_t* v = tv + off[i];
+        unsigned int n = len[i];
+        for (unsigned int s = n / 2; s-- > 0;) sg_sift(k, v, s, n);
+        for (unsigned int end = n; end-- > 1;) {
+            unsigned long long t = k[0]; k[0] = k[end]; k[end] = t;
+            sr_t u = v[0]; v[0] = v[end]; v[end] = u;
+            sg_sift(k, v, 0, end);
+        }
+        unsigned int w = 0;
+        for (unsigned int r = 0; r < n;) {
+            unsigned long long col = k[r] >> 32;
+            sr_t acc = v[r];
+            for (++r; r < n && (k[r] >> 32) == col; ++r) acc = sr_add(acc, v[r]);
+            if (!sr_is_zero(acc)) {
+                k[w] = col << 32;
+                v[w] = acc;
+                ++w;
+            }
+        }
+        cnt[i] = w;
+    }
+}
+"#
+        }
+        Kernel::GatherRows => {
+            r#"// Copies row i's cnt[i] entries from its segment at off[i] to the CSR arrays at rp[i].
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        for (unsigned int r = 0; r < cnt[i]; ++r) {
+            ci[rp[i] + r] = (sg_idx_t)(tk[off[i] + r] >> 32);
+            vals[rp[i] + r] = tv[off[i] + r];
+        }
+    }
+}
+"#
+        }
+        Kernel::ColCount => {
+            r#"// cnt[j] += the entries of column j (cnt starts at zero).
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long e = sg_gid(); e < nnz; e += sg_nthreads()) atomicAdd(&cnt[ci[e]], 1u);
+}
+"#
+        }
+        Kernel::ColScatter => {
+            r#"// Each entry (i, j, v) of A to column j's segment of the transpose, from off[j] on (the
+// place within the segment from an atomic cursor, zero at the start): key i << 32, value v.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) {
+            sg_idx_t j = ci[e];
+            unsigned long long p = off[j] + atomicAdd(&cursor[j], 1u);
+            tk[p] = (unsigned long long)i << 32;
+            tv[p] = av[e];
+        }
+    }
+}
+"#
+        }
+        _ => return None,
+    })
+}

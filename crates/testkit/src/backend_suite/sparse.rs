@@ -1,0 +1,100 @@
+//! Sparse x sparse products, matrix transpose and matrix read-back, against references
+//! computed from the inputs: each output position's terms `mul(A(i, k), B(k, j), k)` in
+//! increasing `k`, under each kind of matrix mask.
+
+use semigraph_algos::testing::unlimited;
+use semigraph_algos::{Backend, MatrixMask};
+use semigraph_formats::{Csr, Format};
+use semigraph_semiring::Semiring;
+use semigraph_semiring::testing::TestValue;
+
+use super::{check_terms, random_csr};
+use semigraph_algos::Accum;
+
+/// `A^T` and `read_matrix` on `format`, then `C<mask> = A (+).(x) B` for every mask kind, on
+/// shapes that include single rows and columns.
+pub fn check_sparse_products<B: Backend, S: Semiring>(b: &B, format: Format)
+where
+    S::T: TestValue,
+{
+    for (seed, (m, k, n)) in [
+        (21u64, (37usize, 29usize, 23usize)),
+        (22, (16, 16, 16)),
+        (23, (1, 5, 7)),
+        (24, (6, 1, 4)),
+    ] {
+        let a = random_csr::<S>(m, k, 5, seed);
+        let bb = random_csr::<S>(k, n, 5, seed + 1);
+        let mk = random_csr::<S>(m, n, 6, seed + 2);
+        let da = b.matrix(&a, format, &unlimited()).expect("matrix A");
+        let db = b.matrix(&bb, format, &unlimited()).expect("matrix B");
+        let dm = b.matrix(&mk, format, &unlimited()).expect("mask");
+        // Read-back and transpose: the stored entries that are not the zero.
+        let nonzero = |c: &Csr<S>| -> Vec<(usize, usize, S::T)> {
+            c.iter().filter(|e| !S::is_zero(e.2)).collect()
+        };
+        let got = b.read_matrix(&da).expect("read_matrix");
+        assert_eq!(got.iter().collect::<Vec<_>>(), nonzero(&a), "read_matrix");
+        let t = b
+            .read_matrix(&b.transpose_matrix(&da).expect("transpose_matrix"))
+            .expect("read_matrix");
+        let mut want_t: Vec<(usize, usize, S::T)> =
+            nonzero(&a).into_iter().map(|(i, j, v)| (j, i, v)).collect();
+        want_t.sort_by_key(|e| (e.0, e.1));
+        assert_eq!((t.nrows(), t.ncols()), (k, m), "transpose_matrix: shape");
+        assert_eq!(t.iter().collect::<Vec<_>>(), want_t, "transpose_matrix");
+        // Terms per output position, in increasing k.
+        let mut terms = vec![Vec::new(); m * n];
+        for (i, kk, av) in a.iter() {
+            for (j, bv) in bb.row(kk).0.iter().zip(bb.row(kk).1) {
+                terms[i * n + *j as usize].push((kk, S::mul_at(av, *bv, kk as u64)));
+            }
+        }
+        let terms: Vec<Vec<S::T>> = terms
+            .into_iter()
+            .map(|mut t| {
+                t.sort_by_key(|e| e.0);
+                t.into_iter().map(|e| e.1).collect()
+            })
+            .collect();
+        let mut has = vec![false; m * n];
+        for (i, j, v) in mk.iter() {
+            has[i * n + j] = !S::is_zero(v);
+        }
+        for kind in 0..3 {
+            let mask = match kind {
+                0 => MatrixMask::All,
+                1 => MatrixMask::Keep(&dm),
+                _ => MatrixMask::Skip(&dm),
+            };
+            let c = b.spgemm(mask, &da, &db).expect("spgemm");
+            let info = b.matrix_info(&c);
+            assert_eq!((info.nrows, info.ncols), (m, n), "spgemm: shape");
+            let c = b.read_matrix(&c).expect("read_matrix");
+            assert!(
+                c.vals().iter().all(|v| !S::is_zero(*v)),
+                "spgemm (mask kind {kind}): an entry holds the zero"
+            );
+            let mut dense = vec![S::zero(); m * n];
+            for (i, j, v) in c.iter() {
+                dense[i * n + j] = v;
+            }
+            let allowed: Vec<bool> = (0..m * n)
+                .map(|p| match kind {
+                    0 => true,
+                    1 => has[p],
+                    _ => !has[p],
+                })
+                .collect();
+            let zeros = vec![S::zero(); m * n];
+            check_terms::<S>(
+                &format!("spgemm {m}x{k}x{n} (mask kind {kind})"),
+                &dense,
+                &zeros,
+                &terms,
+                Accum::Replace,
+                &allowed,
+            );
+        }
+    }
+}
