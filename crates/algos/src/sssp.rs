@@ -403,7 +403,7 @@ pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
 /// as a near/far worklist (Davidson et al.).
 ///
 /// The frontier (*near*) holds the vertices to relax in the current bucket, whose values are
-/// below its threshold. Steps run back to back ([`Frontier::queue_relax_steps`] with a [`Defer`]):
+/// below its threshold. Steps run back to back ([`Frontier::queue_relax_steps`] with a [`Defer`](crate::Defer)):
 /// each step relaxes the entries of its input below the threshold and sets the others aside
 /// in the *far* queue, so a GPU runs a bucket's steps as it runs Bellman-Ford's (several in one
 /// launch while the frontier is small). When the frontier is empty, the threshold advances by

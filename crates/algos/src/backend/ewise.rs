@@ -32,7 +32,8 @@ pub trait ElementWise: Objects {
         op: Ewise,
         x: &Self::Dense<S>,
     ) -> Result<()>;
-    /// `y<mask> = op(y)`.
+    /// `y<mask> = op(y)` at every allowed position, entries or not (see [`UnaryOp`]: `Fill`
+    /// and `AddTo` make entries where there were none, `MulBy` does not).
     ///
     /// ```
     /// use semigraph_algos::prelude::*;

@@ -91,7 +91,7 @@ pub trait Frontier: Backend {
     /// (BFS levels, the round of each last change); with `out.only_new`, only vertices whose
     /// `steps` entry is empty may improve. Outputs are written after the masks were read.
     /// With `defer`, the entries of `from` whose value is not below its bound are appended to
-    /// its `far` queue instead of being relaxed ([`Defer`]).
+    /// its `far` queue instead of being relaxed ([`Defer`](super::Defer)).
     ///
     /// Defined for selecting semirings (min-plus, max-min, or-and, min-secondi, ...) whose
     /// [`Semiring::improves`] is the default ("`add` changes the value"), where it equals

@@ -11,7 +11,10 @@ use crate::error::Result;
 /// Every product calls `S::mul_at(matrix_entry, vector_entry, k)` with `k` the inner index
 /// (see the [module docs](super) for masks and accumulation).
 pub trait Products: Objects {
-    /// `y<mask> = accum(y, A (+).(x) X)`: SpMV (`X` is `n x 1`) or SpMM (`X` is `n x k`).
+    /// `y<mask> = accum(y, A (+).(x) X)`: SpMV (`X` is `n x 1`) or SpMM (`X` is `n x k`), with
+    /// `A` the matrix as built: on a [`Graph`](crate::Graph), `g.push()` is `A` (so `mxm` with
+    /// it computes `A x`, along out-arcs reversed: `y(i)` combines the arcs leaving `i`) and
+    /// `g.pull()` is `A^T` (`y(j)` combines the arcs entering `j`, BFS's pull step).
     ///
     /// ```
     /// use semigraph_algos::prelude::*;

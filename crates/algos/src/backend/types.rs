@@ -249,14 +249,19 @@ pub enum Ewise {
     Mul,
 }
 
-/// A unary operation applied to every allowed entry of a dense array.
+/// A unary operation applied at every position of a dense array that the mask allows,
+/// *including positions with no entry* (whose value is the zero): unlike GraphBLAS's
+/// `GrB_apply`, which leaves absent positions absent. To touch only the entries, mask with
+/// the array's own entries (a copy of it as a [`Mask::Keep`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum UnaryOp<T> {
-    /// `y = c` everywhere the mask allows (also where `y` had no entry).
+    /// `y = c`: every allowed position becomes an entry of value `c`.
     Fill(T),
-    /// `y = mul(y, c)` (index argument 0): scales, or shifts in min-plus.
+    /// `y = mul(y, c)` (index argument 0): scales, or shifts in min-plus. A position with no
+    /// entry stays without one (the zero annihilates).
     MulBy(T),
-    /// `y = add(y, c)`.
+    /// `y = add(y, c)`: a position with no entry becomes `c` (the zero is `add`'s identity),
+    /// so this writes every allowed position.
     AddTo(T),
 }
 

@@ -121,9 +121,10 @@ pub enum Cmd {
         #[command(flatten)]
         opts: RunOpts,
     },
-    /// C<M> = A (+).(x) B of two sparse matrices (`SpGEMM`) in any built-in semiring, written in
-    /// Matrix Market (entries equal to the semiring's zero are not stored). The files' weights
-    /// become semiring values (or-and and the secondi semirings read the structure only).
+    /// The product C = A (+).(x) B of two sparse matrices, under an optional mask (`SpGEMM`), in
+    /// any built-in semiring, written in Matrix Market (entries equal to the semiring's zero
+    /// are not stored). The files' weights become semiring values (or-and and the secondi
+    /// semirings read the structure only).
     Spgemm {
         /// The left matrix (any graph or matrix file).
         a: PathBuf,
