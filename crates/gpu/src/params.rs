@@ -380,6 +380,11 @@ kernel_args! {
         mci: IdxIn, mv: ValsIn, mmode: I32, nrows: U64, off: U64In, tk: U64Out, tv: ValsOut,
         used: U32Out,
     }
+    /// The parameters of [`Kernel::SpgemmDot`](crate::codegen::Kernel::SpgemmDot).
+    SpgemmDot => SpgemmDotArgs {
+        arp: IdxIn, aci: IdxIn, av: ValsIn, btrp: IdxIn, btci: IdxIn, btv: ValsIn, mrp: IdxIn,
+        mci: IdxIn, mv: ValsIn, nrows: U64, mnnz: U64, tk: U64Out, tv: ValsOut,
+    }
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
         off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64,

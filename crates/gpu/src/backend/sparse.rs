@@ -38,6 +38,10 @@ impl GpuBackend {
                 "spgemm: the mask has the wrong shape"
             );
         }
+        if let (1, Some(x)) = (mmode, mk) {
+            // The mask bounds the output: one dot product per mask entry.
+            return self.spgemm_dot(x, a, b);
+        }
         let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
         let cm = match mk {
             Some(x) => Some(self.push_csr(x)?),
@@ -106,6 +110,53 @@ impl GpuBackend {
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
         self.sorted_rows::<S>(m, n, &offd, &mut tk, &mut tv, &used)
+    }
+
+    /// `C<M> = A (+).(x) B` by dot products: `B^T` on the device, then for each entry of `M`
+    /// the intersection of a row of `A` and a row of `B^T`; nothing is formed outside the mask.
+    fn spgemm_dot<S: Semiring>(
+        &self,
+        mask: &GpuMatrix<S>,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n, mnnz) = (mask.info.nrows, mask.info.ncols, mask.info.nnz);
+        let bt = self.transpose_dev(b)?;
+        let (ca, cbt, cm) = (self.push_csr(a)?, self.push_csr(&bt)?, self.push_csr(mask)?);
+        self.dev.check_fits(
+            &format!("the {mnnz} mask entries of a {m}x{n} sparse product"),
+            mnnz as u64 * (8 + size_of::<S::T>() as u64),
+        )?;
+        // Each mask row is its output row's segment.
+        let mrp = self.dev.download(&cm.rp, m + 1)?;
+        let mut off: Vec<u64> = mrp[..m].iter().map(|&r| r as u64).collect();
+        off.resize(m.max(1), mnnz as u64);
+        let mut lens: Vec<u32> = mrp.windows(2).map(|w| w[1] - w[0]).collect();
+        lens.resize(m.max(1), 0);
+        let offd = self.dev.upload(&off, "spgemm offsets")?;
+        let lend = self.dev.upload(&lens, "spgemm row lengths")?;
+        let mut tk = self.dev.zeros::<u64>(mnnz.max(1), "spgemm keys")?;
+        let mut tv = self.alloc_vals::<S>(mnnz.max(1), "spgemm values")?;
+        if m > 0 && mnnz > 0 {
+            let f = self.dev.func::<S>(Kernel::SpgemmDot)?;
+            SpgemmDotArgs {
+                arp: &ca.rp,
+                aci: &ca.ci,
+                av: &ca.vals,
+                btrp: &cbt.rp,
+                btci: &cbt.ci,
+                btv: &cbt.vals,
+                mrp: &cm.rp,
+                mci: &cm.ci,
+                mv: &cm.vals,
+                nrows: m as u64,
+                mnnz: mnnz as u64,
+                tk: &mut tk,
+                tv: &mut tv,
+            }
+            .launch(&self.dev, &f, cfg_stride(mnnz as u64))?;
+        }
+        self.sorted_rows::<S>(m, n, &offd, &mut tk, &mut tv, &lend)
     }
 
     /// [`ElementWise::transpose_matrix`] on the device.

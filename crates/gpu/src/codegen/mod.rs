@@ -102,6 +102,8 @@ pub enum Kernel {
     SpgemmBound,
     /// Phase 2: each row's terms (under the mask), keyed by column and position.
     SpgemmExpand,
+    /// A product under a mask by one dot product per mask entry (rows of `A` and `B^T`).
+    SpgemmDot,
     /// Sorts each row's keyed values, combines equal columns with `add` in key order, drops
     /// the zeros (the product's phase 3, and the transpose's).
     SortRows,
@@ -127,7 +129,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 43] = [
+    pub const ALL: [Kernel; 44] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -167,6 +169,7 @@ impl Kernel {
         Kernel::QueueScatter,
         Kernel::SpgemmBound,
         Kernel::SpgemmExpand,
+        Kernel::SpgemmDot,
         Kernel::SortRows,
         Kernel::GatherRows,
         Kernel::ColCount,
@@ -215,6 +218,7 @@ impl Kernel {
             Kernel::QueueScatter => ("scatter", "queue", "base"),
             Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
+            Kernel::SpgemmDot => ("spgemm", "csr", "dot"),
             Kernel::SortRows => ("sort_rows", "csr", "heap"),
             Kernel::GatherRows => ("gather_rows", "csr", "base"),
             Kernel::ColCount => ("col_count", "csr", "base"),

@@ -74,6 +74,61 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::SpgemmDot => {
+            r#"// A masked product by dot products: for each entry p of the mask (its row i found in mrp),
+// C(i, j) = the terms mul(A(i, k), B(k, j), k) over the k in both row i of A and row j of
+// B^T, combined in increasing k (the shorter row walked, the longer searched); key j << 32
+// at p, and the zero where the mask's value is the zero or no k meets.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long p = sg_gid(); p < mnnz; p += sg_nthreads()) {
+        unsigned long long lo = 0, hi = nrows;
+        while (hi - lo > 1) {
+            unsigned long long mid = (lo + hi) / 2;
+            if (mrp[mid] <= p) lo = mid; else hi = mid;
+        }
+        sg_idx_t i = (sg_idx_t)lo, j = mci[p];
+        sr_t acc = SR_ZERO;
+        bool any = false;
+        if (!sr_is_zero(mv[p])) {
+            sg_idx_t a0 = arp[i], a1 = arp[i + 1], b0 = btrp[j], b1 = btrp[j + 1];
+            if (a1 - a0 <= b1 - b0) {
+                sg_idx_t from = b0;
+                for (sg_idx_t e = a0; e < a1; ++e) {
+                    sg_idx_t k = aci[e], l = from, h = b1;
+                    while (l < h) {
+                        sg_idx_t m = l + (h - l) / 2;
+                        if (btci[m] < k) l = m + 1; else h = m;
+                    }
+                    from = l;
+                    if (l < b1 && btci[l] == k) {
+                        sr_t t = sr_mul(av[e], btv[l], (unsigned long long)k);
+                        acc = any ? sr_add(acc, t) : t;
+                        any = true;
+                    }
+                }
+            } else {
+                sg_idx_t from = a0;
+                for (sg_idx_t q = b0; q < b1; ++q) {
+                    sg_idx_t k = btci[q], l = from, h = a1;
+                    while (l < h) {
+                        sg_idx_t m = l + (h - l) / 2;
+                        if (aci[m] < k) l = m + 1; else h = m;
+                    }
+                    from = l;
+                    if (l < a1 && aci[l] == k) {
+                        sr_t t = sr_mul(av[l], btv[q], (unsigned long long)k);
+                        acc = any ? sr_add(acc, t) : t;
+                        any = true;
+                    }
+                }
+            }
+        }
+        tk[p] = (unsigned long long)j << 32;
+        tv[p] = acc;
+    }
+}
+"#
+        }
         Kernel::SortRows => {
             r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
 // those of one column with add in key order, drops the zeros, and leaves the row's entries at
