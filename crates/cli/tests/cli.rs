@@ -521,6 +521,16 @@ fn read_product(text: &str) -> ((usize, usize), Entries) {
     ((size[0], size[1]), entries)
 }
 
+/// Runs `semigraph spgemm ARGS --backend cpu -o OUT` and reads the product back.
+fn spgemm(args: &[&str], out: &std::path::Path) -> ((usize, usize), Entries) {
+    let mut all = vec!["spgemm"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--backend", "cpu", "-o", out.to_str().unwrap()]);
+    let o = semigraph(&all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    read_product(&std::fs::read_to_string(out).unwrap())
+}
+
 #[test]
 fn spgemm_writes_the_product_and_counts_triangles() {
     // Karate (78 edges, both directions): A*A in plus-times equals the product computed here
@@ -553,54 +563,15 @@ fn spgemm_writes_the_product_and_counts_triangles() {
         }
     }
     let out = tmp("aa.mtx");
-    let o = semigraph(&[
-        "spgemm",
-        &karate,
-        &karate,
-        "--semiring",
-        "plus-times:i64",
-        "--backend",
-        "cpu",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (shape, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    let k = karate.as_str();
+    let i64s = ["--semiring", "plus-times:i64"];
+    let (shape, got) = spgemm(&[k, k, i64s[0], i64s[1]], &out);
     assert_eq!(shape, (n, n));
     assert_eq!(got, want);
-    let o = semigraph(&[
-        "spgemm",
-        &karate,
-        &karate,
-        "--mask",
-        &karate,
-        "--semiring",
-        "plus-times:i64",
-        "--backend",
-        "cpu",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (_, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    let (_, got) = spgemm(&[k, k, "--mask", k, i64s[0], i64s[1]], &out);
     assert_eq!(got.iter().map(|e| e.2).sum::<i64>(), 6 * 45);
     // The complement keeps exactly the other entries of A*A.
-    let o = semigraph(&[
-        "spgemm",
-        &karate,
-        &karate,
-        "--mask",
-        &karate,
-        "--complement",
-        "--semiring",
-        "plus-times:i64",
-        "--backend",
-        "cpu",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (_, rest) = read_product(&std::fs::read_to_string(&out).unwrap());
+    let (_, rest) = spgemm(&[k, k, "--mask", k, "--complement", i64s[0], i64s[1]], &out);
     assert_eq!(rest.len() + got.len(), want.len());
     assert!(rest.iter().all(|&(i, j, _)| a[i][j] == 0));
     // Shapes that do not agree, and JSON, are refused with a message.
@@ -623,19 +594,7 @@ fn spgemm_writes_the_product_and_counts_triangles() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("Matrix Market"), "{}", stderr(&o));
     // A 3x5 matrix times its transpose: a 3x3 product.
-    let o = semigraph(&[
-        "spgemm",
-        rect.to_str().unwrap(),
-        rect.to_str().unwrap(),
-        "--transpose-b",
-        "--semiring",
-        "plus-times:i64",
-        "--backend",
-        "cpu",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (shape, got) = read_product(&std::fs::read_to_string(&out).unwrap());
+    let r = rect.to_str().unwrap();
+    let (shape, got) = spgemm(&[r, r, "--transpose-b", i64s[0], i64s[1]], &out);
     assert_eq!((shape, got), ((3, 3), vec![(0, 0, 49)]));
 }

@@ -62,20 +62,14 @@ impl GpuBackend {
         }
         let bounds = self.dev.download(&ub, m)?;
         drop(ub);
-        let mut off = Vec::with_capacity(m.max(1));
-        let mut total = 0u64;
-        for &u in &bounds {
-            if u > u32::MAX as u64 {
-                return Err(GpuError::TooLarge {
-                    what: "terms of one row of a sparse product".into(),
-                    value: u,
-                    max: u32::MAX as u64,
-                });
-            }
-            off.push(total);
-            total += u;
+        if let Some(&u) = bounds.iter().find(|&&u| u > u32::MAX as u64) {
+            return Err(GpuError::TooLarge {
+                what: "terms of one row of a sparse product".into(),
+                value: u,
+                max: u32::MAX as u64,
+            });
         }
-        off.resize(m.max(1), total);
+        let (off, total) = offsets(bounds.iter().copied(), m);
         let per_term = 8 + size_of::<S::T>() as u64;
         self.dev.check_fits(
             &format!("the {total} terms of a {m}x{n} sparse product"),
@@ -129,9 +123,8 @@ impl GpuBackend {
         )?;
         // Each mask row is its output row's segment.
         let mrp = self.dev.download(&cm.rp, m + 1)?;
-        let mut off: Vec<u64> = mrp[..m].iter().map(|&r| r as u64).collect();
-        off.resize(m.max(1), mnnz as u64);
         let mut lens: Vec<u32> = mrp.windows(2).map(|w| w[1] - w[0]).collect();
+        let (off, _) = offsets(lens.iter().map(|&l| l as u64), m);
         lens.resize(m.max(1), 0);
         let offd = self.dev.upload(&off, "spgemm offsets")?;
         let lend = self.dev.upload(&lens, "spgemm row lengths")?;
@@ -181,13 +174,7 @@ impl GpuBackend {
             .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
         }
         let counts = self.dev.download(&cnt, n)?;
-        let mut off = Vec::with_capacity(n.max(1));
-        let mut total = 0u64;
-        for &k in &counts {
-            off.push(total);
-            total += k as u64;
-        }
-        off.resize(n.max(1), total);
+        let (off, _) = offsets(counts.iter().map(|&k| k as u64), n);
         let offd = self.dev.upload(&off, "transpose offsets")?;
         let mut cursor = self.dev.zeros::<u32>(n.max(1), "transpose cursors")?;
         let mut tk = self.dev.zeros::<u64>(nnz.max(1), "transpose keys")?;
@@ -289,4 +276,17 @@ impl GpuBackend {
             _s: PhantomData,
         })
     }
+}
+
+/// The exclusive prefix sums of `lens` (the start of each of `n` segments, at least one
+/// element so that an empty matrix still has a buffer) and their total.
+fn offsets(lens: impl Iterator<Item = u64>, n: usize) -> (Vec<u64>, u64) {
+    let mut off = Vec::with_capacity(n.max(1));
+    let mut total = 0u64;
+    for l in lens {
+        off.push(total);
+        total += l;
+    }
+    off.resize(n.max(1), total);
+    (off, total)
 }
