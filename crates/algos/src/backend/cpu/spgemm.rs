@@ -1,8 +1,6 @@
-//! Sparse x sparse products of the CPU backend, parallel over output rows: under a kept mask,
-//! one dot product per mask entry (a row of `A` against a row of `B^T`); otherwise Gustavson's
-//! method, each row's terms gathered in a dense accumulator of the output's width (one per
-//! chunk of rows), a complemented mask applied before a term is formed, and the row's columns
-//! sorted at the end. Either way the terms of one entry combine in increasing `k`.
+//! Sparse x sparse products of the CPU backend: Gustavson's row-by-row method, each row's
+//! terms gathered in a dense accumulator of the output's width (one per rayon worker), the
+//! mask applied before a term is formed, and the row's columns sorted at the end.
 
 use super::*;
 
@@ -35,71 +33,6 @@ pub(super) fn spgemm<S: Semiring>(
             mc.ncols()
         );
     }
-    let rows = match (keep, mcsr) {
-        // The mask bounds the output: one dot product per mask entry.
-        (true, Some(mc)) => dot_rows(a, &b.try_transpose()?, mc),
-        _ => gustavson_rows(a, b, mcsr, keep),
-    };
-    assemble(m, n, rows)
-}
-
-/// Each row of `A (+).(x) B` under a kept mask, by dot products of rows of `A` and of `B^T`
-/// (the shorter walked, the longer searched): the terms of one entry in increasing `k`.
-fn dot_rows<S: Semiring>(a: &Csr<S>, bt: &Csr<S>, mc: &Csr<S>) -> Vec<(Vec<u32>, Vec<S::T>)> {
-    (0..mc.nrows())
-        .into_par_iter()
-        .with_min_len(64)
-        .map(|i| {
-            let (acols, avals) = a.row(i);
-            let (mcols, mvals) = mc.row(i);
-            let mut cols = Vec::new();
-            let mut vals = Vec::new();
-            for (&j, &mv) in mcols.iter().zip(mvals) {
-                if S::is_zero(mv) {
-                    continue;
-                }
-                let (bcols, bvals) = bt.row(j as usize);
-                let mut acc: Option<S::T> = None;
-                let mut add = |k: u32, av: S::T, bv: S::T| {
-                    let t = S::mul_at(av, bv, k as u64);
-                    acc = Some(acc.map_or(t, |x| S::add(x, t)));
-                };
-                if acols.len() <= bcols.len() {
-                    let mut from = 0;
-                    for (&k, &av) in acols.iter().zip(avals) {
-                        from += bcols[from..].partition_point(|&c| c < k);
-                        if bcols.get(from) == Some(&k) {
-                            add(k, av, bvals[from]);
-                        }
-                    }
-                } else {
-                    let mut from = 0;
-                    for (&k, &bv) in bcols.iter().zip(bvals) {
-                        from += acols[from..].partition_point(|&c| c < k);
-                        if acols.get(from) == Some(&k) {
-                            add(k, avals[from], bv);
-                        }
-                    }
-                }
-                if let Some(v) = acc.filter(|v| !S::is_zero(*v)) {
-                    cols.push(j);
-                    vals.push(v);
-                }
-            }
-            (cols, vals)
-        })
-        .collect()
-}
-
-/// Each row of `A (+).(x) B` by Gustavson's method, the mask (kept or complemented) applied
-/// before a term is formed.
-fn gustavson_rows<S: Semiring>(
-    a: &Csr<S>,
-    b: &Csr<S>,
-    mcsr: Option<&Csr<S>>,
-    keep: bool,
-) -> Vec<(Vec<u32>, Vec<S::T>)> {
-    let (m, n) = (a.nrows(), b.ncols());
     // Each row: its columns and values, sorted by column, zeros dropped. Rows go in chunks,
     // one accumulator of the output's width per chunk (a few per thread).
     let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
@@ -134,7 +67,7 @@ fn gustavson_rows<S: Semiring>(
         }
         row
     };
-    (0..m.div_ceil(chunk))
+    let rows: Vec<(Vec<u32>, Vec<S::T>)> = (0..m.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
             let mut acc = Accumulator::<S>::new(n);
@@ -143,15 +76,7 @@ fn gustavson_rows<S: Semiring>(
                 .collect::<Vec<_>>()
         })
         .flatten_iter()
-        .collect()
-}
-
-/// The CSR matrix of `m x n` from its rows.
-fn assemble<S: Semiring>(
-    m: usize,
-    n: usize,
-    rows: Vec<(Vec<u32>, Vec<S::T>)>,
-) -> Result<CpuMatrix<S>> {
+        .collect();
     let nnz: usize = rows.iter().map(|r| r.0.len()).sum();
     let mut rp = try_vec(m + 1, 0u32, "spgemm row pointers")?;
     if nnz > u32::MAX as usize {
