@@ -39,7 +39,7 @@ mod traverse;
 /// The traits and types for calling a backend's methods: `use semigraph_algos::prelude::*;`.
 ///
 /// A method of a role trait ([`Objects`], [`Products`], [`ElementWise`], [`Reductions`],
-/// [`Frontier`]) is callable on a concrete backend (`CpuBackend`, `GpuBackend`) only with its
+/// [`Operators`], [`Frontier`]) is callable on a concrete backend (`CpuBackend`, `GpuBackend`) only with its
 /// trait in scope; generic code bound by `B: Backend` needs nothing more.
 ///
 /// ```
@@ -53,9 +53,9 @@ mod traverse;
 /// ```
 pub mod prelude {
     pub use crate::backend::{
-        Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask,
-        MatrixInfo, MatrixMask, NO_PARENT, Objects, Parents, Products, QueueInfo, Reductions,
-        RelaxStep, StepOutputs, UNREACHED, UnaryOp,
+        Accum, Backend, BackendKind, Bound, Combine, Counters, Defer, ElementWise, Ewise, Frontier,
+        Mask, MatrixInfo, MatrixMask, NO_PARENT, Objects, Operators, Parents, Products, QueueInfo,
+        Reductions, RelaxStep, StepOutputs, UNREACHED, UnaryOp,
     };
     pub use crate::{CpuBackend, Graph, GraphOptions, arcs_to_csr};
 }
@@ -66,8 +66,9 @@ pub use apsp::{
 };
 pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
-    Accum, Backend, BackendKind, Counters, Defer, ElementWise, Ewise, Frontier, Mask, MatrixInfo,
-    MatrixMask, Objects, Parents, Products, QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, Bound, Combine, Counters, Defer, ElementWise, Ewise, Frontier,
+    Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products, QueueInfo, Reductions,
+    RelaxStep, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,

@@ -22,6 +22,8 @@
 //! * [`builtin`]: plus-times, min-plus, max-plus, max-min, min-max, or-and, the parent
 //!   semirings min-secondi and any-secondi, and min-plus with predecessors.
 //! * [`semiring!`]: user-defined semirings.
+//! * [`ops`]: operators of one's own (unary, binary, select), built-in or defined with
+//!   [`unary_op!`], [`binary_op!`], [`select_op!`], each with its CPU function and CUDA source.
 //! * [`SrVal`]: `sprs` interop, so `sprs` products compute semiring products.
 //! * [`CudaSemiring::prelude`]: the CUDA header a kernel template includes.
 
@@ -29,6 +31,7 @@ pub mod builtin;
 pub mod check;
 pub mod names;
 pub mod number;
+pub mod ops;
 pub mod scalar;
 pub mod semiring;
 pub mod sprs_interop;

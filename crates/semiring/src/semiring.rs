@@ -365,16 +365,22 @@ impl CudaSemiring {
                 .as_deref()
                 .unwrap_or("sr_to_word(sr_add(a, b)) != sr_to_word(a)")
         );
-        s.push_str(&atomic_source(t, &self.atomic));
+        s.push_str(&atomic_source(t, "sr_atomic_add", "sr_add", &self.atomic));
         s
     }
 }
 
-/// The `sr_atomic_add(sr_t* p, sr_t v)` device function for a type and strategy.
-fn atomic_source(t: ScalarType, atomic: &AtomicAdd) -> String {
+/// The device function `fname(sr_t* p, sr_t v)` that sets `*p = combine(*p, v)` atomically,
+/// for a type and strategy (`sr_atomic_add` over `sr_add`; operators' `sg_atomic_op2`).
+pub(crate) fn atomic_source(
+    t: ScalarType,
+    fname: &str,
+    combine: &str,
+    atomic: &AtomicAdd,
+) -> String {
     match atomic {
         AtomicAdd::Native(stmt) => {
-            format!("__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{ {stmt} }}\n")
+            format!("__device__ __forceinline__ void {fname}(sr_t* p, sr_t v) {{ {stmt} }}\n")
         }
         AtomicAdd::Cas => {
             let w = if t.size_bytes() == 8 {
@@ -383,13 +389,13 @@ fn atomic_source(t: ScalarType, atomic: &AtomicAdd) -> String {
                 "unsigned int"
             };
             format!(
-                "__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{
+                "__device__ __forceinline__ void {fname}(sr_t* p, sr_t v) {{
     {w}* wp = ({w}*)p;
     {w} old = *wp, assumed;
     do {{
         assumed = old;
         sr_t cur = *(sr_t*)&assumed;
-        sr_t nv = sr_add(cur, v);
+        sr_t nv = {combine}(cur, v);
         {w} nw = *({w}*)&nv;
         if (nw == assumed) return;
         old = atomicCAS(wp, assumed, nw);
@@ -405,7 +411,7 @@ fn atomic_source(t: ScalarType, atomic: &AtomicAdd) -> String {
                 ("unsigned short", "0xffffu")
             };
             format!(
-                "__device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) {{
+                "__device__ __forceinline__ void {fname}(sr_t* p, sr_t v) {{
     unsigned long long addr = (unsigned long long)p;
     unsigned int* wp = (unsigned int*)(addr & ~3ull);
     unsigned int shift = (unsigned int)(addr & 3ull) * 8u;
@@ -414,7 +420,7 @@ fn atomic_source(t: ScalarType, atomic: &AtomicAdd) -> String {
         assumed = old;
         {narrow} cb = ({narrow})((assumed >> shift) & {mask});
         sr_t cur = *(sr_t*)&cb;
-        sr_t nv = sr_add(cur, v);
+        sr_t nv = {combine}(cur, v);
         {narrow} nb = *({narrow}*)&nv;
         unsigned int nw = (assumed & ~({mask} << shift)) | ((unsigned int)nb << shift);
         if (nw == assumed) return;

@@ -40,6 +40,7 @@ pub mod cpu;
 mod ewise;
 mod frontier;
 mod objects;
+mod operators;
 mod products;
 mod reductions;
 mod types;
@@ -47,6 +48,7 @@ mod types;
 pub use ewise::ElementWise;
 pub use frontier::Frontier;
 pub use objects::Objects;
+pub use operators::{Bound, Combine, Operators};
 pub use products::Products;
 pub use reductions::Reductions;
 pub use types::{
@@ -58,7 +60,7 @@ use semigraph_semiring::Semiring;
 
 use crate::error::Result;
 
-/// Everything an algorithm may ask of a backend: the four roles of the algebra, one file each,
+/// Everything an algorithm may ask of a backend: the five roles of the algebra, one file each,
 /// and the compositions of them that a backend may fuse.
 ///
 /// | role | file | what |
@@ -67,6 +69,7 @@ use crate::error::Result;
 /// | [`Products`] | `products.rs` | `mxm` (SpMV/SpMM), `vxm` (SpMSpV), `gemm`, `witness` |
 /// | [`ElementWise`] | `ewise.rs` | `ewise`, `apply`, `assign_at`, `improve`, `union`, `select_range`, `transpose` |
 /// | [`Reductions`] | `reductions.rs` | `reduce`, `reduce_sparse`, `nvals` |
+/// | [`Operators`] | `operators.rs` | operators of one's own: `apply_op`, `ewise_op`, `select`, `ewise_matrix`, `gather`, `scatter_op`, `extract_rows`, `reduce_rows`, ... |
 ///
 /// Frontier queues ([`Frontier`], `frontier.rs`) are opt-in plumbing beside this trait.
 ///
@@ -75,7 +78,7 @@ use crate::error::Result;
 /// on every format and built-in semiring, so a new backend is checked against the CPU one by
 /// adding one line there. Calling methods on a concrete backend needs the role traits in scope:
 /// `use semigraph_algos::prelude::*;`.
-pub trait Backend: Objects + Products + ElementWise + Reductions {
+pub trait Backend: Objects + Products + ElementWise + Reductions + Operators {
     /// One relaxation step from the frontier `x`: `t = x (+).(x) A` (SpMSpV, masked),
     /// `changed = improve(d, t)`, and, with `parents`, the [`witness`](Products::witness) of
     /// every changed position (the frontier vertex its new value came from). Returns

@@ -14,6 +14,7 @@ use crate::backend::{
 use crate::error::{Error, Result, try_vec};
 
 mod ewise;
+mod operators;
 mod products;
 mod queue;
 mod reductions;

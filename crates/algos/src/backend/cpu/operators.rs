@@ -1,0 +1,329 @@
+//! Operators of one's own on the CPU backend: dense arrays in parallel over positions, matrices
+//! in parallel over blocks of rows.
+
+use semigraph_semiring::ops::{BinaryOperator, SelectOperator, UnaryOperator};
+
+use super::*;
+use crate::backend::{Bound, Combine, Operators};
+
+/// Rows per parallel block of a matrix operation.
+const ROW_BLOCK: usize = 2048;
+
+/// A new CSR matrix of `nrows x ncols` whose row `i` is what `row(i, cols, vals)` appends
+/// (columns increasing), built in parallel over blocks of rows.
+fn build_rows<S: Semiring>(
+    nrows: usize,
+    ncols: usize,
+    row: impl Fn(usize, &mut Vec<u32>, &mut Vec<S::T>) + Sync,
+) -> Result<CpuMatrix<S>> {
+    let blocks: Vec<(Vec<u32>, Vec<u32>, Vec<S::T>)> = (0..nrows.div_ceil(ROW_BLOCK))
+        .into_par_iter()
+        .map(|b| {
+            let (mut lens, mut ci, mut vals) = (Vec::new(), Vec::new(), Vec::new());
+            for i in b * ROW_BLOCK..((b + 1) * ROW_BLOCK).min(nrows) {
+                let before = ci.len();
+                row(i, &mut ci, &mut vals);
+                lens.push((ci.len() - before) as u32);
+            }
+            (lens, ci, vals)
+        })
+        .collect();
+    let nnz: usize = blocks.iter().map(|b| b.1.len()).sum();
+    if nnz > u32::MAX as usize {
+        return Err(Error::InvalidArgument(format!(
+            "the result has {nnz} entries; CSR with 32-bit indices holds at most {}",
+            u32::MAX
+        )));
+    }
+    let mut rp = try_vec(nrows + 1, 0u32, "row pointers")?;
+    let (mut ci, mut vals) = (Vec::with_capacity(nnz), Vec::with_capacity(nnz));
+    let mut i = 0;
+    for (lens, c, v) in blocks {
+        for l in lens {
+            rp[i + 1] = rp[i] + l;
+            i += 1;
+        }
+        ci.extend_from_slice(&c);
+        vals.extend_from_slice(&v);
+    }
+    let csr = Csr::try_from_parts(nrows, ncols, rp, ci, vals)?;
+    Ok(CpuMatrix {
+        m: SparseMatrix::Csr(csr),
+        nnz,
+        rows: OnceLock::new(),
+    })
+}
+
+/// Row `i` of `a`'s CSR without its stored zeros, as `(column, value)` pairs.
+fn entries<S: Semiring>(a: &Csr<S>, i: usize) -> impl Iterator<Item = (u32, S::T)> + '_ {
+    let (c, v) = a.row(i);
+    c.iter()
+        .zip(v)
+        .filter(|(_, v)| !S::is_zero(**v))
+        .map(|(&c, &v)| (c, v))
+}
+
+/// `f(a, b)` where both are entries, the entry where one is, the zero where none.
+#[inline]
+fn union<S: Semiring, F: BinaryOperator<S::T>>(a: S::T, b: S::T) -> S::T {
+    match (S::is_zero(a), S::is_zero(b)) {
+        (false, false) => F::apply(a, b),
+        (true, _) => b,
+        (false, true) => a,
+    }
+}
+
+#[inline]
+fn bound<T: Scalar, F: BinaryOperator<T>>(x: T, c: Bound<T>) -> T {
+    match c {
+        Bound::First(c) => F::apply(c, x),
+        Bound::Second(c) => F::apply(x, c),
+    }
+}
+
+impl CpuBackend {
+    /// `y<mask>(i) = f(y(i))` at the allowed entries.
+    fn map_entries<S: Semiring>(
+        &self,
+        y: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+        f: impl Fn(S::T) -> S::T + Sync,
+    ) {
+        check_mask(&mask, y.data.len());
+        y.data
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(4096)
+            .for_each(|(i, v)| {
+                if !S::is_zero(*v) && allows(&mask, i) {
+                    *v = f(*v);
+                }
+            });
+    }
+
+    /// A new matrix of `f(i, j, v)` at each entry of `a`, results equal to the zero dropped.
+    fn map_matrix<S: Semiring>(
+        &self,
+        a: &CpuMatrix<S>,
+        f: impl Fn(usize, u32, S::T) -> Option<S::T> + Sync,
+    ) -> Result<CpuMatrix<S>> {
+        let c = a.csr();
+        build_rows(c.nrows(), c.ncols(), |i, ci, vals| {
+            for (j, v) in entries(c, i) {
+                if let Some(r) = f(i, j, v).filter(|r| !S::is_zero(*r)) {
+                    ci.push(j);
+                    vals.push(r);
+                }
+            }
+        })
+    }
+}
+
+impl Operators for CpuBackend {
+    fn apply_op<S: Semiring, F: UnaryOperator<S::T>>(
+        &self,
+        y: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+    ) -> Result<()> {
+        self.map_entries(y, mask, F::apply);
+        Ok(())
+    }
+
+    fn apply_bound<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        y: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+        c: Bound<S::T>,
+    ) -> Result<()> {
+        self.map_entries(y, mask, |x| bound::<S::T, F>(x, c));
+        Ok(())
+    }
+
+    fn ewise_op<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        y: &mut CpuDense<S>,
+        mask: Mask<'_, Self>,
+        how: Combine,
+        x: &CpuDense<S>,
+    ) -> Result<()> {
+        assert_eq!(
+            (y.rows, y.cols),
+            (x.rows, x.cols),
+            "ewise_op: shapes differ"
+        );
+        check_mask(&mask, y.data.len());
+        y.data
+            .par_iter_mut()
+            .zip(&x.data)
+            .enumerate()
+            .with_min_len(4096)
+            .for_each(|(i, (yv, &xv))| {
+                if allows(&mask, i) {
+                    *yv = match how {
+                        Combine::Union => union::<S, F>(*yv, xv),
+                        Combine::Intersection if S::is_zero(*yv) || S::is_zero(xv) => S::zero(),
+                        Combine::Intersection => F::apply(*yv, xv),
+                    };
+                }
+            });
+        Ok(())
+    }
+
+    fn gather<S: Semiring>(&self, u: &CpuDense<S>, idx: &CpuDense<Parents>) -> Result<CpuDense<S>> {
+        let data = idx
+            .data
+            .par_iter()
+            .with_min_len(4096)
+            .map(|&k| u.data.get(k as usize).copied().unwrap_or_else(S::zero))
+            .collect();
+        Ok(CpuDense {
+            rows: idx.data.len(),
+            cols: 1,
+            data,
+        })
+    }
+
+    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        w: &mut CpuDense<S>,
+        idx: &CpuDense<Parents>,
+        u: &CpuDense<S>,
+    ) -> Result<()> {
+        assert_eq!(
+            idx.data.len(),
+            u.data.len(),
+            "scatter_op: index and value lengths"
+        );
+        for (&k, &v) in idx.data.iter().zip(&u.data) {
+            if let Some(t) = w.data.get_mut(k as usize).filter(|_| !S::is_zero(v)) {
+                *t = union::<S, F>(*t, v);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_matrix<S: Semiring, F: UnaryOperator<S::T>>(
+        &self,
+        a: &CpuMatrix<S>,
+    ) -> Result<CpuMatrix<S>> {
+        self.map_matrix(a, |_, _, v| Some(F::apply(v)))
+    }
+
+    fn apply_matrix_bound<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        a: &CpuMatrix<S>,
+        c: Bound<S::T>,
+    ) -> Result<CpuMatrix<S>> {
+        self.map_matrix(a, |_, _, v| Some(bound::<S::T, F>(v, c)))
+    }
+
+    fn select<S: Semiring, P: SelectOperator<S::T>>(
+        &self,
+        a: &CpuMatrix<S>,
+        s: S::T,
+    ) -> Result<CpuMatrix<S>> {
+        self.map_matrix(a, |i, j, v| P::keep(v, i as u64, j as u64, s).then_some(v))
+    }
+
+    fn ewise_matrix<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        a: &CpuMatrix<S>,
+        b: &CpuMatrix<S>,
+        how: Combine,
+    ) -> Result<CpuMatrix<S>> {
+        let (ca, cb) = (a.csr(), b.csr());
+        assert_eq!(
+            (ca.nrows(), ca.ncols()),
+            (cb.nrows(), cb.ncols()),
+            "ewise_matrix: shapes differ"
+        );
+        build_rows(ca.nrows(), ca.ncols(), |i, ci, vals| {
+            let mut push = |j: u32, v: S::T| {
+                if !S::is_zero(v) {
+                    ci.push(j);
+                    vals.push(v);
+                }
+            };
+            let (mut x, mut y) = (entries(ca, i).peekable(), entries(cb, i).peekable());
+            loop {
+                match (x.peek().copied(), y.peek().copied()) {
+                    (Some((j, u)), Some((k, v))) if j == k => {
+                        push(j, F::apply(u, v));
+                        x.next();
+                        y.next();
+                    }
+                    (Some((j, u)), Some((k, _))) if j < k => {
+                        if how == Combine::Union {
+                            push(j, u);
+                        }
+                        x.next();
+                    }
+                    (Some((j, u)), None) => {
+                        if how == Combine::Union {
+                            push(j, u);
+                        }
+                        x.next();
+                    }
+                    (_, Some((k, v))) => {
+                        if how == Combine::Union {
+                            push(k, v);
+                        }
+                        y.next();
+                    }
+                    (None, None) => break,
+                }
+            }
+        })
+    }
+
+    fn extract_rows<S: Semiring>(&self, a: &CpuMatrix<S>, rows: &[u32]) -> Result<CpuMatrix<S>> {
+        let c = a.csr();
+        if let Some(&r) = rows.iter().find(|&&r| r as usize >= c.nrows()) {
+            return Err(Error::InvalidArgument(format!(
+                "row {r} is out of range: the matrix has {} rows",
+                c.nrows()
+            )));
+        }
+        build_rows(rows.len(), c.ncols(), |k, ci, vals| {
+            for (j, v) in entries(c, rows[k] as usize) {
+                ci.push(j);
+                vals.push(v);
+            }
+        })
+    }
+
+    fn reduce_rows<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<S>> {
+        let c = a.csr();
+        let data = (0..c.nrows())
+            .into_par_iter()
+            .with_min_len(1024)
+            .map(|i| c.row(i).1.iter().fold(S::zero(), |s, &v| S::add(s, v)))
+            .collect();
+        Ok(CpuDense {
+            rows: c.nrows(),
+            cols: 1,
+            data,
+        })
+    }
+
+    fn matrix_to_dense<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<S>> {
+        let c = a.csr();
+        let (m, n) = (c.nrows(), c.ncols());
+        let len = m.checked_mul(n).ok_or_else(|| {
+            Error::InvalidArgument(format!("a {m} x {n} dense array does not fit in memory"))
+        })?;
+        let mut data = try_vec(len, S::zero(), "dense matrix")?;
+        if n > 0 {
+            data.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
+                for (j, v) in entries(c, i) {
+                    row[j as usize] = v;
+                }
+            });
+        }
+        Ok(CpuDense {
+            rows: m,
+            cols: n,
+            data,
+        })
+    }
+}
