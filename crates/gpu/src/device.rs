@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, DriverError, PinnedHostSlice, sys,
 };
-use semigraph_semiring::{CudaSemiring, Scalar, Semiring};
+use semigraph_semiring::ops::CudaOp;
+use semigraph_semiring::{Scalar, Semiring};
 
 use crate::codegen::{self, Kernel, KernelKey};
 use crate::compiler::{Compiler, Origin};
@@ -33,6 +34,9 @@ pub struct CompileStats {
     pub from_memory: usize,
 }
 
+/// What identifies a loaded kernel: the semiring's type, the kernel, the operator's type.
+type FuncId = (TypeId, Kernel, Option<TypeId>);
+
 /// An open device: context, stream, compiler and the kernels loaded so far.
 pub(crate) struct Device {
     pub ctx: Arc<CudaContext>,
@@ -40,7 +44,7 @@ pub(crate) struct Device {
     pub compiler: Compiler,
     pub name: String,
     pub arch: String,
-    funcs: Mutex<HashMap<(TypeId, Kernel), CudaFunction>>,
+    funcs: Mutex<HashMap<FuncId, CudaFunction>>,
     stats: Mutex<CompileStats>,
     /// Work counters: kernel launches, host synchronisations, allocations.
     launches: AtomicU64,
@@ -182,31 +186,49 @@ impl Device {
 
     /// The kernel `k` of semiring `S`, compiled and loaded on first use.
     pub fn func<S: Semiring>(&self, k: Kernel) -> Result<CudaFunction, GpuError> {
-        self.func_of(TypeId::of::<S>(), k, || Some(S::cuda()))
+        self.func_of((TypeId::of::<S>(), k, None), || {
+            let sr = S::cuda();
+            (KernelKey::new(k, Some(&sr)), codegen::source(k, Some(&sr)))
+        })
+    }
+
+    /// The kernel `k` of semiring `S` and operator `O` (whose CUDA is `op`), compiled and
+    /// loaded on first use.
+    pub fn func_op<S: Semiring, O: 'static>(
+        &self,
+        k: Kernel,
+        op: impl FnOnce() -> CudaOp,
+    ) -> Result<CudaFunction, GpuError> {
+        self.func_of((TypeId::of::<S>(), k, Some(TypeId::of::<O>())), || {
+            let (sr, op) = (S::cuda(), op());
+            (
+                KernelKey::with_op(k, &sr, &op),
+                codegen::source_op(k, &sr, &op),
+            )
+        })
     }
 
     /// A semiring-independent kernel.
     pub fn func_any(&self, k: Kernel) -> Result<CudaFunction, GpuError> {
-        self.func_of(TypeId::of::<NoSemiring>(), k, || None)
+        self.func_of((TypeId::of::<NoSemiring>(), k, None), || {
+            (KernelKey::new(k, None), codegen::source(k, None))
+        })
     }
 
     fn func_of(
         &self,
-        id: TypeId,
-        k: Kernel,
-        sr: impl FnOnce() -> Option<CudaSemiring>,
+        id: FuncId,
+        keyed: impl FnOnce() -> (KernelKey, String),
     ) -> Result<CudaFunction, GpuError> {
         if let Some(f) = self
             .funcs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .get(&(id, k))
+            .get(&id)
         {
             return Ok(f.clone());
         }
-        let sr = sr();
-        let key = KernelKey::new(k, sr.as_ref());
-        let src = codegen::source(k, sr.as_ref());
+        let (key, src) = keyed();
         let c = self.compiler.compile(&key, &src)?;
         {
             let mut st = self.stats.lock().unwrap_or_else(|p| p.into_inner());
@@ -233,7 +255,7 @@ impl Device {
         self.funcs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert((id, k), f.clone());
+            .insert(id, f.clone());
         Ok(f)
     }
 

@@ -401,4 +401,28 @@ kernel_args! {
         rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, off: U64In, cursor: U32Out, tk: U64Out,
         tv: ValsOut,
     }
+    /// The parameters of [`Kernel::ApplyOp`](crate::codegen::Kernel::ApplyOp).
+    ApplyOp => ApplyOpArgs { y: ValsOwn, n: U64, mask: Mask, sbits: U64, side: I32 }
+    /// The parameters of [`Kernel::EwiseOp`](crate::codegen::Kernel::EwiseOp).
+    EwiseOp => EwiseOpArgs { y: ValsOwn, x: ValsIn, n: U64, mask: Mask, how: I32 }
+    /// The parameters of [`Kernel::ScatterOp`](crate::codegen::Kernel::ScatterOp).
+    ScatterOp => ScatterOpArgs { w: ValsOut, wlen: U64, idx: WordsIn, u: ValsIn, n: U64 }
+    /// The parameters of [`Kernel::Gather`](crate::codegen::Kernel::Gather).
+    Gather => GatherArgs { w: ValsOwn, idx: WordsIn, n: U64, u: ValsIn, ulen: U64 }
+    /// The parameters of the row kernels that read one row of a matrix per output row.
+    RowsCopy | RowsMap | RowsSelect => RowsMapArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, src: IdxIn, use_src: I32, nrows: U64, off: U64In,
+        sbits: U64, side: I32, tk: U64Out, tv: ValsOut, cnt: U32Out,
+    }
+    /// The parameters of [`Kernel::RowsMerge`](crate::codegen::Kernel::RowsMerge).
+    RowsMerge => RowsMergeArgs {
+        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, how: I32,
+        nrows: U64, off: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out,
+    }
+    /// The parameters of [`Kernel::RowReduce`](crate::codegen::Kernel::RowReduce).
+    RowReduce => RowReduceArgs { rp: IdxIn, av: ValsIn, nrows: U64, y: ValsOut }
+    /// The parameters of [`Kernel::RowsToDense`](crate::codegen::Kernel::RowsToDense).
+    RowsToDense => RowsToDenseArgs {
+        rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, ncols: U64, y: ValsOut,
+    }
 }

@@ -12,6 +12,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use semigraph_gpu::codegen::{self, Kernel, KernelKey};
 use semigraph_gpu::{Compiler, GpuError, Origin, nvrtc_present};
+use semigraph_semiring::ops::{CudaOp, OpKind};
 use semigraph_semiring::{CudaSemiring, MinPlus, MinPlusPred, OrAnd, PlusTimes, Semiring, bf16};
 use semigraph_testkit::harness::{Harness, Needs, ok};
 
@@ -50,6 +51,11 @@ fn main() -> ExitCode {
     h.test_needing(&nvrtc, "user_semirings_compile", ok(user_semirings_compile));
     h.test_needing(
         &nvrtc,
+        "builtin_operators_compile_with_nvrtc",
+        ok(builtin_operators_compile_with_nvrtc),
+    );
+    h.test_needing(
+        &nvrtc,
         "disk_cache_is_used_and_survives_corruption",
         ok(disk_cache_is_used_and_survives_corruption),
     );
@@ -73,31 +79,132 @@ fn builtins() -> Vec<CudaSemiring> {
     v
 }
 
-/// Every (kernel, semiring) pair that exists.
-fn all_kernels() -> Vec<(Kernel, Option<CudaSemiring>)> {
-    let mut v: Vec<(Kernel, Option<CudaSemiring>)> = Kernel::ALL
+/// One kernel to generate: a kernel, its semiring (`None`: semiring-independent) and, for the
+/// kernels of an operator, the operator.
+type Case = (Kernel, Option<CudaSemiring>, Option<CudaOp>);
+
+fn key_of((k, sr, op): &Case) -> KernelKey {
+    match (sr, op) {
+        (Some(sr), Some(op)) => KernelKey::with_op(*k, sr, op),
+        _ => KernelKey::new(*k, sr.as_ref()),
+    }
+}
+
+fn source_of((k, sr, op): &Case) -> String {
+    match (sr, op) {
+        (Some(sr), Some(op)) => codegen::source_op(*k, sr, op),
+        _ => codegen::source(*k, sr.as_ref()),
+    }
+}
+
+/// A test operator of `kind` over `sr`'s value type that compiles for every type.
+fn test_op(kind: OpKind, sr: &CudaSemiring) -> CudaOp {
+    let expr = match kind {
+        OpKind::Unary => "x",
+        OpKind::Binary => "a",
+        OpKind::Select => "j <= i",
+    };
+    CudaOp {
+        name: "test".into(),
+        kind,
+        value_type: sr.value_type,
+        expr: expr.into(),
+        helpers: String::new(),
+    }
+}
+
+/// Every (kernel, semiring) pair that exists; the kernels of an operator with a test operator
+/// of each kind they take, for one semiring of each value type.
+fn all_kernels() -> Vec<Case> {
+    let mut v: Vec<Case> = Kernel::ALL
         .into_iter()
         .filter(|k| k.applies_to(None))
-        .map(|k| (k, None))
+        .map(|k| (k, None, None))
         .collect();
+    let mut types = std::collections::HashSet::new();
     for sr in builtins() {
-        for k in Kernel::ALL {
-            if k.applies_to(Some(&sr)) {
-                v.push((k, Some(sr.clone())));
+        let first_of_type = types.insert(sr.value_type);
+        for k in Kernel::ALL.into_iter().filter(|k| k.applies_to(Some(&sr))) {
+            if k.op_kinds().is_empty() {
+                v.push((k, Some(sr.clone()), None));
+            } else if first_of_type {
+                for &kind in k.op_kinds() {
+                    v.push((k, Some(sr.clone()), Some(test_op(kind, &sr))));
+                }
             }
         }
     }
     v
 }
 
+/// Every built-in operator over each type it exists for, in the kernels that take its kind
+/// (one semiring of that type).
+fn builtin_operator_kernels() -> Vec<Case> {
+    use semigraph_semiring::ops::*;
+    let mut v: Vec<Case> = Vec::new();
+    macro_rules! per_type {
+        ($sr:ty, [$($u:ty),*], [$($b:ty),*], [$($s:ty),*]) => {{
+            type T = <$sr as Semiring>::T;
+            let sr = <$sr>::cuda();
+            $(v.push((Kernel::ApplyOp, Some(sr.clone()), Some(<$u as UnaryOperator<T>>::cuda())));)*
+            $(v.push((Kernel::EwiseOp, Some(sr.clone()), Some(<$b as BinaryOperator<T>>::cuda())));
+              v.push((Kernel::ScatterOp, Some(sr.clone()), Some(<$b as BinaryOperator<T>>::cuda())));)*
+            $(v.push((Kernel::RowsSelect, Some(sr.clone()), Some(<$s as SelectOperator<T>>::cuda())));)*
+        }};
+    }
+    macro_rules! number {
+        ($($sr:ty),*) => {$(
+            per_type!($sr, [Identity, Abs, Neg, Minv, One, LNot],
+                [First, Second, Pair, Plus, Minus, Times, Div, Min, Max, Eq, Ne, Lt, Le, Gt, Ge, LOr, LAnd],
+                [Tril, Triu, StrictTril, StrictTriu, Diag, Offdiag, ValueEq, ValueNe, ValueLt, ValueLe, ValueGt, ValueGe]);
+        )*};
+    }
+    number!(
+        PlusTimes<semigraph_semiring::f16>,
+        PlusTimes<bf16>,
+        PlusTimes<f32>,
+        PlusTimes<f64>,
+        PlusTimes<i32>,
+        PlusTimes<i64>,
+        PlusTimes<u32>
+    );
+    per_type!(
+        OrAnd,
+        [Identity, LNot, One],
+        [First, Second, Pair, LOr, LAnd, LXor, Eq, Ne, Min, Max],
+        [Tril, Diag, ValueEq, ValueNe]
+    );
+    v
+}
+
+fn builtin_operators_compile_with_nvrtc() {
+    let c = Compiler::new("sm_90").unwrap().with_cache_dir(None);
+    let cases = builtin_operator_kernels();
+    let failures: Vec<String> = cases
+        .par_iter()
+        .filter_map(|case| {
+            c.compile(&key_of(case), &source_of(case))
+                .err()
+                .map(|e| e.to_string())
+        })
+        .collect();
+    assert!(cases.len() > 250, "{} kernels", cases.len());
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 fn every_key_is_unique_and_decodes() {
     let mut seen = std::collections::HashSet::new();
-    for (k, sr) in all_kernels() {
-        let key = KernelKey::new(k, sr.as_ref());
+    for case in all_kernels().iter().chain(&builtin_operator_kernels()) {
+        let key = key_of(case);
         let name = key.name();
         assert!(seen.insert(name.clone()), "duplicate key {name}");
         assert_eq!(KernelKey::parse(&name).as_ref(), Some(&key));
-        let src = codegen::source(k, sr.as_ref());
+        let src = source_of(case);
         assert!(src.contains(&format!(" {name}(")), "{name}: kernel symbol");
         assert!(!src.contains("std::"), "{name}: NVRTC has no std");
         assert!(!src.contains("KERNEL"), "{name}: template placeholder left");
@@ -164,9 +271,8 @@ fn every_kernel_compiles_with_nvrtc() {
     let start = Instant::now();
     let results: Vec<(Kernel, f64, Option<String>)> = kernels
         .par_iter()
-        .map(|(k, sr)| {
-            let key = KernelKey::new(*k, sr.as_ref());
-            let src = codegen::source(*k, sr.as_ref());
+        .map(|case| {
+            let (key, src, k) = (key_of(case), source_of(case), &case.0);
             let t = Instant::now();
             let failure = match c.compile(&key, &src) {
                 Ok(out) if out.cubin.starts_with(b"\x7fELF") => None,
@@ -337,7 +443,7 @@ fn shared_kernels() -> Vec<(Kernel, CudaSemiring)> {
     let mut v = Vec::new();
     for sr in [MinPlus::<f32>::cuda(), OrAnd::cuda()] {
         for k in Kernel::ALL {
-            if k.applies_to(Some(&sr)) {
+            if k.applies_to(Some(&sr)) && k.op_kinds().is_empty() {
                 v.push((k, sr.clone()));
             }
         }

@@ -220,6 +220,7 @@ fn to_u32(what: &str, v: usize) -> Result<u32, GpuError> {
 
 mod ewise;
 mod objects;
+mod operators;
 mod plan;
 mod products;
 mod reductions;

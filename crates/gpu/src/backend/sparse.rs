@@ -236,7 +236,23 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
         }
-        let lens = self.dev.download(&cnt, nrows)?;
+        self.gather_segments(nrows, ncols, off, &cnt, tk, tv)
+    }
+
+    /// The last phase of every operation that writes each output row to a segment of a
+    /// temporary (keys `column << 32` in increasing order, and values, from `off[i]` on,
+    /// `cnt[i]` of them): the row lengths come back for the row pointers, and the rows are
+    /// gathered into a new CSR matrix.
+    pub(super) fn gather_segments<S: Semiring>(
+        &self,
+        nrows: usize,
+        ncols: usize,
+        off: &CudaSlice<u64>,
+        cnt: &CudaSlice<u32>,
+        tk: &CudaSlice<u64>,
+        tv: &CudaSlice<u8>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let lens = self.dev.download(cnt, nrows)?;
         let mut rp = Vec::with_capacity(nrows + 1);
         let mut nnz = 0u64;
         rp.push(0u32);
@@ -252,7 +268,7 @@ impl GpuBackend {
             let f = self.dev.func::<S>(Kernel::GatherRows)?;
             GatherRowsArgs {
                 off,
-                cnt: &cnt,
+                cnt,
                 tk,
                 tv,
                 rp: &rpd,
@@ -280,7 +296,7 @@ impl GpuBackend {
 
 /// The exclusive prefix sums of `lens` (the start of each of `n` segments, at least one
 /// element so that an empty matrix still has a buffer) and their total.
-fn offsets(lens: impl Iterator<Item = u64>, n: usize) -> (Vec<u64>, u64) {
+pub(super) fn offsets(lens: impl Iterator<Item = u64>, n: usize) -> (Vec<u64>, u64) {
     let mut off = Vec::with_capacity(n.max(1));
     let mut total = 0u64;
     for l in lens {

@@ -11,6 +11,7 @@
 //! `sr_improves`); padding is always `SR_ZERO`, never a literal 0.
 
 mod matrix;
+mod ops;
 mod queue;
 mod sparse;
 mod vector;
@@ -18,6 +19,7 @@ mod vector;
 use std::fmt;
 
 use semigraph_semiring::CudaSemiring;
+use semigraph_semiring::ops::{CudaOp, OpKind};
 
 /// The index type of every generated kernel (row pointers, column indices, sparse indices).
 pub const INDEX_TYPE: &str = "u32";
@@ -125,11 +127,31 @@ pub enum Kernel {
     QueueImproveDense,
     /// Scatters a queue's values (or a constant) into a dense array.
     QueueScatter,
+    /// `y<mask> = f(y)` at the entries: a unary operator, or a binary one bound to a scalar.
+    ApplyOp,
+    /// `y<mask> = y .f. x`: union or intersection under a binary operator.
+    EwiseOp,
+    /// `w(I) f= u`: scatter with a binary operator as the accumulator (atomic).
+    ScatterOp,
+    /// `w = u(I)`: gather by an index array.
+    Gather,
+    /// Rows of a CSR matrix copied to output segments (row extraction).
+    RowsCopy,
+    /// Rows of a CSR matrix mapped by an operator (`apply` on a matrix).
+    RowsMap,
+    /// Rows of a CSR matrix filtered by a select operator.
+    RowsSelect,
+    /// Two CSR matrices merged row by row under a binary operator (union or intersection).
+    RowsMerge,
+    /// Each row of a CSR matrix reduced by `add`.
+    RowReduce,
+    /// A CSR matrix written into a dense row-major array.
+    RowsToDense,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 44] = [
+    pub const ALL: [Kernel; 54] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -174,6 +196,16 @@ impl Kernel {
         Kernel::GatherRows,
         Kernel::ColCount,
         Kernel::ColScatter,
+        Kernel::ApplyOp,
+        Kernel::EwiseOp,
+        Kernel::ScatterOp,
+        Kernel::Gather,
+        Kernel::RowsCopy,
+        Kernel::RowsMap,
+        Kernel::RowsSelect,
+        Kernel::RowsMerge,
+        Kernel::RowReduce,
+        Kernel::RowsToDense,
     ];
 
     /// `(operation, format, variant)`: the three key fields this kernel fills.
@@ -223,6 +255,27 @@ impl Kernel {
             Kernel::GatherRows => ("gather_rows", "csr", "base"),
             Kernel::ColCount => ("col_count", "csr", "base"),
             Kernel::ColScatter => ("col_scatter", "csr", "base"),
+            Kernel::ApplyOp => ("apply", "vec", "op"),
+            Kernel::EwiseOp => ("ewise", "vec", "op"),
+            Kernel::ScatterOp => ("scatter", "vec", "op"),
+            Kernel::Gather => ("gather", "vec", "base"),
+            Kernel::RowsCopy => ("rows", "csr", "copy"),
+            Kernel::RowsMap => ("rows", "csr", "map"),
+            Kernel::RowsSelect => ("rows", "csr", "select"),
+            Kernel::RowsMerge => ("rows", "csr", "merge"),
+            Kernel::RowReduce => ("reduce", "csr", "rows"),
+            Kernel::RowsToDense => ("to_dense", "csr", "base"),
+        }
+    }
+
+    /// The kinds of operator this kernel is generated with (empty: none; it takes its
+    /// operator's prelude, [`CudaOp::prelude_after`], and the operator's key field).
+    pub const fn op_kinds(self) -> &'static [OpKind] {
+        match self {
+            Kernel::ApplyOp | Kernel::RowsMap => &[OpKind::Unary, OpKind::Binary],
+            Kernel::EwiseOp | Kernel::ScatterOp | Kernel::RowsMerge => &[OpKind::Binary],
+            Kernel::RowsSelect => &[OpKind::Select],
+            _ => &[],
         }
     }
 
@@ -239,8 +292,9 @@ impl Kernel {
 
 /// The decodable name of a generated kernel:
 /// `sg__{operation}__{format}__{semiring}__{value type}__{index type}__{variant}`, e.g.
-/// `sg__spmv__csr__min_plus__f32__u32__vector`. Semiring-independent kernels use the semiring
-/// name `none` and the value type `u32`.
+/// `sg__spmv__csr__min_plus__f32__u32__vector`, and for a kernel of an operator
+/// ([`Kernel::op_kinds`]) `__{operator}` after it (`sg__ewise__vec__min_plus__f32__u32__op__b_min`).
+/// Semiring-independent kernels use the semiring name `none` and the value type `u32`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KernelKey {
     /// The kernel template.
@@ -249,6 +303,9 @@ pub struct KernelKey {
     pub semiring: String,
     /// Value type name ([`ScalarType::name`](semigraph_semiring::ScalarType::name)).
     pub value_type: String,
+    /// The operator's key field ([`CudaOp::key`]: kind letter and name), for the kernels of an
+    /// operator.
+    pub op: Option<String>,
 }
 
 impl KernelKey {
@@ -259,29 +316,48 @@ impl KernelKey {
                 kernel,
                 semiring: sr.name.to_string(),
                 value_type: sr.value_type.name().to_string(),
+                op: None,
             },
             None => KernelKey {
                 kernel,
                 semiring: "none".into(),
                 value_type: "u32".into(),
+                op: None,
             },
+        }
+    }
+
+    /// The key of `kernel` for semiring `sr` and operator `op`.
+    pub fn with_op(kernel: Kernel, sr: &CudaSemiring, op: &CudaOp) -> KernelKey {
+        KernelKey {
+            op: Some(op.key()),
+            ..KernelKey::new(kernel, Some(sr))
         }
     }
 
     /// The kernel's name (its `extern "C"` symbol).
     pub fn name(&self) -> String {
         let (op, format, variant) = self.kernel.parts();
-        format!(
+        let mut name = format!(
             "sg__{op}__{format}__{}__{}__{INDEX_TYPE}__{variant}",
             self.semiring, self.value_type
-        )
+        );
+        if let Some(o) = &self.op {
+            name.push_str("__");
+            name.push_str(o);
+        }
+        name
     }
 
     /// Reads a name made by [`KernelKey::name`] back into its key; `None` for any other
     /// string.
     pub fn parse(name: &str) -> Option<KernelKey> {
         let f: Vec<&str> = name.split("__").collect();
-        let [sg, op, format, semiring, value_type, index, variant] = f.as_slice() else {
+        let (fields, operator) = match f.as_slice() {
+            [rest @ .., o] if f.len() == 8 => (rest, Some(o.to_string())),
+            all => (all, None),
+        };
+        let [sg, op, format, semiring, value_type, index, variant] = fields else {
             return None;
         };
         if *sg != "sg" || *index != INDEX_TYPE {
@@ -290,10 +366,14 @@ impl KernelKey {
         let kernel = Kernel::ALL
             .into_iter()
             .find(|k| k.parts() == (*op, *format, *variant))?;
+        if kernel.op_kinds().is_empty() != operator.is_none() {
+            return None;
+        }
         Some(KernelKey {
             kernel,
             semiring: semiring.to_string(),
             value_type: value_type.to_string(),
+            op: operator,
         })
     }
 }
@@ -349,15 +429,38 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 "#;
 
-/// The complete CUDA source of `key` for semiring `sr` (`None` for semiring-independent
-/// kernels). Panics if the kernel does not apply to the semiring's type (a contract).
+/// The complete CUDA source of `kernel` for semiring `sr` (`None` for semiring-independent
+/// kernels). Panics if the kernel does not apply to the semiring's type, or needs an operator
+/// ([`source_op`]) (contracts).
 pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
+    source_of(kernel, sr, None)
+}
+
+/// The complete CUDA source of `kernel` for semiring `sr` and operator `op` (of a kind in
+/// [`Kernel::op_kinds`], over the semiring's value type). Panics otherwise (a contract).
+pub fn source_op(kernel: Kernel, sr: &CudaSemiring, op: &CudaOp) -> String {
+    source_of(kernel, Some(sr), Some(op))
+}
+
+fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> String {
     assert!(
         kernel.applies_to(sr),
         "kernel {kernel:?} does not exist for {:?}",
         sr.map(|s| s.full_name())
     );
-    let key = KernelKey::new(kernel, sr);
+    assert_eq!(
+        op.map(|o| kernel.op_kinds().contains(&o.kind)),
+        (!kernel.op_kinds().is_empty()).then_some(true),
+        "kernel {kernel:?} takes an operator of a kind in {:?}",
+        kernel.op_kinds()
+    );
+    let key = match (sr, op) {
+        (Some(sr), Some(op)) => {
+            assert_eq!(op.value_type, sr.value_type, "the operator's value type");
+            KernelKey::with_op(kernel, sr, op)
+        }
+        _ => KernelKey::new(kernel, sr),
+    };
     let name = key.name();
     let mut s = format!("// {name} (generated by semigraph-gpu)\n");
     if let Some(sr) = sr {
@@ -375,6 +478,9 @@ pub fn source(kernel: Kernel, sr: Option<&CudaSemiring>) -> String {
         if matches!(kernel, Kernel::SpgemmExpand | Kernel::SortRows) {
             s.push_str(sparse::HELPERS);
         }
+        if let Some(op) = op {
+            s.push_str(&op.prelude_after(&sr.helpers));
+        }
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {
@@ -391,6 +497,7 @@ fn body(kernel: Kernel) -> &'static str {
         .or_else(|| vector::body(kernel))
         .or_else(|| queue::body(kernel))
         .or_else(|| sparse::body(kernel))
+        .or_else(|| ops::body(kernel))
         .expect("every kernel has a template")
 }
 
@@ -402,7 +509,7 @@ mod tests {
     #[test]
     fn keys_round_trip() {
         let sr = MinPlus::<f32>::cuda();
-        for k in Kernel::ALL {
+        for k in Kernel::ALL.into_iter().filter(|k| k.op_kinds().is_empty()) {
             let key = if k.applies_to(None) {
                 KernelKey::new(k, None)
             } else {

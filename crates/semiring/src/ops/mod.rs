@@ -105,7 +105,9 @@ impl CudaOp {
     }
 
     /// The header a kernel template includes after a semiring's prelude: `sg_op1(x)`,
-    /// `sg_op2(a, b)` with `sg_atomic_op2(p, v)` (a compare-and-swap loop), or
+    /// `sg_op2(a, b)` with `sg_op2_union(a, b)` (the entry where the other operand is the
+    /// semiring's zero) and `sg_atomic_op2(p, v)` (`*p = sg_op2_union(*p, v)` by a
+    /// compare-and-swap loop), or
     /// `sg_keep(x, i, j, s)`, and for unary and binary operators `sg_apply(x, s, side)`: the
     /// unary operator of `x`, or the binary one with `s` bound first (`side` 1) or second (0).
     /// Helpers already in the semiring's prelude (`sr_helpers`) are not repeated.
@@ -133,12 +135,14 @@ impl CudaOp {
                     s,
                     "__device__ __forceinline__ sr_t sg_op2(sr_t a, sr_t b) {{ return ({e}); }}\n\
                      __device__ __forceinline__ sr_t sg_apply(sr_t x, sr_t s, int side) {{ \
-                     return side ? sg_op2(s, x) : sg_op2(x, s); }}"
+                     return side ? sg_op2(s, x) : sg_op2(x, s); }}\n\
+                     __device__ __forceinline__ sr_t sg_op2_union(sr_t a, sr_t b) {{ \
+                     return sr_is_zero(a) ? b : (sr_is_zero(b) ? a : sg_op2(a, b)); }}"
                 );
                 s.push_str(&atomic_source(
                     self.value_type,
                     "sg_atomic_op2",
-                    "sg_op2",
+                    "sg_op2_union",
                     &crate::semiring::AtomicAdd::cas_for(self.value_type),
                 ));
             }
@@ -210,7 +214,7 @@ impl<S: Semiring> BinaryOperator<S::T> for SemiringAdd<S> {
     }
 }
 
-/// The `mul` of semiring `S` as a binary operator (index argument 0).
+/// The `mul` of semiring `S` as a binary operator: `mul_at(a, b, 0)` (index argument 0).
 pub struct SemiringMul<S>(std::marker::PhantomData<fn() -> S>);
 
 impl<S: Semiring> BinaryOperator<S::T> for SemiringMul<S> {
@@ -218,7 +222,7 @@ impl<S: Semiring> BinaryOperator<S::T> for SemiringMul<S> {
         format!("mul_of_{}", S::NAME)
     }
     fn apply(a: S::T, b: S::T) -> S::T {
-        S::mul(a, b)
+        S::mul_at(a, b, 0)
     }
     fn cuda() -> CudaOp {
         let c = S::cuda();

@@ -24,10 +24,14 @@ use semigraph_semiring::{OrAnd, Semiring};
 use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
+mod builtins;
+mod operators;
 mod queues;
 mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
+pub use builtins::check_builtin_operators;
+pub use operators::{check_dense_operators, check_matrix_operators};
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use sparse::check_sparse_products;
 pub use views::check_views;
@@ -140,6 +144,7 @@ where
     S::T: TestValue,
 {
     check_sparse_products::<B, S>(b, format);
+    check_matrix_operators::<B, S>(b, format);
     for (seed, (nrows, ncols)) in [
         (11u64, (37usize, 29usize)),
         (12, (64, 64)),
@@ -482,6 +487,7 @@ where
     b.set(&mut z, 5, c).unwrap();
     let got = b.read_dense(&z).unwrap();
     assert!(same::<S>(got[5], c) && got.iter().filter(|v| !S::is_zero(**v)).count() == 1);
+    check_dense_operators::<B, S>(b);
 }
 /// One test body of the suite, run on a freshly made backend.
 type Body<B> = Box<dyn FnOnce(&B) -> std::result::Result<(), Failed> + Send>;
@@ -574,4 +580,12 @@ pub fn register_prefixed<B, E>(
         };
     }
     semigraph_semiring::for_each_builtin!(dense);
+    add(
+        h,
+        format!("{prefix}operators::builtins"),
+        Box::new(|b: &B| {
+            check_builtin_operators(b);
+            Ok(())
+        }),
+    );
 }

@@ -9,6 +9,9 @@ use crate::backend::{Bound, Combine, Operators};
 /// Rows per parallel block of a matrix operation.
 const ROW_BLOCK: usize = 2048;
 
+/// One block of rows of a result: each row's length, then the columns and values of all.
+type RowBlock<T> = (Vec<u32>, Vec<u32>, Vec<T>);
+
 /// A new CSR matrix of `nrows x ncols` whose row `i` is what `row(i, cols, vals)` appends
 /// (columns increasing), built in parallel over blocks of rows.
 fn build_rows<S: Semiring>(
@@ -16,7 +19,7 @@ fn build_rows<S: Semiring>(
     ncols: usize,
     row: impl Fn(usize, &mut Vec<u32>, &mut Vec<S::T>) + Sync,
 ) -> Result<CpuMatrix<S>> {
-    let blocks: Vec<(Vec<u32>, Vec<u32>, Vec<S::T>)> = (0..nrows.div_ceil(ROW_BLOCK))
+    let blocks: Vec<RowBlock<S::T>> = (0..nrows.div_ceil(ROW_BLOCK))
         .into_par_iter()
         .map(|b| {
             let (mut lens, mut ci, mut vals) = (Vec::new(), Vec::new(), Vec::new());

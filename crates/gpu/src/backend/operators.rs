@@ -1,0 +1,367 @@
+//! `impl Operators for GpuBackend`: operators of one's own on dense arrays (one thread per
+//! position) and on matrices (one thread per row, each writing its output row to a segment,
+//! then the gather phase shared with the sparse products, [`GpuBackend::gather_segments`]).
+
+use cudarc::driver::CudaFunction;
+use semigraph_algos::{Bound, Combine, Error as AlgoError, Operators};
+use semigraph_semiring::ops::{BinaryOperator, SelectOperator, UnaryOperator};
+
+use super::sparse::offsets;
+use super::*;
+
+/// The scalar bits and side of a bound binary operator (`side` 1: the scalar comes first).
+fn bound_args<T: Scalar>(c: Bound<T>) -> (u64, i32) {
+    match c {
+        Bound::First(c) => (bits(c), 1),
+        Bound::Second(c) => (bits(c), 0),
+    }
+}
+
+fn how_arg(how: Combine) -> i32 {
+    match how {
+        Combine::Union => 0,
+        Combine::Intersection => 1,
+    }
+}
+
+/// Which row kernel and its operator, for [`GpuBackend::rows_map`].
+enum RowOp {
+    /// Copy rows (extraction).
+    Copy,
+    /// Map by an operator already compiled: the function, the scalar bits and side.
+    Map(CudaFunction, u64, i32),
+    /// Keep by a select operator: the function and the scalar bits.
+    Select(CudaFunction, u64),
+}
+
+impl GpuBackend {
+    /// `y(i) = sg_apply(y(i), s, side)` at the allowed entries, with `f` the [`Kernel::ApplyOp`]
+    /// of an operator.
+    fn apply_with<S: Semiring>(
+        &self,
+        f: CudaFunction,
+        y: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+        sbits: u64,
+        side: i32,
+    ) -> Result<(), GpuError> {
+        let n = y.len() as u64;
+        if n == 0 {
+            return Ok(());
+        }
+        let m = self.mask_args(mask, y.len());
+        ApplyOpArgs {
+            y: &mut y.buf,
+            n,
+            mask: m,
+            sbits,
+            side,
+        }
+        .launch(&self.dev, &f, cfg_stride(n))
+    }
+
+    /// Output row `k` from row `src[k]` of `a` (or row `k`), copied, mapped or selected, as a
+    /// new CSR matrix.
+    fn rows_map<S: Semiring>(
+        &self,
+        a: &GpuMatrix<S>,
+        src: Option<&[u32]>,
+        op: RowOp,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n) = (a.info.nrows, a.info.ncols);
+        let c = self.push_csr(a)?;
+        let rp = self.dev.download(&c.rp, m + 1)?;
+        let out_rows = src.map_or(m, <[u32]>::len);
+        let len = |k: usize| {
+            let r = src.map_or(k, |s| s[k] as usize);
+            (rp[r + 1] - rp[r]) as u64
+        };
+        let (off, total) = offsets((0..out_rows).map(len), out_rows);
+        self.dev.check_fits(
+            &format!("the {total} entries of a {out_rows}x{n} matrix"),
+            total * (8 + 2 * size_of::<S::T>() as u64),
+        )?;
+        let offd = self.dev.upload(&off, "row segment offsets")?;
+        let srcd = match src {
+            Some(s) if !s.is_empty() => Some(self.dev.upload(s, "row indices")?),
+            _ => None,
+        };
+        let mut tk = self.dev.zeros::<u64>(total.max(1) as usize, "row keys")?;
+        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "row values")?;
+        let mut cnt = self.dev.zeros::<u32>(out_rows.max(1), "row lengths")?;
+        if out_rows > 0 {
+            let (f, sbits, side) = match op {
+                RowOp::Copy => (self.dev.func::<S>(Kernel::RowsCopy)?, 0, 0),
+                RowOp::Map(f, s, side) => (f, s, side),
+                RowOp::Select(f, s) => (f, s, 0),
+            };
+            RowsMapArgs {
+                rp: &c.rp,
+                ci: &c.ci,
+                av: &c.vals,
+                src: srcd.as_ref().unwrap_or(&self.dummy_idx),
+                use_src: src.is_some() as i32,
+                nrows: out_rows as u64,
+                off: &offd,
+                sbits,
+                side,
+                tk: &mut tk,
+                tv: &mut tv,
+                cnt: &mut cnt,
+            }
+            .launch(&self.dev, &f, cfg_stride(out_rows as u64))?;
+        }
+        self.gather_segments(out_rows, n, &offd, &cnt, &tk, &tv)
+    }
+
+    /// `A .op. B` row by row under the operator `O`.
+    fn merge_rows<S: Semiring, O: BinaryOperator<S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+        how: Combine,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n) = (a.info.nrows, a.info.ncols);
+        assert_eq!(
+            (m, n),
+            (b.info.nrows, b.info.ncols),
+            "ewise_matrix: shapes differ"
+        );
+        let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
+        let (ra, rb) = (
+            self.dev.download(&ca.rp, m + 1)?,
+            self.dev.download(&cb.rp, m + 1)?,
+        );
+        let (off, total) = offsets(
+            (0..m).map(|i| (ra[i + 1] - ra[i] + rb[i + 1] - rb[i]) as u64),
+            m,
+        );
+        self.dev.check_fits(
+            &format!("the up to {total} entries of an element-wise {m}x{n} result"),
+            total * (8 + 2 * size_of::<S::T>() as u64),
+        )?;
+        let offd = self.dev.upload(&off, "row segment offsets")?;
+        let mut tk = self.dev.zeros::<u64>(total.max(1) as usize, "row keys")?;
+        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "row values")?;
+        let mut cnt = self.dev.zeros::<u32>(m.max(1), "row lengths")?;
+        if m > 0 {
+            let f = self.dev.func_op::<S, O>(Kernel::RowsMerge, O::cuda)?;
+            RowsMergeArgs {
+                arp: &ca.rp,
+                aci: &ca.ci,
+                av: &ca.vals,
+                brp: &cb.rp,
+                bci: &cb.ci,
+                bv: &cb.vals,
+                how: how_arg(how),
+                nrows: m as u64,
+                off: &offd,
+                tk: &mut tk,
+                tv: &mut tv,
+                cnt: &mut cnt,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        self.gather_segments(m, n, &offd, &cnt, &tk, &tv)
+    }
+}
+
+impl Operators for GpuBackend {
+    fn apply_op<S: Semiring, F: UnaryOperator<S::T>>(
+        &self,
+        y: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+    ) -> AlgoResult<()> {
+        let f = self.dev.func_op::<S, F>(Kernel::ApplyOp, F::cuda)?;
+        Ok(self.apply_with(f, y, mask, 0, 0)?)
+    }
+
+    fn apply_bound<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        y: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+        c: Bound<S::T>,
+    ) -> AlgoResult<()> {
+        let f = self.dev.func_op::<S, F>(Kernel::ApplyOp, F::cuda)?;
+        let (sbits, side) = bound_args(c);
+        Ok(self.apply_with(f, y, mask, sbits, side)?)
+    }
+
+    fn ewise_op<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        y: &mut GpuDense<S>,
+        mask: Mask<'_, Self>,
+        how: Combine,
+        x: &GpuDense<S>,
+    ) -> AlgoResult<()> {
+        assert_eq!(
+            (y.rows, y.cols),
+            (x.rows, x.cols),
+            "ewise_op: shapes differ"
+        );
+        let n = y.len() as u64;
+        if n == 0 {
+            return Ok(());
+        }
+        let f = self.dev.func_op::<S, F>(Kernel::EwiseOp, F::cuda)?;
+        let m = self.mask_args(mask, y.len());
+        EwiseOpArgs {
+            y: &mut y.buf,
+            x: &x.buf,
+            n,
+            mask: m,
+            how: how_arg(how),
+        }
+        .launch(&self.dev, &f, cfg_stride(n))?;
+        Ok(())
+    }
+
+    fn gather<S: Semiring>(
+        &self,
+        u: &GpuDense<S>,
+        idx: &GpuDense<Parents>,
+    ) -> AlgoResult<GpuDense<S>> {
+        let n = idx.len();
+        let mut w = self.alloc_vals::<S>(n.max(1), "gathered values")?;
+        if n > 0 {
+            let f = self.dev.func::<S>(Kernel::Gather)?;
+            GatherArgs {
+                w: &mut w,
+                idx: &idx.buf,
+                n: n as u64,
+                u: &u.buf,
+                ulen: u.len() as u64,
+            }
+            .launch(&self.dev, &f, cfg_stride(n as u64))?;
+        }
+        Ok(GpuDense {
+            buf: w,
+            rows: n,
+            cols: 1,
+            _s: PhantomData,
+        })
+    }
+
+    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        w: &mut GpuDense<S>,
+        idx: &GpuDense<Parents>,
+        u: &GpuDense<S>,
+    ) -> AlgoResult<()> {
+        assert_eq!(idx.len(), u.len(), "scatter_op: index and value lengths");
+        let n = u.len() as u64;
+        if n == 0 {
+            return Ok(());
+        }
+        let f = self.dev.func_op::<S, F>(Kernel::ScatterOp, F::cuda)?;
+        let wlen = w.len() as u64;
+        ScatterOpArgs {
+            w: &mut w.buf,
+            wlen,
+            idx: &idx.buf,
+            u: &u.buf,
+            n,
+        }
+        .launch(&self.dev, &f, cfg_stride(n))?;
+        Ok(())
+    }
+
+    fn apply_matrix<S: Semiring, F: UnaryOperator<S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let f = self.dev.func_op::<S, F>(Kernel::RowsMap, F::cuda)?;
+        Ok(self.rows_map(a, None, RowOp::Map(f, 0, 0))?)
+    }
+
+    fn apply_matrix_bound<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+        c: Bound<S::T>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let f = self.dev.func_op::<S, F>(Kernel::RowsMap, F::cuda)?;
+        let (sbits, side) = bound_args(c);
+        Ok(self.rows_map(a, None, RowOp::Map(f, sbits, side))?)
+    }
+
+    fn select<S: Semiring, P: SelectOperator<S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+        s: S::T,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let f = self.dev.func_op::<S, P>(Kernel::RowsSelect, P::cuda)?;
+        Ok(self.rows_map(a, None, RowOp::Select(f, bits(s)))?)
+    }
+
+    fn ewise_matrix<S: Semiring, F: BinaryOperator<S::T>>(
+        &self,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+        how: Combine,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        Ok(self.merge_rows::<S, F>(a, b, how)?)
+    }
+
+    fn extract_rows<S: Semiring>(
+        &self,
+        a: &GpuMatrix<S>,
+        rows: &[u32],
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let m = a.info.nrows;
+        if let Some(&r) = rows.iter().find(|&&r| r as usize >= m) {
+            return Err(AlgoError::InvalidArgument(format!(
+                "row {r} is out of range: the matrix has {m} rows"
+            )));
+        }
+        Ok(self.rows_map(a, Some(rows), RowOp::Copy)?)
+    }
+
+    fn reduce_rows<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuDense<S>> {
+        let m = a.info.nrows;
+        let c = self.push_csr(a)?;
+        let mut y = self.alloc_vals::<S>(m.max(1), "row reductions")?;
+        if m > 0 {
+            let f = self.dev.func::<S>(Kernel::RowReduce)?;
+            RowReduceArgs {
+                rp: &c.rp,
+                av: &c.vals,
+                nrows: m as u64,
+                y: &mut y,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        Ok(GpuDense {
+            buf: y,
+            rows: m,
+            cols: 1,
+            _s: PhantomData,
+        })
+    }
+
+    fn matrix_to_dense<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuDense<S>> {
+        let (m, n) = (a.info.nrows, a.info.ncols);
+        let len = m.checked_mul(n).ok_or_else(|| {
+            AlgoError::InvalidArgument(format!("a {m} x {n} dense array does not fit in memory"))
+        })?;
+        let c = self.push_csr(a)?;
+        let mut y = self.filled::<S>(len.max(1), S::zero(), "dense matrix")?;
+        if m > 0 && n > 0 {
+            let f = self.dev.func::<S>(Kernel::RowsToDense)?;
+            RowsToDenseArgs {
+                rp: &c.rp,
+                ci: &c.ci,
+                av: &c.vals,
+                nrows: m as u64,
+                ncols: n as u64,
+                y: &mut y,
+            }
+            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+        }
+        Ok(GpuDense {
+            buf: y,
+            rows: m,
+            cols: n,
+            _s: PhantomData,
+        })
+    }
+}

@@ -1,0 +1,155 @@
+//! Kernel templates of operators of one's own ([`semigraph_semiring::ops`]) and of the
+//! matrix-level operations: `apply`, element-wise union/intersection and scatter with an
+//! operator on dense arrays, gather by an index array, and, over the rows of a CSR matrix,
+//! copy (row extraction), map (`apply`), select, merge (element-wise), reduce and densify.
+//!
+//! The operator's prelude ([`CudaOp::prelude_after`](semigraph_semiring::ops::CudaOp)) defines
+//! `sg_apply`, `sg_op2`, `sg_op2_union`, `sg_atomic_op2` or `sg_keep`. The row kernels write
+//! each output row to its segment (`off`) as keys `column << 32` and values, with `cnt` entries,
+//! for the gather phase shared with the sparse products.
+
+use super::Kernel;
+
+/// The loop of the row kernels that read one row of `A` per output row: `SG_MAP(v)` and
+/// `SG_KEEP(v, i, j)` are defined before it by each kernel.
+macro_rules! rows_loop {
+    () => {
+        r#"// Output row k from row r = (use_src ? src[k] : k) of A: each entry v != zero at (r, j)
+// with SG_KEEP(v, r, j), as SG_MAP(v) when that is not the zero; written from off[k] on,
+// cnt[k] of them.
+extern "C" __global__ void KERNEL(PARAMS) {
+    sr_t s = sr_from_bits(sbits);
+    (void)s;
+    for (unsigned long long k = sg_gid(); k < nrows; k += sg_nthreads()) {
+        sg_idx_t r = use_src ? src[k] : (sg_idx_t)k;
+        unsigned long long p = off[k];
+        for (sg_idx_t e = rp[r]; e < rp[r + 1]; ++e) {
+            sr_t v = av[e];
+            sg_idx_t j = ci[e];
+            if (sr_is_zero(v) || !(SG_KEEP(v, r, j))) continue;
+            v = SG_MAP(v);
+            if (sr_is_zero(v)) continue;
+            tk[p] = (unsigned long long)j << 32;
+            tv[p] = v;
+            ++p;
+        }
+        cnt[k] = (unsigned int)(p - off[k]);
+    }
+}
+"#
+    };
+}
+
+/// The template of `kernel` if it is one of this file's; `KERNEL` stands for its name,
+/// `PARAMS` for its parameter list (declared in [`crate::params`]).
+pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
+    Some(match kernel {
+        Kernel::ApplyOp => {
+            r#"// y(i) = sg_apply(y(i), s, side) at the entries of y the mask allows.
+extern "C" __global__ void KERNEL(PARAMS) {
+    sr_t s = sr_from_bits(sbits);
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        if (!sr_is_zero(y[i]) && SG_ALLOWS(i)) y[i] = sg_apply(y[i], s, side);
+    }
+}
+"#
+        }
+        Kernel::EwiseOp => {
+            r#"// y(i) = the union (how 0) or intersection (how 1) of y(i) and x(i) under sg_op2, where
+// the mask allows.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        if (!SG_ALLOWS(i)) continue;
+        sr_t a = y[i], b = x[i];
+        if (how == 0) y[i] = sg_op2_union(a, b);
+        else y[i] = (sr_is_zero(a) || sr_is_zero(b)) ? SR_ZERO : sg_op2(a, b);
+    }
+}
+"#
+        }
+        Kernel::ScatterOp => {
+            r#"// w(idx(k)) = sg_op2_union(w(idx(k)), u(k)) for each entry u(k) whose index lies in w,
+// atomically.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long k = sg_gid(); k < n; k += sg_nthreads()) {
+        sr_t v = u[k];
+        unsigned long long i = idx[k];
+        if (!sr_is_zero(v) && i < wlen) sg_atomic_op2(&w[i], v);
+    }
+}
+"#
+        }
+        Kernel::Gather => {
+            r#"// w(k) = u(idx(k)), the zero for an index past the end of u.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long k = sg_gid(); k < n; k += sg_nthreads()) {
+        unsigned long long i = idx[k];
+        w[k] = i < ulen ? u[i] : SR_ZERO;
+    }
+}
+"#
+        }
+        Kernel::RowsCopy => concat!(
+            "#define SG_KEEP(v, i, j) true\n#define SG_MAP(v) (v)\n",
+            rows_loop!()
+        ),
+        Kernel::RowsMap => concat!(
+            "#define SG_KEEP(v, i, j) true\n#define SG_MAP(v) sg_apply(v, s, side)\n",
+            rows_loop!()
+        ),
+        Kernel::RowsSelect => concat!(
+            "#define SG_KEEP(v, i, j) sg_keep(v, (unsigned long long)(i), (unsigned long long)(j), s)\n\
+             #define SG_MAP(v) (v)\n",
+            rows_loop!()
+        ),
+        Kernel::RowsMerge => {
+            r#"// Row i of A .op. B: the union (how 0) or intersection (how 1) of the entries of the two
+// sorted rows, sg_op2 where both have one, results that are the zero dropped; written from
+// off[i] on, cnt[i] of them.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        unsigned long long p = off[i];
+        sg_idx_t x = arp[i], x1 = arp[i + 1], y = brp[i], y1 = brp[i + 1];
+        while (x < x1 || y < y1) {
+            sg_idx_t ja = x < x1 ? aci[x] : 0xffffffffu, jb = y < y1 ? bci[y] : 0xffffffffu;
+            sr_t a = SR_ZERO, b = SR_ZERO;
+            sg_idx_t j;
+            if (x < x1 && (y >= y1 || ja <= jb)) { a = av[x]; j = ja; ++x; }
+            else j = jb;
+            if (y < y1 && bci[y] == j) { b = bv[y]; ++y; }
+            sr_t v;
+            if (how == 0) v = sg_op2_union(a, b);
+            else v = (sr_is_zero(a) || sr_is_zero(b)) ? SR_ZERO : sg_op2(a, b);
+            if (sr_is_zero(v)) continue;
+            tk[p] = (unsigned long long)j << 32;
+            tv[p] = v;
+            ++p;
+        }
+        cnt[i] = (unsigned int)(p - off[i]);
+    }
+}
+"#
+        }
+        Kernel::RowReduce => {
+            r#"// y(i) = add over row i of A.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        sr_t acc = SR_ZERO;
+        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) acc = sr_add(acc, av[e]);
+        y[i] = acc;
+    }
+}
+"#
+        }
+        Kernel::RowsToDense => {
+            r#"// y(i, j) = A(i, j) for each stored entry (y starts as the zero), row-major.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) y[i * ncols + ci[e]] = av[e];
+    }
+}
+"#
+        }
+        _ => return None,
+    })
+}
