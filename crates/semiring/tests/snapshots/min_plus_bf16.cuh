@@ -5,6 +5,10 @@ __device__ __forceinline__ float sg_bf16_to_f32(sg_bf16 h) { return __uint_as_fl
 __device__ __forceinline__ sg_bf16 sg_bf16_from_f32(float f) { sg_bf16 h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h.x) : "f"(f)); return h; }
 __device__ __forceinline__ sg_bf16 operator+(sg_bf16 a, sg_bf16 b) { return sg_bf16_from_f32(sg_bf16_to_f32(a) + sg_bf16_to_f32(b)); }
 __device__ __forceinline__ sg_bf16 operator*(sg_bf16 a, sg_bf16 b) { return sg_bf16_from_f32(sg_bf16_to_f32(a) * sg_bf16_to_f32(b)); }
+__device__ __forceinline__ sg_bf16 operator-(sg_bf16 a, sg_bf16 b) { return sg_bf16_from_f32(sg_bf16_to_f32(a) - sg_bf16_to_f32(b)); }
+__device__ __forceinline__ sg_bf16 operator/(sg_bf16 a, sg_bf16 b) { return sg_bf16_from_f32(sg_bf16_to_f32(a) / sg_bf16_to_f32(b)); }
+__device__ __forceinline__ bool operator<=(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) <= sg_bf16_to_f32(b); }
+__device__ __forceinline__ bool operator>=(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) >= sg_bf16_to_f32(b); }
 __device__ __forceinline__ bool operator<(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) < sg_bf16_to_f32(b); }
 __device__ __forceinline__ bool operator>(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) > sg_bf16_to_f32(b); }
 __device__ __forceinline__ bool operator==(sg_bf16 a, sg_bf16 b) { return sg_bf16_to_f32(a) == sg_bf16_to_f32(b); }

@@ -5,6 +5,10 @@ __device__ __forceinline__ float sg_f16_to_f32(sg_f16 h) { float f; asm("cvt.f32
 __device__ __forceinline__ sg_f16 sg_f16_from_f32(float f) { sg_f16 h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.x) : "f"(f)); return h; }
 __device__ __forceinline__ sg_f16 operator+(sg_f16 a, sg_f16 b) { return sg_f16_from_f32(sg_f16_to_f32(a) + sg_f16_to_f32(b)); }
 __device__ __forceinline__ sg_f16 operator*(sg_f16 a, sg_f16 b) { return sg_f16_from_f32(sg_f16_to_f32(a) * sg_f16_to_f32(b)); }
+__device__ __forceinline__ sg_f16 operator-(sg_f16 a, sg_f16 b) { return sg_f16_from_f32(sg_f16_to_f32(a) - sg_f16_to_f32(b)); }
+__device__ __forceinline__ sg_f16 operator/(sg_f16 a, sg_f16 b) { return sg_f16_from_f32(sg_f16_to_f32(a) / sg_f16_to_f32(b)); }
+__device__ __forceinline__ bool operator<=(sg_f16 a, sg_f16 b) { return sg_f16_to_f32(a) <= sg_f16_to_f32(b); }
+__device__ __forceinline__ bool operator>=(sg_f16 a, sg_f16 b) { return sg_f16_to_f32(a) >= sg_f16_to_f32(b); }
 __device__ __forceinline__ bool operator<(sg_f16 a, sg_f16 b) { return sg_f16_to_f32(a) < sg_f16_to_f32(b); }
 __device__ __forceinline__ bool operator>(sg_f16 a, sg_f16 b) { return sg_f16_to_f32(a) > sg_f16_to_f32(b); }
 __device__ __forceinline__ bool operator==(sg_f16 a, sg_f16 b) { return sg_f16_to_f32(a) == sg_f16_to_f32(b); }
