@@ -377,17 +377,28 @@ kernel_args! {
     /// The parameters of [`Kernel::SpgemmExpand`](crate::codegen::Kernel::SpgemmExpand).
     SpgemmExpand => SpgemmExpandArgs {
         arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, mrp: IdxIn,
-        mci: IdxIn, mv: ValsIn, mmode: I32, nrows: U64, off: U64In, tk: U64Out, tv: ValsOut,
-        used: U32Out,
+        mci: IdxIn, mv: ValsIn, mmode: I32, nrows: U64, off: U64In, ub: U64In, long_min: U64,
+        tk: U64Out, tv: ValsOut, used: U32Out,
     }
     /// The parameters of [`Kernel::SpgemmDot`](crate::codegen::Kernel::SpgemmDot).
     SpgemmDot => SpgemmDotArgs {
         arp: IdxIn, aci: IdxIn, av: ValsIn, btrp: IdxIn, btci: IdxIn, btv: ValsIn, mrp: IdxIn,
-        mci: IdxIn, mv: ValsIn, nrows: U64, mnnz: U64, tk: U64Out, tv: ValsOut,
+        mci: IdxIn, mv: ValsIn, nrows: U64, mnnz: U64, tv: ValsOut,
     }
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
-        off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64,
+        off: U64In, len: U32In, sel: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64,
+        small: U32, big: U32,
+    }
+    /// The parameters of [`Kernel::SortRowsBlock`](crate::codegen::Kernel::SortRowsBlock).
+    SortRowsBlock => SortRowsBlockArgs {
+        off: U64In, len: U32In, rows: IdxIn, nrows: U64, tk: U64Out, tv: ValsOut, cnt: U32Out,
+    }
+    /// The parameters of [`Kernel::SpgemmLong`](crate::codegen::Kernel::SpgemmLong).
+    SpgemmLong => SpgemmLongArgs {
+        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, mrp: IdxIn,
+        mci: IdxIn, mv: ValsIn, mmode: I32, rows: IdxIn, nrows: U64, ncols: U64, off: U64In,
+        accs: ValsOut, flags: BytesOut, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::GatherRows`](crate::codegen::Kernel::GatherRows).
     GatherRows => GatherRowsArgs {

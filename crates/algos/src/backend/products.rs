@@ -97,8 +97,7 @@ pub trait Products: Objects {
     /// entry, formed only where the mask allows `(i, j)`, the terms of one `(i, j)` combined
     /// in increasing `k`. `C` is a new CSR matrix holding the results that are not the zero
     /// (under plus-times, terms that cancel leave no entry). `A` is `m x k`, `B` `k x n`, the
-    /// mask `m x n`; any formats. For `A (+).(x) B^T` pass
-    /// [`transpose_matrix`](super::ElementWise::transpose_matrix)`(B)`.
+    /// mask `m x n`; any formats. For `A (+).(x) B^T`, [`Products::spgemm_t`].
     ///
     /// Cost: work proportional to the terms formed (the products of `A`'s entries with the
     /// rows of `B` they name); memory for those terms on a GPU, refused up front with the
@@ -126,6 +125,38 @@ pub trait Products: Objects {
         a: &Self::Matrix<S>,
         b: &Self::Matrix<S>,
     ) -> Result<Self::Matrix<S>>;
+    /// `C<mask> = A (+).(x) B^T` (`GrB_mxm` with the second input transposed): as
+    /// [`Products::spgemm`] of `a` and the transpose of `b`, which is `n x k`. A backend may
+    /// skip forming `B^T`: the GPU backend does under a kept mask, where each mask entry is
+    /// the dot product of a row of `A` and a row of `B` (so triangle counting's `L (+).(x) L^T`
+    /// masked by `L` reads `L` alone); the provided version transposes `b`.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::PlusTimes;
+    ///
+    /// let b = CpuBackend::new();
+    /// let opts = ConvertOptions::default();
+    /// // The strictly lower triangle of a triangle and a pendant: 1-0, 2-0, 2-1, 3-2.
+    /// let l = b.matrix(&arcs_to_csr::<PlusTimes<i64>>(4, &[(1, 0, 1), (2, 0, 1), (2, 1, 1), (3, 2, 1)])?, Format::Csr, &opts)?;
+    /// // C<L> = L L^T: for each edge (i, j), the common lower neighbours of i and j.
+    /// let c = b.read_matrix(&b.spgemm_t(MatrixMask::Keep(&l), &l, &l)?)?;
+    /// assert_eq!(c.iter().collect::<Vec<_>>(), vec![(2, 1, 1)]); // one triangle: 0, 1, 2
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn spgemm_t<S: Semiring>(
+        &self,
+        mask: MatrixMask<'_, Self, S>,
+        a: &Self::Matrix<S>,
+        b: &Self::Matrix<S>,
+    ) -> Result<Self::Matrix<S>>
+    where
+        Self: super::ElementWise,
+    {
+        let t = self.transpose_matrix(b)?;
+        self.spgemm(mask, a, &t)
+    }
     /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
     /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
     /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or

@@ -202,6 +202,15 @@ fn cfg1(n: u64) -> LaunchConfig {
     }
 }
 
+/// `n` blocks (at least one) of [`BLOCK`] threads: a block per work item.
+fn cfg_blocks(n: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (n.max(1) as u32, 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
 fn cfg_stride(n: u64) -> LaunchConfig {
     LaunchConfig {
         grid_dim: (n.div_ceil(BLOCK as u64).clamp(1, MAX_GRID) as u32, 1, 1),

@@ -68,13 +68,42 @@ impl GpuBackend {
         src: Option<&[u32]>,
         op: RowOp,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        let (m, n) = (a.info.nrows, a.info.ncols);
         let c = self.push_csr(a)?;
-        let rp = self.dev.download(&c.rp, m + 1)?;
+        let rp = self.dev.download(&c.rp, a.info.nrows + 1)?;
+        self.rows_of::<S>(&c.rp, &c.ci, &c.vals, &rp, a.info.ncols, src, op)
+    }
+
+    /// Row `k` of a CSR matrix (`rp`, `ci`, `vals` on the device, `rp_host` its row pointers
+    /// on the host) from row `src[k]` (or row `k`), copied without its zeros: a new CSR matrix.
+    pub(super) fn copy_rows<S: Semiring>(
+        &self,
+        rp: &CudaSlice<u32>,
+        ci: &CudaSlice<u32>,
+        vals: &CudaSlice<u8>,
+        rp_host: &[u32],
+        ncols: usize,
+        src: Option<&[u32]>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        self.rows_of::<S>(rp, ci, vals, rp_host, ncols, src, RowOp::Copy)
+    }
+
+    /// [`GpuBackend::copy_rows`] with each row copied, mapped or selected by `op`.
+    #[allow(clippy::too_many_arguments)]
+    fn rows_of<S: Semiring>(
+        &self,
+        rp: &CudaSlice<u32>,
+        ci: &CudaSlice<u32>,
+        vals: &CudaSlice<u8>,
+        rp_host: &[u32],
+        n: usize,
+        src: Option<&[u32]>,
+        op: RowOp,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let m = rp_host.len() - 1;
         let out_rows = src.map_or(m, <[u32]>::len);
         let len = |k: usize| {
             let r = src.map_or(k, |s| s[k] as usize);
-            (rp[r + 1] - rp[r]) as u64
+            (rp_host[r + 1] - rp_host[r]) as u64
         };
         let (off, total) = offsets((0..out_rows).map(len), out_rows);
         self.dev.check_fits(
@@ -96,9 +125,9 @@ impl GpuBackend {
                 RowOp::Select(f, s) => (f, s, 0),
             };
             RowsMapArgs {
-                rp: &c.rp,
-                ci: &c.ci,
-                av: &c.vals,
+                rp,
+                ci,
+                av: vals,
                 src: srcd.as_ref().unwrap_or(&self.dummy_idx),
                 use_src: src.is_some() as i32,
                 nrows: out_rows as u64,

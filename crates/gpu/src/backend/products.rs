@@ -335,7 +335,16 @@ impl Products for GpuBackend {
         a: &GpuMatrix<S>,
         b: &GpuMatrix<S>,
     ) -> AlgoResult<GpuMatrix<S>> {
-        Ok(self.spgemm_dev(mask, a, b)?)
+        Ok(self.spgemm_dev(mask, a, b, false)?)
+    }
+
+    fn spgemm_t<S: Semiring>(
+        &self,
+        mask: semigraph_algos::MatrixMask<'_, Self, S>,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        Ok(self.spgemm_dev(mask, a, b, true)?)
     }
 
     fn mxm<S: Semiring>(

@@ -12,19 +12,33 @@ use semigraph_algos::MatrixMask;
 
 use super::*;
 
+/// Rows of at most this many values are sorted by one thread.
+const SMALL_ROW: u32 = 32;
+/// Rows of up to this many values are sorted by a block in shared memory (the kernels'
+/// `SG_SORT_CAP`); a product's rows with more terms take a dense accumulator.
+const BLOCK_ROW: u32 = 2048;
+/// At most this many blocks take a product's long rows at once (each holds an accumulator of
+/// a row's width).
+const LONG_BLOCKS: usize = 264;
+
 impl GpuBackend {
-    /// [`Products::spgemm`] on the device.
+    /// [`Products::spgemm`] on the device (`b_t`: `b` holds `B^T`).
     pub(super) fn spgemm_dev<S: Semiring>(
         &self,
         mask: MatrixMask<'_, Self, S>,
         a: &GpuMatrix<S>,
         b: &GpuMatrix<S>,
+        b_t: bool,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        let (m, n) = (a.info.nrows, b.info.ncols);
+        let (bk, bn) = match b_t {
+            false => (b.info.nrows, b.info.ncols),
+            true => (b.info.ncols, b.info.nrows),
+        };
+        let (m, n) = (a.info.nrows, bn);
         assert_eq!(
-            a.info.ncols, b.info.nrows,
-            "spgemm: A has {} columns, B has {} rows",
-            a.info.ncols, b.info.nrows
+            a.info.ncols, bk,
+            "spgemm: A has {} columns, B has {bk} rows",
+            a.info.ncols
         );
         let (mmode, mk) = match mask {
             MatrixMask::All => (0, None),
@@ -39,9 +53,20 @@ impl GpuBackend {
             );
         }
         if let (1, Some(x)) = (mmode, mk) {
-            // The mask bounds the output: one dot product per mask entry.
-            return self.spgemm_dot(x, a, b);
+            // The mask bounds the output: one dot product per mask entry, with the rows of B^T.
+            return match b_t {
+                true => self.spgemm_dot(x, a, b),
+                false => self.spgemm_dot(x, a, &self.transpose_dev(b)?),
+            };
         }
+        let bt;
+        let b = match b_t {
+            true => {
+                bt = self.transpose_dev(b)?;
+                &bt
+            }
+            false => b,
+        };
         let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
         let cm = match mk {
             Some(x) => Some(self.push_csr(x)?),
@@ -61,7 +86,6 @@ impl GpuBackend {
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
         let bounds = self.dev.download(&ub, m)?;
-        drop(ub);
         if let Some(&u) = bounds.iter().find(|&&u| u > u32::MAX as u64) {
             return Err(GpuError::TooLarge {
                 what: "terms of one row of a sparse product".into(),
@@ -70,10 +94,16 @@ impl GpuBackend {
             });
         }
         let (off, total) = offsets(bounds.iter().copied(), m);
+        let long: Vec<u32> = (0..m as u32)
+            .filter(|&i| bounds[i as usize] > BLOCK_ROW as u64)
+            .collect();
+        // The long rows' blocks, each with a dense accumulator of n values and flags.
+        let blocks = long.len().min(LONG_BLOCKS);
         let per_term = 8 + size_of::<S::T>() as u64;
+        let workspace = (blocks * n) as u64 * (size_of::<S::T>() as u64 + 1);
         self.dev.check_fits(
             &format!("the {total} terms of a {m}x{n} sparse product"),
-            total * per_term,
+            total * per_term + workspace,
         )?;
         let offd = self.dev.upload(&off, "spgemm offsets")?;
         let mut tk = self
@@ -81,7 +111,11 @@ impl GpuBackend {
             .zeros::<u64>(total.max(1) as usize, "spgemm keys")?;
         let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "spgemm terms")?;
         let mut used = self.dev.zeros::<u32>(m.max(1), "spgemm row terms")?;
-        // Phase 2: the terms.
+        let (mrp, mci, mv) = match cm {
+            Some(c) => (&*c.rp, &*c.ci, &*c.vals),
+            None => (&self.dummy_idx, &self.dummy_idx, &self.dummy),
+        };
+        // Phase 2: the terms of the rows that are not long.
         if m > 0 {
             let f = self.dev.func::<S>(Kernel::SpgemmExpand)?;
             SpgemmExpandArgs {
@@ -91,44 +125,69 @@ impl GpuBackend {
                 brp: &cb.rp,
                 bci: &cb.ci,
                 bv: &cb.vals,
-                mrp: cm.map_or(&self.dummy_idx, |c| &*c.rp),
-                mci: cm.map_or(&self.dummy_idx, |c| &*c.ci),
-                mv: cm.map_or(&self.dummy, |c| &*c.vals),
+                mrp,
+                mci,
+                mv,
                 mmode,
                 nrows: m as u64,
                 off: &offd,
+                ub: &ub,
+                long_min: BLOCK_ROW as u64,
                 tk: &mut tk,
                 tv: &mut tv,
                 used: &mut used,
             }
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
-        self.sorted_rows::<S>(m, n, &offd, &mut tk, &mut tv, &used)
+        // Phase 3: each row sorted and combined (by one thread, a block, or for the long
+        // rows a block with a dense accumulator), then gathered.
+        let mut cnt = self.sort_segments::<S>(m, &offd, &mut tk, &mut tv, &used, &ub, &bounds)?;
+        if !long.is_empty() {
+            let rows = self.dev.upload(&long, "spgemm long rows")?;
+            let mut accs = self.alloc_vals::<S>((blocks * n).max(1), "spgemm accumulators")?;
+            let mut flags = self.dev.zeros::<u8>((blocks * n).max(1), "spgemm flags")?;
+            let f = self.dev.func::<S>(Kernel::SpgemmLong)?;
+            SpgemmLongArgs {
+                arp: &ca.rp,
+                aci: &ca.ci,
+                av: &ca.vals,
+                brp: &cb.rp,
+                bci: &cb.ci,
+                bv: &cb.vals,
+                mrp,
+                mci,
+                mv,
+                mmode,
+                rows: &rows,
+                nrows: long.len() as u64,
+                ncols: n as u64,
+                off: &offd,
+                accs: &mut accs,
+                flags: &mut flags,
+                tk: &mut tk,
+                tv: &mut tv,
+                cnt: &mut cnt,
+            }
+            .launch(&self.dev, &f, cfg_blocks(blocks))?;
+        }
+        self.gather_segments(m, n, &offd, &cnt, &tk, &tv)
     }
 
-    /// `C<M> = A (+).(x) B` by dot products: `B^T` on the device, then for each entry of `M`
-    /// the intersection of a row of `A` and a row of `B^T`; nothing is formed outside the mask.
+    /// `C<M> = A (+).(x) B` by dot products, given `B^T` (`bt`): for each entry of `M` the
+    /// intersection of a row of `A` and a row of `B^T`; nothing is formed outside the mask, and
+    /// the results, in the mask's order, need no sort.
     fn spgemm_dot<S: Semiring>(
         &self,
         mask: &GpuMatrix<S>,
         a: &GpuMatrix<S>,
-        b: &GpuMatrix<S>,
+        bt: &GpuMatrix<S>,
     ) -> Result<GpuMatrix<S>, GpuError> {
         let (m, n, mnnz) = (mask.info.nrows, mask.info.ncols, mask.info.nnz);
-        let bt = self.transpose_dev(b)?;
-        let (ca, cbt, cm) = (self.push_csr(a)?, self.push_csr(&bt)?, self.push_csr(mask)?);
+        let (ca, cbt, cm) = (self.push_csr(a)?, self.push_csr(bt)?, self.push_csr(mask)?);
         self.dev.check_fits(
             &format!("the {mnnz} mask entries of a {m}x{n} sparse product"),
-            mnnz as u64 * (8 + size_of::<S::T>() as u64),
+            mnnz as u64 * (8 + 2 * size_of::<S::T>() as u64),
         )?;
-        // Each mask row is its output row's segment.
-        let mrp = self.dev.download(&cm.rp, m + 1)?;
-        let mut lens: Vec<u32> = mrp.windows(2).map(|w| w[1] - w[0]).collect();
-        let (off, _) = offsets(lens.iter().map(|&l| l as u64), m);
-        lens.resize(m.max(1), 0);
-        let offd = self.dev.upload(&off, "spgemm offsets")?;
-        let lend = self.dev.upload(&lens, "spgemm row lengths")?;
-        let mut tk = self.dev.zeros::<u64>(mnnz.max(1), "spgemm keys")?;
         let mut tv = self.alloc_vals::<S>(mnnz.max(1), "spgemm values")?;
         if m > 0 && mnnz > 0 {
             let f = self.dev.func::<S>(Kernel::SpgemmDot)?;
@@ -144,12 +203,13 @@ impl GpuBackend {
                 mv: &cm.vals,
                 nrows: m as u64,
                 mnnz: mnnz as u64,
-                tk: &mut tk,
                 tv: &mut tv,
             }
             .launch(&self.dev, &f, cfg_stride(mnnz as u64))?;
         }
-        self.sorted_rows::<S>(m, n, &offd, &mut tk, &mut tv, &lend)
+        // The mask's pattern with the products as values, without the zeros.
+        let mrp = self.dev.download(&cm.rp, m + 1)?;
+        self.copy_rows(&cm.rp, &cm.ci, &tv, &mrp, n, None)
     }
 
     /// [`ElementWise::transpose_matrix`] on the device.
@@ -173,8 +233,13 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
         }
-        let counts = self.dev.download(&cnt, n)?;
-        let (off, _) = offsets(counts.iter().map(|&k| k as u64), n);
+        let counts: Vec<u64> = self
+            .dev
+            .download(&cnt, n)?
+            .into_iter()
+            .map(u64::from)
+            .collect();
+        let (off, _) = offsets(counts.iter().copied(), n);
         let offd = self.dev.upload(&off, "transpose offsets")?;
         let mut cursor = self.dev.zeros::<u32>(n.max(1), "transpose cursors")?;
         let mut tk = self.dev.zeros::<u64>(nnz.max(1), "transpose keys")?;
@@ -193,7 +258,7 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
-        self.sorted_rows::<S>(n, m, &offd, &mut tk, &mut tv, &cnt)
+        self.sorted_rows::<S>(n, m, &offd, &mut tk, &mut tv, &cnt, &counts)
     }
 
     /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.
@@ -212,8 +277,9 @@ impl GpuBackend {
             .map_err(invalid)
     }
 
-    /// The last phases of a product or transpose: each row's `len` keyed values at `off`
-    /// sorted and combined, counted, and gathered into a new CSR matrix.
+    /// The last phases of a transpose: each column's `lens[j]` keyed values at `off` sorted,
+    /// then gathered into a new CSR matrix.
+    #[allow(clippy::too_many_arguments)]
     fn sorted_rows<S: Semiring>(
         &self,
         nrows: usize,
@@ -222,21 +288,71 @@ impl GpuBackend {
         tk: &mut CudaSlice<u64>,
         tv: &mut CudaSlice<u8>,
         len: &CudaSlice<u32>,
+        lens: &[u64],
     ) -> Result<GpuMatrix<S>, GpuError> {
+        let sel = match lens.is_empty() {
+            true => self.dev.zeros::<u64>(1, "row lengths")?,
+            false => self.dev.upload(lens, "row lengths")?,
+        };
+        let cnt = self.sort_segments::<S>(nrows, off, tk, tv, len, &sel, lens)?;
+        self.gather_segments(nrows, ncols, off, &cnt, tk, tv)
+    }
+
+    /// Sorts each row's `len[i]` keyed values at `off[i]` by key, combines those of one column
+    /// with `add` in key order, drops the zeros, and returns each row's count. Rows are
+    /// classified by `sel` (on the device) and `sel_host`, the same lengths or bounds of them:
+    /// at most [`SMALL_ROW`] or more than [`BLOCK_ROW`] by one thread (a heap sort), between
+    /// by a block in shared memory.
+    #[allow(clippy::too_many_arguments)]
+    fn sort_segments<S: Semiring>(
+        &self,
+        nrows: usize,
+        off: &CudaSlice<u64>,
+        tk: &mut CudaSlice<u64>,
+        tv: &mut CudaSlice<u8>,
+        len: &CudaSlice<u32>,
+        sel: &CudaSlice<u64>,
+        sel_host: &[u64],
+    ) -> Result<CudaSlice<u32>, GpuError> {
         let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "row lengths")?;
-        if nrows > 0 {
-            let f = self.dev.func::<S>(Kernel::SortRows)?;
-            SortRowsArgs {
+        if nrows == 0 {
+            return Ok(cnt);
+        }
+        let f = self.dev.func::<S>(Kernel::SortRows)?;
+        SortRowsArgs {
+            off,
+            len,
+            sel,
+            tk,
+            tv,
+            cnt: &mut cnt,
+            nrows: nrows as u64,
+            small: SMALL_ROW,
+            big: BLOCK_ROW,
+        }
+        .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+        let medium: Vec<u32> = (0..nrows as u32)
+            .filter(|&i| (SMALL_ROW as u64 + 1..=BLOCK_ROW as u64).contains(&sel_host[i as usize]))
+            .collect();
+        if !medium.is_empty() {
+            let rows = self.dev.upload(&medium, "rows sorted by blocks")?;
+            let f = self.dev.func::<S>(Kernel::SortRowsBlock)?;
+            SortRowsBlockArgs {
                 off,
                 len,
+                rows: &rows,
+                nrows: medium.len() as u64,
                 tk,
                 tv,
                 cnt: &mut cnt,
-                nrows: nrows as u64,
             }
-            .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+            .launch(
+                &self.dev,
+                &f,
+                cfg_blocks(medium.len().min(MAX_GRID as usize)),
+            )?;
         }
-        self.gather_segments(nrows, ncols, off, &cnt, tk, tv)
+        Ok(cnt)
     }
 
     /// The last phase of every operation that writes each output row to a segment of a

@@ -111,6 +111,11 @@ pub enum Kernel {
     SortRows,
     /// Copies each sorted row to the CSR arrays (the last phase of a product or transpose).
     GatherRows,
+    /// [`Kernel::SortRows`] for rows of 33 to 2,048 values, a block per row sorting in shared
+    /// memory.
+    SortRowsBlock,
+    /// The long rows of a product, a block per row with a dense accumulator.
+    SpgemmLong,
     /// Matrix transpose, phase 1: entries per column.
     ColCount,
     /// Phase 2: each entry to its column's segment.
@@ -151,7 +156,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 54] = [
+    pub const ALL: [Kernel; 56] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -194,6 +199,8 @@ impl Kernel {
         Kernel::SpgemmDot,
         Kernel::SortRows,
         Kernel::GatherRows,
+        Kernel::SortRowsBlock,
+        Kernel::SpgemmLong,
         Kernel::ColCount,
         Kernel::ColScatter,
         Kernel::ApplyOp,
@@ -252,6 +259,8 @@ impl Kernel {
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
             Kernel::SpgemmDot => ("spgemm", "csr", "dot"),
             Kernel::SortRows => ("sort_rows", "csr", "heap"),
+            Kernel::SortRowsBlock => ("sort_rows", "csr", "bitonic"),
+            Kernel::SpgemmLong => ("spgemm", "csr", "long_rows"),
             Kernel::GatherRows => ("gather_rows", "csr", "base"),
             Kernel::ColCount => ("col_count", "csr", "base"),
             Kernel::ColScatter => ("col_scatter", "csr", "base"),
@@ -475,7 +484,10 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         ) {
             s.push_str(queue::HELPERS);
         }
-        if matches!(kernel, Kernel::SpgemmExpand | Kernel::SortRows) {
+        if matches!(
+            kernel,
+            Kernel::SpgemmExpand | Kernel::SortRows | Kernel::SpgemmLong
+        ) {
             s.push_str(sparse::HELPERS);
         }
         if let Some(op) = op {

@@ -54,9 +54,11 @@ extern "C" __global__ void KERNEL(PARAMS) {
 // on as keys (j << 32 | position) and values, in the order of k; used[i] = their number.
 // mmode 0: no mask; 1: only where the mask has an entry; 2: only where it has none (an entry
 // is a stored value that is not the zero).
+// Rows with more than `long_min` terms (ub) are left to [`Kernel::SpgemmLong`]: used[i] = 0.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
         unsigned long long p = off[i];
+        if (ub[i] > long_min) { used[i] = 0; continue; }
         sg_idx_t m0 = mmode != 0 ? mrp[i] : 0, m1 = mmode != 0 ? mrp[i + 1] : 0;
         for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
             sg_idx_t k = aci[e];
@@ -77,8 +79,8 @@ extern "C" __global__ void KERNEL(PARAMS) {
         Kernel::SpgemmDot => {
             r#"// A masked product by dot products: for each entry p of the mask (its row i found in mrp),
 // C(i, j) = the terms mul(A(i, k), B(k, j), k) over the k in both row i of A and row j of
-// B^T, combined in increasing k (the shorter row walked, the longer searched); key j << 32
-// at p, and the zero where the mask's value is the zero or no k meets.
+// B^T, combined in increasing k (the shorter row walked, the longer searched): tv[p], the
+// zero where the mask's value is the zero or no k meets.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long p = sg_gid(); p < mnnz; p += sg_nthreads()) {
         unsigned long long lo = 0, hi = nrows;
@@ -123,7 +125,6 @@ extern "C" __global__ void KERNEL(PARAMS) {
                 }
             }
         }
-        tk[p] = (unsigned long long)j << 32;
         tv[p] = acc;
     }
 }
@@ -133,8 +134,11 @@ extern "C" __global__ void KERNEL(PARAMS) {
             r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
 // those of one column with add in key order, drops the zeros, and leaves the row's entries at
 // the front of its segment: cnt[i] of them.
+// Only rows whose `sel` (their length, or a bound on it) is at most `small` or more than
+// `big`: [`Kernel::SortRowsBlock`] sorts the others.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        if (sel[i] > small && sel[i] <= big) continue;
         unsigned long long* k = tk + off[i];
         sr_t* v = tv + off[i];
         unsigned int n = len[i];
@@ -190,6 +194,143 @@ extern "C" __global__ void KERNEL(PARAMS) {
             tk[p] = (unsigned long long)i << 32;
             tv[p] = av[e];
         }
+    }
+}
+"#
+        }
+        Kernel::SortRowsBlock => {
+            r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (at most SG_SORT_CAP values each),
+// a block per row: a bitonic sort of the keyed values in shared memory, then one thread
+// combines the values of one column with add in key order and drops the zeros.
+#define SG_SORT_CAP 2048
+extern "C" __global__ void KERNEL(PARAMS) {
+    __shared__ unsigned long long sk[SG_SORT_CAP];
+    __shared__ sr_t sv[SG_SORT_CAP];
+    for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
+        sg_idx_t i = rows[r];
+        unsigned long long* k = tk + off[i];
+        sr_t* v = tv + off[i];
+        unsigned int n = len[i], p2 = 1;
+        while (p2 < n) p2 <<= 1;
+        for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
+            if (t < n) { sk[t] = k[t]; sv[t] = v[t]; } else { sk[t] = 0xffffffffffffffffull; }
+        }
+        __syncthreads();
+        for (unsigned int size = 2; size <= p2; size <<= 1) {
+            for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
+                for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
+                    unsigned int u = t ^ stride;
+                    if (u > t) {
+                        unsigned long long a = sk[t], b = sk[u];
+                        if ((a > b) == ((t & size) == 0)) {
+                            sk[t] = b; sk[u] = a;
+                            sr_t x = sv[t]; sv[t] = sv[u]; sv[u] = x;
+                        }
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        if (threadIdx.x == 0) {
+            unsigned int w = 0;
+            for (unsigned int q = 0; q < n;) {
+                unsigned long long col = sk[q] >> 32;
+                sr_t acc = sv[q];
+                for (++q; q < n && (sk[q] >> 32) == col; ++q) acc = sr_add(acc, sv[q]);
+                if (!sr_is_zero(acc)) { k[w] = col << 32; v[w] = acc; ++w; }
+            }
+            cnt[i] = w;
+        }
+        __syncthreads();
+    }
+}
+"#
+        }
+        Kernel::SpgemmLong => {
+            r#"// The rows of a product listed in `rows` (the long ones), a block per row with a dense
+// accumulator of `ncols` values and flags per block (flags zero between rows): for each k of
+// row i of A in increasing order, the block's threads take the entries of row k of B (distinct
+// columns, so no two threads meet) and combine their terms into the accumulator, the first
+// term of a column stored as it is; a barrier between k's keeps each column's terms in
+// increasing k, as everywhere else. The touched columns are listed (up to SG_LIST_CAP, sorted
+// in shared memory) or, past that, found by a scan of all columns; the results that are not
+// the zero go to the row's segment in column order, cnt[i] of them.
+#define SG_LIST_CAP 4096
+extern "C" __global__ void KERNEL(PARAMS) {
+    __shared__ unsigned int list[SG_LIST_CAP];
+    __shared__ unsigned int nlist, base;
+    __shared__ unsigned int warp_sums[32];
+    sr_t* acc = accs + (unsigned long long)blockIdx.x * ncols;
+    unsigned char* f = flags + (unsigned long long)blockIdx.x * ncols;
+    unsigned int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
+        sg_idx_t i = rows[r];
+        sg_idx_t m0 = mmode != 0 ? mrp[i] : 0, m1 = mmode != 0 ? mrp[i + 1] : 0;
+        if (threadIdx.x == 0) { nlist = 0; base = 0; }
+        __syncthreads();
+        for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
+            sg_idx_t k = aci[e];
+            sr_t a = av[e];
+            for (sg_idx_t q = brp[k] + threadIdx.x; q < brp[k + 1]; q += blockDim.x) {
+                sg_idx_t j = bci[q];
+                if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) continue;
+                sr_t t = sr_mul(a, bv[q], (unsigned long long)k);
+                if (f[j]) {
+                    acc[j] = sr_add(acc[j], t);
+                } else {
+                    acc[j] = t;
+                    f[j] = 1;
+                    unsigned int s = atomicAdd(&nlist, 1u);
+                    if (s < SG_LIST_CAP) list[s] = j;
+                }
+            }
+            __syncthreads();
+        }
+        unsigned int d = nlist;
+        bool listed = d <= SG_LIST_CAP;
+        if (listed) {
+            unsigned int p2 = 1;
+            while (p2 < d) p2 <<= 1;
+            for (unsigned int t = d + threadIdx.x; t < p2; t += blockDim.x) list[t] = 0xffffffffu;
+            __syncthreads();
+            for (unsigned int size = 2; size <= p2; size <<= 1) {
+                for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
+                    for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
+                        unsigned int u = t ^ stride;
+                        if (u > t) {
+                            unsigned int x = list[t], y = list[u];
+                            if ((x > y) == ((t & size) == 0)) { list[t] = y; list[u] = x; }
+                        }
+                    }
+                    __syncthreads();
+                }
+            }
+        }
+        unsigned long long limit = listed ? d : ncols, p0 = off[i];
+        for (unsigned long long c0 = 0; c0 < limit; c0 += blockDim.x) {
+            unsigned long long x = c0 + threadIdx.x;
+            bool has = false;
+            sr_t v = SR_ZERO;
+            unsigned long long c = 0;
+            if (x < limit) {
+                c = listed ? list[x] : x;
+                if (f[c]) { v = acc[c]; f[c] = 0; has = !sr_is_zero(v); }
+            }
+            unsigned int bal = __ballot_sync(SG_FULL, has);
+            if (lane == 0) warp_sums[wid] = __popc(bal);
+            __syncthreads();
+            unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
+            for (unsigned int w = 0; w < nw; ++w) {
+                if (w < wid) before += warp_sums[w];
+                total += warp_sums[w];
+            }
+            if (has) { tk[p0 + base + before] = c << 32; tv[p0 + base + before] = v; }
+            __syncthreads();
+            if (threadIdx.x == 0) base += total;
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) cnt[i] = base;
+        __syncthreads();
     }
 }
 "#

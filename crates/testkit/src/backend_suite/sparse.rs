@@ -1,6 +1,6 @@
 //! Sparse x sparse products, matrix transpose and matrix read-back, against references
 //! computed from the inputs: each output position's terms `mul(A(i, k), B(k, j), k)` in
-//! increasing `k`, under each kind of matrix mask.
+//! increasing `k`, under each kind of matrix mask, also from `B^T` (`spgemm_t`).
 
 use semigraph_algos::testing::unlimited;
 use semigraph_algos::{Backend, MatrixMask};
@@ -17,18 +17,25 @@ pub fn check_sparse_products<B: Backend, S: Semiring>(b: &B, format: Format)
 where
     S::T: TestValue,
 {
-    for (seed, (m, k, n)) in [
-        (21u64, (37usize, 29usize, 23usize)),
-        (22, (16, 16, 16)),
-        (23, (1, 5, 7)),
-        (24, (6, 1, 4)),
+    // The last shape has rows of every kind a GPU product distinguishes: up to 32 terms, up
+    // to 2,048 (sorted by a block), more (a dense accumulator), with up to 4,096 distinct
+    // columns (listed) and more (found by a scan).
+    for (seed, (m, k, n), (per_a, per_b)) in [
+        (21u64, (37usize, 29usize, 23usize), (5usize, 5usize)),
+        (22, (16, 16, 16), (5, 5)),
+        (23, (1, 5, 7), (5, 5)),
+        (24, (6, 1, 4), (5, 5)),
+        (25, (12, 64, 6000), (64, 160)),
     ] {
-        let a = random_csr::<S>(m, k, 5, seed);
-        let bb = random_csr::<S>(k, n, 5, seed + 1);
+        let a = random_csr::<S>(m, k, per_a, seed);
+        let bb = random_csr::<S>(k, n, per_b, seed + 1);
         let mk = random_csr::<S>(m, n, 6, seed + 2);
         let da = b.matrix(&a, format, &unlimited()).expect("matrix A");
         let db = b.matrix(&bb, format, &unlimited()).expect("matrix B");
         let dm = b.matrix(&mk, format, &unlimited()).expect("mask");
+        let dbt = b
+            .matrix(&bb.transpose(), format, &unlimited())
+            .expect("matrix B^T");
         // Read-back and transpose: the stored entries that are not the zero.
         let nonzero = |c: &Csr<S>| -> Vec<(usize, usize, S::T)> {
             c.iter().filter(|e| !S::is_zero(e.2)).collect()
@@ -68,6 +75,19 @@ where
                 _ => MatrixMask::Skip(&dm),
             };
             let c = b.spgemm(mask, &da, &db).expect("spgemm");
+            // The same product from B^T.
+            let ct = b.spgemm_t(mask, &da, &dbt).expect("spgemm_t");
+            assert_eq!(
+                b.read_matrix(&ct)
+                    .expect("read_matrix")
+                    .iter()
+                    .collect::<Vec<_>>(),
+                b.read_matrix(&c)
+                    .expect("read_matrix")
+                    .iter()
+                    .collect::<Vec<_>>(),
+                "spgemm_t (mask kind {kind}) differs from spgemm"
+            );
             let info = b.matrix_info(&c);
             assert_eq!((info.nrows, info.ncols), (m, n), "spgemm: shape");
             let c = b.read_matrix(&c).expect("read_matrix");
