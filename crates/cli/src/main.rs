@@ -400,7 +400,7 @@ fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
         | Cmd::Convert { file, .. } => (Some(file), None),
         Cmd::Apsp { file, next_hop, .. } => (Some(file), next_hop.as_deref()),
         Cmd::Bench {
-            what: args::BenchCmd::Spmv { file, .. },
+            what: args::BenchCmd::Spmv { file, .. } | args::BenchCmd::Spgemm { file, .. },
         } => (file.as_deref(), None),
         _ => (None, None),
     };

@@ -72,6 +72,7 @@ impl Plain for u8 {}
 impl Plain for u32 {}
 impl Plain for u64 {}
 impl Plain for f32 {}
+impl Plain for i32 {}
 
 /// The handle of a CUDA memory pool.
 #[derive(Clone, Copy)]

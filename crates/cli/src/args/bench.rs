@@ -44,6 +44,26 @@ pub enum BenchCmd {
         #[command(flatten)]
         opts: RunOpts,
     },
+    /// Sparse x sparse products of a graph's pattern (plus-times f32), in one run: `A*A` on
+    /// the GPU backend, cuSPARSE's product and the CPU backend, and triangle counting's masked
+    /// `L*L^T<L>` (L the strictly lower triangle of the symmetrised pattern) on both backends;
+    /// GPU: median device time of --runs runs (at least 5) after a warm-up, each the whole
+    /// product from resident operands; CPU: median of 3; every result checked against the
+    /// CPU backend's.
+    Spgemm {
+        /// The graph file (or --generate).
+        file: Option<PathBuf>,
+        /// Generate the graph instead of reading a file (sizes as for `generate`).
+        #[arg(long, value_enum)]
+        generate: Option<GenKind>,
+        #[command(flatten)]
+        gen_args: GenArgs,
+        /// Timed GPU runs per product (at least 5).
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
     /// Breadth-first search on each backend after a warm-up: median and minimum of --runs
     /// runs, levels, microseconds per level, edges traversed per second, kernel launches,
     /// host synchronisations and device allocations per run; every run checked against the

@@ -223,7 +223,7 @@ impl Cmd {
                 ..
             } => Common::with(Some(backend), None, write, Some(json)),
             Cmd::Bench { what } => match what {
-                BenchCmd::Spmv { opts, .. } => opts.common(),
+                BenchCmd::Spmv { opts, .. } | BenchCmd::Spgemm { opts, .. } => opts.common(),
                 BenchCmd::Bfs { bench }
                 | BenchCmd::Sssp { bench, .. }
                 | BenchCmd::Apsp { bench, .. } => bench.opts.common(),

@@ -1,10 +1,12 @@
 //! `semigraph bench ...`: SpMV per format against cuSPARSE (`spmv`), the algorithms
-//! (`algos`: BFS, SSSP, APSP), semiring GEMM against cuBLAS (`gemm`) and the format study
+//! (`algos`: BFS, SSSP, APSP), semiring GEMM against cuBLAS (`gemm`), sparse products against cuSPARSE
+//! (`spgemm`) and the format study
 //! (`study`). Benchmark code lives here, apart from the commands users run; the GPU peers it
 //! times against are `semigraph_gpu::peers` (the `peers` feature).
 
 pub(crate) mod algos;
 pub(crate) mod gemm;
+pub(crate) mod spgemm;
 pub(crate) mod spmv;
 pub(crate) mod study;
 
@@ -94,6 +96,16 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
             );
             gemm::gemm_bench(&c, n, &list, runs)?
         }
+        BenchCmd::Spgemm {
+            file,
+            generate,
+            gen_args,
+            runs,
+            ..
+        } => {
+            let (g, label) = graph_of(&c, file, generate, &gen_args, "spgemm")?;
+            spgemm::spgemm_bench(&c, &g, &label, runs)?;
+        }
         BenchCmd::Spmv {
             file,
             generate,
@@ -103,10 +115,27 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
             runs,
             ..
         } => {
-            let (g, label) = match (file, generate) {
-                (Some(f), None) => (load(&f, &c)?, f.display().to_string()),
+            let (g, label) = graph_of(&c, file, generate, &gen_args, "spmv")?;
+            spmv::spmv(&c, &g, &label, &semirings, &formats, runs)?;
+        }
+    }
+    Ok(())
+}
+
+/// The graph of a bench: a FILE or a generated one, and its label.
+fn graph_of(
+    c: &Common,
+    file: Option<std::path::PathBuf>,
+    generate: Option<GenKind>,
+    gen_args: &crate::args::GenArgs,
+    bench: &str,
+) -> Res<(semigraph_formats::EdgeList, String)> {
+    Ok({
+        {
+            match (file, generate) {
+                (Some(f), None) => (load(&f, c)?, f.display().to_string()),
                 (None, Some(kind)) => {
-                    let g = generated(kind, &gen_args)?;
+                    let g = generated(kind, gen_args)?;
                     let label = match kind {
                         GenKind::Grid => format!("grid {}x{}", gen_args.rows, gen_args.cols),
                         GenKind::Kronecker | GenKind::Urand => format!(
@@ -119,13 +148,11 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
                     (g, label)
                 }
                 _ => {
-                    return Err(CliError(
-                        "bench spmv needs a FILE or --generate KIND (not both)".into(),
-                    ));
+                    return Err(CliError(format!(
+                        "bench {bench} needs a FILE or --generate KIND (not both)"
+                    )));
                 }
-            };
-            spmv::spmv(&c, &g, &label, &semirings, &formats, runs)?;
+            }
         }
-    }
-    Ok(())
+    })
 }
