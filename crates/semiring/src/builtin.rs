@@ -8,6 +8,8 @@
 //! | [`MaxMin`] | max | min | -inf / MIN | +inf / MAX | all numbers (widest path) |
 //! | [`MinMax`] | min | max | +inf / MAX | -inf / MIN | all numbers (minimax path) |
 //! | [`OrAnd`] | or | and | false | true | `bool` (reachability) |
+//! | [`MinSecond`] | min | second (`b`) | +inf / MAX | 0 (left identity) | `u32`, `i64`, `f64` (labels along arcs: `FastSV`, label propagation) |
+//! | [`MinFirst`] | min | first (`a`) | +inf / MAX | 0 (right identity) | `u32`, `i64`, `f64` |
 //! | [`MinSecondI`] | min | k | MAX | 0 | `u32`, `i32`, `i64` (BFS parents, smallest) |
 //! | [`AnySecondI`] | any | k | MAX | 0 | `u32`, `i32`, `i64` (BFS parents, any) |
 //! | [`MinPlusPred`] | lexicographic min | (d+w, k) | (inf, -) | (0, -) | [`DistPred`] of `f32`, `i32` |
@@ -74,6 +76,18 @@ marker!(
 marker!(
     /// `(min, +)` with zero +inf and one 0: shortest paths (Bellman-Ford, APSP).
     MinPlus
+);
+marker!(
+    /// `(min, second)` with zero +inf / MAX: `A (+).(x) x` takes, for each row, the smallest
+    /// `x(k)` over its entries (GraphBLAS's `MIN_SECOND`: labels along arcs, `FastSV`'s
+    /// minimum of the neighbours' parents). The product of two entries is the right one (zero
+    /// if either is zero); `one` (0) is a left identity only.
+    MinSecond
+);
+marker!(
+    /// `(min, first)` with zero +inf / MAX: the smallest matrix entry of each row meeting an
+    /// entry of `x` (GraphBLAS's `MIN_FIRST`). `one` (0) is a right identity only.
+    MinFirst
 );
 marker!(
     /// `(max, +)` with zero -inf and one 0: longest paths in DAGs, critical paths.
@@ -305,6 +319,64 @@ impl Semiring for OrAnd {
     }
     fn cuda() -> CudaSemiring {
         CudaSemiring::new::<Self>("a || b", "a && b").terminal("a")
+    }
+}
+
+/// The product of `(min, second)` and `(min, first)`: `keep` unless an operand is zero.
+#[inline]
+fn keep_unless_zero<T: Number>(a: T, b: T, keep: T) -> T {
+    if a == T::HIGHEST || b == T::HIGHEST {
+        T::HIGHEST
+    } else {
+        keep
+    }
+}
+
+impl<T: Number> Semiring for MinSecond<T> {
+    type T = T;
+    const NAME: &'static str = "min_second";
+    const ONE_RIGHT: bool = false;
+    fn zero() -> T {
+        T::HIGHEST
+    }
+    fn one() -> T {
+        T::ZERO
+    }
+    #[inline]
+    fn add(a: T, b: T) -> T {
+        min(a, b)
+    }
+    #[inline]
+    fn mul(a: T, b: T) -> T {
+        keep_unless_zero(a, b, b)
+    }
+    fn cuda() -> CudaSemiring {
+        CudaSemiring::new::<Self>(CUDA_MIN, "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : b")
+            .native_atomic(T::native_atomic(AtomicOp::Min))
+    }
+}
+
+impl<T: Number> Semiring for MinFirst<T> {
+    type T = T;
+    const NAME: &'static str = "min_first";
+    const ONE_LEFT: bool = false;
+    fn zero() -> T {
+        T::HIGHEST
+    }
+    fn one() -> T {
+        T::ZERO
+    }
+    #[inline]
+    fn add(a: T, b: T) -> T {
+        min(a, b)
+    }
+    #[inline]
+    fn mul(a: T, b: T) -> T {
+        keep_unless_zero(a, b, a)
+    }
+    fn cuda() -> CudaSemiring {
+        CudaSemiring::new::<Self>(CUDA_MIN, "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : a")
+            .native_atomic(T::native_atomic(AtomicOp::Min))
     }
 }
 

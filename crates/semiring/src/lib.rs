@@ -19,8 +19,9 @@
 //!
 //! * [`scalar`]: the value types (`bool`, `i32`, `i64`, `u32`, `f16`, `bf16`, `f32`, `f64`,
 //!   and the packed `(distance, predecessor)` pairs [`DistPred`]).
-//! * [`builtin`]: plus-times, min-plus, max-plus, max-min, min-max, or-and, the parent
-//!   semirings min-secondi and any-secondi, and min-plus with predecessors.
+//! * [`builtin`]: plus-times, min-plus, max-plus, max-min, min-max, or-and, min-second and
+//!   min-first, the parent semirings min-secondi and any-secondi, and min-plus with
+//!   predecessors.
 //! * [`semiring!`]: user-defined semirings.
 //! * [`ops`]: operators of one's own (unary, binary, select), built-in or defined with
 //!   [`unary_op!`], [`binary_op!`], [`select_op!`], each with its CPU function and CUDA source.
@@ -39,7 +40,8 @@ pub mod testing;
 mod user;
 
 pub use builtin::{
-    AnySecondI, MaxMin, MaxPlus, MinMax, MinPlus, MinPlusPred, MinSecondI, OrAnd, PlusTimes,
+    AnySecondI, MaxMin, MaxPlus, MinFirst, MinMax, MinPlus, MinPlusPred, MinSecond, MinSecondI,
+    OrAnd, PlusTimes,
 };
 pub use check::{SemiringProblem, check_semiring, check_semiring_with};
 pub use half::{bf16, f16};
@@ -60,7 +62,7 @@ pub use sprs_interop::SrVal;
 /// for_each_builtin!(collect);
 /// assert!(names.contains(&"min_plus_f32".to_string()));
 /// assert!(names.contains(&"or_and_bool".to_string()));
-/// assert_eq!(names.len(), 43);
+/// assert_eq!(names.len(), 49);
 /// ```
 #[macro_export]
 macro_rules! for_each_builtin {
@@ -100,6 +102,12 @@ macro_rules! for_each_builtin {
         $mac!(min_max_i64, $crate::MinMax<i64> $(, $($extra)*)?);
         $mac!(min_max_u32, $crate::MinMax<u32> $(, $($extra)*)?);
         $mac!(or_and_bool, $crate::OrAnd $(, $($extra)*)?);
+        $mac!(min_second_u32, $crate::MinSecond<u32> $(, $($extra)*)?);
+        $mac!(min_second_i64, $crate::MinSecond<i64> $(, $($extra)*)?);
+        $mac!(min_second_f64, $crate::MinSecond<f64> $(, $($extra)*)?);
+        $mac!(min_first_u32, $crate::MinFirst<u32> $(, $($extra)*)?);
+        $mac!(min_first_i64, $crate::MinFirst<i64> $(, $($extra)*)?);
+        $mac!(min_first_f64, $crate::MinFirst<f64> $(, $($extra)*)?);
         $mac!(min_secondi_u32, $crate::MinSecondI<u32> $(, $($extra)*)?);
         $mac!(min_secondi_i32, $crate::MinSecondI<i32> $(, $($extra)*)?);
         $mac!(min_secondi_i64, $crate::MinSecondI<i64> $(, $($extra)*)?);

@@ -25,7 +25,7 @@ pub fn spec_of(full_name: &str) -> String {
 /// ```
 /// let names = semigraph_semiring::names::builtin_names();
 /// assert!(names.contains(&"or-and:bool".to_string()));
-/// assert_eq!(names.len(), 43);
+/// assert_eq!(names.len(), 49);
 /// ```
 pub fn builtin_names() -> Vec<String> {
     let mut v = Vec::new();

@@ -30,6 +30,13 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
     const NAME: &'static str;
     /// Whether [`Semiring::mul_at`] uses the inner index (parent-computing semirings).
     const USES_INDEX: bool = false;
+    /// Whether [`Semiring::one`] is a left identity of `mul` (`one * a == a`): true but for
+    /// products that keep their left operand ([`MinFirst`](crate::MinFirst)).
+    const ONE_LEFT: bool = true;
+    /// Whether [`Semiring::one`] is a right identity of `mul` (`a * one == a`): true but for
+    /// the index semirings and products that keep their right operand
+    /// ([`MinSecond`](crate::MinSecond)).
+    const ONE_RIGHT: bool = true;
 
     /// Identity of `add`, annihilator of `mul`; the value of a missing entry.
     fn zero() -> Self::T;

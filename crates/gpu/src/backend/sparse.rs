@@ -137,7 +137,7 @@ impl GpuBackend {
                 tv: &mut tv,
                 used: &mut used,
             }
-            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+            .launch(&self.dev, &f, cfg_stride(m as u64 * 32))?;
         }
         // Phase 3: each row sorted and combined (by one thread, a block, or for the long
         // rows a block with a dense accumulator), then gathered.

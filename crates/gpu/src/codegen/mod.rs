@@ -102,7 +102,8 @@ pub enum Kernel {
     QueueFill,
     /// Sparse x sparse product, phase 1: an upper bound on each output row's terms.
     SpgemmBound,
-    /// Phase 2: each row's terms (under the mask), keyed by column and position.
+    /// Phase 2: each row's terms (under the mask), keyed by column and position; a warp per
+    /// row.
     SpgemmExpand,
     /// A product under a mask by one dot product per mask entry (rows of `A` and `B^T`).
     SpgemmDot,

@@ -55,23 +55,39 @@ extern "C" __global__ void KERNEL(PARAMS) {
 // mmode 0: no mask; 1: only where the mask has an entry; 2: only where it has none (an entry
 // is a stored value that is not the zero).
 // Rows with more than `long_min` terms (ub) are left to [`Kernel::SpgemmLong`]: used[i] = 0.
+// A warp per row: its lanes take consecutive entries of each row of B, so the writes of one
+// row of B are contiguous.
 extern "C" __global__ void KERNEL(PARAMS) {
-    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
-        unsigned long long p = off[i];
-        if (ub[i] > long_min) { used[i] = 0; continue; }
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long i = sg_gid() >> 5; i < nrows; i += nwarps) {
+        if (ub[i] > long_min) {
+            if (lane == 0) used[i] = 0;
+            continue;
+        }
+        unsigned long long base = off[i], p = base;
         sg_idx_t m0 = mmode != 0 ? mrp[i] : 0, m1 = mmode != 0 ? mrp[i + 1] : 0;
         for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
             sg_idx_t k = aci[e];
             sr_t a = av[e];
-            for (sg_idx_t q = brp[k]; q < brp[k + 1]; ++q) {
-                sg_idx_t j = bci[q];
-                if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) continue;
-                tk[p] = ((unsigned long long)j << 32) | (unsigned long long)(p - off[i]);
-                tv[p] = sr_mul(a, bv[q], (unsigned long long)k);
-                ++p;
+            sg_idx_t q1 = brp[k + 1];
+            for (sg_idx_t q0 = brp[k]; q0 < q1; q0 += 32) {
+                sg_idx_t q = q0 + lane, j = 0;
+                bool ok = q < q1;
+                if (ok) {
+                    j = bci[q];
+                    if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) ok = false;
+                }
+                unsigned int bal = __ballot_sync(SG_FULL, ok);
+                if (ok) {
+                    unsigned long long at = p + __popc(bal & ((1u << lane) - 1u));
+                    tk[at] = ((unsigned long long)j << 32) | (at - base);
+                    tv[at] = sr_mul(a, bv[q], (unsigned long long)k);
+                }
+                p += __popc(bal);
             }
         }
-        used[i] = (unsigned int)(p - off[i]);
+        if (lane == 0) used[i] = (unsigned int)(p - base);
     }
 }
 "#
@@ -200,12 +216,16 @@ extern "C" __global__ void KERNEL(PARAMS) {
         }
         Kernel::SortRowsBlock => {
             r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (at most SG_SORT_CAP values each),
-// a block per row: a bitonic sort of the keyed values in shared memory, then one thread
-// combines the values of one column with add in key order and drops the zeros.
+// a block per row: a bitonic sort of the keyed values in shared memory, then the values of
+// one column combined with add in key order (by the thread at the column's first value), the
+// zeros dropped.
 #define SG_SORT_CAP 2048
 extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned long long sk[SG_SORT_CAP];
     __shared__ sr_t sv[SG_SORT_CAP];
+    __shared__ unsigned int warp_sums[32];
+    __shared__ unsigned int wbase;
+    unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
         sg_idx_t i = rows[r];
         unsigned long long* k = tk + off[i];
@@ -231,16 +251,39 @@ extern "C" __global__ void KERNEL(PARAMS) {
                 __syncthreads();
             }
         }
-        if (threadIdx.x == 0) {
-            unsigned int w = 0;
-            for (unsigned int q = 0; q < n;) {
-                unsigned long long col = sk[q] >> 32;
-                sr_t acc = sv[q];
-                for (++q; q < n && (sk[q] >> 32) == col; ++q) acc = sr_add(acc, sv[q]);
-                if (!sr_is_zero(acc)) { k[w] = col << 32; v[w] = acc; ++w; }
+        // The first value of each column's run sums the run in key order; the sums that are
+        // not the zero are written in order (a block prefix count of the runs).
+        if (threadIdx.x == 0) wbase = 0;
+        __syncthreads();
+        for (unsigned int t0 = 0; t0 < n; t0 += blockDim.x) {
+            unsigned int t = t0 + threadIdx.x;
+            bool has = false;
+            unsigned long long col = 0;
+            sr_t acc = SR_ZERO;
+            if (t < n) {
+                col = sk[t] >> 32;
+                if (t == 0 || (sk[t - 1] >> 32) != col) {
+                    acc = sv[t];
+                    for (unsigned int q = t + 1; q < n && (sk[q] >> 32) == col; ++q) {
+                        acc = sr_add(acc, sv[q]);
+                    }
+                    has = !sr_is_zero(acc);
+                }
             }
-            cnt[i] = w;
+            unsigned int bal = __ballot_sync(SG_FULL, has);
+            if (lane == 0) warp_sums[wid] = __popc(bal);
+            __syncthreads();
+            unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
+            for (unsigned int w = 0; w < nw; ++w) {
+                if (w < wid) before += warp_sums[w];
+                total += warp_sums[w];
+            }
+            if (has) { k[wbase + before] = col << 32; v[wbase + before] = acc; }
+            __syncthreads();
+            if (threadIdx.x == 0) wbase += total;
+            __syncthreads();
         }
+        if (threadIdx.x == 0) cnt[i] = wbase;
         __syncthreads();
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! | kind | operators | types |
 //! |---|---|---|
-//! | binary | [`First`], [`Second`], [`Pair`] (one), [`Plus`], [`Minus`], [`Times`], [`Div`], [`Min`], [`Max`], [`Eq`], [`Ne`], [`Lt`], [`Le`], [`Gt`], [`Ge`] (one or zero), [`LOr`], [`LAnd`] | numbers |
-//! | binary | [`First`], [`Second`], [`Pair`], [`LOr`], [`LAnd`], [`LXor`], [`Eq`], [`Ne`], [`Min`] (and), [`Max`] (or) | `bool` |
+//! | binary | [`First`], [`Second`], [`Pair`] (one), [`Plus`], [`Minus`], [`Times`], [`Div`], [`Min`], [`Max`], [`Eq`](struct@Eq), [`Ne`], [`Lt`], [`Le`], [`Gt`], [`Ge`] (one or zero), [`LOr`], [`LAnd`] | numbers |
+//! | binary | [`First`], [`Second`], [`Pair`], [`LOr`], [`LAnd`], [`LXor`], [`Eq`](struct@Eq), [`Ne`], [`Min`] (and), [`Max`] (or) | `bool` |
 //! | unary | [`Identity`], [`Abs`], [`Neg`], [`Minv`] (`1/x`), [`One`], [`LNot`] | numbers |
 //! | unary | [`Identity`], [`LNot`], [`One`] | `bool` |
 //! | select | [`Tril`], [`Triu`], [`StrictTril`], [`StrictTriu`], [`Diag`], [`Offdiag`] | every value type |

@@ -28,7 +28,7 @@
 //! Operators keep their operands' type (`lt` over `f32` returns `1.0` or `0.0`, as GraphBLAS's
 //! `GxB_ISLT`); a value equal to the semiring's zero is no entry, as everywhere in semigraph.
 
-mod builtin;
+pub mod builtin;
 mod user;
 
 use std::fmt::Write as _;
