@@ -39,28 +39,39 @@ pub(crate) fn on_signals() {
     });
 }
 
-/// Starts the worker threads (rayon's pool) before any work, fallibly: under a tight
-/// address-space limit (`ulimit -v`) a machine with many cores may not have room for a thread
-/// per core, and rayon's lazy start would panic in the middle of a run. Fewer threads are
-/// tried down to one; `semigraph` then runs, or says why it cannot.
+/// Address space one worker thread may take: its stack and the allocator's arena (glibc
+/// reserves 64 MiB of address space for each thread that allocates).
+const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
+
+/// Starts the worker threads (rayon's pool) before any work: a thread per core (or
+/// `RAYON_NUM_THREADS`), but no more than half of the address space left to the process can
+/// hold ([`THREAD_ADDRESS_SPACE`] each, at least one thread). Under a tight address-space limit
+/// (`ulimit -v`) a machine with many cores would otherwise start threads whose stacks and
+/// allocator arenas leave no room for the graph, and a failed start cannot be retried (rayon's
+/// global pool is set once). `semigraph` then runs, or says why it cannot.
 pub(crate) fn start_worker_threads() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut threads = std::env::var("RAYON_NUM_THREADS")
+    let wanted = std::env::var("RAYON_NUM_THREADS")
         .ok()
         .and_then(|s| s.parse::<usize>().ok())
         .filter(|&t| t > 0)
         .unwrap_or(cores);
-    loop {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build_global()
-        {
-            Ok(()) => return,
-            Err(e) if threads <= 1 => {
-                eprintln!("semigraph: error: cannot start a worker thread: {e}");
-                std::process::exit(1);
-            }
-            Err(_) => threads /= 2,
-        }
+    let room = semigraph_formats::memory::available().map_or(usize::MAX, |a| {
+        (a / 2 / THREAD_ADDRESS_SPACE).max(1) as usize
+    });
+    let threads = wanted.min(room);
+    if let Err(e) = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+    {
+        let room = semigraph_formats::memory::available()
+            .map(|a| format!(" ({} of address space available)", fmt_mib(a)))
+            .unwrap_or_default();
+        eprintln!("semigraph: error: cannot start {threads} worker thread(s){room}: {e}");
+        std::process::exit(1);
     }
+}
+
+fn fmt_mib(b: u64) -> String {
+    format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
 }

@@ -18,7 +18,10 @@ pub fn semigraph(args: &[&str]) -> Output {
 /// Runs under an address-space limit of `mib` MiB (`ulimit -v`), as a memory-limited user would.
 pub fn semigraph_limited(mib: u64, args: &[&str]) -> Output {
     let script = format!("ulimit -v {} && exec \"$0\" \"$@\"", mib * 1024);
+    // As on a machine of 16 cores, whatever this one has: the worker threads' stacks and
+    // allocator arenas must fit the limit too (they did not on the 16-core GPU machine).
     Command::new("sh")
+        .env("RAYON_NUM_THREADS", "16")
         .arg("-c")
         .arg(script)
         .arg(bin())
