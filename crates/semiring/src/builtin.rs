@@ -322,63 +322,45 @@ impl Semiring for OrAnd {
     }
 }
 
-/// The product of `(min, second)` and `(min, first)`: `keep` unless an operand is zero.
-#[inline]
-fn keep_unless_zero<T: Number>(a: T, b: T, keep: T) -> T {
-    if a == T::HIGHEST || b == T::HIGHEST {
-        T::HIGHEST
-    } else {
-        keep
-    }
+/// `(min, second)` and `(min, first)`: the product keeps one operand unless either is zero;
+/// `one` (0) is an identity on the other side only.
+macro_rules! min_keep {
+    ($marker:ident, $name:literal, $one_side:ident, |$a:ident, $b:ident| $keep:expr, $cuda:literal) => {
+        impl<T: Number> Semiring for $marker<T> {
+            type T = T;
+            const NAME: &'static str = $name;
+            const $one_side: bool = false;
+            fn zero() -> T {
+                T::HIGHEST
+            }
+            fn one() -> T {
+                T::ZERO
+            }
+            #[inline]
+            fn add(a: T, b: T) -> T {
+                min(a, b)
+            }
+            #[inline]
+            fn mul($a: T, $b: T) -> T {
+                if $a == T::HIGHEST || $b == T::HIGHEST {
+                    T::HIGHEST
+                } else {
+                    $keep
+                }
+            }
+            fn cuda() -> CudaSemiring {
+                CudaSemiring::new::<Self>(
+                    CUDA_MIN,
+                    concat!("(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : ", $cuda),
+                )
+                .native_atomic(T::native_atomic(AtomicOp::Min))
+            }
+        }
+    };
 }
 
-impl<T: Number> Semiring for MinSecond<T> {
-    type T = T;
-    const NAME: &'static str = "min_second";
-    const ONE_RIGHT: bool = false;
-    fn zero() -> T {
-        T::HIGHEST
-    }
-    fn one() -> T {
-        T::ZERO
-    }
-    #[inline]
-    fn add(a: T, b: T) -> T {
-        min(a, b)
-    }
-    #[inline]
-    fn mul(a: T, b: T) -> T {
-        keep_unless_zero(a, b, b)
-    }
-    fn cuda() -> CudaSemiring {
-        CudaSemiring::new::<Self>(CUDA_MIN, "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : b")
-            .native_atomic(T::native_atomic(AtomicOp::Min))
-    }
-}
-
-impl<T: Number> Semiring for MinFirst<T> {
-    type T = T;
-    const NAME: &'static str = "min_first";
-    const ONE_LEFT: bool = false;
-    fn zero() -> T {
-        T::HIGHEST
-    }
-    fn one() -> T {
-        T::ZERO
-    }
-    #[inline]
-    fn add(a: T, b: T) -> T {
-        min(a, b)
-    }
-    #[inline]
-    fn mul(a: T, b: T) -> T {
-        keep_unless_zero(a, b, a)
-    }
-    fn cuda() -> CudaSemiring {
-        CudaSemiring::new::<Self>(CUDA_MIN, "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : a")
-            .native_atomic(T::native_atomic(AtomicOp::Min))
-    }
-}
+min_keep!(MinSecond, "min_second", ONE_RIGHT, |a, b| b, "b");
+min_keep!(MinFirst, "min_first", ONE_LEFT, |a, b| a, "a");
 
 impl<T: IndexNumber> Semiring for MinSecondI<T> {
     type T = T;

@@ -49,7 +49,8 @@ pub enum BenchCmd {
     /// `L*L^T<L>` (L the strictly lower triangle of the symmetrised pattern) on both backends;
     /// GPU: median device time of --runs runs (at least 5) after a warm-up, each the whole
     /// product from resident operands; CPU: median of 3; every result checked against the
-    /// CPU backend's.
+    /// CPU backend's. A product the GPU refuses for its size is reported as such (and not run
+    /// on the CPU or cuSPARSE).
     Spgemm {
         /// The graph file (or --generate).
         file: Option<PathBuf>,
