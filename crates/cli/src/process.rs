@@ -50,6 +50,7 @@ const THREAD_ADDRESS_SPACE: u64 = 64 << 20;
 /// allocator arenas leave no room for the graph, and a failed start cannot be retried (rayon's
 /// global pool is set once). `semigraph` then runs, or says why it cannot.
 pub(crate) fn start_worker_threads() {
+    use semigraph_formats::error::fmt_bytes;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let wanted = std::env::var("RAYON_NUM_THREADS")
         .ok()
@@ -65,13 +66,9 @@ pub(crate) fn start_worker_threads() {
         .build_global()
     {
         let room = semigraph_formats::memory::available()
-            .map(|a| format!(" ({} of address space available)", fmt_mib(a)))
+            .map(|a| format!(" ({} of address space available)", fmt_bytes(a)))
             .unwrap_or_default();
         eprintln!("semigraph: error: cannot start {threads} worker thread(s){room}: {e}");
         std::process::exit(1);
     }
-}
-
-fn fmt_mib(b: u64) -> String {
-    format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64)
 }
