@@ -328,17 +328,41 @@ impl Device {
         len: usize,
         what: &str,
     ) -> Result<CudaSlice<T>, GpuError> {
+        self.alloc_with(len, what, |n| self.stream.alloc_zeros::<T>(n))
+    }
+
+    /// [`Device::zeros`] without the zeroing: for an output that kernels write whole before
+    /// anything reads it (no memset on the stream).
+    pub fn uninit<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+        &self,
+        len: usize,
+        what: &str,
+    ) -> Result<CudaSlice<T>, GpuError> {
+        // SAFETY: `T` is a plain device value (`ValidAsZeroBits`: no invalid bit patterns the
+        // device could leave there), and callers write each element on the stream before it
+        // is read (this method's contract).
+        self.alloc_with(len, what, |n| unsafe { self.stream.alloc::<T>(n) })
+    }
+
+    /// An allocation of `len` elements (rounded as [`Device::zeros`] says) by `alloc`, retried
+    /// once after trimming the memory pool when the device is out of memory.
+    fn alloc_with<T>(
+        &self,
+        len: usize,
+        what: &str,
+        alloc: impl Fn(usize) -> Result<CudaSlice<T>, DriverError>,
+    ) -> Result<CudaSlice<T>, GpuError> {
         let size = size_of::<T>().max(1);
         let n = (len * size).max(1).next_multiple_of(8).div_ceil(size);
         self.allocations.fetch_add(1, Ordering::Relaxed);
-        match self.stream.alloc_zeros::<T>(n) {
+        match alloc(n) {
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY && self.pool.is_some() => {
                 // The pool may hold freed memory in pieces too small for this request.
                 self.sync()?;
                 if let Some(p) = self.pool {
                     p.trim();
                 }
-                self.stream.alloc_zeros::<T>(n)
+                alloc(n)
             }
             r => r,
         }

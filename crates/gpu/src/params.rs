@@ -322,6 +322,24 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::Scan`](crate::codegen::Kernel::Scan).
     Scan => ScanArgs { counts: U32Out, nb: U32 }
+    /// The parameters of [`Kernel::ScanReduce`](crate::codegen::Kernel::ScanReduce).
+    ScanReduce => ScanReduceArgs { x64: U64In, x32: U32In, wide: I32, n: U64, sums: U64Out }
+    /// The parameters of [`Kernel::ScanSums`](crate::codegen::Kernel::ScanSums).
+    ScanSums => ScanSumsArgs { sums: U64Out, nb: U64 }
+    /// The parameters of [`Kernel::ScanDown`](crate::codegen::Kernel::ScanDown).
+    ScanDown => ScanDownArgs {
+        x64: U64In, x32: U32In, xwide: I32, n: U64, sums: U64In, y64: U64Out, y32: U32Out,
+        ywide: I32,
+    }
+    /// The parameters of [`Kernel::RowLens`](crate::codegen::Kernel::RowLens).
+    RowLens => RowLensArgs {
+        arp: U32In, brp: U32In, use_b: I32, src: U32In, use_src: I32, nrows: U64, lens: U64Out,
+    }
+    /// The parameters of [`Kernel::RowClasses`](crate::codegen::Kernel::RowClasses).
+    RowClasses => RowClassesArgs {
+        sel64: U64In, sel32: U32In, wide: I32, nrows: U64, lo: U64, hi: U64, rows: U32Out,
+        stats: U64Out,
+    }
     /// The parameters of [`Kernel::SpmvCsrScalar`](crate::codegen::Kernel::SpmvCsrScalar).
     SpmvCsrScalar => SpmvCsrScalarArgs {
         rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
@@ -387,12 +405,12 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
-        off: U64In, len: U32In, sel: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64,
-        small: U32, big: U32,
+        off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64, small: U32,
+        big: U32,
     }
     /// The parameters of [`Kernel::SortRowsBlock`](crate::codegen::Kernel::SortRowsBlock).
     SortRowsBlock => SortRowsBlockArgs {
-        off: U64In, len: U32In, rows: IdxIn, nrows: U64, tk: U64Out, tv: ValsOut, cnt: U32Out,
+        off: U64In, len: U32In, rows: IdxIn, count: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::SpgemmLong`](crate::codegen::Kernel::SpgemmLong).
     SpgemmLong => SpgemmLongArgs {
@@ -432,6 +450,14 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::RowReduce`](crate::codegen::Kernel::RowReduce).
     RowReduce => RowReduceArgs { rp: IdxIn, av: ValsIn, nrows: U64, y: ValsOut }
+    /// The parameters of [`Kernel::RowArg`](crate::codegen::Kernel::RowArg).
+    RowArg => RowArgArgs { rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, y: WordsOut }
+    /// The parameters of [`Kernel::IndexLens`](crate::codegen::Kernel::IndexLens).
+    IndexLens => IndexLensArgs { idx: WordsIn, n: U64, ncols: U64, lens: U32Out }
+    /// The parameters of [`Kernel::IndexFill`](crate::codegen::Kernel::IndexFill).
+    IndexFill => IndexFillArgs {
+        idx: WordsIn, n: U64, ncols: U64, rp: IdxIn, ci: IdxOut, vals: ValsOut,
+    }
     /// The parameters of [`Kernel::RowsToDense`](crate::codegen::Kernel::RowsToDense).
     RowsToDense => RowsToDenseArgs {
         rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, ncols: U64, y: ValsOut,

@@ -338,6 +338,56 @@ fn downloads_arrive_whole() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Results sized on the device by scans of every length around the scan's tiles (2,048
+/// values) and past one pass of its tile-sum scan (1,024 tiles): a `3 x n` matrix transposed
+/// (column counts and row pointers over `n`), transposed back, and its rows extracted in
+/// reverse, all equal to the CPU's.
+fn sizing_scans_cross_tiles() -> Result<(), Failed> {
+    let (gpu, cpu) = (GpuBackend::new()?, CpuBackend::new());
+    let opts = semigraph_formats::ConvertOptions::default();
+    for n in [1usize, 2047, 2048, 2049, 2048 * 1024 + 3, 5_000_011] {
+        let arcs: Vec<(u32, u32, i32)> = (0..3u32)
+            .flat_map(|i| {
+                (0..n as u32)
+                    .filter(move |&j| (j.wrapping_mul(2_654_435_761) >> 7) % 5 == i)
+                    .map(move |j| (i, j, (i + 1) as i32 * (j % 1000) as i32 + 1))
+            })
+            .collect();
+        let mut rp = vec![0u32; 4];
+        for &(i, _, _) in &arcs {
+            rp[i as usize + 1] += 1;
+        }
+        for i in 0..3 {
+            rp[i + 1] += rp[i];
+        }
+        let a = semigraph_formats::Csr::<PlusTimes<i32>>::try_from_parts(
+            3,
+            n,
+            rp,
+            arcs.iter().map(|x| x.1).collect(),
+            arcs.iter().map(|x| x.2).collect(),
+        )
+        .map_err(|e| format!("{n}: {e}"))?;
+        let (ga, ca) = (
+            gpu.matrix(&a, semigraph_formats::Format::Csr, &opts)?,
+            cpu.matrix(&a, semigraph_formats::Format::Csr, &opts)?,
+        );
+        let (gt, ct) = (gpu.transpose_matrix(&ga)?, cpu.transpose_matrix(&ca)?);
+        if gpu.read_matrix(&gt)? != cpu.read_matrix(&ct)? {
+            return Err(format!("3x{n}: the transposes differ").into());
+        }
+        if gpu.read_matrix(&gpu.transpose_matrix(&gt)?)? != a {
+            return Err(format!("3x{n}: transposed twice, not the matrix").into());
+        }
+        let rows: Vec<u32> = (0..n as u32).rev().collect();
+        let (ge, ce) = (gpu.extract_rows(&gt, &rows)?, cpu.extract_rows(&ct, &rows)?);
+        if gpu.read_matrix(&ge)? != cpu.read_matrix(&ce)? {
+            return Err(format!("{n}x3: the extracted rows differ").into());
+        }
+    }
+    Ok(())
+}
+
 fn never<T>(_: T) -> bool {
     false
 }
@@ -347,6 +397,7 @@ fn main() -> ExitCode {
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
     h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
+    h.test_needing(&needs, "sizing_scans_cross_tiles", sizing_scans_cross_tiles);
     // Min-plus takes its fast multiply-add on operands in its domain (non-negative integers;
     // floats without NaN, -inf, -0), and the exact form otherwise: both must match the CPU.
     h.test_needing(&needs, "gemm_reg128::min_plus_f32", || {

@@ -98,7 +98,7 @@ pub trait Operators: Objects + ElementWise {
         x: &Self::Dense<S>,
     ) -> Result<()>;
     /// `w = u(I)`: `w(k) = u(I(k))` for each `k` of the index array `I` (an `m x 1` array of
-    /// [`Parents`]); an index past the end of `u` ([`NO_PARENT`](super::NO_PARENT) included)
+    /// `u32` indices in any semiring, such as [`Parents`]); an index past the end of `u` ([`NO_PARENT`](super::NO_PARENT) included)
     /// gives no entry. `w` is `m x 1`. `O(m)`.
     ///
     /// ```
@@ -111,10 +111,10 @@ pub trait Operators: Objects + ElementWise {
     /// assert_eq!(b.read_dense(&b.gather(&u, &i)?)?, vec![12, 10, 12, u32::MAX]);
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
-    fn gather<S: Semiring>(
+    fn gather<S: Semiring, I: Semiring<T = u32>>(
         &self,
         u: &Self::Dense<S>,
-        idx: &Self::Dense<Parents>,
+        idx: &Self::Dense<I>,
     ) -> Result<Self::Dense<S>>;
     /// `w(I) f= u`: for each entry `u(k)` whose index `I(k)` lies in `w`, `w(I(k))` becomes
     /// `f(w(I(k)), u(k))`, or `u(k)` where `w` has no entry there (`GrB_assign` with an
@@ -130,14 +130,14 @@ pub trait Operators: Objects + ElementWise {
     /// let mut w = b.dense::<MinPlus<u32>>(3, 1, &[5, 5, u32::MAX])?;
     /// let i = b.dense::<Parents>(3, 1, &[0, 0, 2])?;
     /// let u = b.dense::<MinPlus<u32>>(3, 1, &[7, 3, 9])?;
-    /// b.scatter_op::<_, Min>(&mut w, &i, &u)?;
+    /// b.scatter_op::<_, Min, _>(&mut w, &i, &u)?;
     /// assert_eq!(b.read_dense(&w)?, vec![3, 5, 9]);
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
-    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>>(
+    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>, I: Semiring<T = u32>>(
         &self,
         w: &mut Self::Dense<S>,
-        idx: &Self::Dense<Parents>,
+        idx: &Self::Dense<I>,
         u: &Self::Dense<S>,
     ) -> Result<()>;
     /// `f(A)`: a new CSR matrix of `f` at each entry of `a`. `O(nnz)`.
@@ -242,6 +242,47 @@ pub trait Operators: Objects + ElementWise {
         a: &Self::Matrix<S>,
         rows: &[u32],
     ) -> Result<Self::Matrix<S>>;
+    /// The 0/1 matrix of an index array (`GrB_Matrix_build` of the tuples `(k, I(k), one)`):
+    /// a `len(I) x ncols` CSR matrix whose row `k` holds `S::one()` at column `I(k)`, and
+    /// nothing where `I(k)` is no column (`>= ncols`, [`NO_PARENT`](super::NO_PARENT)
+    /// included). With `I` the vertices' labels, `A L` counts each vertex's neighbours by label
+    /// (label propagation); with `I` a vertex-to-group map, `P^T A P` contracts a graph.
+    /// `O(len(I))`.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::PlusTimes;
+    ///
+    /// let b = CpuBackend::new();
+    /// let i = b.dense::<Parents>(3, 1, &[2, NO_PARENT, 0])?;
+    /// let p = b.read_matrix(&b.index_matrix::<PlusTimes<i32>, _>(&i, 3)?)?;
+    /// assert_eq!(p.iter().collect::<Vec<_>>(), vec![(0, 2, 1), (2, 0, 1)]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn index_matrix<S: Semiring, I: Semiring<T = u32>>(
+        &self,
+        idx: &Self::Dense<I>,
+        ncols: usize,
+    ) -> Result<Self::Matrix<S>>;
+    /// For each row of `a`, the column of its best entry: the first entry, in column order,
+    /// that no later entry improves ([`Semiring::improves`]). For a semiring whose `add`
+    /// selects (min, max, or) that is the smallest column where the row's reduction is
+    /// attained: an arg-min or arg-max with ties to the smallest column.
+    /// [`NO_PARENT`](super::NO_PARENT) for a row with no entry. An `nrows x 1` array.
+    /// `O(nnz)`.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MaxMin;
+    ///
+    /// let b = CpuBackend::new();
+    /// let arcs = [(0, 0, 3), (0, 1, 5), (0, 2, 5), (2, 1, 1)];
+    /// let a = b.matrix(&arcs_to_csr::<MaxMin<u32>>(3, &arcs)?, Format::Csr, &ConvertOptions::default())?;
+    /// assert_eq!(b.read_dense(&b.reduce_rows_arg(&a)?)?, vec![1, NO_PARENT, 1]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn reduce_rows_arg<S: Semiring>(&self, a: &Self::Matrix<S>) -> Result<Self::Dense<Parents>>;
     /// `w(i) = add_j A(i, j)`: each row reduced by the semiring's `add` (a monoid; for another
     /// monoid, view the matrix in a semiring whose `add` it is). `w` is `nrows x 1`. `O(nnz)`.
     ///

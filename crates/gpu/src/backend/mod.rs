@@ -45,8 +45,18 @@ struct DevCsr {
     rp: Shared<u32>,
     ci: Shared<u32>,
     vals: Shared<u8>,
+    /// Columns (for the row shape that chooses the SpMV kernel).
+    ncols: usize,
+    /// The SpMV kernel and plan: chosen when the matrix is uploaded, or on first use for a
+    /// matrix built on the device (its row pointers read back then, not when it is built);
+    /// shared by the matrix's views.
+    tune: Arc<OnceLock<CsrTune>>,
+}
+
+/// A CSR matrix's SpMV kernel, and the adaptive kernel's plan.
+struct CsrTune {
     kernel: CsrKernel,
-    plan: Option<Arc<DevPlan>>,
+    plan: Option<DevPlan>,
 }
 
 /// An ELL matrix on the device (column-major).
@@ -172,6 +182,8 @@ pub struct GpuBackend {
     dummy: CudaSlice<u8>,
     /// A one-word buffer passed where a kernel takes an unused index array.
     dummy_idx: CudaSlice<u32>,
+    /// A 64-bit word passed where a kernel takes an unused array of them.
+    dummy_word: CudaSlice<u64>,
     /// Small buffers for unused kernel arguments and one-value results (no allocation in
     /// loops).
     scratch: std::sync::Mutex<Scratch>,
@@ -234,6 +246,7 @@ mod plan;
 mod products;
 mod reductions;
 mod setup;
+mod sizing;
 mod sparse;
 mod views;
 pub use plan::{

@@ -223,6 +223,16 @@ impl GpuBackend {
         self.dev.zeros::<u8>(len * size_of::<S::T>(), what)
     }
 
+    /// [`GpuBackend::alloc_vals`] not zeroed: for an output kernels write whole
+    /// ([`Device::uninit`]).
+    pub(super) fn uninit_vals<S: Semiring>(
+        &self,
+        len: usize,
+        what: &str,
+    ) -> Result<CudaSlice<u8>, GpuError> {
+        self.dev.uninit::<u8>(len * size_of::<S::T>(), what)
+    }
+
     /// `len` values of `S`, every one `v`.
     pub(super) fn filled<S: Semiring>(
         &self,
@@ -240,17 +250,26 @@ impl GpuBackend {
     }
 
     pub(super) fn read_u32(&self, buf: &CudaSlice<u32>, at: usize) -> Result<u32, GpuError> {
-        let mut v = [0u32];
+        self.read_word(buf, at)
+    }
+
+    pub(super) fn read_u64(&self, buf: &CudaSlice<u64>) -> Result<u64, GpuError> {
+        self.read_word(buf, 0)
+    }
+
+    /// Element `at` of a device array, read back (waits for the stream).
+    pub(super) fn read_word<T: cudarc::driver::DeviceRepr + Default + Copy>(
+        &self,
+        buf: &CudaSlice<T>,
+        at: usize,
+    ) -> Result<T, GpuError> {
+        let mut v = [T::default()];
         self.dev
             .stream
             .memcpy_dtoh(&buf.slice(at..at + 1), &mut v[..])
             .map_err(|e| driver("read a count", e))?;
         self.dev.sync()?;
         Ok(v[0])
-    }
-
-    pub(super) fn read_u64(&self, buf: &CudaSlice<u64>) -> Result<u64, GpuError> {
-        Ok(self.dev.download(buf, 1)?[0])
     }
 
     pub(super) fn read_vals<S: Semiring>(
@@ -273,41 +292,64 @@ impl GpuBackend {
         let rp = self.dev.upload(a.row_ptr(), "CSR row pointers")?;
         let ci = self.dev.upload(a.col_idx(), "CSR columns")?;
         let vals = self.upload_vals::<S>(a.vals(), "CSR values")?;
-        self.csr_on_device(a.row_ptr(), RowShape::of(a), rp, ci, vals)
+        let tune = self.csr_tune(a.row_ptr(), RowShape::of(a))?;
+        Ok(DevCsr {
+            rp: Arc::new(rp),
+            ci: Arc::new(ci),
+            vals: Arc::new(vals),
+            ncols: a.ncols(),
+            tune: Arc::new(OnceLock::from(tune)),
+        })
     }
 
-    /// A CSR matrix whose arrays are on the device, with its SpMV kernel chosen from `shape`
-    /// (and the adaptive kernel's plan made from the host copy of its row pointers `rp`).
-    pub(super) fn csr_on_device(
+    /// A CSR matrix built on the device: its SpMV kernel is chosen on first use
+    /// ([`GpuBackend::tune_of`]).
+    pub(super) fn csr_from_device(
         &self,
-        rp: &[u32],
-        shape: RowShape,
-        rp_dev: CudaSlice<u32>,
+        ncols: usize,
+        rp: CudaSlice<u32>,
         ci: CudaSlice<u32>,
         vals: CudaSlice<u8>,
-    ) -> Result<DevCsr, GpuError> {
+    ) -> DevCsr {
+        DevCsr {
+            rp: Arc::new(rp),
+            ci: Arc::new(ci),
+            vals: Arc::new(vals),
+            ncols,
+            tune: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The SpMV kernel and plan of `c`, chosen now from its row pointers (read back) if it
+    /// was built on the device and not used yet.
+    pub(super) fn tune_of<'c>(&self, c: &'c DevCsr) -> Result<&'c CsrTune, GpuError> {
+        if let Some(t) = c.tune.get() {
+            return Ok(t);
+        }
+        let rp = self.dev.download(&c.rp, c.rp.len())?;
+        let tune = self.csr_tune(&rp, RowShape::of_row_ptr(&rp, c.ncols))?;
+        Ok(c.tune.get_or_init(|| tune))
+    }
+
+    /// The SpMV kernel of a CSR matrix chosen from `shape` (or the one forced), and the
+    /// adaptive kernel's plan made from the row pointers `rp`.
+    fn csr_tune(&self, rp: &[u32], shape: RowShape) -> Result<CsrTune, GpuError> {
         let kernel = self.csr_kernel.unwrap_or_else(|| CsrKernel::choose(&shape));
         let plan = match kernel {
             CsrKernel::Adaptive => {
                 let p = AdaptivePlan::new(rp);
                 let flat: Vec<u32> = p.blocks.iter().flatten().copied().collect();
-                Some(Arc::new(DevPlan {
+                Some(DevPlan {
                     nblocks: to_u32("adaptive blocks", p.blocks.len())?,
                     blocks: self.dev.upload(&flat, "adaptive plan")?,
                     slots: self.dev.upload(&p.slots, "adaptive slots")?,
                     nslots: p.long_rows.len() as u32,
                     long_rows: self.dev.upload(&p.long_rows, "adaptive long rows")?,
-                }))
+                })
             }
             _ => None,
         };
-        Ok(DevCsr {
-            rp: Arc::new(rp_dev),
-            ci: Arc::new(ci),
-            vals: Arc::new(vals),
-            kernel,
-            plan,
-        })
+        Ok(CsrTune { kernel, plan })
     }
 
     pub(super) fn dev_ell<S: Semiring>(

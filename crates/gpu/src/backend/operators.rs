@@ -6,7 +6,7 @@ use cudarc::driver::CudaFunction;
 use semigraph_algos::{Bound, Combine, Error as AlgoError, Operators};
 use semigraph_semiring::ops::{BinaryOperator, SelectOperator, UnaryOperator};
 
-use super::sparse::offsets;
+use super::sizing::Words;
 use super::*;
 
 /// The scalar bits and side of a bound binary operator (`side` 1: the scalar comes first).
@@ -69,22 +69,22 @@ impl GpuBackend {
         op: RowOp,
     ) -> Result<GpuMatrix<S>, GpuError> {
         let c = self.push_csr(a)?;
-        let rp = self.dev.download(&c.rp, a.info.nrows + 1)?;
-        self.rows_of::<S>(&c.rp, &c.ci, &c.vals, &rp, a.info.ncols, src, op)
+        let (m, n) = (a.info.nrows, a.info.ncols);
+        self.rows_of::<S>(&c.rp, &c.ci, &c.vals, m, n, src, op)
     }
 
-    /// Row `k` of a CSR matrix (`rp`, `ci`, `vals` on the device, `rp_host` its row pointers
-    /// on the host) from row `src[k]` (or row `k`), copied without its zeros: a new CSR matrix.
+    /// Row `k` of an `m x ncols` CSR matrix (`rp`, `ci`, `vals` on the device) from row
+    /// `src[k]` (or row `k`), copied without its zeros: a new CSR matrix.
     pub(super) fn copy_rows<S: Semiring>(
         &self,
         rp: &CudaSlice<u32>,
         ci: &CudaSlice<u32>,
         vals: &CudaSlice<u8>,
-        rp_host: &[u32],
+        m: usize,
         ncols: usize,
         src: Option<&[u32]>,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        self.rows_of::<S>(rp, ci, vals, rp_host, ncols, src, RowOp::Copy)
+        self.rows_of::<S>(rp, ci, vals, m, ncols, src, RowOp::Copy)
     }
 
     /// [`GpuBackend::copy_rows`] with each row copied, mapped or selected by `op`.
@@ -94,30 +94,25 @@ impl GpuBackend {
         rp: &CudaSlice<u32>,
         ci: &CudaSlice<u32>,
         vals: &CudaSlice<u8>,
-        rp_host: &[u32],
+        m: usize,
         n: usize,
         src: Option<&[u32]>,
         op: RowOp,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        let m = rp_host.len() - 1;
         let out_rows = src.map_or(m, <[u32]>::len);
-        let len = |k: usize| {
-            let r = src.map_or(k, |s| s[k] as usize);
-            (rp_host[r + 1] - rp_host[r]) as u64
-        };
-        let (off, total) = offsets((0..out_rows).map(len), out_rows);
-        self.dev.check_fits(
-            &format!("the {total} entries of a {out_rows}x{n} matrix"),
-            total * (8 + 2 * size_of::<S::T>() as u64),
-        )?;
-        let offd = self.dev.upload(&off, "row segment offsets")?;
         let srcd = match src {
             Some(s) if !s.is_empty() => Some(self.dev.upload(s, "row indices")?),
             _ => None,
         };
-        let mut tk = self.dev.zeros::<u64>(total.max(1) as usize, "row keys")?;
-        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "row values")?;
-        let mut cnt = self.dev.zeros::<u32>(out_rows.max(1), "row lengths")?;
+        let lens = self.row_lens(rp, None, srcd.as_ref(), out_rows)?;
+        let (offd, total) = self.offsets_dev(Words::Wide(&lens), out_rows)?;
+        self.dev.check_fits(
+            &format!("the {total} entries of a {out_rows}x{n} matrix"),
+            total * (8 + 2 * size_of::<S::T>() as u64),
+        )?;
+        let mut tk = self.dev.uninit::<u64>(total.max(1) as usize, "row keys")?;
+        let mut tv = self.uninit_vals::<S>(total.max(1) as usize, "row values")?;
+        let mut cnt = self.dev.uninit::<u32>(out_rows.max(1), "row lengths")?;
         if out_rows > 0 {
             let (f, sbits, side) = match op {
                 RowOp::Copy => (self.dev.func::<S>(Kernel::RowsCopy)?, 0, 0),
@@ -157,22 +152,15 @@ impl GpuBackend {
             "ewise_matrix: shapes differ"
         );
         let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
-        let (ra, rb) = (
-            self.dev.download(&ca.rp, m + 1)?,
-            self.dev.download(&cb.rp, m + 1)?,
-        );
-        let (off, total) = offsets(
-            (0..m).map(|i| (ra[i + 1] - ra[i] + rb[i + 1] - rb[i]) as u64),
-            m,
-        );
+        let lens = self.row_lens(&ca.rp, Some(&cb.rp), None, m)?;
+        let (offd, total) = self.offsets_dev(Words::Wide(&lens), m)?;
         self.dev.check_fits(
             &format!("the up to {total} entries of an element-wise {m}x{n} result"),
             total * (8 + 2 * size_of::<S::T>() as u64),
         )?;
-        let offd = self.dev.upload(&off, "row segment offsets")?;
-        let mut tk = self.dev.zeros::<u64>(total.max(1) as usize, "row keys")?;
-        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "row values")?;
-        let mut cnt = self.dev.zeros::<u32>(m.max(1), "row lengths")?;
+        let mut tk = self.dev.uninit::<u64>(total.max(1) as usize, "row keys")?;
+        let mut tv = self.uninit_vals::<S>(total.max(1) as usize, "row values")?;
+        let mut cnt = self.dev.uninit::<u32>(m.max(1), "row lengths")?;
         if m > 0 {
             let f = self.dev.func_op::<S, O>(Kernel::RowsMerge, O::cuda)?;
             RowsMergeArgs {
@@ -245,10 +233,10 @@ impl Operators for GpuBackend {
         Ok(())
     }
 
-    fn gather<S: Semiring>(
+    fn gather<S: Semiring, I: Semiring<T = u32>>(
         &self,
         u: &GpuDense<S>,
-        idx: &GpuDense<Parents>,
+        idx: &GpuDense<I>,
     ) -> AlgoResult<GpuDense<S>> {
         let n = idx.len();
         let mut w = self.alloc_vals::<S>(n.max(1), "gathered values")?;
@@ -271,10 +259,10 @@ impl Operators for GpuBackend {
         })
     }
 
-    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>>(
+    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>, I: Semiring<T = u32>>(
         &self,
         w: &mut GpuDense<S>,
-        idx: &GpuDense<Parents>,
+        idx: &GpuDense<I>,
         u: &GpuDense<S>,
     ) -> AlgoResult<()> {
         assert_eq!(idx.len(), u.len(), "scatter_op: index and value lengths");
@@ -343,6 +331,73 @@ impl Operators for GpuBackend {
             )));
         }
         Ok(self.rows_map(a, Some(rows), RowOp::Copy)?)
+    }
+
+    fn index_matrix<S: Semiring, I: Semiring<T = u32>>(
+        &self,
+        idx: &GpuDense<I>,
+        ncols: usize,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let n = idx.len();
+        let mut lens = self.dev.uninit::<u32>(n.max(1), "index matrix rows")?;
+        if n > 0 {
+            IndexLensArgs {
+                idx: &idx.buf,
+                n: n as u64,
+                ncols: ncols as u64,
+                lens: &mut lens,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func_any(Kernel::IndexLens)?,
+                cfg_stride(n as u64),
+            )?;
+        }
+        let (rp, nnz) = self.row_ptr_dev(&lens, n)?;
+        let mut ci = self.dev.uninit::<u32>(nnz.max(1), "CSR columns")?;
+        let mut vals = self.uninit_vals::<S>(nnz.max(1), "CSR values")?;
+        if nnz > 0 {
+            IndexFillArgs {
+                idx: &idx.buf,
+                n: n as u64,
+                ncols: ncols as u64,
+                rp: &rp,
+                ci: &mut ci,
+                vals: &mut vals,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::IndexFill)?,
+                cfg_stride(n as u64),
+            )?;
+        }
+        Ok(self.csr_matrix(n, ncols, nnz, self.csr_from_device(ncols, rp, ci, vals)))
+    }
+
+    fn reduce_rows_arg<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuDense<Parents>> {
+        let m = a.info.nrows;
+        let c = self.push_csr(a)?;
+        let mut y = self.dev.uninit::<u8>(4 * m.max(1), "row arg-bests")?;
+        if m > 0 {
+            RowArgArgs {
+                rp: &c.rp,
+                ci: &c.ci,
+                av: &c.vals,
+                nrows: m as u64,
+                y: &mut y,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::RowArg)?,
+                cfg_stride(m as u64),
+            )?;
+        }
+        Ok(GpuDense {
+            buf: y,
+            rows: m,
+            cols: 1,
+            _s: PhantomData,
+        })
     }
 
     fn reduce_rows<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuDense<S>> {

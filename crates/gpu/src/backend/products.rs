@@ -69,12 +69,15 @@ impl GpuBackend {
         // A masked product whose rows may stop at their first term (a pull step of BFS) takes
         // a kernel that stops there.
         let early = S::FIRST_WINS && !matches!(mask, Mask::All);
+        let csr_kernel = |c: &DevCsr| -> Result<CsrKernel, GpuError> {
+            let kernel = self.tune_of(c)?.kernel;
+            Ok(match early {
+                true => kernel.for_early_exit(),
+                false => kernel.for_columns(k),
+            })
+        };
         match &a.storage {
-            Storage::Csr(c) => match if early {
-                c.kernel.for_early_exit()
-            } else {
-                c.kernel.for_columns(k)
-            } {
+            Storage::Csr(c) => match csr_kernel(c)? {
                 CsrKernel::Scalar => {
                     let f = self.dev.func::<S>(Kernel::SpmvCsrScalar)?;
                     SpmvCsrScalarArgs {
@@ -110,7 +113,7 @@ impl GpuBackend {
                     .launch(&self.dev, &f, cfg1(threads))?;
                 }
                 CsrKernel::Adaptive => {
-                    let p = c.plan.as_ref().expect("adaptive CSR has a plan");
+                    let p = (self.tune_of(c)?.plan.as_ref()).expect("adaptive CSR has a plan");
                     let mut part = self.filled::<S>(
                         p.nslots as usize * k as usize,
                         S::zero(),

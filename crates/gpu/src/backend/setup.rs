@@ -20,6 +20,7 @@ impl GpuBackend {
         let dev = Device::open(ordinal)?;
         let dummy = dev.zeros::<u8>(8, "placeholder")?;
         let dummy_idx = dev.zeros::<u32>(1, "placeholder")?;
+        let dummy_word = dev.zeros::<u64>(1, "placeholder")?;
         let scratch = Scratch {
             idx: dev.zeros::<u32>(2, "scratch")?,
             words: dev.zeros::<u8>(8, "scratch")?,
@@ -32,6 +33,7 @@ impl GpuBackend {
             dev,
             dummy,
             dummy_idx,
+            dummy_word,
             scratch: std::sync::Mutex::new(scratch),
             csr_kernel: None,
             gemm_kernel: match std::env::var("SEMIGRAPH_GEMM_KERNEL").as_deref() {
@@ -54,12 +56,16 @@ impl GpuBackend {
         self.gemm_kernel = k;
     }
 
-    /// The CSR kernel a matrix uses, if it is stored as CSR.
-    pub fn csr_kernel_of<S: Semiring>(&self, a: &GpuMatrix<S>) -> Option<CsrKernel> {
-        match &a.storage {
-            Storage::Csr(c) => Some(c.kernel),
+    /// The CSR kernel a matrix uses, if it is stored as CSR (chosen now for a matrix built
+    /// on the device and not used yet).
+    pub fn csr_kernel_of<S: Semiring>(
+        &self,
+        a: &GpuMatrix<S>,
+    ) -> Result<Option<CsrKernel>, GpuError> {
+        Ok(match &a.storage {
+            Storage::Csr(c) => Some(self.tune_of(c)?.kernel),
             _ => None,
-        }
+        })
     }
 
     /// The device name, e.g. `NVIDIA H100 80GB HBM3`.

@@ -2,14 +2,17 @@
 //!
 //! Both build their output the same way: each output row's values are written to a segment of
 //! a temporary array, keyed by column (and, for a product, by the term's position, so that the
-//! terms of one column combine in increasing `k`, as on the CPU); one thread per row sorts its
-//! segment (a heap sort), combines equal columns and drops the zeros; the row lengths come
-//! back to the host for the row pointers, and a last kernel gathers the rows into CSR arrays.
-//! The temporary holds every term of the product (12 to 16 bytes each), checked against free
-//! device memory before anything is allocated.
+//! terms of one column combine in increasing `k`, as on the CPU); each row's segment is sorted
+//! (by a thread, or by a block in shared memory), equal columns combined and the zeros
+//! dropped; the row pointers are scanned on the device from the row lengths, and a last kernel
+//! gathers the rows into CSR arrays. Offsets and row classes are found on the device too
+//! ([`super::sizing`]): only totals come back to the host. The temporary holds every term of
+//! the product (12 to 16 bytes each), checked against free device memory before anything is
+//! allocated.
 
 use semigraph_algos::MatrixMask;
 
+use super::sizing::Words;
 use super::*;
 
 /// Rows of at most this many values are sorted by one thread.
@@ -72,8 +75,9 @@ impl GpuBackend {
             Some(x) => Some(self.push_csr(x)?),
             None => None,
         };
-        // Phase 1: each row's terms, bounded; their offsets from the host.
-        let mut ub = self.dev.zeros::<u64>(m.max(1), "spgemm row bounds")?;
+        // Phase 1: each row's terms, bounded; their offsets, the long rows listed, on the
+        // device (three words read back).
+        let mut ub = self.dev.uninit::<u64>(m.max(1), "spgemm row bounds")?;
         if m > 0 {
             let f = self.dev.func::<S>(Kernel::SpgemmBound)?;
             SpgemmBoundArgs {
@@ -85,32 +89,31 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
-        let bounds = self.dev.download(&ub, m)?;
-        if let Some(&u) = bounds.iter().find(|&&u| u > u32::MAX as u64) {
+        let (long, long_stats) =
+            self.rows_between(Words::Wide(&ub), m, BLOCK_ROW as u64, u64::MAX)?;
+        let (offd, total) = self.offsets_dev(Words::Wide(&ub), m)?;
+        let stats = self.dev.download(&long_stats, 2)?;
+        let (nlong, widest) = (stats[0] as usize, stats[1]);
+        if widest > u32::MAX as u64 {
             return Err(GpuError::TooLarge {
                 what: "terms of one row of a sparse product".into(),
-                value: u,
+                value: widest,
                 max: u32::MAX as u64,
             });
         }
-        let (off, total) = offsets(bounds.iter().copied(), m);
-        let long: Vec<u32> = (0..m as u32)
-            .filter(|&i| bounds[i as usize] > BLOCK_ROW as u64)
-            .collect();
         // The long rows' blocks, each with a dense accumulator of n values and flags.
-        let blocks = long.len().min(LONG_BLOCKS);
+        let blocks = nlong.min(LONG_BLOCKS);
         let per_term = 8 + size_of::<S::T>() as u64;
         let workspace = (blocks * n) as u64 * (size_of::<S::T>() as u64 + 1);
         self.dev.check_fits(
             &format!("the {total} terms of a {m}x{n} sparse product"),
             total * per_term + workspace,
         )?;
-        let offd = self.dev.upload(&off, "spgemm offsets")?;
         let mut tk = self
             .dev
-            .zeros::<u64>(total.max(1) as usize, "spgemm keys")?;
-        let mut tv = self.alloc_vals::<S>(total.max(1) as usize, "spgemm terms")?;
-        let mut used = self.dev.zeros::<u32>(m.max(1), "spgemm row terms")?;
+            .uninit::<u64>(total.max(1) as usize, "spgemm keys")?;
+        let mut tv = self.uninit_vals::<S>(total.max(1) as usize, "spgemm terms")?;
+        let mut used = self.dev.uninit::<u32>(m.max(1), "spgemm row terms")?;
         let (mrp, mci, mv) = match cm {
             Some(c) => (&*c.rp, &*c.ci, &*c.vals),
             None => (&self.dummy_idx, &self.dummy_idx, &self.dummy),
@@ -141,9 +144,8 @@ impl GpuBackend {
         }
         // Phase 3: each row sorted and combined (by one thread, a block, or for the long
         // rows a block with a dense accumulator), then gathered.
-        let mut cnt = self.sort_segments::<S>(m, &offd, &mut tk, &mut tv, &used, &ub, &bounds)?;
-        if !long.is_empty() {
-            let rows = self.dev.upload(&long, "spgemm long rows")?;
+        let mut cnt = self.sort_segments::<S>(m, &offd, &mut tk, &mut tv, &used)?;
+        if nlong > 0 {
             let mut accs = self.alloc_vals::<S>((blocks * n).max(1), "spgemm accumulators")?;
             let mut flags = self.dev.zeros::<u8>((blocks * n).max(1), "spgemm flags")?;
             let f = self.dev.func::<S>(Kernel::SpgemmLong)?;
@@ -158,8 +160,8 @@ impl GpuBackend {
                 mci,
                 mv,
                 mmode,
-                rows: &rows,
-                nrows: long.len() as u64,
+                rows: &long,
+                nrows: nlong as u64,
                 ncols: n as u64,
                 off: &offd,
                 accs: &mut accs,
@@ -188,7 +190,7 @@ impl GpuBackend {
             &format!("the {mnnz} mask entries of a {m}x{n} sparse product"),
             mnnz as u64 * (8 + 2 * size_of::<S::T>() as u64),
         )?;
-        let mut tv = self.alloc_vals::<S>(mnnz.max(1), "spgemm values")?;
+        let mut tv = self.uninit_vals::<S>(mnnz.max(1), "spgemm values")?;
         if m > 0 && mnnz > 0 {
             let f = self.dev.func::<S>(Kernel::SpgemmDot)?;
             SpgemmDotArgs {
@@ -208,8 +210,7 @@ impl GpuBackend {
             .launch(&self.dev, &f, cfg_stride(mnnz as u64))?;
         }
         // The mask's pattern with the products as values, without the zeros.
-        let mrp = self.dev.download(&cm.rp, m + 1)?;
-        self.copy_rows(&cm.rp, &cm.ci, &tv, &mrp, n, None)
+        self.copy_rows(&cm.rp, &cm.ci, &tv, m, n, None)
     }
 
     /// [`ElementWise::transpose_matrix`] on the device.
@@ -233,17 +234,10 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
         }
-        let counts: Vec<u64> = self
-            .dev
-            .download(&cnt, n)?
-            .into_iter()
-            .map(u64::from)
-            .collect();
-        let (off, _) = offsets(counts.iter().copied(), n);
-        let offd = self.dev.upload(&off, "transpose offsets")?;
+        let (offd, _) = self.offsets_dev(Words::Narrow(&cnt), n)?;
         let mut cursor = self.dev.zeros::<u32>(n.max(1), "transpose cursors")?;
-        let mut tk = self.dev.zeros::<u64>(nnz.max(1), "transpose keys")?;
-        let mut tv = self.alloc_vals::<S>(nnz.max(1), "transpose values")?;
+        let mut tk = self.dev.uninit::<u64>(nnz.max(1), "transpose keys")?;
+        let mut tv = self.uninit_vals::<S>(nnz.max(1), "transpose values")?;
         if m > 0 && nnz > 0 {
             let f = self.dev.func::<S>(Kernel::ColScatter)?;
             ColScatterArgs {
@@ -258,7 +252,8 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
-        self.sorted_rows::<S>(n, m, &offd, &mut tk, &mut tv, &cnt, &counts)
+        let sorted = self.sort_segments::<S>(n, &offd, &mut tk, &mut tv, &cnt)?;
+        self.gather_segments(n, m, &offd, &sorted, &tk, &tv)
     }
 
     /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.
@@ -277,33 +272,10 @@ impl GpuBackend {
             .map_err(invalid)
     }
 
-    /// The last phases of a transpose: each column's `lens[j]` keyed values at `off` sorted,
-    /// then gathered into a new CSR matrix.
-    #[allow(clippy::too_many_arguments)]
-    fn sorted_rows<S: Semiring>(
-        &self,
-        nrows: usize,
-        ncols: usize,
-        off: &CudaSlice<u64>,
-        tk: &mut CudaSlice<u64>,
-        tv: &mut CudaSlice<u8>,
-        len: &CudaSlice<u32>,
-        lens: &[u64],
-    ) -> Result<GpuMatrix<S>, GpuError> {
-        let sel = match lens.is_empty() {
-            true => self.dev.zeros::<u64>(1, "row lengths")?,
-            false => self.dev.upload(lens, "row lengths")?,
-        };
-        let cnt = self.sort_segments::<S>(nrows, off, tk, tv, len, &sel, lens)?;
-        self.gather_segments(nrows, ncols, off, &cnt, tk, tv)
-    }
-
     /// Sorts each row's `len[i]` keyed values at `off[i]` by key, combines those of one column
-    /// with `add` in key order, drops the zeros, and returns each row's count. Rows are
-    /// classified by `sel` (on the device) and `sel_host`, the same lengths or bounds of them:
-    /// at most [`SMALL_ROW`] or more than [`BLOCK_ROW`] by one thread (a heap sort), between
-    /// by a block in shared memory.
-    #[allow(clippy::too_many_arguments)]
+    /// with `add` in key order, drops the zeros, and returns each row's count. Rows of at
+    /// most [`SMALL_ROW`] or more than [`BLOCK_ROW`] values are sorted by one thread (a heap
+    /// sort), those between by a block in shared memory (listed on the device).
     fn sort_segments<S: Semiring>(
         &self,
         nrows: usize,
@@ -311,10 +283,8 @@ impl GpuBackend {
         tk: &mut CudaSlice<u64>,
         tv: &mut CudaSlice<u8>,
         len: &CudaSlice<u32>,
-        sel: &CudaSlice<u64>,
-        sel_host: &[u64],
     ) -> Result<CudaSlice<u32>, GpuError> {
-        let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "row lengths")?;
+        let mut cnt = self.dev.uninit::<u32>(nrows.max(1), "row lengths")?;
         if nrows == 0 {
             return Ok(cnt);
         }
@@ -322,7 +292,6 @@ impl GpuBackend {
         SortRowsArgs {
             off,
             len,
-            sel,
             tk,
             tv,
             cnt: &mut cnt,
@@ -331,27 +300,24 @@ impl GpuBackend {
             big: BLOCK_ROW,
         }
         .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
-        let medium: Vec<u32> = (0..nrows as u32)
-            .filter(|&i| (SMALL_ROW as u64 + 1..=BLOCK_ROW as u64).contains(&sel_host[i as usize]))
-            .collect();
-        if !medium.is_empty() {
-            let rows = self.dev.upload(&medium, "rows sorted by blocks")?;
-            let f = self.dev.func::<S>(Kernel::SortRowsBlock)?;
-            SortRowsBlockArgs {
-                off,
-                len,
-                rows: &rows,
-                nrows: medium.len() as u64,
-                tk,
-                tv,
-                cnt: &mut cnt,
-            }
-            .launch(
-                &self.dev,
-                &f,
-                cfg_blocks(medium.len().min(MAX_GRID as usize)),
-            )?;
+        let (medium, count) = self.rows_between(
+            Words::Narrow(len),
+            nrows,
+            SMALL_ROW as u64,
+            BLOCK_ROW as u64,
+        )?;
+        // As many blocks as could have a row; those past the listed count do nothing.
+        let f = self.dev.func::<S>(Kernel::SortRowsBlock)?;
+        SortRowsBlockArgs {
+            off,
+            len,
+            rows: &medium,
+            count: &count,
+            tk,
+            tv,
+            cnt: &mut cnt,
         }
+        .launch(&self.dev, &f, cfg_blocks(nrows.min(MAX_GRID as usize)))?;
         Ok(cnt)
     }
 
@@ -368,18 +334,9 @@ impl GpuBackend {
         tk: &CudaSlice<u64>,
         tv: &CudaSlice<u8>,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        let lens = self.dev.download(cnt, nrows)?;
-        let mut rp = Vec::with_capacity(nrows + 1);
-        let mut nnz = 0u64;
-        rp.push(0u32);
-        for &l in &lens {
-            nnz += l as u64;
-            rp.push(to_u32("matrix entries", nnz as usize)?);
-        }
-        let nnz = nnz as usize;
-        let rpd = self.dev.upload(&rp, "CSR row pointers")?;
-        let mut ci = self.dev.zeros::<u32>(nnz.max(1), "CSR columns")?;
-        let mut vals = self.alloc_vals::<S>(nnz.max(1), "CSR values")?;
+        let (rpd, nnz) = self.row_ptr_dev(cnt, nrows)?;
+        let mut ci = self.dev.uninit::<u32>(nnz.max(1), "CSR columns")?;
+        let mut vals = self.uninit_vals::<S>(nnz.max(1), "CSR values")?;
         if nrows > 0 && nnz > 0 {
             let f = self.dev.func::<S>(Kernel::GatherRows)?;
             GatherRowsArgs {
@@ -394,9 +351,19 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
         }
-        let shape = RowShape::of_row_ptr(&rp, ncols);
-        let dev = self.csr_on_device(&rp, shape, rpd, ci, vals)?;
-        Ok(GpuMatrix {
+        let dev = self.csr_from_device(ncols, rpd, ci, vals);
+        Ok(self.csr_matrix(nrows, ncols, nnz, dev))
+    }
+
+    /// A CSR matrix handle of `dev`, `nrows x ncols` with `nnz` entries.
+    pub(super) fn csr_matrix<S: Semiring>(
+        &self,
+        nrows: usize,
+        ncols: usize,
+        nnz: usize,
+        dev: DevCsr,
+    ) -> GpuMatrix<S> {
+        GpuMatrix {
             info: MatrixInfo {
                 nrows,
                 ncols,
@@ -406,19 +373,6 @@ impl GpuBackend {
             storage: Storage::Csr(dev),
             push: None,
             _s: PhantomData,
-        })
+        }
     }
-}
-
-/// The exclusive prefix sums of `lens` (the start of each of `n` segments, at least one
-/// element so that an empty matrix still has a buffer) and their total.
-pub(super) fn offsets(lens: impl Iterator<Item = u64>, n: usize) -> (Vec<u64>, u64) {
-    let mut off = Vec::with_capacity(n.max(1));
-    let mut total = 0u64;
-    for l in lens {
-        off.push(total);
-        total += l;
-    }
-    off.resize(n.max(1), total);
-    (off, total)
 }

@@ -13,6 +13,7 @@
 mod matrix;
 mod ops;
 mod queue;
+mod scan;
 mod sparse;
 mod vector;
 
@@ -153,11 +154,28 @@ pub enum Kernel {
     RowReduce,
     /// A CSR matrix written into a dense row-major array.
     RowsToDense,
+    /// Exclusive scan of any length, pass 1: each tile's sum (semiring-independent, as the
+    /// other scan and row-sizing kernels).
+    ScanReduce,
+    /// Pass 2: the tile sums scanned by one block, and the total.
+    ScanSums,
+    /// Pass 3: each tile scanned from its sum, to 64- or 32-bit offsets.
+    ScanDown,
+    /// The lengths of a CSR matrix's rows (listed ones, or each plus another matrix's).
+    RowLens,
+    /// The rows whose length (or bound) lies in a range, listed; and the largest.
+    RowClasses,
+    /// Each row's arg-best column (the first entry no later one improves).
+    RowArg,
+    /// The rows of an index matrix (one or no entry each), sized.
+    IndexLens,
+    /// The entries of an index matrix written.
+    IndexFill,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 56] = [
+    pub const ALL: [Kernel; 64] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -214,6 +232,14 @@ impl Kernel {
         Kernel::RowsMerge,
         Kernel::RowReduce,
         Kernel::RowsToDense,
+        Kernel::ScanReduce,
+        Kernel::ScanSums,
+        Kernel::ScanDown,
+        Kernel::RowLens,
+        Kernel::RowClasses,
+        Kernel::RowArg,
+        Kernel::IndexLens,
+        Kernel::IndexFill,
     ];
 
     /// `(operation, format, variant)`: the three key fields this kernel fills.
@@ -275,6 +301,14 @@ impl Kernel {
             Kernel::RowsMerge => ("rows", "csr", "merge"),
             Kernel::RowReduce => ("reduce", "csr", "rows"),
             Kernel::RowsToDense => ("to_dense", "csr", "base"),
+            Kernel::ScanReduce => ("scan", "vec", "reduce"),
+            Kernel::ScanSums => ("scan", "vec", "sums"),
+            Kernel::ScanDown => ("scan", "vec", "down"),
+            Kernel::RowLens => ("row_lens", "csr", "base"),
+            Kernel::RowClasses => ("row_classes", "csr", "base"),
+            Kernel::RowArg => ("reduce", "csr", "arg"),
+            Kernel::IndexLens => ("index_matrix", "csr", "lens"),
+            Kernel::IndexFill => ("index_matrix", "csr", "fill"),
         }
     }
 
@@ -293,7 +327,14 @@ impl Kernel {
     /// semiring-independent).
     pub fn applies_to(self, sr: Option<&CudaSemiring>) -> bool {
         match self {
-            Kernel::Scan | Kernel::Recode => sr.is_none(),
+            Kernel::Scan
+            | Kernel::Recode
+            | Kernel::ScanReduce
+            | Kernel::ScanSums
+            | Kernel::ScanDown
+            | Kernel::RowLens
+            | Kernel::RowClasses
+            | Kernel::IndexLens => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),
         }
@@ -494,6 +535,8 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         if let Some(op) = op {
             s.push_str(&op.prelude_after(&sr.helpers));
         }
+    } else if scan::body(kernel).is_some() {
+        s.push_str(scan::HELPERS);
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {
@@ -511,6 +554,7 @@ fn body(kernel: Kernel) -> &'static str {
         .or_else(|| queue::body(kernel))
         .or_else(|| sparse::body(kernel))
         .or_else(|| ops::body(kernel))
+        .or_else(|| scan::body(kernel))
         .expect("every kernel has a template")
 }
 

@@ -141,6 +141,33 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::RowArg => {
+            r#"// y(i) = the column of row i's best entry: the first, in column order, that no later
+// entry improves (sr_improves); 0xffffffff for a row with no entry.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+        unsigned int arg = 0xffffffffu;
+        sr_t best = SR_ZERO;
+        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) {
+            sr_t v = av[e];
+            if (sr_is_zero(v)) continue;
+            if (arg == 0xffffffffu || sr_improves(best, v)) { best = v; arg = ci[e]; }
+        }
+        y[i] = arg;
+    }
+}
+"#
+        }
+        Kernel::IndexFill => {
+            r#"// Row k of an index matrix: `one` at column idx[k] (at rp[k]) where idx[k] < ncols.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long k = sg_gid(); k < n; k += sg_nthreads()) {
+        unsigned int j = idx[k];
+        if (j < ncols) { ci[rp[k]] = j; vals[rp[k]] = SR_ONE; }
+    }
+}
+"#
+        }
         Kernel::RowsToDense => {
             r#"// y(i, j) = A(i, j) for each stored entry (y starts as the zero), row-major.
 extern "C" __global__ void KERNEL(PARAMS) {

@@ -150,14 +150,14 @@ extern "C" __global__ void KERNEL(PARAMS) {
             r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
 // those of one column with add in key order, drops the zeros, and leaves the row's entries at
 // the front of its segment: cnt[i] of them.
-// Only rows whose `sel` (their length, or a bound on it) is at most `small` or more than
-// `big`: [`Kernel::SortRowsBlock`] sorts the others.
+// Only rows whose length is at most `small` or more than `big`: [`Kernel::SortRowsBlock`]
+// sorts the others.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
-        if (sel[i] > small && sel[i] <= big) continue;
+        unsigned int n = len[i];
+        if (n > small && n <= big) continue;
         unsigned long long* k = tk + off[i];
         sr_t* v = tv + off[i];
-        unsigned int n = len[i];
         for (unsigned int s = n / 2; s-- > 0;) sg_sift(k, v, s, n);
         for (unsigned int end = n; end-- > 1;) {
             unsigned long long t = k[0]; k[0] = k[end]; k[end] = t;
@@ -215,8 +215,8 @@ extern "C" __global__ void KERNEL(PARAMS) {
 "#
         }
         Kernel::SortRowsBlock => {
-            r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (at most SG_SORT_CAP values each),
-// a block per row: a bitonic sort of the keyed values in shared memory, then the values of
+            r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (count[0] of them, at most
+// SG_SORT_CAP values each), a block per row: a bitonic sort of the keyed values in shared memory, then the values of
 // one column combined with add in key order (by the thread at the column's first value), the
 // zeros dropped.
 #define SG_SORT_CAP 2048
@@ -226,6 +226,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned int warp_sums[32];
     __shared__ unsigned int wbase;
     unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned long long nrows = count[0];
     for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
         sg_idx_t i = rows[r];
         unsigned long long* k = tk + off[i];

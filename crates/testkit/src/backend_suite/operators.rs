@@ -195,7 +195,8 @@ where
         .collect();
     same_values::<S>("gather", &g, &want);
     let mut w = b.dense::<S>(n, 1, &yv).unwrap();
-    b.scatter_op::<S, SemiringAdd<S>>(&mut w, &idx, &x).unwrap();
+    b.scatter_op::<S, SemiringAdd<S>, _>(&mut w, &idx, &x)
+        .unwrap();
     let got = b.read_dense(&w).unwrap();
     let mut meets: Vec<Vec<S::T>> = yv.iter().map(|&v| vec![v]).collect();
     for (&k, &v) in idxv.iter().zip(&xv) {

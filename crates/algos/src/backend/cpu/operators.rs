@@ -4,7 +4,7 @@
 use semigraph_semiring::ops::{BinaryOperator, SelectOperator, UnaryOperator};
 
 use super::*;
-use crate::backend::{Bound, Combine, Operators};
+use crate::backend::{Bound, Combine, NO_PARENT, Operators};
 
 /// Rows per parallel block of a matrix operation.
 const ROW_BLOCK: usize = 2048;
@@ -172,7 +172,11 @@ impl Operators for CpuBackend {
         Ok(())
     }
 
-    fn gather<S: Semiring>(&self, u: &CpuDense<S>, idx: &CpuDense<Parents>) -> Result<CpuDense<S>> {
+    fn gather<S: Semiring, I: Semiring<T = u32>>(
+        &self,
+        u: &CpuDense<S>,
+        idx: &CpuDense<I>,
+    ) -> Result<CpuDense<S>> {
         let data = idx
             .data
             .par_iter()
@@ -186,10 +190,10 @@ impl Operators for CpuBackend {
         })
     }
 
-    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>>(
+    fn scatter_op<S: Semiring, F: BinaryOperator<S::T>, I: Semiring<T = u32>>(
         &self,
         w: &mut CpuDense<S>,
-        idx: &CpuDense<Parents>,
+        idx: &CpuDense<I>,
         u: &CpuDense<S>,
     ) -> Result<()> {
         assert_eq!(
@@ -292,6 +296,42 @@ impl Operators for CpuBackend {
                 ci.push(j);
                 vals.push(v);
             }
+        })
+    }
+
+    fn index_matrix<S: Semiring, I: Semiring<T = u32>>(
+        &self,
+        idx: &CpuDense<I>,
+        ncols: usize,
+    ) -> Result<CpuMatrix<S>> {
+        build_rows(idx.data.len(), ncols, |k, ci, vals| {
+            let j = idx.data[k];
+            if (j as usize) < ncols {
+                ci.push(j);
+                vals.push(S::one());
+            }
+        })
+    }
+
+    fn reduce_rows_arg<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<Parents>> {
+        let c = a.csr();
+        let data = (0..c.nrows())
+            .into_par_iter()
+            .with_min_len(1024)
+            .map(|i| {
+                let mut best: Option<(u32, S::T)> = None;
+                for (j, v) in entries(c, i) {
+                    if best.is_none_or(|(_, b)| S::improves(b, v)) {
+                        best = Some((j, v));
+                    }
+                }
+                best.map_or(NO_PARENT, |(j, _)| j)
+            })
+            .collect();
+        Ok(CpuDense {
+            rows: c.nrows(),
+            cols: 1,
+            data,
         })
     }
 
