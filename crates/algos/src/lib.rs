@@ -7,7 +7,8 @@
 //!   format) form.
 //! - Algorithms: [`bfs`](fn@bfs) and [`bfs_multi`], [`bellman_ford`], [`delta_stepping`], [`apsp`](fn@apsp),
 //!   [`transitive_closure`], [`reachability`], [`widest_path`], and [`path_closure`] for any
-//!   selecting semiring.
+//!   selecting semiring; the LDBC Graphalytics kernels [`pagerank`], [`wcc`] (`FastSV`),
+//!   [`cdlp`], [`lcc`], and [`triangle_count`] / [`triangles_per_vertex`].
 //!
 //! ```
 //! use semigraph_algos::{bfs, BfsOptions, CpuBackend, Graph, GraphOptions};
@@ -24,17 +25,21 @@
 pub mod apsp;
 pub mod backend;
 pub mod bfs;
+pub mod communities;
+pub mod components;
 pub mod dist_type;
 pub mod error;
 pub mod graph;
 pub mod memory;
 pub mod paths;
+pub mod rank;
 pub mod relax;
 mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod traverse;
+pub mod triangles;
 
 /// The traits and types for calling a backend's methods: `use semigraph_algos::prelude::*;`.
 ///
@@ -74,13 +79,17 @@ pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,
     bfs_resident,
 };
+pub use communities::{cdlp, cdlp_from};
+pub use components::{Components, wcc};
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
+pub use rank::{PageRank, PageRankOptions, pagerank};
 pub use relax::negative_cycle;
 pub use sssp::{
     DeltaGraph, Distance, ShortestPaths, SsspMethod, auto_delta, bellman_ford, delta_stepping,
     sssp_choice,
 };
+pub use triangles::{lcc, triangle_count, triangles_per_vertex};

@@ -25,12 +25,14 @@ use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
 mod builtins;
+mod graphalytics;
 mod operators;
 mod queues;
 mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
 pub use builtins::check_builtin_operators;
+pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use operators::{check_dense_operators, check_matrix_operators};
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use sparse::check_sparse_products;
@@ -580,6 +582,16 @@ pub fn register_prefixed<B, E>(
         };
     }
     semigraph_semiring::for_each_builtin!(dense);
+    add(
+        h,
+        format!("{prefix}graphalytics::ldbc"),
+        Box::new(|b: &B| check_graphalytics_ldbc(b).map_err(Failed::from)),
+    );
+    add(
+        h,
+        format!("{prefix}graphalytics::random"),
+        Box::new(|b: &B| check_graphalytics_random(b).map_err(Failed::from)),
+    );
     add(
         h,
         format!("{prefix}operators::builtins"),

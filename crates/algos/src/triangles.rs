@@ -1,0 +1,158 @@
+//! Triangles and the local clustering coefficient, by masked sparse x sparse products:
+//! Sandia's `L L^T` masked by `L` for the total, `S S` masked by `S` per vertex, and LDBC's
+//! LCC from `S A` masked by `S` (`S` the undirected pattern, `A` the arcs).
+
+use semigraph_semiring::ops::{Div, Minus, Offdiag, Pair, StrictTril, Times};
+use semigraph_semiring::{PlusTimes, Semiring};
+
+use crate::backend::{Backend, Bound, Combine, Mask, MatrixMask};
+use crate::error::Result;
+use crate::graph::Graph;
+
+/// Triangles are counted in plus-times `i64` (a pattern of ones: plus-pair).
+type Count = PlusTimes<i64>;
+/// The clustering coefficients' semiring.
+type Real = PlusTimes<f64>;
+
+/// `A + A^T` without its diagonal, every entry one: the undirected simple graph of `g`'s arcs
+/// (parallel arcs and self-loops dropped).
+fn undirected<B: Backend, S: Semiring, P: Semiring>(g: &Graph<'_, B, S>) -> Result<B::Matrix<P>>
+where
+    P::T: semigraph_semiring::Number,
+{
+    let b = g.backend();
+    let p = g.pattern::<P>()?;
+    let sym = b.plus_transpose(p.push())?;
+    let ones = b.apply_matrix_bound::<P, Pair>(&sym, Bound::Second(P::one()))?;
+    b.select::<P, Offdiag>(&ones, P::zero())
+}
+
+/// The number of triangles of the undirected simple graph of `g`'s arcs (arcs in either
+/// direction, parallel arcs and self-loops ignored).
+///
+/// Sandia's method: `L` the strictly lower triangle of `A + A^T`, `C = L L^T` masked by `L`
+/// (one dot product per entry of `L`: the common lower neighbours of its two ends), the total
+/// the sum of `C`. Each triangle `a > b > c` is counted once, at `C(a, b)`.
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read).
+///
+/// # Returns
+/// The number of triangles.
+///
+/// # Errors
+/// Backend errors (memory refused up front for the product).
+///
+/// # Complexity
+/// `O(sum over arcs (u, v) of L of min(deg_L(u), deg_L(v)) log)` for the dot products, plus
+/// `O(n + m)` to form `L`.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, triangle_count, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // A triangle 0 1 2 with a tail 2 -> 3.
+/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (2, 0, true), (2, 3, true)])?;
+/// let cpu = CpuBackend::new();
+/// assert_eq!(triangle_count(&Graph::new(&cpu, &a, GraphOptions::default())?)?, 1);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u64> {
+    let b = g.backend();
+    let s = undirected::<B, S, Count>(g)?;
+    let l = b.select::<Count, StrictTril>(&s, 0)?;
+    let c = b.spgemm_t(MatrixMask::Keep(&l), &l, &l)?;
+    let per_row = b.reduce_rows(&c)?;
+    Ok(b.reduce(&per_row, Mask::All)? as u64)
+}
+
+/// The number of triangles each vertex belongs to (of the undirected simple graph of `g`'s
+/// arcs, as [`triangle_count`]).
+///
+/// `C = S S^T` masked by `S` (`S` symmetric, so `S^T = S` and its rows serve): `C(v, w)` is
+/// the number of common neighbours of `v` and `w`, and each triangle through `v` is counted
+/// twice in row `v`, once at each other corner.
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read).
+///
+/// # Returns
+/// For each vertex, its triangles (the sum is three times [`triangle_count`]).
+///
+/// # Errors
+/// Backend errors.
+///
+/// # Complexity
+/// Dot products over every arc of `S` (twice the undirected edges, each over full
+/// neighbourhoods): about six times [`triangle_count`]'s work.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, triangles_per_vertex, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (2, 0, true), (2, 3, true)])?;
+/// let cpu = CpuBackend::new();
+/// let t = triangles_per_vertex(&Graph::new(&cpu, &a, GraphOptions::default())?)?;
+/// assert_eq!(t, vec![1, 1, 1, 0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<u64>> {
+    let b = g.backend();
+    let s = undirected::<B, S, Count>(g)?;
+    let c = b.spgemm_t(MatrixMask::Keep(&s), &s, &s)?;
+    let twice = b.reduce_rows(&c)?;
+    Ok(b.read_dense(&twice)?
+        .into_iter()
+        .map(|t| (t / 2) as u64)
+        .collect())
+}
+
+/// The local clustering coefficient of each vertex, by the LDBC Graphalytics definition: with
+/// `N(v)` the in- and out-neighbours of `v` (itself excluded), `LCC(v)` = the number of arcs
+/// between vertices of `N(v)` / `(|N(v)| (|N(v)| - 1))`, and 0 when `|N(v)| <= 1`. Arcs are
+/// counted per direction, so for an undirected graph (stored with both directions) this is the
+/// usual edges / (d (d - 1) / 2).
+///
+/// `S = A + A^T` (pattern, no diagonal), `A'` the arcs without self-loops; `C = S A'` masked
+/// by `S`: `C(v, w)` counts the arcs `u -> w` with `u` in `N(v)`, for each `w` in `N(v)`; the
+/// row sums of `C` are the numerators, the row sums of `S` the degrees `|N(v)|`.
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read).
+///
+/// # Returns
+/// For each vertex, its coefficient in `[0, 1]`.
+///
+/// # Errors
+/// Backend errors.
+///
+/// # Complexity
+/// One masked product (a dot product per arc of `S`, over full neighbourhoods), plus `O(n + m)`.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, lcc, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // 0 -> 1, 0 -> 2, 1 -> 2: N(0) = {1, 2} with the one arc 1 -> 2 of two possible.
+/// let a = arcs_to_csr::<OrAnd>(3, &[(0, 1, true), (0, 2, true), (1, 2, true)])?;
+/// let cpu = CpuBackend::new();
+/// assert_eq!(lcc(&Graph::new(&cpu, &a, GraphOptions::default())?)?, vec![0.5, 0.5, 0.5]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
+    let b = g.backend();
+    let s = undirected::<B, S, Real>(g)?;
+    let arcs = b.select::<Real, Offdiag>(g.pattern::<Real>()?.push(), 0.0)?;
+    let c = b.spgemm(MatrixMask::Keep(&s), &s, &arcs)?;
+    let mut coeff = b.reduce_rows(&c)?;
+    // |N(v)| (|N(v)| - 1), absent where |N(v)| <= 1.
+    let deg = b.reduce_rows(&s)?;
+    let mut pairs = b.reduce_rows(&s)?;
+    b.apply_bound::<Real, Minus>(&mut pairs, Mask::All, Bound::Second(1.0))?;
+    b.ewise_op::<Real, Times>(&mut pairs, Mask::All, Combine::Intersection, &deg)?;
+    b.ewise_op::<Real, Div>(&mut coeff, Mask::All, Combine::Intersection, &pairs)?;
+    b.read_dense(&coeff)
+}
