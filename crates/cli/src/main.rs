@@ -9,6 +9,7 @@ mod checks;
 mod demo;
 mod files;
 mod jobs;
+mod kernels;
 mod output;
 mod process;
 mod spgemm;
@@ -125,6 +126,33 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 None => write_summary(&out, &h, &g, ["depth", "sum_of_levels"], &runs.summary)?,
             }
         }
+        Cmd::Pagerank {
+            ref file,
+            iterations,
+            damping,
+            tolerance,
+            ..
+        } => {
+            let defaults = semigraph_algos::PageRankOptions::default();
+            let opts = semigraph_algos::PageRankOptions {
+                damping,
+                iterations: iterations.unwrap_or(defaults.iterations),
+                tolerance: match (iterations, tolerance) {
+                    (_, Some(t)) => Some(t),
+                    (Some(_), None) => None,
+                    (None, None) => defaults.tolerance,
+                },
+            };
+            run_kernel(&c, file, kernels::GraphKernel::PageRank(opts))?;
+        }
+        Cmd::Wcc { ref file, .. } => run_kernel(&c, file, kernels::GraphKernel::Wcc)?,
+        Cmd::Cdlp {
+            ref file,
+            iterations,
+            ..
+        } => run_kernel(&c, file, kernels::GraphKernel::Cdlp(iterations))?,
+        Cmd::Lcc { ref file, .. } => run_kernel(&c, file, kernels::GraphKernel::Lcc)?,
+        Cmd::Tc { ref file, .. } => run_kernel(&c, file, kernels::GraphKernel::Tc)?,
         Cmd::Sssp {
             file,
             source,
@@ -389,10 +417,31 @@ fn combine_arcs(c: &Common, g: &mut EdgeList, how: Combine) -> Res<()> {
     Ok(())
 }
 
+/// Runs one of the graph kernels on `file` and writes its per-vertex values.
+fn run_kernel(c: &Common, file: &Path, kernel: kernels::GraphKernel) -> Res<()> {
+    let g = load(file, c)?;
+    let (header, values) = dispatch(
+        c,
+        kernels::KernelJob {
+            file,
+            g: &g,
+            kernel,
+        },
+    )?;
+    let mut h = Header::new(&command_line(), file, &g);
+    h.extend(header);
+    kernels::write_values(&Output::new(c), &h, &g, &values)
+}
+
 /// Refuses outputs that would overwrite the command's input graph.
 fn guard_outputs(c: &Common, cmd: &Cmd) -> Res<()> {
     let (input, extra): (Option<&Path>, Option<&Path>) = match cmd {
         Cmd::Bfs { file, .. }
+        | Cmd::Pagerank { file, .. }
+        | Cmd::Wcc { file, .. }
+        | Cmd::Cdlp { file, .. }
+        | Cmd::Lcc { file, .. }
+        | Cmd::Tc { file, .. }
         | Cmd::Sssp { file, .. }
         | Cmd::Spmv { file, .. }
         | Cmd::Spgemm { a: file, .. }

@@ -102,7 +102,7 @@ impl Header {
     pub fn fields(&self) -> &[Field] {
         &self.0
     }
-    fn text(&self, w: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn text(&self, w: &mut dyn Write) -> io::Result<()> {
         for f in &self.0 {
             writeln!(w, "# {}: {}", f.key, f.text)?;
         }
@@ -184,7 +184,7 @@ pub fn write_vertices(
 
 /// A value's text as a JSON number when it is one (integers exactly), else as a string
 /// (`inf`, `NaN`).
-fn json_number(s: &str) -> Value {
+pub(crate) fn json_number(s: &str) -> Value {
     serde_json::from_str::<Value>(s)
         .ok()
         .filter(Value::is_number)
@@ -193,7 +193,7 @@ fn json_number(s: &str) -> Value {
 
 /// Writes `{` and the header's fields, each followed by a comma: the caller writes the last
 /// field and the closing `}`.
-fn open_json(w: &mut dyn Write, h: &Header) -> io::Result<()> {
+pub(crate) fn open_json(w: &mut dyn Write, h: &Header) -> io::Result<()> {
     w.write_all(b"{")?;
     for (k, v) in h.json() {
         serde_json::to_writer(&mut *w, &k).map_err(io::Error::other)?;

@@ -100,6 +100,59 @@ pub enum Cmd {
         #[command(flatten)]
         opts: RunOpts,
     },
+    /// PageRank (LDBC Graphalytics definition: PR starts at 1/n, dangling vertices' rank spread
+    /// evenly), one line `id rank` per vertex. Arc weights are ignored.
+    Pagerank {
+        /// The graph file.
+        file: PathBuf,
+        /// Iterations: exactly this many unless --tolerance stops sooner (default: at most 100,
+        /// stopping at an L1 change of 1e-9).
+        #[arg(long)]
+        iterations: Option<usize>,
+        /// The damping factor, in [0, 1].
+        #[arg(long, default_value_t = 0.85)]
+        damping: f64,
+        /// Stop once one iteration changes the ranks by at most this much (L1 norm).
+        #[arg(long)]
+        tolerance: Option<f64>,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
+    /// Weakly connected components (FastSV): one line `id label` per vertex, the label the
+    /// smallest vertex id of the component.
+    Wcc {
+        /// The graph file.
+        file: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
+    /// Community detection by label propagation (LDBC Graphalytics definition): one line
+    /// `id label` per vertex.
+    Cdlp {
+        /// The graph file.
+        file: PathBuf,
+        /// Iterations.
+        #[arg(long, default_value_t = 10)]
+        iterations: usize,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
+    /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,
+    /// arcs counted per direction): one line `id coefficient` per vertex.
+    Lcc {
+        /// The graph file.
+        file: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
+    /// Triangles of the undirected simple graph (arcs in either direction): `# triangles: T`,
+    /// then one line `id triangles` per vertex.
+    Tc {
+        /// The graph file.
+        file: PathBuf,
+        #[command(flatten)]
+        opts: RunOpts,
+    },
     /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.
     /// Weights become semiring values (a file without weights gives `one` on every arc);
     /// or-and and the secondi semirings use the structure only.
@@ -212,7 +265,12 @@ impl Cmd {
             | Cmd::Sssp { opts, .. }
             | Cmd::Apsp { opts, .. }
             | Cmd::Spmv { opts, .. }
-            | Cmd::Spgemm { opts, .. } => opts.common(),
+            | Cmd::Spgemm { opts, .. }
+            | Cmd::Pagerank { opts, .. }
+            | Cmd::Wcc { opts, .. }
+            | Cmd::Cdlp { opts, .. }
+            | Cmd::Lcc { opts, .. }
+            | Cmd::Tc { opts, .. } => opts.common(),
             Cmd::Stats { opts, .. } => opts.common(),
             Cmd::Convert { input, write, .. } => Common::with(None, Some(input), write, None),
             Cmd::Generate { write, .. } => Common::with(None, None, write, None),
