@@ -95,8 +95,8 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
         b.apply(&mut parents, Mask::All, UnaryOp::Fill(u32::MAX))?;
         b.ewise(&mut parents, Mask::All, Ewise::Add, &f)?;
         b.scatter_op::<Label, Min, Label>(&mut f, &parents, &mngp)?;
-        b.improve_dense(&mut f, &mngp)?;
-        b.improve_dense(&mut f, &gp)?;
+        b.ewise(&mut f, Mask::All, Ewise::Add, &mngp)?;
+        b.ewise(&mut f, Mask::All, Ewise::Add, &gp)?;
         let next = b.gather(&f, &f)?;
         if b.improve_dense(&mut gp, &next)? == 0 {
             break;

@@ -174,6 +174,42 @@ pub enum BenchCmd {
         #[command(flatten)]
         opts: PlainReportOpts,
     },
+    /// PageRank (LDBC form: fixed iterations), measured as `bench bfs`; every run checked
+    /// against the CPU backend (within 1e-9 relative).
+    Pagerank {
+        #[command(flatten)]
+        bench: AlgoBench,
+        /// Iterations.
+        #[arg(long, default_value_t = 20)]
+        iterations: usize,
+        /// The damping factor.
+        #[arg(long, default_value_t = 0.85)]
+        damping: f64,
+    },
+    /// Weakly connected components (`FastSV`), measured as `bench bfs` (steps are rounds); every
+    /// run checked against the CPU backend.
+    Wcc {
+        #[command(flatten)]
+        bench: AlgoBench,
+    },
+    /// Community detection by label propagation, measured as `bench bfs`.
+    Cdlp {
+        #[command(flatten)]
+        bench: AlgoBench,
+        /// Iterations.
+        #[arg(long, default_value_t = 10)]
+        iterations: usize,
+    },
+    /// Local clustering coefficients, measured as `bench bfs`.
+    Lcc {
+        #[command(flatten)]
+        bench: AlgoBench,
+    },
+    /// The triangle count (Sandia's L*L^T masked by L), measured as `bench bfs`.
+    Tc {
+        #[command(flatten)]
+        bench: AlgoBench,
+    },
     /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings or rounds).
     Apsp {
         #[command(flatten)]

@@ -118,7 +118,7 @@ pub enum Cmd {
         #[command(flatten)]
         opts: RunOpts,
     },
-    /// Weakly connected components (FastSV): one line `id label` per vertex, the label the
+    /// Weakly connected components (`FastSV`): one line `id label` per vertex, the label the
     /// smallest vertex id of the component.
     Wcc {
         /// The graph file.
@@ -283,6 +283,11 @@ impl Cmd {
             Cmd::Bench { what } => match what {
                 BenchCmd::Spmv { opts, .. } | BenchCmd::Spgemm { opts, .. } => opts.common(),
                 BenchCmd::Bfs { bench }
+                | BenchCmd::Pagerank { bench, .. }
+                | BenchCmd::Wcc { bench }
+                | BenchCmd::Cdlp { bench, .. }
+                | BenchCmd::Lcc { bench }
+                | BenchCmd::Tc { bench }
                 | BenchCmd::Sssp { bench, .. }
                 | BenchCmd::Apsp { bench, .. } => bench.opts.common(),
                 BenchCmd::Gemm { opts, .. } | BenchCmd::Formats { opts, .. } => opts.common(),

@@ -1,5 +1,5 @@
 //! `semigraph bench ...`: SpMV per format against cuSPARSE (`spmv`), the algorithms
-//! (`algos`: BFS, SSSP, APSP), semiring GEMM against cuBLAS (`gemm`), sparse products against cuSPARSE
+//! (`algos`: BFS, SSSP, APSP, the Graphalytics kernels), semiring GEMM against cuBLAS (`gemm`), sparse products against cuSPARSE
 //! (`spgemm`) and the format study
 //! (`study`). Benchmark code lives here, apart from the commands users run; the GPU peers it
 //! times against are `semigraph_gpu::peers` (the `peers` feature).
@@ -12,6 +12,7 @@ pub(crate) mod study;
 
 use crate::args::{BenchCmd, GenKind};
 use crate::files::{generated, load};
+use crate::kernels::GraphKernel;
 use crate::{CliError, Common, Res};
 
 pub(crate) use spmv::for_semiring;
@@ -21,6 +22,21 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
     let c = c.clone();
     match what {
         BenchCmd::Bfs { bench } => algos::bfs_bench(&c, &bench)?,
+        BenchCmd::Pagerank {
+            bench,
+            iterations,
+            damping,
+        } => algos::kernel_bench(
+            &c,
+            &bench,
+            GraphKernel::PageRank(algos::pagerank_options(iterations, damping)),
+        )?,
+        BenchCmd::Wcc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Wcc)?,
+        BenchCmd::Cdlp { bench, iterations } => {
+            algos::kernel_bench(&c, &bench, GraphKernel::Cdlp(iterations))?
+        }
+        BenchCmd::Lcc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Lcc)?,
+        BenchCmd::Tc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Tc)?,
         BenchCmd::Sssp {
             bench,
             algo,

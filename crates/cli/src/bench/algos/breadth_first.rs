@@ -131,7 +131,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         |gpu| one(gpu, &a, &g, s, runs, &check),
         |cpu| one(cpu, &a, &g, s, runs, &check),
     )?;
-    report(c, "bfs", &label, &g, s, "levels", &rows)
+    report(c, "bfs", &label, &g, Some(s), "levels", &rows)
 }
 
 /// Levels equal to the reference, and a valid BFS tree (each parent one level up, with an arc).

@@ -177,9 +177,11 @@ fn each_backend(
 }
 
 mod breadth_first;
+mod kernels;
 mod paths;
 
 pub(crate) use breadth_first::bfs_bench;
+pub(crate) use kernels::{kernel_bench, pagerank_options};
 pub(crate) use paths::{apsp_bench, sssp_bench};
 
 fn report(
@@ -187,7 +189,7 @@ fn report(
     what: &str,
     label: &str,
     g: &EdgeList,
-    s: usize,
+    s: Option<usize>,
     steps: &str,
     rows: &[Row],
 ) -> Res<()> {
@@ -200,7 +202,7 @@ fn report(
                 "graph": label,
                 "vertices": g.num_vertices(),
                 "arcs": g.len(),
-                "source": g.vertex_label(s),
+                "source": s.map(|s| g.vertex_label(s)),
                 "rows": rows.iter().map(|r| json!({
                     "backend": r.backend,
                     "algorithm": r.what,
@@ -223,11 +225,7 @@ fn report(
                 "# bench {what}: {label} ({} vertices, {} arcs){}",
                 g.num_vertices(),
                 g.len(),
-                if what == "apsp" {
-                    String::new()
-                } else {
-                    format!(", source {}", g.vertex_label(s))
-                }
+                s.map_or(String::new(), |s| format!(", source {}", g.vertex_label(s)))
             )?;
             writeln!(
                 w,

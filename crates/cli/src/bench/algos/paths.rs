@@ -79,7 +79,7 @@ fn sssp_typed<D: Distance>(
         |gpu| one(gpu, &a, g, s, algo, delta, runs, &check).map(|r| vec![r]),
         |cpu| one(cpu, &a, g, s, algo, delta, runs, &check).map(|r| vec![r]),
     )?;
-    report(c, "sssp", label, g, s, "rounds", &rows)
+    report(c, "sssp", label, g, Some(s), "rounds", &rows)
 }
 
 /// Distances equal to the reference bit for bit, and every predecessor on a tight arc.
@@ -197,5 +197,5 @@ fn apsp_typed<D: Distance>(
         |gpu| one(gpu, &a, runs, method, &check).map(|r| vec![r]),
         |cpu| one(cpu, &a, runs, method, &check).map(|r| vec![r]),
     )?;
-    report(c, "apsp", label, g, 0, "steps", &rows)
+    report(c, "apsp", label, g, None, "steps", &rows)
 }
