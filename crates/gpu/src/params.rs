@@ -406,10 +406,10 @@ kernel_args! {
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
         off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64, small: U32,
-        big: U32,
     }
-    /// The parameters of [`Kernel::SortRowsBlock`](crate::codegen::Kernel::SortRowsBlock).
-    SortRowsBlock => SortRowsBlockArgs {
+    /// The parameters of [`Kernel::SortRowsBlock`](crate::codegen::Kernel::SortRowsBlock) and
+    /// [`Kernel::SortRowsLong`](crate::codegen::Kernel::SortRowsLong).
+    SortRowsBlock | SortRowsLong => SortRowsBlockArgs {
         off: U64In, len: U32In, rows: IdxIn, count: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::SpgemmLong`](crate::codegen::Kernel::SpgemmLong).

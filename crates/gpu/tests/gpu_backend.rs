@@ -388,6 +388,39 @@ fn sizing_scans_cross_tiles() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Transposes with columns of every sorting path: one of more than 2,048 entries (sorted by a
+/// block in global memory), some between 33 and 2,048 (in shared memory), the rest short; a
+/// stored zero among them dropped. Equal to the CPU's, and back again to the matrix.
+fn transposes_with_long_columns() -> Result<(), Failed> {
+    let (gpu, cpu) = (GpuBackend::new()?, CpuBackend::new());
+    let opts = semigraph_formats::ConvertOptions::default();
+    for n in [2049usize, 5000, 70_001] {
+        let mut arcs: Vec<(u32, u32, i32)> = Vec::new();
+        for i in 0..n as u32 {
+            arcs.push((i, 0, (i % 13) as i32 - 6)); // a zero every 13 rows
+            if i % 3 == 0 {
+                arcs.push((i, 1 + i % 40, 1 + (i % 5) as i32));
+            }
+            arcs.push((i, n as u32 - 1 - i % 7, 2));
+        }
+        let a = semigraph_algos::arcs_to_csr::<PlusTimes<i32>>(n, &arcs)?;
+        let (ga, ca) = (
+            gpu.matrix(&a, semigraph_formats::Format::Csr, &opts)?,
+            cpu.matrix(&a, semigraph_formats::Format::Csr, &opts)?,
+        );
+        let (gt, ct) = (gpu.transpose_matrix(&ga)?, cpu.transpose_matrix(&ca)?);
+        let want = cpu.read_matrix(&ct)?;
+        if gpu.read_matrix(&gt)? != want {
+            return Err(format!("{n}: the transposes differ").into());
+        }
+        let back = gpu.read_matrix(&gpu.transpose_matrix(&gt)?)?;
+        if back != cpu.read_matrix(&cpu.transpose_matrix(&ct)?)? {
+            return Err(format!("{n}: transposed twice differs").into());
+        }
+    }
+    Ok(())
+}
+
 fn never<T>(_: T) -> bool {
     false
 }
@@ -398,6 +431,11 @@ fn main() -> ExitCode {
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
     h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
     h.test_needing(&needs, "sizing_scans_cross_tiles", sizing_scans_cross_tiles);
+    h.test_needing(
+        &needs,
+        "transposes_with_long_columns",
+        transposes_with_long_columns,
+    );
     // Min-plus takes its fast multiply-add on operands in its domain (non-negative integers;
     // floats without NaN, -inf, -0), and the exact form otherwise: both must match the CPU.
     h.test_needing(&needs, "gemm_reg128::min_plus_f32", || {

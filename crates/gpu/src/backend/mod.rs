@@ -45,7 +45,9 @@ struct DevCsr {
     rp: Shared<u32>,
     ci: Shared<u32>,
     vals: Shared<u8>,
-    /// Columns (for the row shape that chooses the SpMV kernel).
+    /// Rows and columns (for the row shape that chooses the SpMV kernel: `rp`'s allocation
+    /// may be longer than `nrows + 1`).
+    nrows: usize,
     ncols: usize,
     /// The SpMV kernel and plan: chosen when the matrix is uploaded, or on first use for a
     /// matrix built on the device (its row pointers read back then, not when it is built);

@@ -297,6 +297,7 @@ impl GpuBackend {
             rp: Arc::new(rp),
             ci: Arc::new(ci),
             vals: Arc::new(vals),
+            nrows: a.nrows(),
             ncols: a.ncols(),
             tune: Arc::new(OnceLock::from(tune)),
         })
@@ -306,7 +307,7 @@ impl GpuBackend {
     /// ([`GpuBackend::tune_of`]).
     pub(super) fn csr_from_device(
         &self,
-        ncols: usize,
+        (nrows, ncols): (usize, usize),
         rp: CudaSlice<u32>,
         ci: CudaSlice<u32>,
         vals: CudaSlice<u8>,
@@ -315,6 +316,7 @@ impl GpuBackend {
             rp: Arc::new(rp),
             ci: Arc::new(ci),
             vals: Arc::new(vals),
+            nrows,
             ncols,
             tune: Arc::new(OnceLock::new()),
         }
@@ -326,7 +328,7 @@ impl GpuBackend {
         if let Some(t) = c.tune.get() {
             return Ok(t);
         }
-        let rp = self.dev.download(&c.rp, c.rp.len())?;
+        let rp = self.dev.download(&c.rp, c.nrows + 1)?;
         let tune = self.csr_tune(&rp, RowShape::of_row_ptr(&rp, c.ncols))?;
         Ok(c.tune.get_or_init(|| tune))
     }

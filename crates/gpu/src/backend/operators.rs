@@ -371,7 +371,12 @@ impl Operators for GpuBackend {
                 cfg_stride(n as u64),
             )?;
         }
-        Ok(self.csr_matrix(n, ncols, nnz, self.csr_from_device(ncols, rp, ci, vals)))
+        Ok(self.csr_matrix(
+            n,
+            ncols,
+            nnz,
+            self.csr_from_device((n, ncols), rp, ci, vals),
+        ))
     }
 
     fn reduce_rows_arg<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<GpuDense<Parents>> {

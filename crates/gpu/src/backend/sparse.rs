@@ -274,8 +274,9 @@ impl GpuBackend {
 
     /// Sorts each row's `len[i]` keyed values at `off[i]` by key, combines those of one column
     /// with `add` in key order, drops the zeros, and returns each row's count. Rows of at
-    /// most [`SMALL_ROW`] or more than [`BLOCK_ROW`] values are sorted by one thread (a heap
-    /// sort), those between by a block in shared memory (listed on the device).
+    /// most [`SMALL_ROW`] values are sorted by one thread (a heap sort), those up to
+    /// [`BLOCK_ROW`] by a block in shared memory, longer ones by a block in global memory
+    /// (both listed on the device).
     fn sort_segments<S: Semiring>(
         &self,
         nrows: usize,
@@ -297,27 +298,29 @@ impl GpuBackend {
             cnt: &mut cnt,
             nrows: nrows as u64,
             small: SMALL_ROW,
-            big: BLOCK_ROW,
         }
         .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
-        let (medium, count) = self.rows_between(
-            Words::Narrow(len),
-            nrows,
-            SMALL_ROW as u64,
-            BLOCK_ROW as u64,
-        )?;
-        // As many blocks as could have a row; those past the listed count do nothing.
-        let f = self.dev.func::<S>(Kernel::SortRowsBlock)?;
-        SortRowsBlockArgs {
-            off,
-            len,
-            rows: &medium,
-            count: &count,
-            tk,
-            tv,
-            cnt: &mut cnt,
+        for (kernel, lo, hi) in [
+            (Kernel::SortRowsBlock, SMALL_ROW as u64, BLOCK_ROW as u64),
+            (Kernel::SortRowsLong, BLOCK_ROW as u64, u64::MAX),
+        ] {
+            let (rows, count) = self.rows_between(Words::Narrow(len), nrows, lo, hi)?;
+            // As many blocks as could have a row; those past the listed count do nothing.
+            SortRowsBlockArgs {
+                off,
+                len,
+                rows: &rows,
+                count: &count,
+                tk,
+                tv,
+                cnt: &mut cnt,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(kernel)?,
+                cfg_blocks(nrows.min(MAX_GRID as usize)),
+            )?;
         }
-        .launch(&self.dev, &f, cfg_blocks(nrows.min(MAX_GRID as usize)))?;
         Ok(cnt)
     }
 
@@ -351,7 +354,7 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
         }
-        let dev = self.csr_from_device(ncols, rpd, ci, vals);
+        let dev = self.csr_from_device((nrows, ncols), rpd, ci, vals);
         Ok(self.csr_matrix(nrows, ncols, nnz, dev))
     }
 

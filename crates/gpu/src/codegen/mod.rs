@@ -118,6 +118,9 @@ pub enum Kernel {
     SortRowsBlock,
     /// The long rows of a product, a block per row with a dense accumulator.
     SpgemmLong,
+    /// [`Kernel::SortRows`] for rows of more than 2,048 values (a transpose's long columns), a
+    /// block per row sorting in global memory.
+    SortRowsLong,
     /// Matrix transpose, phase 1: entries per column.
     ColCount,
     /// Phase 2: each entry to its column's segment.
@@ -175,7 +178,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 64] = [
+    pub const ALL: [Kernel; 65] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -220,6 +223,7 @@ impl Kernel {
         Kernel::GatherRows,
         Kernel::SortRowsBlock,
         Kernel::SpgemmLong,
+        Kernel::SortRowsLong,
         Kernel::ColCount,
         Kernel::ColScatter,
         Kernel::ApplyOp,
@@ -288,6 +292,7 @@ impl Kernel {
             Kernel::SortRows => ("sort_rows", "csr", "heap"),
             Kernel::SortRowsBlock => ("sort_rows", "csr", "bitonic"),
             Kernel::SpgemmLong => ("spgemm", "csr", "long_rows"),
+            Kernel::SortRowsLong => ("sort_rows", "csr", "bitonic_global"),
             Kernel::GatherRows => ("gather_rows", "csr", "base"),
             Kernel::ColCount => ("col_count", "csr", "base"),
             Kernel::ColScatter => ("col_scatter", "csr", "base"),
@@ -528,7 +533,11 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         }
         if matches!(
             kernel,
-            Kernel::SpgemmExpand | Kernel::SortRows | Kernel::SpgemmLong
+            Kernel::SpgemmExpand
+                | Kernel::SortRows
+                | Kernel::SortRowsBlock
+                | Kernel::SortRowsLong
+                | Kernel::SpgemmLong
         ) {
             s.push_str(sparse::HELPERS);
         }

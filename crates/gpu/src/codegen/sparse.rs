@@ -4,9 +4,54 @@
 
 use super::Kernel;
 
-/// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, and one step of
-/// a heap sort of 64-bit keys (column, then the term's position) with their values.
+/// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, one step of a
+/// heap sort of 64-bit keys (column, then the term's position) with their values, and a
+/// block's combination of a sorted row's runs.
 pub(super) const HELPERS: &str = r#"
+// A block combines the runs of equal columns of n sorted keyed values (sk, sv): the first
+// value of each run sums the run in key order, and the sums that are not the zero go, in
+// order, to k and v (a block prefix count of the runs); returns their number (to every
+// thread). Each chunk reads everything it needs before any thread writes, and writes only
+// below what later chunks read, so k, v may be sk, sv.
+__device__ unsigned int sg_combine_runs(const unsigned long long* sk, const sr_t* sv,
+        unsigned long long* k, sr_t* v, unsigned int n) {
+    __shared__ unsigned int warp_sums[32];
+    __shared__ unsigned int wbase;
+    unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    if (threadIdx.x == 0) wbase = 0;
+    __syncthreads();
+    for (unsigned int t0 = 0; t0 < n; t0 += blockDim.x) {
+        unsigned int t = t0 + threadIdx.x;
+        bool has = false;
+        unsigned long long col = 0;
+        sr_t acc = SR_ZERO;
+        if (t < n) {
+            col = sk[t] >> 32;
+            if (t == 0 || (sk[t - 1] >> 32) != col) {
+                acc = sv[t];
+                for (unsigned int q = t + 1; q < n && (sk[q] >> 32) == col; ++q) {
+                    acc = sr_add(acc, sv[q]);
+                }
+                has = !sr_is_zero(acc);
+            }
+        }
+        unsigned int bal = __ballot_sync(SG_FULL, has);
+        if (lane == 0) warp_sums[wid] = __popc(bal);
+        __syncthreads();
+        unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
+        for (unsigned int w = 0; w < nw; ++w) {
+            if (w < wid) before += warp_sums[w];
+            total += warp_sums[w];
+        }
+        if (has) { k[wbase + before] = col << 32; v[wbase + before] = acc; }
+        __syncthreads();
+        if (threadIdx.x == 0) wbase += total;
+        __syncthreads();
+    }
+    unsigned int w = wbase;
+    __syncthreads();
+    return w;
+}
 __device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
         const sr_t* __restrict__ v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
     sg_idx_t end = hi;
@@ -150,12 +195,12 @@ extern "C" __global__ void KERNEL(PARAMS) {
             r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
 // those of one column with add in key order, drops the zeros, and leaves the row's entries at
 // the front of its segment: cnt[i] of them.
-// Only rows whose length is at most `small` or more than `big`: [`Kernel::SortRowsBlock`]
-// sorts the others.
+// Only rows of at most `small` values: [`Kernel::SortRowsBlock`] and [`Kernel::SortRowsLong`]
+// sort the others (a product's long rows have none here: [`Kernel::SpgemmLong`] writes them).
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
         unsigned int n = len[i];
-        if (n > small && n <= big) continue;
+        if (n > small) continue;
         unsigned long long* k = tk + off[i];
         sr_t* v = tv + off[i];
         for (unsigned int s = n / 2; s-- > 0;) sg_sift(k, v, s, n);
@@ -223,9 +268,6 @@ extern "C" __global__ void KERNEL(PARAMS) {
 extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned long long sk[SG_SORT_CAP];
     __shared__ sr_t sv[SG_SORT_CAP];
-    __shared__ unsigned int warp_sums[32];
-    __shared__ unsigned int wbase;
-    unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
     unsigned long long nrows = count[0];
     for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
         sg_idx_t i = rows[r];
@@ -252,39 +294,43 @@ extern "C" __global__ void KERNEL(PARAMS) {
                 __syncthreads();
             }
         }
-        // The first value of each column's run sums the run in key order; the sums that are
-        // not the zero are written in order (a block prefix count of the runs).
-        if (threadIdx.x == 0) wbase = 0;
+        unsigned int w = sg_combine_runs(sk, sv, k, v, n);
+        if (threadIdx.x == 0) cnt[i] = w;
         __syncthreads();
-        for (unsigned int t0 = 0; t0 < n; t0 += blockDim.x) {
-            unsigned int t = t0 + threadIdx.x;
-            bool has = false;
-            unsigned long long col = 0;
-            sr_t acc = SR_ZERO;
-            if (t < n) {
-                col = sk[t] >> 32;
-                if (t == 0 || (sk[t - 1] >> 32) != col) {
-                    acc = sv[t];
-                    for (unsigned int q = t + 1; q < n && (sk[q] >> 32) == col; ++q) {
-                        acc = sr_add(acc, sv[q]);
-                    }
-                    has = !sr_is_zero(acc);
-                }
-            }
-            unsigned int bal = __ballot_sync(SG_FULL, has);
-            if (lane == 0) warp_sums[wid] = __popc(bal);
-            __syncthreads();
-            unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
-            for (unsigned int w = 0; w < nw; ++w) {
-                if (w < wid) before += warp_sums[w];
-                total += warp_sums[w];
-            }
-            if (has) { k[wbase + before] = col << 32; v[wbase + before] = acc; }
-            __syncthreads();
-            if (threadIdx.x == 0) wbase += total;
-            __syncthreads();
+    }
+}
+"#
         }
-        if (threadIdx.x == 0) cnt[i] = wbase;
+        Kernel::SortRowsLong => {
+            r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (count[0] of them, more than
+// SG_SORT_CAP values each: a transpose's long columns), a block per row sorting in place in
+// global memory: a bitonic network whose merges start with a flip, so that every comparison
+// puts the smaller key first and the positions past n act as +inf without being stored;
+// then the runs combined as by [`Kernel::SortRowsBlock`].
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long nrows = count[0];
+    for (unsigned long long r = blockIdx.x; r < nrows; r += gridDim.x) {
+        sg_idx_t i = rows[r];
+        unsigned long long* k = tk + off[i];
+        sr_t* v = tv + off[i];
+        unsigned int n = len[i], p2 = 1;
+        while (p2 < n) p2 <<= 1;
+        for (unsigned int size = 2; size <= p2; size <<= 1) {
+            for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
+                for (unsigned int t = threadIdx.x; t < p2 / 2; t += blockDim.x) {
+                    unsigned int lo = (t / stride) * 2 * stride + t % stride, hi = lo + stride;
+                    // The first step of each merge compares mirror positions (the flip).
+                    if (stride == size / 2) hi = (lo / size) * size + size - 1 - lo % size;
+                    if (hi < n && k[hi] < k[lo]) {
+                        unsigned long long a = k[lo]; k[lo] = k[hi]; k[hi] = a;
+                        sr_t x = v[lo]; v[lo] = v[hi]; v[hi] = x;
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        unsigned int w = sg_combine_runs(k, v, k, v, n);
+        if (threadIdx.x == 0) cnt[i] = w;
         __syncthreads();
     }
 }
