@@ -16,7 +16,7 @@ def cdlp(S, n, iterations=10):
     for _ in range(iterations):
         L = gb.Matrix.from_coo(np.arange(n), labels, np.ones(n, dtype=np.int64), nrows=n, ncols=n)
         C = S.mxm(L, gb.semiring.plus_times).new()
-        indptr, cols, vals = C.to_csr()
+        indptr, cols, vals = (x.astype(np.int64) for x in C.to_csr())
         rows = np.repeat(np.arange(n), np.diff(indptr))
         order = np.lexsort((cols, -vals, rows))
         r = rows[order]
@@ -30,7 +30,7 @@ for scale in map(int, sys.argv[3:]):
     el = os.path.join(WORK, f'k{scale}.el')
     if not os.path.exists(el):
         subprocess.run([BIN, 'generate', 'kronecker', '--scale', str(scale), '--weights', 'unit', '-q', '-o', el], check=True)
-    a = np.fromfile(el, sep=' ', dtype=np.int64).reshape(-1, 3)
+    a = np.fromstring(open(el, 'rb').read().split(b'\n', 1)[1], sep=' ', dtype=np.int64).reshape(-1, 3)
     n = 1 << scale
     A = sp.coo_matrix((np.ones(len(a)), (a[:, 0], a[:, 1])), shape=(n, n)).tocsr()
     A.data[:] = 1; A.setdiag(0); A.eliminate_zeros()

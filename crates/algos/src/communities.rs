@@ -107,8 +107,7 @@ pub fn cdlp_from<B: Backend, S: semigraph_semiring::Semiring>(
     if n == 0 || iterations == 0 {
         return b.read_dense(&labels);
     }
-    let p = g.pattern::<Count>()?;
-    let s = b.plus_transpose(&b.select::<Count, Offdiag>(p.push(), 0)?)?;
+    let s = b.select::<Count, Offdiag>(&g.pattern::<Count>()?.symmetric()?, 0)?;
     for _ in 0..iterations {
         let l = b.index_matrix::<Count, Parents>(&labels, n)?;
         let c = b.spgemm(MatrixMask::All, &s, &l)?;

@@ -2,9 +2,9 @@
 //! a scatter with a min accumulator, gathers and element-wise minima, in `O(log n)` rounds.
 
 use semigraph_semiring::MinSecond;
-use semigraph_semiring::ops::{Min, Pair};
+use semigraph_semiring::ops::Min;
 
-use crate::backend::{Accum, Backend, Bound, Ewise, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Ewise, Mask, UnaryOp};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -36,9 +36,10 @@ impl Components {
 /// Weakly connected components: arcs are taken in both directions (a directed graph's
 /// weakly connected components, an undirected graph's components).
 ///
-/// `FastSV` over `S = A + A^T` (the pattern, min-second `u32`), with parents `f` (at first
+/// `FastSV` over `A` and `A^T` (the pattern, min-second `u32`), with parents `f` (at first
 /// `f(v) = v`) and grandparents `gp = f(f)`: each round
-/// `mngp = S min.second gp` (the smallest grandparent among the neighbours), stochastic
+/// `mngp = A min.second gp`, then `A^T` accumulated by min (the smallest grandparent among
+/// the in- and out-neighbours: two `SpMVs`, no `A + A^T` formed), stochastic
 /// hooking `f(f(v)) min= mngp(v)` (a scatter with a min accumulator), aggressive hooking
 /// `f = min(f, mngp)`, shortcutting `f = min(f, gp)`, and `gp = f(f)` (a gather); it stops
 /// when `gp` no longer changes, and pointer jumping `f = f(f)` ends with every vertex on its
@@ -54,8 +55,8 @@ impl Components {
 /// Backend errors.
 ///
 /// # Complexity
-/// `O(m + n)` work per round over `O(log n)` rounds (`FastSV`'s bound); builds `A + A^T` once;
-/// one count read back per round.
+/// `O(m + n)` work per round over `O(log n)` rounds (`FastSV`'s bound); uses the graph's pull
+/// matrix, or transposes `A` once; one count read back per round.
 ///
 /// # Example
 /// ```
@@ -79,9 +80,10 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
             rounds: 0,
         });
     }
+    // A and A^T, every entry the one (any value that is not the zero would do): the pull
+    // matrix when the graph has one.
     let p = g.pattern::<Label>()?;
-    // S = A + A^T, every entry the one (any value that is not the zero would do).
-    let s = b.apply_matrix_bound::<Label, Pair>(&b.plus_transpose(p.push())?, Bound::Second(0))?;
+    let at = p.transposed()?;
     let ids: Vec<u32> = (0..n as u32).collect();
     let mut f = b.dense::<Label>(n, 1, &ids)?;
     let mut gp = b.dense::<Label>(n, 1, &ids)?;
@@ -90,7 +92,8 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
     let mut rounds = 0;
     loop {
         rounds += 1;
-        b.mxm(&mut mngp, Mask::All, Accum::Replace, &s, &gp)?;
+        b.mxm(&mut mngp, Mask::All, Accum::Replace, p.push(), &gp)?;
+        b.mxm(&mut mngp, Mask::All, Accum::Add, &at, &gp)?;
         // f(f(v)) min= mngp(v): the indices are a copy of f, which the scatter changes.
         b.apply(&mut parents, Mask::All, UnaryOp::Fill(u32::MAX))?;
         b.ewise(&mut parents, Mask::All, Ewise::Add, &f)?;

@@ -5,7 +5,9 @@ use std::sync::{Arc, OnceLock};
 use semigraph_formats::{ConvertOptions, Csr, Format, Stats, pattern_value, view_value};
 use semigraph_semiring::Semiring;
 
-use crate::backend::{Backend, MatrixInfo};
+use semigraph_semiring::ops::SemiringAdd;
+
+use crate::backend::{Backend, Combine, MatrixInfo};
 use crate::error::{Error, Result};
 
 /// Which matrices a [`Graph`] keeps on its backend.
@@ -185,9 +187,51 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             ))
         })
     }
+    /// `A^T`: the pull matrix when the graph has one (nothing computed), else `A` transposed
+    /// on the backend.
+    ///
+    /// # Errors
+    /// Memory errors of the backend.
+    pub fn transposed(&self) -> Result<Transposed<'_, B::Matrix<S>>> {
+        Ok(match &self.pull {
+            Some(p) => Transposed::Pull(p),
+            None => Transposed::Made(self.backend.transpose_matrix(&self.push)?),
+        })
+    }
+
+    /// `A + A^T` (the semiring's `add` where both arcs exist): the undirected graph of the
+    /// arcs, as algorithms that ignore direction read it. A merge of `A` and the pull matrix
+    /// when the graph has one, else a transpose on the backend too.
+    ///
+    /// # Errors
+    /// Memory errors of the backend.
+    pub fn symmetric(&self) -> Result<B::Matrix<S>> {
+        let at = self.transposed()?;
+        self.backend
+            .ewise_matrix::<S, SemiringAdd<S>>(&self.push, &at, Combine::Union)
+    }
+
     /// Layout of the pull matrix, if any.
     pub fn pull_info(&self) -> Option<MatrixInfo> {
         self.pull.as_ref().map(|m| self.backend.matrix_info(m))
+    }
+}
+
+/// `A^T` of a [`Graph`] ([`Graph::transposed`]): its pull matrix, or one made for the caller.
+pub enum Transposed<'g, M> {
+    /// The graph's pull matrix.
+    Pull(&'g M),
+    /// Transposed on the backend.
+    Made(M),
+}
+
+impl<M> std::ops::Deref for Transposed<'_, M> {
+    type Target = M;
+    fn deref(&self) -> &M {
+        match self {
+            Transposed::Pull(m) => m,
+            Transposed::Made(m) => m,
+        }
     }
 }
 

@@ -83,7 +83,7 @@ pub use communities::{cdlp, cdlp_from};
 pub use components::{Components, wcc};
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};
-pub use graph::{Graph, GraphOptions, arcs_to_csr};
+pub use graph::{Graph, GraphOptions, Transposed, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
 pub use rank::{PageRank, PageRankOptions, pagerank};

@@ -108,14 +108,7 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
     }
     let b = g.backend();
     let p = g.pattern::<Pr>()?;
-    let owned;
-    let at = match p.pull() {
-        Some(m) => m,
-        None => {
-            owned = b.transpose_matrix(p.push())?;
-            &owned
-        }
-    };
+    let at = p.transposed()?;
     let nf = n as f64;
     // outdeg(v) (absent for dangling vertices) and d / outdeg(v).
     let outdeg = b.reduce_rows(p.push())?;
@@ -132,7 +125,7 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
         copy(b, &mut w, &pr)?;
         b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
         b.apply(&mut next, Mask::All, UnaryOp::Fill(teleport))?;
-        b.mxm(&mut next, Mask::All, Accum::Add, at, &w)?;
+        b.mxm(&mut next, Mask::All, Accum::Add, &at, &w)?;
         iterations += 1;
         if let Some(t) = opts.tolerance {
             // |next - PR|, summed.

@@ -21,8 +21,7 @@ where
     P::T: semigraph_semiring::Number,
 {
     let b = g.backend();
-    let p = g.pattern::<P>()?;
-    let sym = b.plus_transpose(p.push())?;
+    let sym = g.pattern::<P>()?.symmetric()?;
     let ones = b.apply_matrix_bound::<P, Pair>(&sym, Bound::Second(P::one()))?;
     b.select::<P, Offdiag>(&ones, P::zero())
 }

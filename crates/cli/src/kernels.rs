@@ -67,7 +67,9 @@ impl Job for KernelJob<'_> {
         self.file
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Values)> {
-        let pull = matches!(self.kernel, GraphKernel::PageRank(_));
+        // Every kernel reads A^T (PageRank's pulls, the others' undirected graph): built with
+        // the graph, on the host.
+        let pull = true;
         plan(b, self.g, size_of::<f64>(), pull, false)?;
         let a = csr_of::<OrAnd>(self.file, self.g, true)?;
         let t0 = Instant::now();

@@ -135,7 +135,13 @@ pub fn check_graphalytics_ldbc<B: Frontier>(b: &B) -> Res {
         let a = g
             .to_pattern_csr::<OrAnd, u32>()
             .map_err(|e| e.to_string())?;
-        let gr = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+        // With the pull matrix (A^T uploaded): the kernels read it instead of transposing;
+        // the random graphs below take the transposing path.
+        let opts = GraphOptions {
+            pull: true,
+            ..Default::default()
+        };
+        let gr = Graph::new(b, &a, opts).map_err(|e| e.to_string())?;
         let name = case.graph;
         if let Some((out, damping, iterations)) = case.pr {
             let opts = PageRankOptions {

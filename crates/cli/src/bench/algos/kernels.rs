@@ -67,8 +67,10 @@ pub(crate) fn kernel_bench(c: &Common, b: &AlgoBench, k: GraphKernel) -> Res<()>
     let (g, label) = graph(c, b, false)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let a = csr_of::<OrAnd>(&file, &g, true)?;
+    // A^T built with the graph (untimed, as `bench bfs`): PageRank pulls along it, the others
+    // read the undirected graph A + A^T from it.
     let opts = GraphOptions {
-        pull: matches!(k, GraphKernel::PageRank(_)),
+        pull: true,
         ..Default::default()
     };
     let reference = run(&Graph::new(&CpuBackend::new(), &a, opts)?, k)?;
