@@ -1,6 +1,7 @@
 //! Triangles and the local clustering coefficient, by masked sparse x sparse products:
-//! Sandia's `L L^T` masked by `L` for the total, `S S` masked by `S` per vertex, and LDBC's
-//! LCC from `S A` masked by `S` (`S` the undirected pattern, `A` the arcs).
+//! Sandia's `L L^T` masked by `L` for the total, `S L^T` masked by `S` per vertex, and LDBC's
+//! LCC from `S W_L^T` masked by `S` (`S` the undirected pattern, `W` the arcs counted both
+//! ways, `L` and `W_L` lower triangles).
 
 use semigraph_semiring::ops::{Div, Minus, Offdiag, Pair, StrictTril, Times};
 use semigraph_semiring::{PlusTimes, Semiring};
@@ -69,9 +70,9 @@ pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u6
 /// The number of triangles each vertex belongs to (of the undirected simple graph of `g`'s
 /// arcs, as [`triangle_count`]).
 ///
-/// `C = S S^T` masked by `S` (`S` symmetric, so `S^T = S` and its rows serve): `C(v, w)` is
-/// the number of common neighbours of `v` and `w`, and each triangle through `v` is counted
-/// twice in row `v`, once at each other corner.
+/// `C = S L^T` masked by `S` (`L` the strictly lower triangle of `S`, its rows read directly):
+/// `C(v, u)` counts the neighbours `w < u` of `v` adjacent to `u`, so row `v` sums to the
+/// triangles through `v`, each once (at its larger other corner).
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read).
@@ -83,8 +84,8 @@ pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u6
 /// Backend errors.
 ///
 /// # Complexity
-/// Dot products over every arc of `S` (twice the undirected edges, each over full
-/// neighbourhoods): about six times [`triangle_count`]'s work.
+/// A dot product per arc of `S` (twice the undirected edges), of a row of `S` and a row of
+/// `L`: about twice [`triangle_count`]'s work.
 ///
 /// # Example
 /// ```
@@ -100,12 +101,10 @@ pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u6
 pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<u64>> {
     let b = g.backend();
     let s = undirected::<B, S, Count>(g)?;
-    let c = b.spgemm_t(MatrixMask::Keep(&s), &s, &s)?;
-    let twice = b.reduce_rows(&c)?;
-    Ok(b.read_dense(&twice)?
-        .into_iter()
-        .map(|t| (t / 2) as u64)
-        .collect())
+    let l = b.select::<Count, StrictTril>(&s, 0)?;
+    let c = b.spgemm_t(MatrixMask::Keep(&s), &s, &l)?;
+    let per = b.reduce_rows(&c)?;
+    Ok(b.read_dense(&per)?.into_iter().map(|t| t as u64).collect())
 }
 
 /// The local clustering coefficient of each vertex, by the LDBC Graphalytics definition: with
@@ -114,9 +113,11 @@ pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Res
 /// counted per direction, so for an undirected graph (stored with both directions) this is the
 /// usual edges / (d (d - 1) / 2).
 ///
-/// `S = A + A^T` (pattern, no diagonal), `A'` the arcs without self-loops; `C = S A'` masked
-/// by `S`: `C(v, w)` counts the arcs `u -> w` with `u` in `N(v)`, for each `w` in `N(v)`; the
-/// row sums of `C` are the numerators, the row sums of `S` the degrees `|N(v)|`.
+/// `W = A + A^T` without its diagonal, in plus-times (`W(u, w)` = the arcs between `u` and
+/// `w`: 1 or 2), `S` its pattern and `W_L` its strictly lower triangle; `C = S W_L^T` masked by
+/// `S` (the rows of `W_L` read directly): `C(v, u)` sums `W(u, w)` over the neighbours
+/// `w < u` of `v`, so row `v` sums to the arcs among `N(v)`, each pair once; the row sums of
+/// `S` are the degrees `|N(v)|`.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read).
@@ -128,7 +129,8 @@ pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Res
 /// Backend errors.
 ///
 /// # Complexity
-/// One masked product (a dot product per arc of `S`, over full neighbourhoods), plus `O(n + m)`.
+/// One masked product (a dot product per arc of `S`, of a row of `S` and a row of `W_L`), plus
+/// `O(n + m)`.
 ///
 /// # Example
 /// ```
@@ -143,9 +145,10 @@ pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Res
 /// ```
 pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
     let b = g.backend();
-    let s = undirected::<B, S, Real>(g)?;
-    let arcs = b.select::<Real, Offdiag>(g.pattern::<Real>()?.push(), 0.0)?;
-    let c = b.spgemm(MatrixMask::Keep(&s), &s, &arcs)?;
+    let w = b.select::<Real, Offdiag>(&g.pattern::<Real>()?.symmetric()?, 0.0)?;
+    let s = b.apply_matrix_bound::<Real, Pair>(&w, Bound::Second(1.0))?;
+    let wl = b.select::<Real, StrictTril>(&w, 0.0)?;
+    let c = b.spgemm_t(MatrixMask::Keep(&s), &s, &wl)?;
     let mut coeff = b.reduce_rows(&c)?;
     // |N(v)| (|N(v)| - 1), absent where |N(v)| <= 1.
     let deg = b.reduce_rows(&s)?;
