@@ -495,6 +495,9 @@ where
 type Body<B> = Box<dyn FnOnce(&B) -> std::result::Result<(), Failed> + Send>;
 
 /// Turns a panic-free `Result` of the checks into a test outcome.
+/// A check that reports its failure as a message.
+type Check<B> = fn(&B) -> std::result::Result<(), String>;
+
 fn outcome(r: Result<()>) -> std::result::Result<(), Failed> {
     r.map_err(|e| Failed::from(e.to_string()))
 }
@@ -582,22 +585,16 @@ pub fn register_prefixed<B, E>(
         };
     }
     semigraph_semiring::for_each_builtin!(dense);
-    add(
-        h,
-        format!("{prefix}graphalytics::ldbc"),
-        Box::new(|b: &B| check_graphalytics_ldbc(b).map_err(Failed::from)),
-    );
-    add(
-        h,
-        format!("{prefix}graphalytics::random"),
-        Box::new(|b: &B| check_graphalytics_random(b).map_err(Failed::from)),
-    );
-    add(
-        h,
-        format!("{prefix}operators::builtins"),
-        Box::new(|b: &B| {
+    let others: [(&str, Check<B>); 3] = [
+        ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
+        ("graphalytics::random", check_graphalytics_random::<B>),
+        ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())
         }),
-    );
+    ];
+    for (name, f) in others {
+        let body = move |b: &B| f(b).map_err(Failed::from);
+        add(h, format!("{prefix}{name}"), Box::new(body));
+    }
 }

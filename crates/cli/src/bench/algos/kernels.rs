@@ -78,7 +78,7 @@ pub(crate) fn kernel_bench(c: &Common, b: &AlgoBench, k: GraphKernel) -> Res<()>
         GraphKernel::PageRank(o) => format!("{} iterations, damping {}", o.iterations, o.damping),
         GraphKernel::Wcc => "FastSV".into(),
         GraphKernel::Cdlp(it) => format!("{it} iterations"),
-        GraphKernel::Lcc => "S*A masked by S".into(),
+        GraphKernel::Lcc => "S*W_L^T masked by S".into(),
         GraphKernel::Tc => "L*L^T masked by L".into(),
     };
     let rows = each_backend(
