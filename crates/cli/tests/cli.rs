@@ -2,27 +2,14 @@
 //! The `semigraph` binary end to end: outputs, input numbering, errors and exit statuses,
 //! atomic output files, and the demo.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::{err as stderr, out as stdout, semigraph};
 
 use semigraph_testkit::data::path_str as data;
-
-/// The binary under test: `$SEMIGRAPH_BIN` when set (test binaries carried to another
-/// machine, where cargo's build path does not exist), else the one cargo built.
-fn semigraph(args: &[&str]) -> Output {
-    let bin = std::env::var_os("SEMIGRAPH_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_semigraph")));
-    Command::new(bin).args(args).output().expect("runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("semigraph-cli-test-{}", std::process::id()));

@@ -3,18 +3,13 @@
 //! on LDBC's validation graphs against the official ones (LDBC's rules), on the CPU backend and
 //! on `auto` (the GPU where there is one), in text and JSON.
 
+mod common;
+
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use common::{err as stderr, semigraph};
 
 use semigraph_testkit::data::path_str as data;
-
-fn semigraph(args: &[&str]) -> Output {
-    let bin = std::env::var_os("SEMIGRAPH_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_semigraph")));
-    Command::new(bin).args(args).output().expect("runs")
-}
 
 /// `id -> value` of a command's text output (header lines skipped), or of an output file.
 fn values(text: &str) -> HashMap<i64, String> {
@@ -35,11 +30,7 @@ fn run(args: &[&str]) -> Vec<(String, String)> {
             let mut a = args.to_vec();
             a.extend(["--backend", b, "-q"]);
             let o = semigraph(&a);
-            assert!(
-                o.status.success(),
-                "{args:?} --backend {b}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
+            assert!(o.status.success(), "{args:?} --backend {b}: {}", stderr(&o));
             (
                 b.to_string(),
                 String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -183,9 +174,5 @@ fn bad_options_are_refused_with_a_message() {
         "cpu",
     ]);
     assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("damping"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(stderr(&o).contains("damping"), "{}", stderr(&o));
 }

@@ -1,4 +1,4 @@
-//! What the reliability tests share: running the built binary (plainly, under a memory
+//! What the command's end-to-end tests share: running the built binary (plainly, under a memory
 //! limit), reading its output, and files in a temporary folder.
 #![allow(dead_code)]
 
