@@ -39,7 +39,8 @@ impl Components {
 /// `FastSV` over `A` and `A^T` (the pattern, min-second `u32`), with parents `f` (at first
 /// `f(v) = v`) and grandparents `gp = f(f)`: each round
 /// `mngp = A min.second gp`, then `A^T` accumulated by min (the smallest grandparent among
-/// the in- and out-neighbours: two `SpMVs`, no `A + A^T` formed), stochastic
+/// the in- and out-neighbours: two `SpMVs`, no `A + A^T` formed; one on an undirected
+/// graph, [`Graph::is_undirected`]), stochastic
 /// hooking `f(f(v)) min= mngp(v)` (a scatter with a min accumulator), aggressive hooking
 /// `f = min(f, mngp)`, shortcutting `f = min(f, gp)`, and `gp = f(f)` (a gather); it stops
 /// when `gp` no longer changes, and pointer jumping `f = f(f)` ends with every vertex on its
@@ -83,7 +84,10 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
     // A and A^T, every entry the one (any value that is not the zero would do): the pull
     // matrix when the graph has one.
     let p = g.pattern::<Label>()?;
-    let at = p.transposed()?;
+    let at = match p.is_undirected() {
+        true => None,
+        false => Some(p.transposed()?),
+    };
     let ids: Vec<u32> = (0..n as u32).collect();
     let mut f = b.dense::<Label>(n, 1, &ids)?;
     let mut gp = b.dense::<Label>(n, 1, &ids)?;
@@ -93,7 +97,9 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
     loop {
         rounds += 1;
         b.mxm(&mut mngp, Mask::All, Accum::Replace, p.push(), &gp)?;
-        b.mxm(&mut mngp, Mask::All, Accum::Add, &at, &gp)?;
+        if let Some(at) = &at {
+            b.mxm(&mut mngp, Mask::All, Accum::Add, at, &gp)?;
+        }
         // f(f(v)) min= mngp(v): the indices are a copy of f, which the scatter changes.
         b.apply(&mut parents, Mask::All, UnaryOp::Fill(u32::MAX))?;
         b.ewise(&mut parents, Mask::All, Ewise::Add, &f)?;

@@ -55,6 +55,9 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
     nnz: usize,
     push: B::Matrix<S>,
     pull: Option<B::Matrix<S>>,
+    /// Whether `A`'s arcs go both ways (`A^T` has `A`'s pattern), known when the pull matrix
+    /// was built.
+    undirected: bool,
 }
 
 impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
@@ -72,8 +75,10 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             )));
         }
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
+        let mut undirected = false;
         let pull = if opts.pull {
             let at = a.try_transpose()?;
+            undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
             let format = opts.format.unwrap_or_else(|| {
                 let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
                 Stats::choose_format(&Stats::of(&at).features(), gpu).0
@@ -89,6 +94,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             nnz: a.nnz(),
             push,
             pull,
+            undirected,
         })
     }
 
@@ -161,6 +167,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             nnz: self.nnz,
             push: matrix(&self.push)?,
             pull: self.pull.as_ref().map(matrix).transpose()?,
+            undirected: self.undirected,
         })
     }
     /// Number of vertices.
@@ -209,6 +216,13 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         let at = self.transposed()?;
         self.backend
             .ewise_matrix::<S, SemiringAdd<S>>(&self.push, &at, Combine::Union)
+    }
+
+    /// Whether every arc has its reverse (`A^T` has the pattern of `A`): checked when the
+    /// graph is built with its pull matrix, `false` without one (not known). Algorithms that
+    /// ignore direction then read `A` alone.
+    pub fn is_undirected(&self) -> bool {
+        self.undirected
     }
 
     /// Layout of the pull matrix, if any.

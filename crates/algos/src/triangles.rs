@@ -22,7 +22,12 @@ where
     P::T: semigraph_semiring::Number,
 {
     let b = g.backend();
-    let sym = g.pattern::<P>()?.symmetric()?;
+    let p = g.pattern::<P>()?;
+    // A + A^T, or A itself when every arc has its reverse (the ones below erase the sums).
+    let sym = match p.is_undirected() {
+        true => b.view::<P, P>(p.push())?,
+        false => p.symmetric()?,
+    };
     let ones = b.apply_matrix_bound::<P, Pair>(&sym, Bound::Second(P::one()))?;
     b.select::<P, Offdiag>(&ones, P::zero())
 }
