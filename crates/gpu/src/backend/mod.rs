@@ -216,6 +216,12 @@ fn cfg1(n: u64) -> LaunchConfig {
     }
 }
 
+/// A warp per work item for `n` items, every warp launched (no grid stride): the row
+/// kernels whose per-row work is a few dependent reads hide their latency by numbers.
+fn cfg_warps(n: u64) -> LaunchConfig {
+    cfg1(n * 32)
+}
+
 /// `n` blocks (at least one) of [`BLOCK`] threads: a block per work item.
 fn cfg_blocks(n: usize) -> LaunchConfig {
     LaunchConfig {

@@ -394,7 +394,7 @@ impl Operators for GpuBackend {
             .launch(
                 &self.dev,
                 &self.dev.func::<S>(Kernel::RowArg)?,
-                cfg_stride(m as u64),
+                cfg_warps(m as u64),
             )?;
         }
         Ok(GpuDense {
@@ -417,7 +417,7 @@ impl Operators for GpuBackend {
                 nrows: m as u64,
                 y: &mut y,
             }
-            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+            .launch(&self.dev, &f, cfg_warps(m as u64))?;
         }
         Ok(GpuDense {
             buf: y,

@@ -15,14 +15,14 @@ use semigraph_algos::MatrixMask;
 use super::sizing::Words;
 use super::*;
 
-/// Rows of at most this many values are sorted by one thread.
+/// Rows of at most this many values are sorted by a warp (a value per lane).
 const SMALL_ROW: u32 = 32;
 /// Rows of up to this many values are sorted by a block in shared memory (the kernels'
 /// `SG_SORT_CAP`); a product's rows with more terms take a dense accumulator.
 const BLOCK_ROW: u32 = 2048;
 /// At most this many blocks take a product's long rows at once (each holds an accumulator of
 /// a row's width).
-const LONG_BLOCKS: usize = 264;
+const LONG_BLOCKS: usize = 528;
 
 impl GpuBackend {
     /// [`Products::spgemm`] on the device (`b_t`: `b` holds `B^T`).
@@ -140,7 +140,7 @@ impl GpuBackend {
                 tv: &mut tv,
                 used: &mut used,
             }
-            .launch(&self.dev, &f, cfg_stride(m as u64 * 32))?;
+            .launch(&self.dev, &f, cfg_warps(m as u64))?;
         }
         // Phase 3: each row sorted and combined (by one thread, a block, or for the long
         // rows a block with a dense accumulator), then gathered.
@@ -274,7 +274,7 @@ impl GpuBackend {
 
     /// Sorts each row's `len[i]` keyed values at `off[i]` by key, combines those of one column
     /// with `add` in key order, drops the zeros, and returns each row's count. Rows of at
-    /// most [`SMALL_ROW`] values are sorted by one thread (a heap sort), those up to
+    /// most [`SMALL_ROW`] values are sorted by a warp (a value per lane), those up to
     /// [`BLOCK_ROW`] by a block in shared memory, longer ones by a block in global memory
     /// (both listed on the device).
     fn sort_segments<S: Semiring>(
@@ -299,7 +299,7 @@ impl GpuBackend {
             nrows: nrows as u64,
             small: SMALL_ROW,
         }
-        .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+        .launch(&self.dev, &f, cfg_warps(nrows as u64))?;
         for (kernel, lo, hi) in [
             (Kernel::SortRowsBlock, SMALL_ROW as u64, BLOCK_ROW as u64),
             (Kernel::SortRowsLong, BLOCK_ROW as u64, u64::MAX),
@@ -352,7 +352,7 @@ impl GpuBackend {
                 vals: &mut vals,
                 nrows: nrows as u64,
             }
-            .launch(&self.dev, &f, cfg_stride(nrows as u64))?;
+            .launch(&self.dev, &f, cfg_warps(nrows as u64))?;
         }
         let dev = self.csr_from_device((nrows, ncols), rpd, ci, vals);
         Ok(self.csr_matrix(nrows, ncols, nnz, dev))

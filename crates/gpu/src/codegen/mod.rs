@@ -289,7 +289,7 @@ impl Kernel {
             Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
             Kernel::SpgemmDot => ("spgemm", "csr", "dot"),
-            Kernel::SortRows => ("sort_rows", "csr", "heap"),
+            Kernel::SortRows => ("sort_rows", "csr", "warp"),
             Kernel::SortRowsBlock => ("sort_rows", "csr", "bitonic"),
             Kernel::SpgemmLong => ("spgemm", "csr", "long_rows"),
             Kernel::SortRowsLong => ("sort_rows", "csr", "bitonic_global"),

@@ -131,29 +131,46 @@ extern "C" __global__ void KERNEL(PARAMS) {
 "#
         }
         Kernel::RowReduce => {
-            r#"// y(i) = add over row i of A.
+            r#"// y(i) = add over row i of A; a warp per row, its lanes on every 32nd entry, then
+// combined by shuffles.
 extern "C" __global__ void KERNEL(PARAMS) {
-    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long i = sg_gid() >> 5; i < nrows; i += nwarps) {
         sr_t acc = SR_ZERO;
-        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) acc = sr_add(acc, av[e]);
-        y[i] = acc;
+        for (sg_idx_t e = rp[i] + lane; e < rp[i + 1]; e += 32) acc = sr_add(acc, av[e]);
+        for (unsigned int o = 16; o > 0; o >>= 1) acc = sr_add(acc, sr_shfl_down(acc, o, 32));
+        if (lane == 0) y[i] = acc;
     }
 }
 "#
         }
         Kernel::RowArg => {
             r#"// y(i) = the column of row i's best entry: the first, in column order, that no later
-// entry improves (sr_improves); 0xffffffff for a row with no entry.
+// entry improves (sr_improves); 0xffffffff for a row with no entry. A warp per row: each
+// lane the best of every 32nd entry, then the lanes' bests combined by shuffles (the
+// better, or of two that neither improves the smaller column).
 extern "C" __global__ void KERNEL(PARAMS) {
-    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long i = sg_gid() >> 5; i < nrows; i += nwarps) {
         unsigned int arg = 0xffffffffu;
         sr_t best = SR_ZERO;
-        for (sg_idx_t e = rp[i]; e < rp[i + 1]; ++e) {
+        for (sg_idx_t e = rp[i] + lane; e < rp[i + 1]; e += 32) {
             sr_t v = av[e];
             if (sr_is_zero(v)) continue;
             if (arg == 0xffffffffu || sr_improves(best, v)) { best = v; arg = ci[e]; }
         }
-        y[i] = arg;
+        for (unsigned int o = 16; o > 0; o >>= 1) {
+            sr_t ob = sr_shfl_down(best, o, 32);
+            unsigned int oa = __shfl_down_sync(SG_FULL, arg, o, 32);
+            if (oa != 0xffffffffu && (arg == 0xffffffffu || sr_improves(best, ob)
+                    || (!sr_improves(ob, best) && oa < arg))) {
+                best = ob;
+                arg = oa;
+            }
+        }
+        if (lane == 0) y[i] = arg;
     }
 }
 "#

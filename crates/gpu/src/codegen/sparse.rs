@@ -4,9 +4,8 @@
 
 use super::Kernel;
 
-/// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, one step of a
-/// heap sort of 64-bit keys (column, then the term's position) with their values, and a
-/// block's combination of a sorted row's runs.
+/// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, and a block's
+/// combination of a sorted row's runs.
 pub(super) const HELPERS: &str = r#"
 // A block combines the runs of equal columns of n sorted keyed values (sk, sv): the first
 // value of each run sums the run in key order, and the sums that are not the zero go, in
@@ -60,18 +59,6 @@ __device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
         if (ci[mid] < j) lo = mid + 1; else hi = mid;
     }
     return lo < end && ci[lo] == j && !sr_is_zero(v[lo]);
-}
-__device__ __forceinline__ void sg_sift(unsigned long long* k, sr_t* v, unsigned int root,
-        unsigned int n) {
-    for (;;) {
-        unsigned int child = 2 * root + 1;
-        if (child >= n) return;
-        if (child + 1 < n && k[child + 1] > k[child]) ++child;
-        if (k[root] >= k[child]) return;
-        unsigned long long tk = k[root]; k[root] = k[child]; k[child] = tk;
-        sr_t tv = v[root]; v[root] = v[child]; v[child] = tv;
-        root = child;
-    }
 }
 "#;
 
@@ -192,46 +179,72 @@ extern "C" __global__ void KERNEL(PARAMS) {
 "#
         }
         Kernel::SortRows => {
-            r#"// Sorts row i's len[i] keyed values from off[i] by key (a heap sort in place), combines
-// those of one column with add in key order, drops the zeros, and leaves the row's entries at
-// the front of its segment: cnt[i] of them.
-// Only rows of at most `small` values: [`Kernel::SortRowsBlock`] and [`Kernel::SortRowsLong`]
-// sort the others (a product's long rows have none here: [`Kernel::SpgemmLong`] writes them).
+            r#"// Sorts row i's len[i] keyed values from off[i] by key, combines those of one column with
+// add in key order, drops the zeros, and leaves the row's entries at the front of its
+// segment: cnt[i] of them. A warp per row, a value per lane: the keys (column, then the
+// value's place in the segment, which is the term's position for a product and breaks no
+// tie for a transpose) sorted by a bitonic network of shuffles, each value then read from
+// its place into the warp's slots in shared memory, and each run of a column summed by its
+// first lane.
+// Only rows of at most `small` (<= 32) values: [`Kernel::SortRowsBlock`] and
+// [`Kernel::SortRowsLong`] sort the others (a product's long rows have none here:
+// [`Kernel::SpgemmLong`] writes them).
 extern "C" __global__ void KERNEL(PARAMS) {
-    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
+    __shared__ sr_t slots[1024];
+    unsigned int lane = threadIdx.x & 31u;
+    sr_t* st = slots + (threadIdx.x & ~31u);
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long i = sg_gid() >> 5; i < nrows; i += nwarps) {
         unsigned int n = len[i];
         if (n > small) continue;
         unsigned long long* k = tk + off[i];
         sr_t* v = tv + off[i];
-        for (unsigned int s = n / 2; s-- > 0;) sg_sift(k, v, s, n);
-        for (unsigned int end = n; end-- > 1;) {
-            unsigned long long t = k[0]; k[0] = k[end]; k[end] = t;
-            sr_t u = v[0]; v[0] = v[end]; v[end] = u;
-            sg_sift(k, v, 0, end);
-        }
-        unsigned int w = 0;
-        for (unsigned int r = 0; r < n;) {
-            unsigned long long col = k[r] >> 32;
-            sr_t acc = v[r];
-            for (++r; r < n && (k[r] >> 32) == col; ++r) acc = sr_add(acc, v[r]);
-            if (!sr_is_zero(acc)) {
-                k[w] = col << 32;
-                v[w] = acc;
-                ++w;
+        unsigned long long key = lane < n ? ((k[lane] >> 32) << 32) | lane : ~0ull;
+        for (unsigned int size = 2; size <= 32; size <<= 1) {
+            for (unsigned int stride = size >> 1; stride > 0; stride >>= 1) {
+                unsigned long long o = __shfl_xor_sync(SG_FULL, key, stride);
+                bool low = (lane & stride) == 0, up = (lane & size) == 0;
+                key = (low == up) ? (o < key ? o : key) : (o > key ? o : key);
             }
         }
-        cnt[i] = w;
+        if (lane < n) st[lane] = v[key & 0xffffffffull];
+        unsigned long long prev = __shfl_up_sync(SG_FULL, key, 1);
+        bool head = lane < n && (lane == 0 || (prev >> 32) != (key >> 32));
+        unsigned int heads = __ballot_sync(SG_FULL, head);
+        __syncwarp();
+        sr_t acc = SR_ZERO;
+        if (head) {
+            unsigned int later = lane == 31 ? 0u : heads & (0xffffffffu << (lane + 1));
+            unsigned int end = later != 0 ? __ffs(later) - 1 : n;
+            acc = st[lane];
+            for (unsigned int q = lane + 1; q < end; ++q) acc = sr_add(acc, st[q]);
+        }
+        bool has = head && !sr_is_zero(acc);
+        unsigned int kept = __ballot_sync(SG_FULL, has);
+        if (has) {
+            unsigned int w = __popc(kept & ((1u << lane) - 1u));
+            k[w] = (key >> 32) << 32;
+            v[w] = acc;
+        }
+        if (lane == 0) cnt[i] = __popc(kept);
+        __syncwarp();
     }
 }
 "#
         }
         Kernel::GatherRows => {
-            r#"// Copies row i's cnt[i] entries from its segment at off[i] to the CSR arrays at rp[i].
+            r#"// Copies row i's cnt[i] entries from its segment at off[i] to the CSR arrays at rp[i]; a
+// warp per row, its lanes on consecutive entries.
 extern "C" __global__ void KERNEL(PARAMS) {
-    for (unsigned long long i = sg_gid(); i < nrows; i += sg_nthreads()) {
-        for (unsigned int r = 0; r < cnt[i]; ++r) {
-            ci[rp[i] + r] = (sg_idx_t)(tk[off[i] + r] >> 32);
-            vals[rp[i] + r] = tv[off[i] + r];
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long i = sg_gid() >> 5; i < nrows; i += nwarps) {
+        unsigned int c = cnt[i];
+        unsigned long long o = off[i];
+        sg_idx_t r0 = rp[i];
+        for (unsigned int r = lane; r < c; r += 32) {
+            ci[r0 + r] = (sg_idx_t)(tk[o + r] >> 32);
+            vals[r0 + r] = tv[o + r];
         }
     }
 }
@@ -338,17 +351,25 @@ extern "C" __global__ void KERNEL(PARAMS) {
         }
         Kernel::SpgemmLong => {
             r#"// The rows of a product listed in `rows` (the long ones), a block per row with a dense
-// accumulator of `ncols` values and flags per block (flags zero between rows): for each k of
-// row i of A in increasing order, the block's threads take the entries of row k of B (distinct
-// columns, so no two threads meet) and combine their terms into the accumulator, the first
-// term of a column stored as it is; a barrier between k's keeps each column's terms in
-// increasing k, as everywhere else. The touched columns are listed (up to SG_LIST_CAP, sorted
+// accumulator of `ncols` values and flags per block (flags zero between rows). Row i of A is
+// taken in chunks of SG_CHUNK entries, whose k, A(i, k) and row bounds of B are read into
+// shared memory at once; every warp then walks the chunk's k in increasing order, its lanes
+// on the entries of row k of B, and keeps the terms of its own columns (j % warps = warp):
+// no two threads meet on a column, each column's terms are combined in increasing k (as
+// everywhere else), the first stored as it is, and the warps need no barrier between k's.
+// A row of B of SG_WIDE entries or more is taken by the whole block instead (its columns
+// are distinct), between barriers.
+// The touched columns are listed (up to SG_LIST_CAP, sorted
 // in shared memory) or, past that, found by a scan of all columns; the results that are not
 // the zero go to the row's segment in column order, cnt[i] of them.
 #define SG_LIST_CAP 4096
+#define SG_CHUNK 256
+#define SG_WIDE 128
 extern "C" __global__ void KERNEL(PARAMS) {
     __shared__ unsigned int list[SG_LIST_CAP];
     __shared__ unsigned int nlist, base;
+    __shared__ sg_idx_t ck[SG_CHUNK], cb0[SG_CHUNK], cb1[SG_CHUNK];
+    __shared__ sr_t ca[SG_CHUNK];
     __shared__ unsigned int warp_sums[32];
     sr_t* acc = accs + (unsigned long long)blockIdx.x * ncols;
     unsigned char* f = flags + (unsigned long long)blockIdx.x * ncols;
@@ -358,20 +379,47 @@ extern "C" __global__ void KERNEL(PARAMS) {
         sg_idx_t m0 = mmode != 0 ? mrp[i] : 0, m1 = mmode != 0 ? mrp[i + 1] : 0;
         if (threadIdx.x == 0) { nlist = 0; base = 0; }
         __syncthreads();
-        for (sg_idx_t e = arp[i]; e < arp[i + 1]; ++e) {
-            sg_idx_t k = aci[e];
-            sr_t a = av[e];
-            for (sg_idx_t q = brp[k] + threadIdx.x; q < brp[k + 1]; q += blockDim.x) {
-                sg_idx_t j = bci[q];
-                if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) continue;
-                sr_t t = sr_mul(a, bv[q], (unsigned long long)k);
-                if (f[j]) {
-                    acc[j] = sr_add(acc[j], t);
-                } else {
-                    acc[j] = t;
-                    f[j] = 1;
-                    unsigned int s = atomicAdd(&nlist, 1u);
-                    if (s < SG_LIST_CAP) list[s] = j;
+        // Term mul(A(i, k), B(k, j)) into the accumulator, where the mask allows column j.
+        auto sg_long_term = [&](sg_idx_t k, sr_t a, sr_t b, sg_idx_t j) {
+            if (mmode != 0 && (mmode == 1) != sg_row_has(mci, mv, m0, m1, j)) return;
+            sr_t t = sr_mul(a, b, (unsigned long long)k);
+            if (f[j]) {
+                acc[j] = sr_add(acc[j], t);
+            } else {
+                acc[j] = t;
+                f[j] = 1;
+                unsigned int s = atomicAdd(&nlist, 1u);
+                if (s < SG_LIST_CAP) list[s] = j;
+            }
+        };
+        for (sg_idx_t e0 = arp[i]; e0 < arp[i + 1]; e0 += SG_CHUNK) {
+            unsigned int len = min((unsigned int)(arp[i + 1] - e0), (unsigned int)SG_CHUNK);
+            for (unsigned int t = threadIdx.x; t < len; t += blockDim.x) {
+                sg_idx_t k = aci[e0 + t];
+                ck[t] = k;
+                ca[t] = av[e0 + t];
+                cb0[t] = brp[k];
+                cb1[t] = brp[k + 1];
+            }
+            __syncthreads();
+            for (unsigned int c = 0; c < len;) {
+                // A run of narrow rows of B by the warps, each on its own columns...
+                unsigned int d = c;
+                while (d < len && cb1[d] - cb0[d] < SG_WIDE) ++d;
+                for (; c < d; ++c) {
+                    for (sg_idx_t q = cb0[c] + lane; q < cb1[c]; q += 32) {
+                        sg_idx_t j = bci[q];
+                        if (j % nw == wid) sg_long_term(ck[c], ca[c], bv[q], j);
+                    }
+                }
+                // ...then a wide one by the whole block, between barriers.
+                if (c < len) {
+                    __syncthreads();
+                    for (sg_idx_t q = cb0[c] + threadIdx.x; q < cb1[c]; q += blockDim.x) {
+                        sg_long_term(ck[c], ca[c], bv[q], bci[q]);
+                    }
+                    __syncthreads();
+                    ++c;
                 }
             }
             __syncthreads();
