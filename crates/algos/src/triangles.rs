@@ -15,6 +15,16 @@ type Count = PlusTimes<i64>;
 /// The clustering coefficients' semiring.
 type Real = PlusTimes<f64>;
 
+/// The pattern of `A + A^T` in `P` (`A` itself when the graph is undirected): one where an
+/// arc goes one way, `add(one, one)` where it goes both.
+fn both_ways<B: Backend, S: Semiring, P: Semiring>(g: &Graph<'_, B, S>) -> Result<B::Matrix<P>> {
+    let p = g.pattern::<P>()?;
+    match p.is_undirected() {
+        true => g.backend().view::<P, P>(p.push()),
+        false => p.symmetric(),
+    }
+}
+
 /// `A + A^T` without its diagonal, every entry one: the undirected simple graph of `g`'s arcs
 /// (parallel arcs and self-loops dropped).
 fn undirected<B: Backend, S: Semiring, P: Semiring>(g: &Graph<'_, B, S>) -> Result<B::Matrix<P>>
@@ -22,14 +32,22 @@ where
     P::T: semigraph_semiring::Number,
 {
     let b = g.backend();
-    let p = g.pattern::<P>()?;
-    // A + A^T, or A itself when every arc has its reverse (the ones below erase the sums).
-    let sym = match p.is_undirected() {
-        true => b.view::<P, P>(p.push())?,
-        false => p.symmetric()?,
-    };
-    let ones = b.apply_matrix_bound::<P, Pair>(&sym, Bound::Second(P::one()))?;
+    let ones = b.apply_matrix_bound::<P, Pair>(&both_ways(g)?, Bound::Second(P::one()))?;
     b.select::<P, Offdiag>(&ones, P::zero())
+}
+
+/// The strictly lower triangle of [`undirected`]'s matrix, taken before the values are made
+/// one (half the entries to map; none when the graph is undirected: its pattern is ones).
+fn lower<B: Backend, S: Semiring, P: Semiring>(g: &Graph<'_, B, S>) -> Result<B::Matrix<P>>
+where
+    P::T: semigraph_semiring::Number,
+{
+    let b = g.backend();
+    let l = b.select::<P, StrictTril>(&both_ways(g)?, P::zero())?;
+    match g.is_undirected() {
+        true => Ok(l),
+        false => b.apply_matrix_bound::<P, Pair>(&l, Bound::Second(P::one())),
+    }
 }
 
 /// The number of triangles of the undirected simple graph of `g`'s arcs (arcs in either
@@ -65,8 +83,7 @@ where
 /// ```
 pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u64> {
     let b = g.backend();
-    let s = undirected::<B, S, Count>(g)?;
-    let l = b.select::<Count, StrictTril>(&s, 0)?;
+    let l = lower::<B, S, Count>(g)?;
     let c = b.spgemm_t(MatrixMask::Keep(&l), &l, &l)?;
     let per_row = b.reduce_rows(&c)?;
     Ok(b.reduce(&per_row, Mask::All)? as u64)

@@ -133,7 +133,7 @@ impl GpuBackend {
                 tv: &mut tv,
                 cnt: &mut cnt,
             }
-            .launch(&self.dev, &f, cfg_stride(out_rows as u64))?;
+            .launch(&self.dev, &f, cfg_warps(out_rows as u64))?;
         }
         self.gather_segments(out_rows, n, &offd, &cnt, &tk, &tv)
     }

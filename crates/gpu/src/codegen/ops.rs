@@ -16,24 +16,38 @@ macro_rules! rows_loop {
     () => {
         r#"// Output row k from row r = (use_src ? src[k] : k) of A: each entry v != zero at (r, j)
 // with SG_KEEP(v, r, j), as SG_MAP(v) when that is not the zero; written from off[k] on,
-// cnt[k] of them.
+// cnt[k] of them. A warp per row, its lanes on consecutive entries, the kept ones compacted
+// in column order by a ballot.
 extern "C" __global__ void KERNEL(PARAMS) {
     sr_t s = sr_from_bits(sbits);
     (void)s;
-    for (unsigned long long k = sg_gid(); k < nrows; k += sg_nthreads()) {
+    unsigned int lane = threadIdx.x & 31u;
+    unsigned long long nwarps = sg_nthreads() >> 5;
+    for (unsigned long long k = sg_gid() >> 5; k < nrows; k += nwarps) {
         sg_idx_t r = use_src ? src[k] : (sg_idx_t)k;
         unsigned long long p = off[k];
-        for (sg_idx_t e = rp[r]; e < rp[r + 1]; ++e) {
-            sr_t v = av[e];
-            sg_idx_t j = ci[e];
-            if (sr_is_zero(v) || !(SG_KEEP(v, r, j))) continue;
-            v = SG_MAP(v);
-            if (sr_is_zero(v)) continue;
-            tk[p] = (unsigned long long)j << 32;
-            tv[p] = v;
-            ++p;
+        sg_idx_t e1 = rp[r + 1];
+        for (sg_idx_t e0 = rp[r]; e0 < e1; e0 += 32) {
+            sg_idx_t e = e0 + lane, j = 0;
+            sr_t v = SR_ZERO;
+            bool has = false;
+            if (e < e1) {
+                v = av[e];
+                j = ci[e];
+                if (!sr_is_zero(v) && (SG_KEEP(v, r, j))) {
+                    v = SG_MAP(v);
+                    has = !sr_is_zero(v);
+                }
+            }
+            unsigned int bal = __ballot_sync(SG_FULL, has);
+            if (has) {
+                unsigned long long at = p + __popc(bal & ((1u << lane) - 1u));
+                tk[at] = (unsigned long long)j << 32;
+                tv[at] = v;
+            }
+            p += __popc(bal);
         }
-        cnt[k] = (unsigned int)(p - off[k]);
+        if (lane == 0) cnt[k] = (unsigned int)(p - off[k]);
     }
 }
 "#
