@@ -26,6 +26,8 @@ where
         (23, (1, 5, 7), (5, 5)),
         (24, (6, 1, 4), (5, 5)),
         (25, (12, 64, 6000), (64, 160)),
+        // Rows of B^T (columns of B) far longer than the rows of A: searched, not walked.
+        (26, (9, 300, 10), (2, 10)),
     ] {
         let a = random_csr::<S>(m, k, per_a, seed);
         let bb = random_csr::<S>(k, n, per_b, seed + 1);

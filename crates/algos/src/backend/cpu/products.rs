@@ -246,6 +246,21 @@ impl Products for CpuBackend {
         super::spgemm::spgemm(mask, a, b)
     }
 
+    fn spgemm_t<S: Semiring>(
+        &self,
+        mask: MatrixMask<'_, Self, S>,
+        a: &CpuMatrix<S>,
+        b: &CpuMatrix<S>,
+    ) -> Result<CpuMatrix<S>> {
+        match mask {
+            MatrixMask::Keep(m) => super::spgemm::spgemm_dot(m, a, b),
+            _ => {
+                let t = self.transpose_matrix(b)?;
+                self.spgemm(mask, a, &t)
+            }
+        }
+    }
+
     fn mxm<S: Semiring>(
         &self,
         y: &mut CpuDense<S>,

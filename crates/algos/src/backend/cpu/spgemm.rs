@@ -1,6 +1,7 @@
 //! Sparse x sparse products of the CPU backend: Gustavson's row-by-row method, each row's
 //! terms gathered in a dense accumulator of the output's width (one per rayon worker), the
-//! mask applied before a term is formed, and the row's columns sorted at the end.
+//! mask applied before a term is formed, and the row's columns sorted at the end; and
+//! `A B^T` under a kept mask by dot products (row `i` of `A` marked, rows of `B` walked).
 
 use super::*;
 
@@ -77,6 +78,15 @@ pub(super) fn spgemm<S: Semiring>(
         })
         .flatten_iter()
         .collect();
+    assemble(m, n, rows)
+}
+
+/// The CSR matrix `m x n` of rows given as (sorted columns, values).
+fn assemble<S: Semiring>(
+    m: usize,
+    n: usize,
+    rows: Vec<(Vec<u32>, Vec<S::T>)>,
+) -> Result<CpuMatrix<S>> {
     let nnz: usize = rows.iter().map(|r| r.0.len()).sum();
     let mut rp = try_vec(m + 1, 0u32, "spgemm row pointers")?;
     if nnz > u32::MAX as usize {
@@ -107,6 +117,92 @@ pub(super) fn spgemm<S: Semiring>(
         nnz,
         rows: OnceLock::new(),
     })
+}
+
+/// `C<mask> = A (+).(x) B^T` under a kept mask, by dot products: for each entry `(i, j)` of
+/// the mask (its value not the zero), the terms `mul(A(i, k), B(j, k), k)` over the `k` in both
+/// row `i` of `A` and row `j` of `B`, combined in increasing `k` (the order of Gustavson's
+/// accumulator, so the result is [`spgemm`]'s of `A` and `B^T` bit for bit). Row `i` of `A` is
+/// marked in a dense array of `A`'s width (one per chunk of rows), so a row `j` of `B` is walked
+/// once rather than merged; a row of `B` more than 8 times longer than row `i` is searched
+/// instead. `B^T` is never formed: triangle counting's `L L^T` masked by `L` reads `L` alone,
+/// and a hub's long column is not walked once per neighbour.
+pub(super) fn spgemm_dot<S: Semiring>(
+    mask: &CpuMatrix<S>,
+    a: &CpuMatrix<S>,
+    b: &CpuMatrix<S>,
+) -> Result<CpuMatrix<S>> {
+    let (mc, a, b) = (mask.csr(), a.csr(), b.csr());
+    assert_eq!(
+        a.ncols(),
+        b.ncols(),
+        "spgemm_t: A has {} columns, B has {}",
+        a.ncols(),
+        b.ncols()
+    );
+    let (m, n) = (a.nrows(), b.nrows());
+    assert_eq!(
+        (mc.nrows(), mc.ncols()),
+        (m, n),
+        "spgemm_t: the mask is {}x{}, C is {m}x{n}",
+        mc.nrows(),
+        mc.ncols()
+    );
+    let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
+    let rows: Vec<(Vec<u32>, Vec<S::T>)> = (0..m.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            // pos[k] = 1 + the place of k in row i of A; 0 where row i has no k.
+            let mut pos = vec![0u32; a.ncols()];
+            (c * chunk..((c + 1) * chunk).min(m))
+                .map(|i| {
+                    let (acols, avals) = a.row(i);
+                    for (p, &k) in acols.iter().enumerate() {
+                        pos[k as usize] = p as u32 + 1;
+                    }
+                    let (mut cols, mut vals) = (Vec::new(), Vec::new());
+                    let (mcols, mvals) = mc.row(i);
+                    for (&j, &mv) in mcols.iter().zip(mvals) {
+                        if S::is_zero(mv) {
+                            continue;
+                        }
+                        let (bcols, bvals) = b.row(j as usize);
+                        let mut acc: Option<S::T> = None;
+                        let mut term = |k: u32, av: S::T, bv: S::T| {
+                            let t = S::mul_at(av, bv, k as u64);
+                            acc = Some(acc.map_or(t, |x| S::add(x, t)));
+                        };
+                        if bcols.len() > 8 * acols.len() {
+                            let mut from = 0;
+                            for (&k, &av) in acols.iter().zip(avals) {
+                                from += bcols[from..].partition_point(|&x| x < k);
+                                if from < bcols.len() && bcols[from] == k {
+                                    term(k, av, bvals[from]);
+                                }
+                            }
+                        } else {
+                            for (&k, &bv) in bcols.iter().zip(bvals) {
+                                let p = pos[k as usize];
+                                if p != 0 {
+                                    term(k, avals[p as usize - 1], bv);
+                                }
+                            }
+                        }
+                        if let Some(v) = acc.filter(|v| !S::is_zero(*v)) {
+                            cols.push(j);
+                            vals.push(v);
+                        }
+                    }
+                    for &k in acols {
+                        pos[k as usize] = 0;
+                    }
+                    (cols, vals)
+                })
+                .collect::<Vec<_>>()
+        })
+        .flatten_iter()
+        .collect();
+    assemble(m, n, rows)
 }
 
 /// A dense row accumulator: values, which columns hold one, and the mask's marks.
