@@ -213,9 +213,13 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// # Errors
     /// Memory errors of the backend.
     pub fn symmetric(&self) -> Result<B::Matrix<S>> {
-        let at = self.transposed()?;
-        self.backend
-            .ewise_matrix::<S, SemiringAdd<S>>(&self.push, &at, Combine::Union)
+        match &self.pull {
+            Some(at) => {
+                self.backend
+                    .ewise_matrix::<S, SemiringAdd<S>>(&self.push, at, Combine::Union)
+            }
+            None => self.backend.plus_transpose(&self.push),
+        }
     }
 
     /// Whether every arc has its reverse (`A^T` has the pattern of `A`): checked when the

@@ -113,7 +113,7 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
     // outdeg(v) (absent for dangling vertices) and d / outdeg(v).
     let outdeg = b.reduce_rows(p.push())?;
     let mut scale = b.dense_filled::<Pr>(n, 1, 0.0)?;
-    copy(b, &mut scale, &outdeg)?;
+    b.ewise(&mut scale, Mask::All, Ewise::Add, &outdeg)?;
     b.apply_bound::<Pr, Div>(&mut scale, Mask::All, Bound::First(d))?;
     let mut pr = b.dense_filled::<Pr>(n, 1, 1.0 / nf)?;
     let mut next = b.dense_filled::<Pr>(n, 1, 0.0)?;

@@ -36,7 +36,6 @@ pub(super) fn spgemm<S: Semiring>(
     }
     // Each row: its columns and values, sorted by column, zeros dropped. Rows go in chunks,
     // one accumulator of the output's width per chunk (a few per thread).
-    let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
     let row_of = |acc: &mut Accumulator<S>, i: usize| {
         if let Some(mc) = mcsr {
             let (mcols, mvals) = mc.row(i);
@@ -68,17 +67,27 @@ pub(super) fn spgemm<S: Semiring>(
         }
         row
     };
-    let rows: Vec<(Vec<u32>, Vec<S::T>)> = (0..m.div_ceil(chunk))
+    assemble(m, n, by_rows(m, || Accumulator::<S>::new(n), row_of))
+}
+
+/// Rows `0..m` computed in parallel, in chunks (a few per thread), each chunk with its own
+/// scratch from `init` (an accumulator or marks of a row's width): the rows in order.
+fn by_rows<T, W, F>(m: usize, init: impl Fn() -> W + Sync, row: F) -> Vec<(Vec<u32>, Vec<T>)>
+where
+    T: Send,
+    F: Fn(&mut W, usize) -> (Vec<u32>, Vec<T>) + Sync,
+{
+    let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
+    (0..m.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let mut acc = Accumulator::<S>::new(n);
+            let mut scratch = init();
             (c * chunk..((c + 1) * chunk).min(m))
-                .map(|i| row_of(&mut acc, i))
+                .map(|i| row(&mut scratch, i))
                 .collect::<Vec<_>>()
         })
         .flatten_iter()
-        .collect();
-    assemble(m, n, rows)
+        .collect()
 }
 
 /// The CSR matrix `m x n` of rows given as (sorted columns, values).
@@ -148,61 +157,51 @@ pub(super) fn spgemm_dot<S: Semiring>(
         mc.nrows(),
         mc.ncols()
     );
-    let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
-    let rows: Vec<(Vec<u32>, Vec<S::T>)> = (0..m.div_ceil(chunk))
-        .into_par_iter()
-        .map(|c| {
-            // pos[k] = 1 + the place of k in row i of A; 0 where row i has no k.
-            let mut pos = vec![0u32; a.ncols()];
-            (c * chunk..((c + 1) * chunk).min(m))
-                .map(|i| {
-                    let (acols, avals) = a.row(i);
-                    for (p, &k) in acols.iter().enumerate() {
-                        pos[k as usize] = p as u32 + 1;
+    // pos[k] = 1 + the place of k in row i of A; 0 where row i has no k.
+    let row_of = |pos: &mut Vec<u32>, i: usize| {
+        let (acols, avals) = a.row(i);
+        for (p, &k) in acols.iter().enumerate() {
+            pos[k as usize] = p as u32 + 1;
+        }
+        let (mut cols, mut vals) = (Vec::new(), Vec::new());
+        let (mcols, mvals) = mc.row(i);
+        for (&j, &mv) in mcols.iter().zip(mvals) {
+            if S::is_zero(mv) {
+                continue;
+            }
+            let (bcols, bvals) = b.row(j as usize);
+            let mut acc: Option<S::T> = None;
+            let mut term = |k: u32, av: S::T, bv: S::T| {
+                let t = S::mul_at(av, bv, k as u64);
+                acc = Some(acc.map_or(t, |x| S::add(x, t)));
+            };
+            if bcols.len() > 8 * acols.len() {
+                let mut from = 0;
+                for (&k, &av) in acols.iter().zip(avals) {
+                    from += bcols[from..].partition_point(|&x| x < k);
+                    if from < bcols.len() && bcols[from] == k {
+                        term(k, av, bvals[from]);
                     }
-                    let (mut cols, mut vals) = (Vec::new(), Vec::new());
-                    let (mcols, mvals) = mc.row(i);
-                    for (&j, &mv) in mcols.iter().zip(mvals) {
-                        if S::is_zero(mv) {
-                            continue;
-                        }
-                        let (bcols, bvals) = b.row(j as usize);
-                        let mut acc: Option<S::T> = None;
-                        let mut term = |k: u32, av: S::T, bv: S::T| {
-                            let t = S::mul_at(av, bv, k as u64);
-                            acc = Some(acc.map_or(t, |x| S::add(x, t)));
-                        };
-                        if bcols.len() > 8 * acols.len() {
-                            let mut from = 0;
-                            for (&k, &av) in acols.iter().zip(avals) {
-                                from += bcols[from..].partition_point(|&x| x < k);
-                                if from < bcols.len() && bcols[from] == k {
-                                    term(k, av, bvals[from]);
-                                }
-                            }
-                        } else {
-                            for (&k, &bv) in bcols.iter().zip(bvals) {
-                                let p = pos[k as usize];
-                                if p != 0 {
-                                    term(k, avals[p as usize - 1], bv);
-                                }
-                            }
-                        }
-                        if let Some(v) = acc.filter(|v| !S::is_zero(*v)) {
-                            cols.push(j);
-                            vals.push(v);
-                        }
+                }
+            } else {
+                for (&k, &bv) in bcols.iter().zip(bvals) {
+                    let p = pos[k as usize];
+                    if p != 0 {
+                        term(k, avals[p as usize - 1], bv);
                     }
-                    for &k in acols {
-                        pos[k as usize] = 0;
-                    }
-                    (cols, vals)
-                })
-                .collect::<Vec<_>>()
-        })
-        .flatten_iter()
-        .collect();
-    assemble(m, n, rows)
+                }
+            }
+            if let Some(v) = acc.filter(|v| !S::is_zero(*v)) {
+                cols.push(j);
+                vals.push(v);
+            }
+        }
+        for &k in acols {
+            pos[k as usize] = 0;
+        }
+        (cols, vals)
+    };
+    assemble(m, n, by_rows(m, || vec![0u32; a.ncols()], row_of))
 }
 
 /// A dense row accumulator: values, which columns hold one, and the mask's marks.
