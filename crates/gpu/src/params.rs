@@ -16,6 +16,8 @@ pub(crate) trait ParamKind {
     const C: &'static str;
     /// Pushes the argument.
     fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>);
+    /// A statement the kernel begins with, with `{}` for the name (none: empty).
+    const PROLOGUE: &'static str = "";
 }
 
 macro_rules! slice_kind {
@@ -176,9 +178,44 @@ pub(crate) struct MaskArg<'a> {
     pub zero: u64,
 }
 
+/// A matrix's values (kind [`MatIn`]): one per entry, or one for every entry (an iso-valued
+/// matrix: a pattern, an unweighted graph). The kernel sees one `sg_vals` named as the
+/// parameter, indexed like an array.
+pub(crate) struct MatIn;
+impl ParamKind for MatIn {
+    type Arg<'a> = MatValsArg<'a>;
+    const C: &'static str = "const sr_t* __restrict__ {}_p, unsigned int {}_iso";
+    const PROLOGUE: &'static str = "const sg_vals {} = { {}_p, {}_iso };";
+    fn push<'b>(l: &mut LaunchArgs<'b>, a: &'b mut Self::Arg<'_>) {
+        l.arg(a.buf);
+        l.arg(&a.iso);
+    }
+}
+
+/// The two arguments of a [`MatIn`] parameter.
+#[derive(Clone, Copy)]
+pub(crate) struct MatValsArg<'a> {
+    /// The values: one per entry, or one.
+    pub buf: &'a CudaSlice<u8>,
+    /// 1 when `buf` holds the one value of every entry.
+    pub iso: u32,
+}
+
+impl<'a> MatValsArg<'a> {
+    /// One value per entry.
+    pub fn full(buf: &'a CudaSlice<u8>) -> Self {
+        MatValsArg { buf, iso: 0 }
+    }
+}
+
 /// The CUDA declaration of one parameter of kind `K` named `name`.
 pub(crate) fn decl<K: ParamKind>(name: &str) -> String {
     K::C.replace("{}", name)
+}
+
+/// The statement a kernel begins with for one parameter of kind `K` named `name` (often none).
+pub(crate) fn prologue<K: ParamKind>(name: &str) -> String {
+    K::PROLOGUE.replace("{}", name)
 }
 
 /// Declares kernels' parameters: `Kernel => ArgsStruct { name: Kind, ... }` (or
@@ -194,6 +231,15 @@ macro_rules! kernel_args {
                 ), )*
                 #[allow(unreachable_patterns)]
                 _ => None,
+            }
+        }
+        /// The statements `k` begins with for its parameters (empty for most kernels).
+        pub(crate) fn c_prologue(k: $crate::codegen::Kernel) -> String {
+            match k {
+                $( $( $crate::codegen::Kernel::$kernel )|+ =>
+                    [$( prologue::<$kind>(stringify!($name)) ),*].concat(), )*
+                #[allow(unreachable_patterns)]
+                _ => String::new(),
             }
         }
         $(
@@ -227,14 +273,14 @@ macro_rules! kernel_args {
 kernel_args! {
     /// Phase 1 of a queue relaxation step.
     QueueRelax => QueueRelaxArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsOut, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsOut, mask: Mask,
         seen: WordsIn, only_new: I32, member: U32Out, stamp: U32, parents: WordsOut,
         use_parents: I32, ti: IdxOut, th: HdrOut, use_defer: I32, bound: U64, fi: IdxOut,
         fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// Phase 2: the witnesses of the improved vertices.
     QueueWitness => QueueWitnessArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsIn, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, qi: IdxIn, qv: ValsIn, qh: HdrIn, d: ValsIn, mask: Mask,
         member: U32In, stamp: U32, parents: WordsOut, use_defer: I32, bound: U64,
     }
     /// Phase 3: an output queue's values from the final distances.
@@ -243,7 +289,7 @@ kernel_args! {
     }
     /// Several steps of a small frontier in one block.
     QueueRelaxLoop => QueueRelaxLoopArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
+        rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
         only_new: I32, parents: WordsOut, use_parents: I32, ai: IdxOut, avals: ValsOut, ah: HdrOut,
         amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
         bstamp: U32, afinal: U32, max_steps: U32, limit: U64, arc_limit: U32, use_defer: I32,
@@ -317,7 +363,7 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::Witness`](crate::codegen::Kernel::Witness).
     Witness => WitnessArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, xi: IdxIn, xv: ValsIn, nx: U32, d: ValsIn,
+        rp: IdxIn, ci: IdxIn, av: MatIn, xi: IdxIn, xv: ValsIn, nx: U32, d: ValsIn,
         target:         BytesIn, p: WordsOut,
     }
     /// The parameters of [`Kernel::Scan`](crate::codegen::Kernel::Scan).
@@ -342,22 +388,22 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::SpmvCsrScalar`](crate::codegen::Kernel::SpmvCsrScalar).
     SpmvCsrScalar => SpmvCsrScalarArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
         accum: I32,
     }
     /// The parameters of [`Kernel::SpmvCsrVector`](crate::codegen::Kernel::SpmvCsrVector).
     SpmvCsrVector => SpmvCsrVectorArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, x: ValsIn, y: ValsOwn, nrows: U32, k: U32, mask: Mask,
         accum: I32, vw: U32,
     }
     /// The parameters of [`Kernel::SpmvCsrSplit`](crate::codegen::Kernel::SpmvCsrSplit).
     SpmvCsrSplit => SpmvCsrSplitArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, t: ValsOut, nrows: U32, k: U32, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, x: ValsIn, t: ValsOut, nrows: U32, k: U32, mask: Mask,
         nnz: U32, chunk: U32,
     }
     /// The parameters of [`Kernel::SpmvCsrAdaptive`](crate::codegen::Kernel::SpmvCsrAdaptive).
     SpmvCsrAdaptive => SpmvCsrAdaptiveArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, x: ValsIn, y: ValsOwn, k: U32, plan: PlanIn, slot: U32In,
+        rp: IdxIn, ci: IdxIn, av: MatIn, x: ValsIn, y: ValsOwn, k: U32, plan: PlanIn, slot: U32In,
         part: ValsOut, mask: Mask, accum: I32,
     }
     /// The parameters of [`Kernel::SpmvCsrAdaptiveFinish`](crate::codegen::Kernel::SpmvCsrAdaptiveFinish).
@@ -384,7 +430,7 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::VxmCsr`](crate::codegen::Kernel::VxmCsr).
     VxmCsr => VxmCsrArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, xi: IdxIn, xv: ValsIn, nx: U32, t: ValsOut, mask: Mask,
+        rp: IdxIn, ci: IdxIn, av: MatIn, xi: IdxIn, xv: ValsIn, nx: U32, t: ValsOut, mask: Mask,
     }
     /// The parameters of [`Kernel::Gemm`](crate::codegen::Kernel::Gemm).
     Gemm => GemmArgs {
@@ -394,14 +440,14 @@ kernel_args! {
     SpgemmBound => SpgemmBoundArgs { arp: IdxIn, aci: IdxIn, brp: IdxIn, nrows: U64, ub: U64Out }
     /// The parameters of [`Kernel::SpgemmExpand`](crate::codegen::Kernel::SpgemmExpand).
     SpgemmExpand => SpgemmExpandArgs {
-        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, mrp: IdxIn,
-        mci: IdxIn, mv: ValsIn, mmode: I32, nrows: U64, off: U64In, ub: U64In, long_min: U64,
+        arp: IdxIn, aci: IdxIn, av: MatIn, brp: IdxIn, bci: IdxIn, bv: MatIn, mrp: IdxIn,
+        mci: IdxIn, mv: MatIn, mmode: I32, nrows: U64, off: U64In, ub: U64In, long_min: U64,
         tk: U64Out, tv: ValsOut, used: U32Out,
     }
     /// The parameters of [`Kernel::SpgemmDot`](crate::codegen::Kernel::SpgemmDot).
     SpgemmDot => SpgemmDotArgs {
-        arp: IdxIn, aci: IdxIn, av: ValsIn, btrp: IdxIn, btci: IdxIn, btv: ValsIn, mrp: IdxIn,
-        mci: IdxIn, mv: ValsIn, nrows: U64, mnnz: U64, tv: ValsOut,
+        arp: IdxIn, aci: IdxIn, av: MatIn, btrp: IdxIn, btci: IdxIn, btv: MatIn, mrp: IdxIn,
+        mci: IdxIn, mv: MatIn, nrows: U64, mnnz: U64, tv: ValsOut,
     }
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
@@ -414,8 +460,8 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::SpgemmLong`](crate::codegen::Kernel::SpgemmLong).
     SpgemmLong => SpgemmLongArgs {
-        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, mrp: IdxIn,
-        mci: IdxIn, mv: ValsIn, mmode: I32, rows: IdxIn, nrows: U64, ncols: U64, off: U64In,
+        arp: IdxIn, aci: IdxIn, av: MatIn, brp: IdxIn, bci: IdxIn, bv: MatIn, mrp: IdxIn,
+        mci: IdxIn, mv: MatIn, mmode: I32, rows: IdxIn, nrows: U64, ncols: U64, off: U64In,
         accs: ValsOut, flags: BytesOut, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::GatherRows`](crate::codegen::Kernel::GatherRows).
@@ -427,7 +473,7 @@ kernel_args! {
     ColCount => ColCountArgs { ci: IdxIn, nnz: U64, cnt: U32Out }
     /// The parameters of [`Kernel::ColScatter`](crate::codegen::Kernel::ColScatter).
     ColScatter => ColScatterArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, off: U64In, cursor: U32Out, tk: U64Out,
+        rp: IdxIn, ci: IdxIn, av: MatIn, nrows: U64, off: U64In, cursor: U32Out, tk: U64Out,
         tv: ValsOut,
     }
     /// The parameters of [`Kernel::ApplyOp`](crate::codegen::Kernel::ApplyOp).
@@ -440,18 +486,18 @@ kernel_args! {
     Gather => GatherArgs { w: ValsOwn, idx: WordsIn, n: U64, u: ValsIn, ulen: U64 }
     /// The parameters of the row kernels that read one row of a matrix per output row.
     RowsCopy | RowsMap | RowsSelect => RowsMapArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, src: IdxIn, use_src: I32, nrows: U64, off: U64In,
+        rp: IdxIn, ci: IdxIn, av: MatIn, src: IdxIn, use_src: I32, nrows: U64, off: U64In,
         sbits: U64, side: I32, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::RowsMerge`](crate::codegen::Kernel::RowsMerge).
     RowsMerge => RowsMergeArgs {
-        arp: IdxIn, aci: IdxIn, av: ValsIn, brp: IdxIn, bci: IdxIn, bv: ValsIn, how: I32,
+        arp: IdxIn, aci: IdxIn, av: MatIn, brp: IdxIn, bci: IdxIn, bv: MatIn, how: I32,
         nrows: U64, off: U64In, tk: U64Out, tv: ValsOut, cnt: U32Out,
     }
     /// The parameters of [`Kernel::RowReduce`](crate::codegen::Kernel::RowReduce).
-    RowReduce => RowReduceArgs { rp: IdxIn, av: ValsIn, nrows: U64, y: ValsOut }
+    RowReduce => RowReduceArgs { rp: IdxIn, av: MatIn, nrows: U64, y: ValsOut }
     /// The parameters of [`Kernel::RowArg`](crate::codegen::Kernel::RowArg).
-    RowArg => RowArgArgs { rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, y: WordsOut }
+    RowArg => RowArgArgs { rp: IdxIn, ci: IdxIn, av: MatIn, nrows: U64, y: WordsOut }
     /// The parameters of [`Kernel::IndexLens`](crate::codegen::Kernel::IndexLens).
     IndexLens => IndexLensArgs { idx: WordsIn, n: U64, ncols: U64, lens: U32Out }
     /// The parameters of [`Kernel::IndexFill`](crate::codegen::Kernel::IndexFill).
@@ -460,6 +506,6 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::RowsToDense`](crate::codegen::Kernel::RowsToDense).
     RowsToDense => RowsToDenseArgs {
-        rp: IdxIn, ci: IdxIn, av: ValsIn, nrows: U64, ncols: U64, y: ValsOut,
+        rp: IdxIn, ci: IdxIn, av: MatIn, nrows: U64, ncols: U64, y: ValsOut,
     }
 }

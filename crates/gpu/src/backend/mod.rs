@@ -39,12 +39,38 @@ struct DevPlan {
     long_rows: CudaSlice<u32>,
 }
 
+/// A CSR matrix's values on the device: one per entry, or one for every entry (`iso`: a
+/// pattern, an unweighted graph; half the memory and traffic of a value per entry).
+#[derive(Clone)]
+struct DevVals {
+    buf: Shared<u8>,
+    iso: bool,
+}
+
+impl DevVals {
+    /// One value per entry.
+    fn full(buf: CudaSlice<u8>) -> DevVals {
+        DevVals {
+            buf: Arc::new(buf),
+            iso: false,
+        }
+    }
+
+    /// The kernel arguments ([`MatIn`]).
+    fn arg(&self) -> MatValsArg<'_> {
+        MatValsArg {
+            buf: &self.buf,
+            iso: self.iso as u32,
+        }
+    }
+}
+
 /// A CSR matrix on the device.
 #[derive(Clone)]
 struct DevCsr {
     rp: Shared<u32>,
     ci: Shared<u32>,
-    vals: Shared<u8>,
+    vals: DevVals,
     /// Rows and columns (for the row shape that chooses the SpMV kernel: `rp`'s allocation
     /// may be longer than `nrows + 1`).
     nrows: usize,

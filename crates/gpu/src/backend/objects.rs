@@ -280,6 +280,20 @@ impl GpuBackend {
         self.dev.download_scalars::<S::T>(buf, len)
     }
 
+    /// The `nnz` values of a CSR matrix, read back (an iso-valued matrix's one value
+    /// repeated).
+    pub(super) fn read_mat_vals<S: Semiring>(
+        &self,
+        v: &DevVals,
+        nnz: usize,
+    ) -> Result<Vec<S::T>, GpuError> {
+        if v.iso {
+            let one = self.read_vals::<S>(&v.buf, 1)?;
+            return Ok(vec![one[0]; nnz]);
+        }
+        self.read_vals::<S>(&v.buf, nnz)
+    }
+
     pub(super) fn upload_vals<S: Semiring>(
         &self,
         v: &[S::T],
@@ -291,12 +305,21 @@ impl GpuBackend {
     pub(super) fn dev_csr<S: Semiring>(&self, a: &Csr<S>) -> Result<DevCsr, GpuError> {
         let rp = self.dev.upload(a.row_ptr(), "CSR row pointers")?;
         let ci = self.dev.upload(a.col_idx(), "CSR columns")?;
-        let vals = self.upload_vals::<S>(a.vals(), "CSR values")?;
+        // One value for all when every entry holds the same bits (a pattern, an unweighted
+        // graph): half the memory, and no value traffic in the products.
+        let v = a.vals();
+        let iso = v
+            .first()
+            .is_some_and(|f| v.iter().all(|x| bits(*x) == bits(*f)));
+        let vals = DevVals {
+            buf: Arc::new(self.upload_vals::<S>(if iso { &v[..1] } else { v }, "CSR values")?),
+            iso,
+        };
         let tune = self.csr_tune(a.row_ptr(), RowShape::of(a))?;
         Ok(DevCsr {
             rp: Arc::new(rp),
             ci: Arc::new(ci),
-            vals: Arc::new(vals),
+            vals,
             nrows: a.nrows(),
             ncols: a.ncols(),
             tune: Arc::new(OnceLock::from(tune)),
@@ -315,7 +338,7 @@ impl GpuBackend {
         DevCsr {
             rp: Arc::new(rp),
             ci: Arc::new(ci),
-            vals: Arc::new(vals),
+            vals: DevVals::full(vals),
             nrows,
             ncols,
             tune: Arc::new(OnceLock::new()),

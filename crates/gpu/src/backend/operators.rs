@@ -70,7 +70,7 @@ impl GpuBackend {
     ) -> Result<GpuMatrix<S>, GpuError> {
         let c = self.push_csr(a)?;
         let (m, n) = (a.info.nrows, a.info.ncols);
-        self.rows_of::<S>(&c.rp, &c.ci, &c.vals, m, n, src, op)
+        self.rows_of::<S>(&c.rp, &c.ci, c.vals.arg(), m, n, src, op)
     }
 
     /// Row `k` of an `m x ncols` CSR matrix (`rp`, `ci`, `vals` on the device) from row
@@ -84,7 +84,7 @@ impl GpuBackend {
         ncols: usize,
         src: Option<&[u32]>,
     ) -> Result<GpuMatrix<S>, GpuError> {
-        self.rows_of::<S>(rp, ci, vals, m, ncols, src, RowOp::Copy)
+        self.rows_of::<S>(rp, ci, MatValsArg::full(vals), m, ncols, src, RowOp::Copy)
     }
 
     /// [`GpuBackend::copy_rows`] with each row copied, mapped or selected by `op`.
@@ -93,7 +93,7 @@ impl GpuBackend {
         &self,
         rp: &CudaSlice<u32>,
         ci: &CudaSlice<u32>,
-        vals: &CudaSlice<u8>,
+        vals: MatValsArg<'_>,
         m: usize,
         n: usize,
         src: Option<&[u32]>,
@@ -166,10 +166,10 @@ impl GpuBackend {
             RowsMergeArgs {
                 arp: &ca.rp,
                 aci: &ca.ci,
-                av: &ca.vals,
+                av: ca.vals.arg(),
                 brp: &cb.rp,
                 bci: &cb.ci,
-                bv: &cb.vals,
+                bv: cb.vals.arg(),
                 how: how_arg(how),
                 nrows: m as u64,
                 off: &offd,
@@ -387,7 +387,7 @@ impl Operators for GpuBackend {
             RowArgArgs {
                 rp: &c.rp,
                 ci: &c.ci,
-                av: &c.vals,
+                av: c.vals.arg(),
                 nrows: m as u64,
                 y: &mut y,
             }
@@ -413,7 +413,7 @@ impl Operators for GpuBackend {
             let f = self.dev.func::<S>(Kernel::RowReduce)?;
             RowReduceArgs {
                 rp: &c.rp,
-                av: &c.vals,
+                av: c.vals.arg(),
                 nrows: m as u64,
                 y: &mut y,
             }
@@ -439,7 +439,7 @@ impl Operators for GpuBackend {
             RowsToDenseArgs {
                 rp: &c.rp,
                 ci: &c.ci,
-                av: &c.vals,
+                av: c.vals.arg(),
                 nrows: m as u64,
                 ncols: n as u64,
                 y: &mut y,

@@ -83,7 +83,7 @@ impl GpuBackend {
                     SpmvCsrScalarArgs {
                         rp: &*c.rp,
                         ci: &*c.ci,
-                        av: &*c.vals,
+                        av: c.vals.arg(),
                         x: &x.buf,
                         y: &mut y.buf,
                         nrows: n32,
@@ -101,7 +101,7 @@ impl GpuBackend {
                     SpmvCsrVectorArgs {
                         rp: &*c.rp,
                         ci: &*c.ci,
-                        av: &*c.vals,
+                        av: c.vals.arg(),
                         x: &x.buf,
                         y: &mut y.buf,
                         nrows: n32,
@@ -129,7 +129,7 @@ impl GpuBackend {
                         SpmvCsrAdaptiveArgs {
                             rp: &*c.rp,
                             ci: &*c.ci,
-                            av: &*c.vals,
+                            av: c.vals.arg(),
                             x: &x.buf,
                             y: &mut y.buf,
                             k,
@@ -170,7 +170,7 @@ impl GpuBackend {
                         SpmvCsrSplitArgs {
                             rp: &*c.rp,
                             ci: &*c.ci,
-                            av: &*c.vals,
+                            av: c.vals.arg(),
                             x: &x.buf,
                             t,
                             nrows: n32,
@@ -244,7 +244,7 @@ impl GpuBackend {
             VxmCsrArgs {
                 rp: &*c.rp,
                 ci: &*c.ci,
-                av: &*c.vals,
+                av: c.vals.arg(),
                 xi: &x.idx,
                 xv: &x.vals,
                 nx,
@@ -413,7 +413,7 @@ impl Products for GpuBackend {
         WitnessArgs {
             rp: &*c.rp,
             ci: &*c.ci,
-            av: &*c.vals,
+            av: c.vals.arg(),
             xi: &x.idx,
             xv: &x.vals,
             nx,

@@ -115,8 +115,12 @@ impl GpuBackend {
         let mut tv = self.uninit_vals::<S>(total.max(1) as usize, "spgemm terms")?;
         let mut used = self.dev.uninit::<u32>(m.max(1), "spgemm row terms")?;
         let (mrp, mci, mv) = match cm {
-            Some(c) => (&*c.rp, &*c.ci, &*c.vals),
-            None => (&self.dummy_idx, &self.dummy_idx, &self.dummy),
+            Some(c) => (&*c.rp, &*c.ci, c.vals.arg()),
+            None => (
+                &self.dummy_idx,
+                &self.dummy_idx,
+                MatValsArg::full(&self.dummy),
+            ),
         };
         // Phase 2: the terms of the rows that are not long.
         if m > 0 {
@@ -124,10 +128,10 @@ impl GpuBackend {
             SpgemmExpandArgs {
                 arp: &ca.rp,
                 aci: &ca.ci,
-                av: &ca.vals,
+                av: ca.vals.arg(),
                 brp: &cb.rp,
                 bci: &cb.ci,
-                bv: &cb.vals,
+                bv: cb.vals.arg(),
                 mrp,
                 mci,
                 mv,
@@ -152,10 +156,10 @@ impl GpuBackend {
             SpgemmLongArgs {
                 arp: &ca.rp,
                 aci: &ca.ci,
-                av: &ca.vals,
+                av: ca.vals.arg(),
                 brp: &cb.rp,
                 bci: &cb.ci,
-                bv: &cb.vals,
+                bv: cb.vals.arg(),
                 mrp,
                 mci,
                 mv,
@@ -196,13 +200,13 @@ impl GpuBackend {
             SpgemmDotArgs {
                 arp: &ca.rp,
                 aci: &ca.ci,
-                av: &ca.vals,
+                av: ca.vals.arg(),
                 btrp: &cbt.rp,
                 btci: &cbt.ci,
-                btv: &cbt.vals,
+                btv: cbt.vals.arg(),
                 mrp: &cm.rp,
                 mci: &cm.ci,
-                mv: &cm.vals,
+                mv: cm.vals.arg(),
                 nrows: m as u64,
                 mnnz: mnnz as u64,
                 tv: &mut tv,
@@ -243,7 +247,7 @@ impl GpuBackend {
             ColScatterArgs {
                 rp: &c.rp,
                 ci: &c.ci,
-                av: &c.vals,
+                av: c.vals.arg(),
                 nrows: m as u64,
                 off: &offd,
                 cursor: &mut cursor,
@@ -253,7 +257,16 @@ impl GpuBackend {
             .launch(&self.dev, &f, cfg_stride(m as u64))?;
         }
         let sorted = self.sort_segments::<S>(n, &offd, &mut tk, &mut tv, &cnt)?;
-        self.gather_segments(n, m, &offd, &sorted, &tk, &tv)
+        let mut t = self.gather_segments(n, m, &offd, &sorted, &tk, &tv)?;
+        // The transpose of an iso-valued matrix is one, of the same value (unless the value
+        // is the zero, whose entries the sort dropped).
+        if let Storage::Csr(tc) = &mut t.storage
+            && c.vals.iso
+            && t.info.nnz == nnz
+        {
+            tc.vals = c.vals.clone();
+        }
+        Ok(t)
     }
 
     /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.
@@ -262,7 +275,7 @@ impl GpuBackend {
         let c = self.push_csr(a)?;
         let rp = self.dev.download(&c.rp, m + 1)?;
         let ci = self.dev.download(&c.ci, nnz)?;
-        let vals = self.read_vals::<S>(&c.vals, nnz)?;
+        let vals = self.read_mat_vals::<S>(&c.vals, nnz)?;
         let invalid = |e: semigraph_formats::FormatError| GpuError::Driver {
             what: "reading a matrix back".into(),
             message: format!("the device CSR is invalid: {e}"),

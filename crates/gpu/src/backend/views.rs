@@ -6,7 +6,7 @@
 //! recoded likewise.
 
 use super::*;
-use crate::params::RecodeArgs;
+use crate::params::{CountArgs, RecodeArgs};
 
 impl Recode {
     /// `S`'s values as `T`'s: kept (`keep`, equal sizes) or made the one; the zero mapped to
@@ -45,7 +45,7 @@ impl GpuBackend {
             PushFrom::Host(h) => h.upload(self)?,
             PushFrom::Recode(src, r) => {
                 let src = self.push_of(src)?;
-                self.recode_csr(src, r)?
+                self.recode_csr(src, r, false)?
             }
         };
         Ok(p.cell.get_or_init(|| c))
@@ -75,11 +75,38 @@ impl GpuBackend {
         Ok(Arc::new(y))
     }
 
-    fn recode_csr(&self, c: &DevCsr, r: &Recode) -> Result<DevCsr, GpuError> {
-        Ok(DevCsr {
-            vals: self.recode_vals(&c.vals, r)?,
-            ..c.clone()
-        })
+    /// `c` with its values recoded by `r`: an iso-valued matrix stays one (its one value
+    /// recoded); `to_one` (a pattern of a matrix without stored zeros) makes one of the
+    /// target's one.
+    fn recode_csr(&self, c: &DevCsr, r: &Recode, to_one: bool) -> Result<DevCsr, GpuError> {
+        let vals = if to_one {
+            let one = &r.yone.to_le_bytes()[..r.ysize as usize];
+            DevVals {
+                buf: Arc::new(self.dev.upload::<u8>(one, "pattern value")?),
+                iso: true,
+            }
+        } else {
+            DevVals {
+                buf: self.recode_vals(&c.vals.buf, r)?,
+                iso: c.vals.iso,
+            }
+        };
+        Ok(DevCsr { vals, ..c.clone() })
+    }
+
+    /// Whether none of the first `n` values of `x` is `S`'s zero (one count, read back).
+    fn zero_free<S: Semiring>(&self, x: &CudaSlice<u8>, n: usize) -> Result<bool, GpuError> {
+        let mut out = self.dev.zeros::<u64>(1, "count")?;
+        if n > 0 {
+            let f = self.dev.func::<S>(Kernel::Count)?;
+            CountArgs {
+                x,
+                n: n as u64,
+                out: &mut out,
+            }
+            .launch(&self.dev, &f, cfg_stride(n as u64))?;
+        }
+        Ok(self.read_u64(&out)? == n as u64)
     }
 
     fn recode_ell(&self, e: &DevEll, r: &Recode) -> Result<DevEll, GpuError> {
@@ -103,7 +130,14 @@ impl GpuBackend {
         r: Recode,
     ) -> Result<GpuMatrix<T>, GpuError> {
         let storage = match &a.storage {
-            Storage::Csr(c) => Storage::Csr(self.recode_csr(c, &r)?),
+            Storage::Csr(c) => {
+                // A pattern of a matrix without stored zeros is iso-valued: every entry one.
+                let to_one = r.keep == 0
+                    && !c.vals.iso
+                    && a.info.nnz > 0
+                    && self.zero_free::<S>(&c.vals.buf, a.info.nnz)?;
+                Storage::Csr(self.recode_csr(c, &r, to_one)?)
+            }
             Storage::Ell(e) => Storage::Ell(self.recode_ell(e, &r)?),
             Storage::Dia { ndiag, offs, data } => Storage::Dia {
                 ndiag: *ndiag,

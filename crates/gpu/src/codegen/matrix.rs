@@ -71,7 +71,7 @@ extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
             r#"// A sub-warp of `vw` lanes (a power of two <= 32) per output; block size a multiple of 32.
 // Lane `lane` of the sub-warp (lanes `sub`) adds its share of the terms of output `out`.
 __device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
-        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
+        const sg_idx_t* __restrict__ ci, const sg_vals av, const sr_t* __restrict__ x,
         unsigned int k, unsigned long long out, unsigned int vw, unsigned int lane, unsigned int sub) {
     sr_t acc = SR_ZERO;
     unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);

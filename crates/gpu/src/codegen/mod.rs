@@ -10,6 +10,7 @@
 //! `SR_ZERO`, `sr_add`, `sr_mul`, `sr_is_terminal`, `sr_atomic_add`, `sr_is_zero`,
 //! `sr_improves`); padding is always `SR_ZERO`, never a literal 0.
 
+mod common;
 mod matrix;
 mod ops;
 mod queue;
@@ -18,6 +19,8 @@ mod sparse;
 mod vector;
 
 use std::fmt;
+
+pub use common::COMMON;
 
 use semigraph_semiring::CudaSemiring;
 use semigraph_semiring::ops::{CudaOp, OpKind};
@@ -440,51 +443,6 @@ impl fmt::Display for KernelKey {
     }
 }
 
-/// Helpers shared by every semiring kernel (after the semiring prelude): the index type,
-/// the ELL sentinel, mask tests over a mask array of any element size, the masked store with
-/// accumulation, and warp shuffles of semiring values.
-pub const COMMON: &str = r#"typedef unsigned int sg_idx_t;
-#define SG_SENTINEL 0xffffffffu
-#define SG_FULL 0xffffffffu
-// A mask is a dense array of any semiring: `msize` bytes per element, `mzero` the bits of its
-// zero. mode 0: every position; 1: where the mask has an entry; 2: where it has none.
-#define SG_MASK_PARAMS const unsigned char* __restrict__ m, int mmode, int msize, unsigned long long mzero
-#define SG_ALLOWS(i) sg_mask_allows(m, mmode, msize, mzero, (unsigned long long)(i))
-__device__ __forceinline__ bool sg_mask_allows(const unsigned char* m, int mode, int msize,
-                                               unsigned long long mzero, unsigned long long i) {
-    if (mode == 0) return true;
-    unsigned long long w;
-    if (msize == 1) w = m[i];
-    else if (msize == 2) w = ((const unsigned short*)m)[i];
-    else if (msize == 4) w = ((const unsigned int*)m)[i];
-    else w = ((const unsigned long long*)m)[i];
-    bool entry = w != mzero;
-    return mode == 1 ? entry : !entry;
-}
-// y[i] = t (accum 0) or add(y[i], t) (accum 1).
-__device__ __forceinline__ void sg_store(sr_t* y, unsigned long long i, sr_t t, int accum) {
-    y[i] = accum ? sr_add(y[i], t) : t;
-}
-__device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width) {
-    if (sizeof(sr_word_t) == 8) {
-        unsigned long long w = (unsigned long long)sr_to_word(v);
-        w = __shfl_down_sync(SG_FULL, w, off, width);
-        return sr_from_word((sr_word_t)w);
-    } else {
-        unsigned int w = (unsigned int)sr_to_word(v);
-        w = __shfl_down_sync(SG_FULL, w, off, width);
-        return sr_from_word((sr_word_t)w);
-    }
-}
-__device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
-__device__ __forceinline__ unsigned long long sg_gid() {
-    return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ unsigned long long sg_nthreads() {
-    return (unsigned long long)gridDim.x * blockDim.x;
-}
-"#;
-
 /// The complete CUDA source of `kernel` for semiring `sr` (`None` for semiring-independent
 /// kernels). Panics if the kernel does not apply to the semiring's type, or needs an operator
 /// ([`source_op`]) (contracts).
@@ -549,8 +507,15 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {
-        // The kernel's own list only (`KERNEL(PARAMS)`), not `SG_MASK_PARAMS` in helpers.
-        b = b.replace("(PARAMS)", &format!("({params})"));
+        // The kernel's own list only (`KERNEL(PARAMS) {`), not `SG_MASK_PARAMS` in helpers;
+        // then the statements its parameters begin with.
+        let first = crate::params::c_prologue(kernel);
+        let open = if first.is_empty() {
+            String::new()
+        } else {
+            format!("\n    {first}")
+        };
+        b = b.replace("(PARAMS) {", &format!("({params}) {{{open}"));
     }
     s.push_str(&b);
     s

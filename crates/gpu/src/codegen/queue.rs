@@ -460,7 +460,7 @@ __device__ __forceinline__ unsigned int sg_tile_entry(const unsigned int* off, u
 // (length *count). Returns j's slot, or ~0 if this thread did not append. Every lane of the
 // warp calls it together (the appends are aggregated per warp).
 __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_t kk, sr_t x,
-        sg_idx_t j, const sr_t* __restrict__ av, sg_idx_t p, sr_t* d, const unsigned int* seen,
+        sg_idx_t j, const sg_vals av, sg_idx_t p, sr_t* d, const unsigned int* seen,
         int only_new, unsigned int* member, unsigned int stamp, unsigned int* parents,
         int use_parents, sg_idx_t* ti, unsigned long long* count) {
     bool app = false;

@@ -52,7 +52,7 @@ __device__ unsigned int sg_combine_runs(const unsigned long long* sk, const sr_t
     return w;
 }
 __device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
-        const sr_t* __restrict__ v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
+        const sg_vals v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
     sg_idx_t end = hi;
     while (lo < hi) {
         sg_idx_t mid = lo + (hi - lo) / 2;

@@ -19,18 +19,26 @@ where
 {
     // The last shape has rows of every kind a GPU product distinguishes: up to 32 terms, up
     // to 2,048 (sorted by a block), more (a dense accumulator), with up to 4,096 distinct
-    // columns (listed) and more (found by a scan).
-    for (seed, (m, k, n), (per_a, per_b)) in [
-        (21u64, (37usize, 29usize, 23usize), (5usize, 5usize)),
-        (22, (16, 16, 16), (5, 5)),
-        (23, (1, 5, 7), (5, 5)),
-        (24, (6, 1, 4), (5, 5)),
-        (25, (12, 64, 6000), (64, 160)),
+    // columns (listed) and more (found by a scan). `iso`: every entry of A and B holds one
+    // value (a backend may store such a matrix with one value for all).
+    for (seed, (m, k, n), (per_a, per_b), iso) in [
+        (21u64, (37usize, 29usize, 23usize), (5usize, 5usize), false),
+        (22, (16, 16, 16), (5, 5), false),
+        (23, (1, 5, 7), (5, 5), false),
+        (24, (6, 1, 4), (5, 5), false),
+        (25, (12, 64, 6000), (64, 160), false),
         // Rows of B^T (columns of B) far longer than the rows of A: searched, not walked.
-        (26, (9, 300, 10), (2, 10)),
+        (26, (9, 300, 10), (2, 10), false),
+        (27, (37, 29, 23), (5, 5), true),
+        (28, (12, 64, 6000), (64, 160), true),
     ] {
-        let a = random_csr::<S>(m, k, per_a, seed);
-        let bb = random_csr::<S>(k, n, per_b, seed + 1);
+        let (mut a, mut bb) = (
+            random_csr::<S>(m, k, per_a, seed),
+            random_csr::<S>(k, n, per_b, seed + 1),
+        );
+        if let Some(&v) = a.vals().iter().find(|v| !S::is_zero(**v)).filter(|_| iso) {
+            (a, bb) = (a.map::<S>(|_| v), bb.map::<S>(|_| v));
+        }
         let mk = random_csr::<S>(m, n, 6, seed + 2);
         let da = b.matrix(&a, format, &unlimited()).expect("matrix A");
         let db = b.matrix(&bb, format, &unlimited()).expect("matrix B");

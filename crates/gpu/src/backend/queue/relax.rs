@@ -101,7 +101,7 @@ impl GpuBackend {
         QueueRelaxArgs {
             rp: &c.rp,
             ci: &c.ci,
-            av: &c.vals,
+            av: c.vals.arg(),
             qi: &from.idx,
             qv: &from.vals,
             qh: &from.hdr,
@@ -129,7 +129,7 @@ impl GpuBackend {
             QueueWitnessArgs {
                 rp: &c.rp,
                 ci: &c.ci,
-                av: &c.vals,
+                av: c.vals.arg(),
                 qi: &from.idx,
                 qv: &from.vals,
                 qh: &from.hdr,
@@ -258,7 +258,7 @@ impl GpuBackend {
         QueueRelaxLoopArgs {
             rp: &c.rp,
             ci: &c.ci,
-            av: &c.vals,
+            av: c.vals.arg(),
             d: &mut d.buf,
             mask: self.mask_args(mask, ncols),
             use_steps: steps.is_some() as i32,
