@@ -45,14 +45,18 @@ struct DevPlan {
 struct DevVals {
     buf: Shared<u8>,
     iso: bool,
+    /// Known to hold no stored zero (then a pattern of the matrix is iso-valued); `false`
+    /// where not known.
+    zero_free: bool,
 }
 
 impl DevVals {
     /// One value per entry.
-    fn full(buf: CudaSlice<u8>) -> DevVals {
+    fn full(buf: CudaSlice<u8>, zero_free: bool) -> DevVals {
         DevVals {
             buf: Arc::new(buf),
             iso: false,
+            zero_free,
         }
     }
 

@@ -314,6 +314,11 @@ impl GpuBackend {
         let vals = DevVals {
             buf: Arc::new(self.upload_vals::<S>(if iso { &v[..1] } else { v }, "CSR values")?),
             iso,
+            zero_free: if iso {
+                !S::is_zero(v[0])
+            } else {
+                !v.iter().any(|x| S::is_zero(*x))
+            },
         };
         let tune = self.csr_tune(a.row_ptr(), RowShape::of(a))?;
         Ok(DevCsr {
@@ -326,19 +331,20 @@ impl GpuBackend {
         })
     }
 
-    /// A CSR matrix built on the device: its SpMV kernel is chosen on first use
-    /// ([`GpuBackend::tune_of`]).
+    /// A CSR matrix built on the device (`zero_free`: known to hold no stored zero): its
+    /// SpMV kernel is chosen on first use ([`GpuBackend::tune_of`]).
     pub(super) fn csr_from_device(
         &self,
         (nrows, ncols): (usize, usize),
         rp: CudaSlice<u32>,
         ci: CudaSlice<u32>,
         vals: CudaSlice<u8>,
+        zero_free: bool,
     ) -> DevCsr {
         DevCsr {
             rp: Arc::new(rp),
             ci: Arc::new(ci),
-            vals: DevVals::full(vals),
+            vals: DevVals::full(vals, zero_free),
             nrows,
             ncols,
             tune: Arc::new(OnceLock::new()),

@@ -375,7 +375,7 @@ impl Operators for GpuBackend {
             n,
             ncols,
             nnz,
-            self.csr_from_device((n, ncols), rp, ci, vals),
+            self.csr_from_device((n, ncols), rp, ci, vals, false),
         ))
     }
 

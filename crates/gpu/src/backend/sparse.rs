@@ -367,7 +367,8 @@ impl GpuBackend {
             }
             .launch(&self.dev, &f, cfg_warps(nrows as u64))?;
         }
-        let dev = self.csr_from_device((nrows, ncols), rpd, ci, vals);
+        // Every producer drops the zeros from its rows.
+        let dev = self.csr_from_device((nrows, ncols), rpd, ci, vals, true);
         Ok(self.csr_matrix(nrows, ncols, nnz, dev))
     }
 

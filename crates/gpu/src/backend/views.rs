@@ -6,7 +6,7 @@
 //! recoded likewise.
 
 use super::*;
-use crate::params::{CountArgs, RecodeArgs};
+use crate::params::RecodeArgs;
 
 impl Recode {
     /// `S`'s values as `T`'s: kept (`keep`, equal sizes) or made the one; the zero mapped to
@@ -84,29 +84,17 @@ impl GpuBackend {
             DevVals {
                 buf: Arc::new(self.dev.upload::<u8>(one, "pattern value")?),
                 iso: true,
+                zero_free: true,
             }
         } else {
+            // A value that is not the source's zero may be the target's: not known.
             DevVals {
                 buf: self.recode_vals(&c.vals.buf, r)?,
                 iso: c.vals.iso,
+                zero_free: false,
             }
         };
         Ok(DevCsr { vals, ..c.clone() })
-    }
-
-    /// Whether none of the first `n` values of `x` is `S`'s zero (one count, read back).
-    fn zero_free<S: Semiring>(&self, x: &CudaSlice<u8>, n: usize) -> Result<bool, GpuError> {
-        let mut out = self.dev.zeros::<u64>(1, "count")?;
-        if n > 0 {
-            let f = self.dev.func::<S>(Kernel::Count)?;
-            CountArgs {
-                x,
-                n: n as u64,
-                out: &mut out,
-            }
-            .launch(&self.dev, &f, cfg_stride(n as u64))?;
-        }
-        Ok(self.read_u64(&out)? == n as u64)
     }
 
     fn recode_ell(&self, e: &DevEll, r: &Recode) -> Result<DevEll, GpuError> {
@@ -132,10 +120,7 @@ impl GpuBackend {
         let storage = match &a.storage {
             Storage::Csr(c) => {
                 // A pattern of a matrix without stored zeros is iso-valued: every entry one.
-                let to_one = r.keep == 0
-                    && !c.vals.iso
-                    && a.info.nnz > 0
-                    && self.zero_free::<S>(&c.vals.buf, a.info.nnz)?;
+                let to_one = r.keep == 0 && c.vals.zero_free && a.info.nnz > 0;
                 Storage::Csr(self.recode_csr(c, &r, to_one)?)
             }
             Storage::Ell(e) => Storage::Ell(self.recode_ell(e, &r)?),
