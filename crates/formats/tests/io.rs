@@ -232,3 +232,82 @@ fn weight_assignment_is_seeded() {
     b.assign_weights(WeightSpec::Unit);
     assert_eq!(b.weights, Weights::Int(vec![1; b.len()]));
 }
+
+/// Edge lists long enough to be parsed in several pieces on several threads read exactly as
+/// one pass would: weights promoted across pieces, errors at their line.
+#[test]
+fn long_edge_lists_read_as_one_pass() {
+    let p = tmp("long.el");
+    let n = 200_000u64;
+    // Integer weights, then reals from line `n / 2 + 1`: every weight real, in order.
+    let line = |k: u64, w: &str| format!("{} {} {w}\r\n", k % 1000, (k * 7) % 1000);
+    let text: String = (0..n)
+        .map(|k| {
+            let w = if k < n / 2 {
+                k.to_string()
+            } else {
+                format!("{k}.5")
+            };
+            line(k, &w)
+        })
+        .collect();
+    std::fs::write(&p, &text).unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    assert_eq!(g.len(), n as usize);
+    let want: Vec<f64> = (0..n)
+        .map(|k| if k < n / 2 { k as f64 } else { k as f64 + 0.5 })
+        .collect();
+    assert_eq!(g.weights, Weights::Real(want));
+    assert_eq!(
+        (g.src[n as usize - 1], g.dst[12345]),
+        (999, (12345 * 7 % 1000) as u32)
+    );
+    // Integers above i64::MAX from the middle on: unsigned weights.
+    let big = u64::MAX - 5;
+    let text: String = (0..n)
+        .map(|k| line(k, &if k < n / 2 { k } else { big }.to_string()))
+        .collect();
+    std::fs::write(&p, &text).unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    match &g.weights {
+        Weights::UInt(u) => assert_eq!((u[7], u[n as usize - 1]), (7, big)),
+        w => panic!(
+            "expected unsigned weights, got {:?}",
+            std::mem::discriminant(w)
+        ),
+    }
+    // Errors deep in the file name their line.
+    let with = |bad_at: u64, bad: &str| -> String {
+        (0..n)
+            .map(|k| {
+                if k + 1 == bad_at {
+                    bad.to_string()
+                } else {
+                    line(k, "3")
+                }
+            })
+            .collect()
+    };
+    for (text, at, needle) in [
+        (with(150_001, "1 2\n"), 150_001, "some lines have a weight"),
+        (with(170_000, "1 2 3 4\n"), 170_000, "4 fields"),
+        (with(190_000, "1 x 3\n"), 190_000, "out of range"),
+        (with(120_000, "1 2 nan\n"), 120_000, "NaN"),
+    ] {
+        std::fs::write(&p, text).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert_eq!(e.line, Some(at), "{e}");
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+    // An integer no f64 holds early, a real late: refused, naming the integer's line.
+    let text: String = (0..n)
+        .map(|k| match k {
+            10 => line(k, "9007199254740993"),
+            k if k == n - 3 => line(k, "0.25"),
+            _ => line(k, "1"),
+        })
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    let e = read_graph(&p, &q()).unwrap_err();
+    assert!(e.to_string().contains("9007199254740993"), "{e}");
+}

@@ -130,6 +130,18 @@ pub(crate) fn room<T>(v: &mut Vec<T>, path: &Path, line: u64) -> Result<(), Read
     })
 }
 
+/// `v` extended by `more`, or an error saying the machine does not have the memory.
+fn room_extend<T: Copy>(v: &mut Vec<T>, more: &[T]) -> Result<(), ReadErrorKind> {
+    v.try_reserve(more.len())
+        .map_err(|_| ReadErrorKind::TooLarge {
+            what: format!("growing past {} weights", v.len()),
+            needed: ((v.len() + more.len()) * size_of::<T>()) as u64,
+            available: crate::memory::available().unwrap_or(0),
+        })?;
+    v.extend_from_slice(more);
+    Ok(())
+}
+
 fn room_kind<T>(v: &mut Vec<T>) -> Result<(), ReadErrorKind> {
     crate::memory::grow(v).map_err(|(needed, available)| ReadErrorKind::TooLarge {
         what: format!("growing past {} weights", v.len()),
@@ -227,6 +239,10 @@ pub(crate) fn parse_int(tok: &[u8]) -> Option<i128> {
 
 /// `true` if the integer `v` is exactly an `f64`.
 pub(crate) fn exact_in_f64(v: i128) -> bool {
+    // Every integer up to 2^53 is (the common case, without 128-bit conversions).
+    if v.unsigned_abs() <= 1 << 53 {
+        return true;
+    }
     (v as f64) as i128 == v && v.unsigned_abs() < (1u128 << 127)
 }
 
@@ -247,12 +263,15 @@ pub(crate) struct WeightAcc {
     inexact_real: Option<(u64, i128)>,
     /// The first infinite weight and its line.
     pub(crate) first_nonfinite: Option<(u64, f64)>,
+    /// The line of the first weight.
+    first_line: Option<u64>,
 }
 
 impl WeightAcc {
     /// Adds a weight token from line `line`; `Err` with the reason if it is not a number, is
     /// NaN, or is an integer that no weight type holds exactly.
     pub(crate) fn push(&mut self, tok: &[u8], line: u64) -> Result<(), ReadErrorKind> {
+        self.first_line.get_or_insert(line);
         if let Some(v) = parse_int(tok) {
             return self.push_int(tok, v, line);
         }
@@ -324,7 +343,74 @@ impl WeightAcc {
         Ok(())
     }
 
+    /// Appends the weights of `later` (those of the lines after these), as if each had been
+    /// pushed here; `Err` with a line and the reason where that would have failed.
+    pub(crate) fn append(&mut self, later: WeightAcc) -> Result<(), (u64, ReadErrorKind)> {
+        let line = later.first_line.unwrap_or(0);
+        self.first_line = self.first_line.or(later.first_line);
+        self.first_nonfinite = self.first_nonfinite.or(later.first_nonfinite);
+        if let Some(r) = later.reals {
+            // `later` checked its own integers when it turned to reals.
+            let at = self.inexact_real.map_or(line, |(l, _)| l);
+            self.promote().map_err(|k| (at, k))?;
+            let reals = self.reals.as_mut().expect("promoted");
+            room_extend(reals, &r).map_err(|k| (line, k))?;
+            return Ok(());
+        }
+        if let Some(u) = later.uints {
+            // Rare (integers above i64::MAX): pushed one by one.
+            for x in u {
+                self.push_int(x.to_string().as_bytes(), x as i128, line)
+                    .map_err(|k| (line, k))?;
+            }
+            return Ok(());
+        }
+        if let Some(reals) = &mut self.reals {
+            if let Some((l, x)) = later.inexact_real {
+                return Err((
+                    l,
+                    ReadErrorKind::BadWeight {
+                        value: x.to_string(),
+                        reason: "an integer that a real (f64) weight cannot hold exactly, and \
+                                 this file's weights are reals; refused rather than rounded"
+                            .into(),
+                    },
+                ));
+            }
+            let more: Vec<f64> = later.ints.iter().map(|&x| x as f64).collect();
+            return room_extend(reals, &more).map_err(|k| (line, k));
+        }
+        if let Some(u) = &mut self.uints {
+            if later.negative {
+                return Err((
+                    line,
+                    ReadErrorKind::BadWeight {
+                        value: "a negative integer".into(),
+                        reason: "no weight type holds it beside the file's integers above \
+                                 i64::MAX (u64); refused rather than wrapped"
+                            .into(),
+                    },
+                ));
+            }
+            let more: Vec<u64> = later.ints.iter().map(|&x| x as u64).collect();
+            return room_extend(u, &more).map_err(|k| (line, k));
+        }
+        self.negative |= later.negative;
+        self.inexact_real = self.inexact_real.or(later.inexact_real);
+        room_extend(&mut self.ints, &later.ints).map_err(|k| (line, k))
+    }
+
     fn push_real(&mut self, v: f64) -> Result<(), ReadErrorKind> {
+        self.promote()?;
+        let reals = self.reals.as_mut().expect("set above");
+        room_kind(reals)?;
+        reals.push(v);
+        Ok(())
+    }
+
+    /// Turns the weights into reals (from the first real weight on); an error if an integer
+    /// so far is not exactly an `f64`.
+    fn promote(&mut self) -> Result<(), ReadErrorKind> {
         if self.reals.is_none() {
             if let Some((line, x)) = self.inexact_real {
                 return Err(ReadErrorKind::BadWeight {
@@ -349,9 +435,6 @@ impl WeightAcc {
             r.extend(uints.iter().map(|&x| x as f64));
             self.reals = Some(r);
         }
-        let reals = self.reals.as_mut().expect("set above");
-        room_kind(reals)?;
-        reals.push(v);
         Ok(())
     }
 

@@ -17,6 +17,7 @@
 //! | adjacency lists (`v n1 n2 ...`) | `.adj`, `*-input` | labels |
 //! | GML (`graph [ node [ id ] edge [ source target value ] ]`) | `.gml` | labels |
 
+mod chunks;
 mod dimacs;
 mod gml;
 pub mod lines;
@@ -200,7 +201,7 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
     let mut g = match format {
         InputFormat::MatrixMarket => mtx::read(open(path, opts)?, path)?,
         InputFormat::Dimacs => dimacs::read_gr(open(path, opts)?, path)?,
-        InputFormat::EdgeList => text::read_edge_list(open(path, opts)?, path, opts.base)?,
+        InputFormat::EdgeList => text::read_edge_list(open_reader(path, opts)?, path, opts.base)?,
         InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,
         InputFormat::Gml => gml::read(open(path, opts)?, path)?,
         InputFormat::Ldbc if path.as_os_str() == "-" => {
@@ -270,9 +271,16 @@ impl<R: Read> Read for Counting<R> {
 
 /// Opens a file for reading, decompressing gzip and xz transparently.
 pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufRead>>, ReadError> {
+    let reader: Box<dyn BufRead> = open_reader(path, opts)?;
+    Ok(lines::Lines::new(reader, path))
+}
+
+/// [`open`] without the line splitting: the (decompressed) bytes, for readers that split lines
+/// themselves (in parallel).
+fn open_reader(path: &Path, opts: &ReadOptions) -> Result<Box<dyn BufRead + Send>, ReadError> {
     let io = |e| ReadError::file(path, ReadErrorKind::Io(e));
     // `-` is standard input (a stream: its length is unknown).
-    let (inner, len): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
+    let (inner, len): (Box<dyn Read + Send>, u64) = if path.as_os_str() == "-" {
         (Box::new(std::io::stdin()), 0)
     } else {
         let file = File::open(path).map_err(io)?;
@@ -288,7 +296,7 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
     };
     let mut raw = BufReader::with_capacity(1 << 20, counting);
     let magic = raw.fill_buf().map_err(io)?;
-    let reader: Box<dyn BufRead> = if magic.starts_with(&[0x1f, 0x8b]) {
+    let reader: Box<dyn BufRead + Send> = if magic.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::with_capacity(
             1 << 20,
             flate2::bufread::MultiGzDecoder::new(raw),
@@ -301,5 +309,5 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
     } else {
         Box::new(raw)
     };
-    Ok(lines::Lines::new(reader, path))
+    Ok(reader)
 }

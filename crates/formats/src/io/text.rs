@@ -1,11 +1,13 @@
 //! Edge lists (SNAP/GAP), adjacency lists and LDBC Graphalytics `.v`/`.e` files.
 
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
-use super::IdBase;
+use rayon::prelude::*;
+
 use super::lines::{Lines, WeightAcc, err_at, parse_i64, parse_u64, room, show, tokens};
+use super::{IdBase, chunks};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -13,10 +15,10 @@ fn is_comment(t: &[u8]) -> bool {
     t.is_empty() || t[0] == b'#' || t[0] == b'%'
 }
 
-/// Checks an arc line `u v` or `u v w`: whether it has a weight, the same as every line
-/// before it (`weighted` remembers the first).
-fn arc_fields(toks: &[&[u8]], weighted: &mut Option<bool>) -> Result<bool, ReadErrorKind> {
-    let has_w = match toks.len() {
+/// Checks an arc line of `nf` fields (`u v` or `u v w`): whether it has a weight, the same as
+/// every line before it (`weighted` remembers the first).
+fn arc_fields_n(nf: usize, weighted: &mut Option<bool>) -> Result<bool, ReadErrorKind> {
+    let has_w = match nf {
         2 => false,
         3 => true,
         k => {
@@ -33,26 +35,35 @@ fn arc_fields(toks: &[&[u8]], weighted: &mut Option<bool>) -> Result<bool, ReadE
     Ok(has_w)
 }
 
-/// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
-/// largest id + 1 - base.
-pub(crate) fn read_edge_list<R: BufRead>(
-    mut lines: Lines<R>,
-    path: &Path,
-    base: IdBase,
-) -> Result<EdgeList, ReadError> {
-    let mut raw_src: Vec<u64> = Vec::new();
-    let mut raw_dst: Vec<u64> = Vec::new();
-    let mut w = WeightAcc::default();
-    let mut weighted: Option<bool> = None;
-    let (mut min_id, mut max_id) = (u64::MAX, 0u64);
-    let lowest = match base {
-        IdBase::One => 1,
-        _ => 0,
+/// What one piece of an edge list holds: its arcs (ids less the lowest id allowed), weights,
+/// and what the whole file's checks need.
+struct ElPiece {
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    w: WeightAcc,
+    /// Whether the arc lines have weights, and the first arc line.
+    weighted: Option<(bool, u64)>,
+    min_id: u64,
+    max_id: u64,
+    /// The last `# vertices:` comment of the piece.
+    declared: Option<(u64, Option<u64>)>,
+}
+
+/// Parses the lines of one piece (its first line numbered `first`); ids below `lowest` are
+/// refused.
+fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiece, ReadError> {
+    let guess = piece.len() / 12 + 1;
+    let mut p = ElPiece {
+        src: Vec::with_capacity(guess),
+        dst: Vec::with_capacity(guess),
+        w: WeightAcc::default(),
+        weighted: None,
+        min_id: u64::MAX,
+        max_id: 0,
+        declared: None,
     };
-    // `# vertices: N, 0-based` (as semigraph writes): the vertex count and the id base,
-    // which the arcs alone cannot tell when the last or first vertices have no arcs.
-    let mut declared: Option<(u64, Option<u64>)> = None;
-    while let Some((no, l)) = lines.next_line()? {
+    let mut has_w_all: Option<bool> = None;
+    for (no, l) in (first..).zip(chunks::lines_of(piece)) {
         let t = l.trim_ascii();
         if is_comment(t) {
             if let Some(rest) = t.strip_prefix(b"# vertices:") {
@@ -66,7 +77,7 @@ pub(crate) fn read_edge_list<R: BufRead>(
                     _ => None,
                 };
                 match count {
-                    Some(c) if c < u32::MAX as u64 => declared = Some((c, base)),
+                    Some(c) if c < u32::MAX as u64 => p.declared = Some((c, base)),
                     _ => {
                         return Err(err_at(
                             path,
@@ -80,8 +91,15 @@ pub(crate) fn read_edge_list<R: BufRead>(
             }
             continue;
         }
-        let toks: Vec<&[u8]> = tokens(t).collect();
-        let has_w = arc_fields(&toks, &mut weighted).map_err(|k| err_at(path, no, k))?;
+        let mut it = tokens(t);
+        let fields: [&[u8]; 3] = [
+            it.next().unwrap_or_default(),
+            it.next().unwrap_or_default(),
+            it.next().unwrap_or_default(),
+        ];
+        let nf = fields.iter().filter(|f| !f.is_empty()).count() + it.count();
+        let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(path, no, k))?;
+        p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u64, ReadError> {
             match parse_u64(t) {
                 Some(v) if v >= lowest && v - lowest < u32::MAX as u64 => Ok(v),
@@ -95,17 +113,68 @@ pub(crate) fn read_edge_list<R: BufRead>(
                 )),
             }
         };
-        let (u, v) = (id(toks[0])?, id(toks[1])?);
-        min_id = min_id.min(u).min(v);
-        max_id = max_id.max(u).max(v);
-        room(&mut raw_src, path, no)?;
-        room(&mut raw_dst, path, no)?;
-        raw_src.push(u);
-        raw_dst.push(v);
+        let (u, v) = (id(fields[0])?, id(fields[1])?);
+        p.min_id = p.min_id.min(u).min(v);
+        p.max_id = p.max_id.max(u).max(v);
+        p.src.push((u - lowest) as u32);
+        p.dst.push((v - lowest) as u32);
         if has_w {
-            w.push(toks[2], no).map_err(|k| err_at(path, no, k))?;
+            p.w.push(fields[2], no).map_err(|k| err_at(path, no, k))?;
         }
     }
+    Ok(p)
+}
+
+/// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
+/// largest id + 1 - base. Parsed on every core ([`chunks::par_lines`]).
+pub(crate) fn read_edge_list(
+    reader: impl Read + Send,
+    path: &Path,
+    base: IdBase,
+) -> Result<EdgeList, ReadError> {
+    let lowest = match base {
+        IdBase::One => 1,
+        _ => 0,
+    };
+    let mut g = EdgeList::new(0, 0);
+    let mut w = WeightAcc::default();
+    let mut weighted: Option<bool> = None;
+    let (mut min_id, mut max_id) = (u64::MAX, 0u64);
+    // `# vertices: N, 0-based` (as semigraph writes): the vertex count and the id base,
+    // which the arcs alone cannot tell when the last or first vertices have no arcs.
+    let mut declared: Option<(u64, Option<u64>)> = None;
+    chunks::par_lines(
+        reader,
+        path,
+        |piece, first| el_piece(piece, first, path, lowest),
+        |p| {
+            if let Some((has_w, no)) = p.weighted {
+                arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
+                    .map_err(|k| err_at(path, no, k))?;
+            }
+            let grow = |v: &mut Vec<u32>, more: &[u32]| {
+                v.try_reserve(more.len()).map_err(|_| {
+                    ReadError::file(
+                        path,
+                        ReadErrorKind::TooLarge {
+                            what: format!("growing past {} arcs", v.len()),
+                            needed: ((v.len() + more.len()) * 4) as u64,
+                            available: crate::memory::available().unwrap_or(0),
+                        },
+                    )
+                })?;
+                v.extend_from_slice(more);
+                Ok::<(), ReadError>(())
+            };
+            grow(&mut g.src, &p.src)?;
+            grow(&mut g.dst, &p.dst)?;
+            w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
+            min_id = min_id.min(p.min_id);
+            max_id = max_id.max(p.max_id);
+            declared = p.declared.or(declared);
+            Ok(())
+        },
+    )?;
     let b = match (base, declared) {
         (IdBase::Zero, _) => 0,
         (IdBase::One, _) => 1,
@@ -121,7 +190,7 @@ pub(crate) fn read_edge_list<R: BufRead>(
             },
         ));
     }
-    let mut n = if raw_src.is_empty() {
+    let mut n = if g.src.is_empty() {
         0
     } else {
         (max_id + 1 - b) as usize
@@ -137,10 +206,14 @@ pub(crate) fn read_edge_list<R: BufRead>(
         }
         n = count as usize;
     }
-    let mut g = EdgeList::new(n, n);
+    // Stored less `lowest`; less the base now.
+    let shift = (b - lowest) as u32;
+    if shift > 0 {
+        g.src.par_iter_mut().for_each(|x| *x -= shift);
+        g.dst.par_iter_mut().for_each(|x| *x -= shift);
+    }
+    (g.nrows, g.ncols) = (n, n);
     g.base = b as u8;
-    g.src = raw_src.into_iter().map(|x| (x - b) as u32).collect();
-    g.dst = raw_dst.into_iter().map(|x| (x - b) as u32).collect();
     g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
     Ok(g)
@@ -246,7 +319,7 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
             continue;
         }
         let toks: Vec<&[u8]> = tokens(t).collect();
-        let has_w = arc_fields(&toks, &mut weighted).map_err(|k| err_at(epath, no, k))?;
+        let has_w = arc_fields_n(toks.len(), &mut weighted).map_err(|k| err_at(epath, no, k))?;
         let id = |t: &[u8]| -> Result<u32, ReadError> {
             let lab = label(epath, no, t)?;
             labels.index.get(&lab).copied().ok_or_else(|| {

@@ -1,0 +1,225 @@
+//! Parallel line parsing: a file (or a decompressed stream) read in blocks by one thread,
+//! each block cut at line ends into pieces parsed on every core, the pieces' results handed
+//! back in file order with the number of each piece's first line.
+//!
+//! Lines end as [`Lines`](super::lines::Lines) ends them: `\n`, `\r\n` or a lone `\r`; a
+//! piece always ends after a complete line end, so a `\r\n` is never split.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::mpsc;
+
+use rayon::prelude::*;
+
+use super::lines::{MAX_LINE, err_at};
+use crate::error::{ReadError, ReadErrorKind};
+
+/// Bytes read per block (the reader thread keeps one more ahead).
+const BLOCK: usize = 32 << 20;
+/// Bytes per piece parsed by one task.
+const PIECE: usize = 1 << 20;
+
+/// The lines of `piece` (complete lines, the last one possibly without its end), without
+/// their ends.
+pub(crate) fn lines_of(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = piece;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match memchr::memchr2(b'\n', b'\r', rest) {
+            Some(i) => {
+                let line = &rest[..i];
+                let end = if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                rest = &rest[end..];
+                Some(line)
+            }
+            None => {
+                let line = rest;
+                rest = &[];
+                Some(line)
+            }
+        }
+    })
+}
+
+/// The number of lines in `piece` (as [`lines_of`] yields them).
+fn count_lines(piece: &[u8]) -> u64 {
+    let mut n = 0;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &piece[at..]) {
+        let i = at + i;
+        n += 1;
+        at = if piece[i] == b'\r' && piece.get(i + 1) == Some(&b'\n') {
+            i + 2
+        } else {
+            i + 1
+        };
+    }
+    n + u64::from(at < piece.len())
+}
+
+/// Where `buf[..limit]` may be cut after a complete line end: after the last `\n`, or after a
+/// lone `\r` whose next byte is known not to be `\n`; `None` if there is none.
+fn cut_point(buf: &[u8], limit: usize) -> Option<usize> {
+    let mut end = limit.min(buf.len());
+    while let Some(i) = memchr::memrchr2(b'\n', b'\r', &buf[..end]) {
+        if buf[i] == b'\n' {
+            return Some(i + 1);
+        }
+        match buf.get(i + 1) {
+            Some(&b) if b != b'\n' => return Some(i + 1),
+            _ => end = i,
+        }
+    }
+    None
+}
+
+/// Cuts `block` into pieces of about [`PIECE`] bytes at line ends.
+fn pieces(block: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::with_capacity(block.len() / PIECE + 1);
+    let mut rest = block;
+    while rest.len() > PIECE {
+        match cut_point(rest, PIECE).or_else(|| cut_point(rest, rest.len())) {
+            Some(c) if c < rest.len() => {
+                out.push(&rest[..c]);
+                rest = &rest[c..];
+            }
+            _ => break,
+        }
+    }
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+/// Reads `reader` to its end in blocks of whole lines (the last block's last line may have
+/// no end), sent to `tx`; an I/O error or a line longer than [`MAX_LINE`] ends it with the
+/// error's kind and the number of complete lines read before it.
+fn read_blocks(mut reader: impl Read, tx: mpsc::SyncSender<Result<Vec<u8>, (u64, ReadErrorKind)>>) {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut lines_before = 0u64;
+    loop {
+        let mut buf = std::mem::take(&mut carry);
+        let start = buf.len();
+        buf.resize(start + BLOCK, 0);
+        let mut filled = start;
+        let mut eof = false;
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Err((lines_before, ReadErrorKind::Io(e))));
+                    return;
+                }
+            }
+        }
+        buf.truncate(filled);
+        if eof {
+            if !buf.is_empty() {
+                let _ = tx.send(Ok(buf));
+            }
+            return;
+        }
+        match cut_point(&buf, buf.len()) {
+            Some(c) => {
+                carry = buf[c..].to_vec();
+                buf.truncate(c);
+                lines_before += count_lines(&buf);
+                if tx.send(Ok(buf)).is_err() {
+                    return;
+                }
+            }
+            // One line longer than a block so far: read on, up to the limit.
+            None if buf.len() <= MAX_LINE => carry = buf,
+            None => {
+                let kind = ReadErrorKind::LineTooLong { limit: MAX_LINE };
+                let _ = tx.send(Err((lines_before, kind)));
+                return;
+            }
+        }
+    }
+}
+
+/// Parses `reader` with `parse` on every core: `parse(piece, first_line)` gets a piece of
+/// whole lines and the number (1-based) of its first line; `merge` receives the results in
+/// file order. The first error (in file order) stops the read.
+pub(crate) fn par_lines<T: Send>(
+    reader: impl Read + Send,
+    path: &Path,
+    parse: impl Fn(&[u8], u64) -> Result<T, ReadError> + Sync,
+    mut merge: impl FnMut(T) -> Result<(), ReadError>,
+) -> Result<(), ReadError> {
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::sync_channel(1);
+        s.spawn(move || read_blocks(reader, tx));
+        let mut line = 1u64;
+        for block in rx {
+            let block = block.map_err(|(before, kind)| err_at(path, before + 1, kind))?;
+            let parts = pieces(&block);
+            let counts: Vec<u64> = parts.par_iter().map(|p| count_lines(p)).collect();
+            let firsts: Vec<u64> = counts
+                .iter()
+                .scan(line, |at, &c| {
+                    let first = *at;
+                    *at += c;
+                    Some(first)
+                })
+                .collect();
+            line += counts.iter().sum::<u64>();
+            let results: Vec<Result<T, ReadError>> = parts
+                .par_iter()
+                .zip(&firsts)
+                .map(|(p, &first)| parse(p, first))
+                .collect();
+            for r in results {
+                merge(r?)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_as_lines_does() {
+        let text = b"a\nb\r\nc\rd\r\n\ne";
+        let got: Vec<&[u8]> = lines_of(text).collect();
+        assert_eq!(got, vec![&b"a"[..], b"b", b"c", b"d", b"", b"e"]);
+        assert_eq!(count_lines(text), 6);
+        assert_eq!(count_lines(b"a\n"), 1);
+        assert_eq!(count_lines(b""), 0);
+        // A cut never splits \r\n, and never falls after a \r whose next byte is unknown.
+        assert_eq!(cut_point(b"ab\r\ncd", 3), None);
+        assert_eq!(cut_point(b"ab\r\ncd", 4), Some(4));
+        assert_eq!(cut_point(b"ab\rcd", 5), Some(3));
+        assert_eq!(cut_point(b"abc\r", 4), None);
+    }
+
+    #[test]
+    fn pieces_cover_the_block_at_line_ends() {
+        let mut block = Vec::new();
+        for i in 0..300_000u32 {
+            block.extend_from_slice(format!("{i} {}\r\n", i * 7).as_bytes());
+        }
+        let parts = pieces(&block);
+        assert!(parts.len() > 1);
+        assert_eq!(parts.concat(), block);
+        assert!(parts.iter().all(|p| p.ends_with(b"\r\n")));
+        let n: u64 = parts.iter().map(|p| count_lines(p)).sum();
+        assert_eq!(n, 300_000);
+    }
+}
