@@ -250,6 +250,9 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             transpose_bytes::<I>(self.ncols, nnz, std::mem::size_of::<S::T>()),
             || format!("the transpose of a {} x {} matrix", self.nrows, self.ncols),
         )?;
+        if nnz < u32::MAX as usize && crate::build::parallel() {
+            return crate::build::par_transpose(self);
+        }
         let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
         let mut row_ptr = crate::error::filled(self.ncols + 1, I::default(), "row pointers")?;
         for &c in &self.col_idx {
@@ -373,11 +376,16 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     }
 }
 
-/// Bytes [`Csr::try_transpose`] allocates for a matrix of `ncols` columns and `nnz` entries:
-/// the result's row pointers, columns and values.
+/// Bytes [`Csr::try_transpose`] allocates at its peak for a matrix of `ncols` columns and
+/// `nnz` entries, on the current thread pool: the result's row pointers, columns and values
+/// (and on every core the entries keyed by row, 8 bytes each, and the column counters).
 pub fn transpose_bytes<I: Index>(ncols: usize, nnz: usize, value_bytes: usize) -> u64 {
     let i = std::mem::size_of::<I>() as u64;
+    let entry = i + value_bytes as u64;
+    if nnz < u32::MAX as usize && crate::build::parallel() {
+        return crate::build::keyed_bytes(ncols, nnz, i, entry);
+    }
     (nnz as u64)
-        .saturating_mul(i + value_bytes as u64)
+        .saturating_mul(entry)
         .saturating_add((ncols as u64 + 1).saturating_mul(i))
 }

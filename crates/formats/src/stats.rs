@@ -1,7 +1,9 @@
 //! Structure statistics and a first format recommendation.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
@@ -73,13 +75,33 @@ impl Stats {
             }
             buckets[b].2 += 1;
         }
-        let mut present = vec![false; n + a.ncols()];
-        let mut bandwidth = 0usize;
-        for (i, j, _) in a.iter() {
-            present[j + n - i] = true;
-            bandwidth = bandwidth.max(i.abs_diff(j));
-        }
-        let diagonals = present.iter().filter(|p| **p).count();
+        // The diagonals holding an entry (a bit each, set on every core) and the bandwidth.
+        let present: Vec<AtomicU64> = (0..(n + a.ncols()).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let bandwidth = (0..n)
+            .into_par_iter()
+            .with_min_len(1 << 10)
+            .map(|i| {
+                let (cols, _) = a.row(i);
+                let mut far = 0usize;
+                for &j in cols {
+                    let (j, d) = (j.to_usize(), j.to_usize() + n - i);
+                    let (word, bit) = (&present[d / 64], 1u64 << (d % 64));
+                    // Read first: a banded matrix sets the same few bits from every thread.
+                    if word.load(Ordering::Relaxed) & bit == 0 {
+                        word.fetch_or(bit, Ordering::Relaxed);
+                    }
+                    far = far.max(i.abs_diff(j));
+                }
+                far
+            })
+            .max()
+            .unwrap_or(0);
+        let diagonals = present
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones() as usize)
+            .sum::<usize>();
         let per_entry = |stored: f64| if nnz == 0 { 1.0 } else { stored / nnz as f64 };
         let w = hyb_width(&hist, n);
         let ell_part: usize = lens().map(|l| l.min(w)).sum();

@@ -53,6 +53,17 @@ fn shapes() -> Vec<(&'static str, EdgeList)> {
 #[test]
 fn conversions_stay_within_their_estimates() {
     let _one = ONE.lock().unwrap();
+    // On one core and on every core of a pool of 4 (the builds differ: `csr_build_bytes`).
+    for threads in [1, 4] {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(check_estimates);
+    }
+}
+
+fn check_estimates() {
     for (name, g) in shapes() {
         let est = g.csr_bytes::<f64, u32>() as usize;
         let (peak, a) = peak_of(|| g.to_csr::<MinPlus<f64>, u32>().unwrap());
