@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use semigraph_formats::edgelist::WeightSpec;
-use semigraph_formats::io::{OutputFormat, Progress, ReadOptions, read_graph, write_graph};
+use semigraph_formats::io::{
+    InputFormat, OutputFormat, Progress, ReadOptions, detect_format, read_graph, write_graph,
+};
 use semigraph_formats::{Csr, EdgeList, FormatError, WeightValue, Weights, generate};
 use semigraph_semiring::Semiring;
 
@@ -234,7 +236,8 @@ pub(crate) fn save(c: &Common, path: &Path, g: &EdgeList, fmt: Option<OutputForm
 }
 
 pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
-    Ok(read_graph(
+    let start = std::time::Instant::now();
+    let g = read_graph(
         file,
         &ReadOptions {
             format: c.input_format,
@@ -242,8 +245,26 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
             progress: (!c.quiet && std::io::stderr().is_terminal()).then(read_bar),
             ..Default::default()
         },
-    )?)
+    )?;
+    let secs = start.elapsed().as_secs_f64();
+    let binary = matches!(
+        c.input_format
+            .map_or_else(|| detect_format(file).ok(), Some),
+        Some(InputFormat::Npz | InputFormat::Gap { .. })
+    );
+    if !c.quiet && !binary && secs >= SUGGEST_BINARY_SECS && g.labels.is_none() {
+        eprintln!(
+            "note: reading {} took {secs:.1} s; `semigraph convert {} -o GRAPH.npz` once, then \
+             GRAPH.npz loads at disk speed (SciPy's load_npz reads it too)",
+            file.display(),
+            file.display()
+        );
+    }
+    Ok(g)
 }
+
+/// A text read at least this long suggests the binary format.
+const SUGGEST_BINARY_SECS: f64 = 2.0;
 
 /// Files at least this large get a progress bar while they are read.
 const PROGRESS_BYTES: u64 = 16 << 20;

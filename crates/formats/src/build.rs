@@ -62,6 +62,14 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         csr_build_bytes::<I>(nrows, ncols, m, std::mem::size_of::<S::T>()),
         what,
     )?;
+    // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are.
+    let sorted = (1..m)
+        .into_par_iter()
+        .with_min_len(1 << 16)
+        .all(|k| (src[k - 1], dst[k - 1]) <= (src[k], dst[k]));
+    if sorted {
+        return sorted_csr(nrows, ncols, src, dst, value);
+    }
     if m < u32::MAX as usize && parallel() {
         return par_csr_from_arcs(nrows, ncols, src, dst, value);
     }
@@ -129,6 +137,40 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
+/// [`csr_from_arcs`] of arcs in CSR order: the row pointers counted, the columns and values
+/// copied, repeated arcs (side by side) combined.
+fn sorted_csr<S: Semiring, I: Index>(
+    nrows: usize,
+    ncols: usize,
+    src: &[u32],
+    dst: &[u32],
+    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
+) -> Result<Csr<S, I>, FormatError> {
+    let m = src.len();
+    let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
+    let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
+    let mut k = 0;
+    for (r, p) in row_ptr.iter_mut().enumerate().skip(1) {
+        while k < m && (src[k] as usize) < r {
+            k += 1;
+        }
+        *p = ix(k);
+    }
+    let mut cols = filled(m, I::default(), "column indices")?;
+    let mut vals = filled(m, S::zero(), "values")?;
+    cols.par_iter_mut()
+        .zip(vals.par_iter_mut())
+        .enumerate()
+        .with_min_len(1 << 14)
+        .try_for_each(|(k, (c, v))| {
+            *c = ix(dst[k] as usize);
+            *v = value(k)?;
+            Ok::<(), FormatError>(())
+        })?;
+    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
+    Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
+}
+
 /// [`csr_from_arcs`] on every core, for fewer than `2^32` arcs.
 fn par_csr_from_arcs<S: Semiring, I: Index>(
     nrows: usize,
@@ -161,32 +203,7 @@ fn par_csr_from_arcs<S: Semiring, I: Index>(
             Ok::<(), FormatError>(())
         })?;
     drop(keys);
-    // Repeated arcs (equal columns side by side in a row): combined in list order.
-    let repeats = (0..nrows).into_par_iter().with_min_len(1 << 12).any(|r| {
-        let (a, b) = (row_ptr[r].to_usize(), row_ptr[r + 1].to_usize());
-        cols[a..b].windows(2).any(|w| w[0] == w[1])
-    });
-    if repeats {
-        let mut w = 0usize;
-        let mut start = 0usize;
-        for r in 0..nrows {
-            let end = row_ptr[r + 1].to_usize();
-            let first = w;
-            for p in start..end {
-                if w > first && cols[w - 1] == cols[p] {
-                    vals[w - 1] = S::add(vals[w - 1], vals[p]);
-                } else {
-                    cols[w] = cols[p];
-                    vals[w] = vals[p];
-                    w += 1;
-                }
-            }
-            start = end;
-            row_ptr[r + 1] = ix(w);
-        }
-        cols.truncate(w);
-        vals.truncate(w);
-    }
+    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
@@ -260,6 +277,43 @@ fn atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, FormatError> {
         .map_err(|_| too_large(what, len as u64 * 8))?;
     v.resize_with(len, || AtomicU64::new(0));
     Ok(v)
+}
+
+/// Combines repeated arcs (equal columns side by side in a row of sorted rows) with `S::add`
+/// in list order, in place, if there are any.
+fn combine_repeats<S: Semiring, I: Index>(
+    nrows: usize,
+    row_ptr: &mut [I],
+    cols: &mut Vec<I>,
+    vals: &mut Vec<S::T>,
+) {
+    let ix = |v: usize| I::try_from_usize(v).expect("fewer entries than before");
+    let repeats = (0..nrows).into_par_iter().with_min_len(1 << 12).any(|r| {
+        let (a, b) = (row_ptr[r].to_usize(), row_ptr[r + 1].to_usize());
+        cols[a..b].windows(2).any(|w| w[0] == w[1])
+    });
+    if !repeats {
+        return;
+    }
+    let mut w = 0usize;
+    let mut start = 0usize;
+    for r in 0..nrows {
+        let end = row_ptr[r + 1].to_usize();
+        let first = w;
+        for p in start..end {
+            if w > first && cols[w - 1] == cols[p] {
+                vals[w - 1] = S::add(vals[w - 1], vals[p]);
+            } else {
+                cols[w] = cols[p];
+                vals[w] = vals[p];
+                w += 1;
+            }
+        }
+        start = end;
+        row_ptr[r + 1] = ix(w);
+    }
+    cols.truncate(w);
+    vals.truncate(w);
 }
 
 /// Sorts each row's keys (rows `row_ptr` over `keys`, whose first key is entry `base`),

@@ -16,7 +16,13 @@
 //! | LDBC Graphalytics (`.v` vertex labels, `.e` edges) | `.v`, `.e` | labels |
 //! | adjacency lists (`v n1 n2 ...`) | `.adj`, `*-input` | labels |
 //! | GML (`graph [ node [ id ] edge [ source target value ] ]`) | `.gml` | labels |
+//! | `SciPy` sparse matrices (`scipy.sparse.save_npz`: CSR, CSC, COO) | `.npz` | 0-based |
+//! | GAP serialized graphs (binary CSR) | `.sg`, `.wsg` (weighted) | 0-based |
+//!
+//! Text formats are parsed on every core for edge lists; the binary ones (`.npz`, `.sg`,
+//! `.wsg`: [`write_graph`] writes them too) load at disk speed.
 
+mod binary;
 mod chunks;
 mod dimacs;
 mod gml;
@@ -52,6 +58,13 @@ pub enum InputFormat {
     Ldbc,
     /// GML.
     Gml,
+    /// `SciPy` `.npz` sparse matrix.
+    Npz,
+    /// GAP serialized graph (`.sg`; weighted: `.wsg`).
+    Gap {
+        /// `.wsg`: each arc has a 32-bit integer weight.
+        weighted: bool,
+    },
 }
 
 impl std::str::FromStr for InputFormat {
@@ -64,9 +77,12 @@ impl std::str::FromStr for InputFormat {
             "adj" | "adjacency" => InputFormat::Adjacency,
             "ldbc" | "v" | "e" => InputFormat::Ldbc,
             "gml" => InputFormat::Gml,
+            "npz" => InputFormat::Npz,
+            "sg" => InputFormat::Gap { weighted: false },
+            "wsg" => InputFormat::Gap { weighted: true },
             _ => {
                 return Err(format!(
-                    "unknown input format {s:?} (mtx, gr, el, adj, ldbc, gml)"
+                    "unknown input format {s:?} (mtx, gr, el, adj, ldbc, gml, npz, sg, wsg)"
                 ));
             }
         })
@@ -165,12 +181,15 @@ pub fn detect_format(path: &Path) -> Result<InputFormat, ReadError> {
         "adj" => InputFormat::Adjacency,
         "v" | "e" => InputFormat::Ldbc,
         "gml" => InputFormat::Gml,
+        "npz" => InputFormat::Npz,
+        "sg" => InputFormat::Gap { weighted: false },
+        "wsg" => InputFormat::Gap { weighted: true },
         _ if name.ends_with("-input") => InputFormat::Adjacency,
         _ => {
             return Err(ReadError::file(
                 path,
                 ReadErrorKind::UnknownFormat(format!(
-                    "extension {ext:?} is not one of .mtx .gr .el .wel .txt .edges .adj .v .e .gml \
+                    "extension {ext:?} is not one of .mtx .gr .el .wel .txt .edges .adj .v .e .gml .npz .sg .wsg \
                      (optionally .gz/.xz); name the format explicitly (the command line's --input-format)"
                 )),
             ));
@@ -204,6 +223,17 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
         InputFormat::EdgeList => text::read_edge_list(open_reader(path, opts)?, path, opts.base)?,
         InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,
         InputFormat::Gml => gml::read(open(path, opts)?, path)?,
+        InputFormat::Npz | InputFormat::Gap { .. } if path.as_os_str() == "-" => {
+            return Err(ReadError::file(
+                path,
+                ReadErrorKind::UnknownFormat(
+                    "a binary graph (.npz, .sg, .wsg) is read from a file, not standard input"
+                        .into(),
+                ),
+            ));
+        }
+        InputFormat::Npz => binary::read_npz(path)?,
+        InputFormat::Gap { weighted } => binary::read_sg(path, weighted)?,
         InputFormat::Ldbc if path.as_os_str() == "-" => {
             return Err(ReadError::file(
                 path,

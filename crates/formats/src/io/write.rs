@@ -19,6 +19,13 @@ pub enum OutputFormat {
     Ldbc,
     /// GML, directed, vertex labels as ids.
     Gml,
+    /// `SciPy` `.npz` CSR matrix, 0-based (arrays stored, not deflated).
+    Npz,
+    /// GAP serialized graph, directed (`.sg`; `.wsg` with 32-bit integer weights).
+    Gap {
+        /// `.wsg`.
+        weighted: bool,
+    },
 }
 
 impl OutputFormat {
@@ -32,6 +39,9 @@ impl OutputFormat {
             "el" | "wel" | "txt" | "edges" => OutputFormat::EdgeList,
             "v" | "e" => OutputFormat::Ldbc,
             "gml" => OutputFormat::Gml,
+            "npz" => OutputFormat::Npz,
+            "sg" => OutputFormat::Gap { weighted: false },
+            "wsg" => OutputFormat::Gap { weighted: true },
             _ => return None,
         })
     }
@@ -358,6 +368,15 @@ pub fn write_graph(
             }
             writeln!(w, "]")
         }),
+        OutputFormat::Npz | OutputFormat::Gap { .. } if g.labels.is_some() => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "this graph's vertices have labels, which .npz and GAP graphs cannot hold (their \
+                 ids are 0..n); write an edge list, LDBC or GML",
+        )),
+        OutputFormat::Npz => write_atomic(path, |w| super::binary::write_npz(w, g)),
+        OutputFormat::Gap { weighted } => {
+            write_atomic(path, |w| super::binary::write_sg(w, g, weighted))
+        }
     }
 }
 

@@ -1,0 +1,548 @@
+//! Binary graph files that load at disk speed, in formats others read and write:
+//!
+//! - `SciPy`'s sparse matrices (`scipy.sparse.save_npz` / `load_npz`): a zip archive (stored or
+//!   deflated) of `.npy` arrays; CSR (`indptr`, `indices`, `data`), CSC, or COO (`row`,
+//!   `col`, `data`), with `shape` and `format`. Written as CSR, stored (not deflated).
+//! - The GAP benchmark suite's serialized graphs: `.sg` (`directed: bool`, `arcs: i64`,
+//!   `n: i64`, `n + 1` offsets (`i64`), `arcs` neighbours (`i32`); for a directed graph the
+//!   incoming ones follow) and `.wsg` (neighbours as `(i32 vertex, i32 weight)` pairs).
+//!
+//! Vertex ids are 0-based. A matrix with repeated entries keeps them (a graph's parallel arcs).
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::edgelist::{EdgeList, Weights};
+use crate::error::{ReadError, ReadErrorKind};
+
+/// One `.npy` array: element type, shape, little-endian bytes.
+struct Array {
+    descr: String,
+    shape: Vec<usize>,
+    data: Vec<u8>,
+}
+
+impl Array {
+    /// The number of elements.
+    fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Bytes per element, from the type string (`<i4`, `|b1`, ...).
+    fn width(&self) -> Option<usize> {
+        self.descr.get(2..)?.parse().ok()
+    }
+
+    /// The elements as `u32` ids below `bound` (indices of any integer width).
+    fn ids(&self, bound: usize, what: &str) -> Result<Vec<u32>, String> {
+        if self.descr == "<i4" || self.descr == "<u4" {
+            // The common case, without a wider copy.
+            return self
+                .data
+                .par_chunks_exact(4)
+                .map(|b| {
+                    let x = u32::from_le_bytes(b.try_into().expect("4 bytes"));
+                    if (x as u64) < bound as u64 && (self.descr == "<u4" || x <= i32::MAX as u32) {
+                        Ok(x)
+                    } else {
+                        Err(format!("{what} holds {x}, out of range (0..{bound})"))
+                    }
+                })
+                .collect();
+        }
+        narrow(&self.indices(what)?, bound, what)
+    }
+
+    /// The elements as `u64` (indices: non-negative integers of any width).
+    fn indices(&self, what: &str) -> Result<Vec<u64>, String> {
+        let w = self.width().unwrap_or(0);
+        let kind = self.descr.as_bytes().get(1).copied();
+        if !matches!(kind, Some(b'i' | b'u')) || ![1, 2, 4, 8].contains(&w) || self.big_endian() {
+            return Err(format!("{what} has type {:?}, not an integer", self.descr));
+        }
+        let signed = kind == Some(b'i');
+        self.data
+            .par_chunks_exact(w)
+            .map(|b| {
+                let mut x = [0u8; 8];
+                x[..w].copy_from_slice(b);
+                let neg = signed && b[w - 1] & 0x80 != 0;
+                if neg {
+                    Err(format!("{what} holds a negative number"))
+                } else {
+                    Ok(u64::from_le_bytes(x))
+                }
+            })
+            .collect()
+    }
+
+    fn big_endian(&self) -> bool {
+        self.descr.starts_with('>') && self.width() != Some(1)
+    }
+
+    /// The elements as weights: reals, integers, or none (booleans all true).
+    fn weights(&self) -> Result<Weights, String> {
+        let w = self.width().unwrap_or(0);
+        let kind = self.descr.as_bytes().get(1).copied();
+        if self.big_endian() {
+            return Err(format!("data has big-endian type {:?}", self.descr));
+        }
+        let d = &self.data;
+        Ok(match (kind, w) {
+            (Some(b'f'), 8) => Weights::Real(
+                d.par_chunks_exact(8)
+                    .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
+                    .collect(),
+            ),
+            (Some(b'f'), 4) => Weights::Real(
+                d.par_chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")) as f64)
+                    .collect(),
+            ),
+            (Some(b'b'), 1) if d.iter().all(|&b| b == 1) => Weights::None,
+            (Some(b'b'), 1) => Weights::Int(d.iter().map(|&b| i64::from(b != 0)).collect()),
+            (Some(b'i'), 1 | 2 | 4 | 8) => Weights::Int(
+                d.par_chunks_exact(w)
+                    .map(|b| {
+                        let mut x = [if b[w - 1] & 0x80 != 0 { 0xff } else { 0 }; 8];
+                        x[..w].copy_from_slice(b);
+                        i64::from_le_bytes(x)
+                    })
+                    .collect(),
+            ),
+            (Some(b'u'), 1 | 2 | 4 | 8) => {
+                let u = self.indices("data")?;
+                if u.iter().all(|&x| x <= i64::MAX as u64) {
+                    Weights::Int(u.into_iter().map(|x| x as i64).collect())
+                } else {
+                    Weights::UInt(u)
+                }
+            }
+            _ => return Err(format!("data has type {:?}, not a number", self.descr)),
+        })
+    }
+}
+
+/// Reads one `.npy` array (format versions 1 to 3).
+fn read_array(r: &mut dyn Read) -> Result<Array, String> {
+    let mut head = [0u8; 8];
+    r.read_exact(&mut head).map_err(|e| e.to_string())?;
+    if &head[..6] != b"\x93NUMPY" {
+        return Err("not a .npy array".into());
+    }
+    let hlen = if head[6] == 1 {
+        let mut b = [0u8; 2];
+        r.read_exact(&mut b).map_err(|e| e.to_string())?;
+        u16::from_le_bytes(b) as usize
+    } else {
+        let mut b = [0u8; 4];
+        r.read_exact(&mut b).map_err(|e| e.to_string())?;
+        u32::from_le_bytes(b) as usize
+    };
+    let mut h = vec![0u8; hlen];
+    r.read_exact(&mut h).map_err(|e| e.to_string())?;
+    let h = String::from_utf8_lossy(&h);
+    let field = |k: &str| -> Option<String> {
+        let at = h.find(&format!("'{k}':"))? + k.len() + 3;
+        Some(h[at..].trim_start().to_string())
+    };
+    let descr = field("descr")
+        .and_then(|d| d.strip_prefix('\'')?.split('\'').next().map(str::to_string))
+        .ok_or("no element type")?;
+    if field("fortran_order").is_some_and(|f| f.starts_with("True")) {
+        return Err("a Fortran-ordered array".into());
+    }
+    let shape = field("shape")
+        .and_then(|s| Some(s.strip_prefix('(')?.split(')').next()?.to_string()))
+        .ok_or("no shape")?;
+    let shape: Vec<usize> = shape
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|_| format!("shape ({shape})")))
+        .collect::<Result<_, _>>()?;
+    let mut a = Array {
+        descr,
+        shape,
+        data: Vec::new(),
+    };
+    let bytes = a
+        .len()
+        .checked_mul(a.width().ok_or("an element type without a width")?)
+        .ok_or("an array too large")?;
+    a.data
+        .try_reserve_exact(bytes)
+        .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
+    r.take(bytes as u64)
+        .read_to_end(&mut a.data)
+        .map_err(|e| e.to_string())?;
+    if a.data.len() != bytes {
+        return Err(format!(
+            "{} bytes where {bytes} were expected",
+            a.data.len()
+        ));
+    }
+    Ok(a)
+}
+
+/// Reads a `SciPy` `.npz` sparse matrix (CSR, CSC or COO) as the arcs of a graph.
+pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
+    let bad = |m: String| ReadError::file(path, ReadErrorKind::BadHeader(format!(".npz: {m}")));
+    let file = std::fs::File::open(path).map_err(|e| ReadError::file(path, e.into()))?;
+    let mut z = zip::ZipArchive::new(io::BufReader::with_capacity(1 << 20, file))
+        .map_err(|e| bad(e.to_string()))?;
+    let mut array = |name: &str| -> Result<Array, ReadError> {
+        let mut f = z.by_name(&format!("{name}.npy")).map_err(|_| {
+            bad(format!(
+                "no array {name:?} (not a scipy.sparse.save_npz file?)"
+            ))
+        })?;
+        read_array(&mut f).map_err(|m| bad(format!("{name}: {m}")))
+    };
+    let format = array("format")?;
+    let format = String::from_utf8_lossy(&format.data)
+        .trim_end_matches('\0')
+        .to_string();
+    let shape = array("shape")?.indices("shape").map_err(bad)?;
+    let [nrows, ncols] = shape[..] else {
+        return Err(bad(format!("shape {shape:?} is not two numbers")));
+    };
+    for d in [nrows, ncols] {
+        super::lines::check_vertices(path, 0, d).map_err(|e| bad(e.kind.to_string()))?;
+    }
+    let (nrows, ncols) = (nrows as usize, ncols as usize);
+    let data = array("data")?;
+    let (src, dst) = match format.as_str() {
+        "csr" | "csc" => {
+            let indptr = array("indptr")?.indices("indptr").map_err(bad)?;
+            let (major, minor) = if format == "csr" {
+                (nrows, ncols)
+            } else {
+                (ncols, nrows)
+            };
+            let idx = array("indices")?.ids(minor, "indices").map_err(bad)?;
+            let expand = expand_ptr(&indptr, major, idx.len()).map_err(bad)?;
+            if format == "csr" {
+                (expand, idx)
+            } else {
+                (idx, expand)
+            }
+        }
+        "coo" => {
+            let row = array("row")?.ids(nrows, "row").map_err(bad)?;
+            let col = array("col")?.ids(ncols, "col").map_err(bad)?;
+            if row.len() != col.len() {
+                return Err(bad(format!("{} rows and {} columns", row.len(), col.len())));
+            }
+            (row, col)
+        }
+        f => {
+            return Err(bad(format!(
+                "matrix format {f:?} (csr, csc and coo are read)"
+            )));
+        }
+    };
+    if data.len() != src.len() {
+        return Err(bad(format!(
+            "{} values for {} entries",
+            data.len(),
+            src.len()
+        )));
+    }
+    let weights = data.weights().map_err(bad)?;
+    if let Weights::Real(w) = &weights
+        && let Some(k) = w.iter().position(|x| x.is_nan())
+    {
+        return Err(ReadError::file(
+            path,
+            ReadErrorKind::BadWeight {
+                value: "NaN".into(),
+                reason: format!("entry {k} of data: NaN is not a weight"),
+            },
+        ));
+    }
+    let mut g = EdgeList::new(nrows, ncols);
+    g.first_nonfinite = match &weights {
+        Weights::Real(w) => w.iter().find(|x| !x.is_finite()).map(|&x| (0, x)),
+        _ => None,
+    };
+    (g.src, g.dst, g.weights) = (src, dst, weights);
+    Ok(g)
+}
+
+/// The major index of each entry, from row (or column) pointers.
+fn expand_ptr(ptr: &[u64], major: usize, nnz: usize) -> Result<Vec<u32>, String> {
+    if ptr.len() != major + 1 || ptr[0] != 0 || ptr[major] != nnz as u64 {
+        return Err(format!(
+            "indptr has {} entries from {:?} to {:?}, expected {} from 0 to {nnz}",
+            ptr.len(),
+            ptr.first(),
+            ptr.last(),
+            major + 1
+        ));
+    }
+    if ptr.windows(2).any(|w| w[0] > w[1]) {
+        return Err("indptr decreases".into());
+    }
+    let mut out = vec![0u32; nnz];
+    let mut rest: &mut [u32] = &mut out;
+    let mut parts = Vec::with_capacity(major);
+    for (r, w) in ptr.windows(2).enumerate() {
+        let (part, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
+        parts.push((r as u32, part));
+        rest = tail;
+    }
+    parts.into_par_iter().for_each(|(r, p)| p.fill(r));
+    Ok(out)
+}
+
+/// Indices below `bound`, as `u32`.
+fn narrow(v: &[u64], bound: usize, what: &str) -> Result<Vec<u32>, String> {
+    v.par_iter()
+        .map(|&x| {
+            if x < bound as u64 {
+                Ok(x as u32)
+            } else {
+                Err(format!("{what} holds {x}, out of range (0..{bound})"))
+            }
+        })
+        .collect()
+}
+
+/// The `.npy` header of a 1-D array (`len: Some`) or a 0-d one.
+fn npy_header(descr: &str, len: Option<usize>) -> Vec<u8> {
+    let shape = len.map_or("()".to_string(), |n| format!("({n},)"));
+    let mut h = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    out.extend_from_slice(h.as_bytes());
+    out
+}
+
+/// The arcs `from[k] -> to[k]` in CSR order (by source, then target; repeated arcs in list
+/// order), on every core.
+fn csr_order(from: &[u32], to: &[u32]) -> Vec<usize> {
+    let mut keyed: Vec<(u64, usize)> = (0..from.len())
+        .into_par_iter()
+        .map(|k| (((from[k] as u64) << 32) | to[k] as u64, k))
+        .collect();
+    keyed.par_sort_unstable();
+    keyed.into_par_iter().map(|(_, k)| k).collect()
+}
+
+/// Writes `g` as a `SciPy` CSR `.npz` (stored arrays; 32-bit indices where they fit, as `SciPy`
+/// does; booleans for a graph without weights).
+pub(crate) fn write_npz(w: &mut dyn Write, g: &EdgeList) -> io::Result<()> {
+    let order = csr_order(&g.src, &g.dst);
+    let m = g.len();
+    let wide = m > i32::MAX as usize || g.nrows.max(g.ncols) > i32::MAX as usize;
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .large_file(m as u64 * 8 > u32::MAX as u64 / 2);
+    let mut z = zip::ZipWriter::new_stream(w);
+    let zerr = |e: zip::result::ZipError| io::Error::other(e.to_string());
+    let mut put = |name: &str,
+                   descr: &str,
+                   len: Option<usize>,
+                   bytes: &mut dyn FnMut(&mut Vec<u8>, usize) -> bool|
+     -> io::Result<()> {
+        z.start_file(format!("{name}.npy"), opts).map_err(zerr)?;
+        z.write_all(&npy_header(descr, len))?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        let mut at = 0;
+        while bytes(&mut buf, at) {
+            z.write_all(&buf)?;
+            buf.clear();
+            at += 1;
+        }
+        z.write_all(&buf)
+    };
+    // Pieces of 64k elements at a time.
+    const PIECE: usize = 1 << 16;
+    let int = if wide { "<i8" } else { "<i4" };
+    let push_int = |buf: &mut Vec<u8>, x: u64| {
+        if wide {
+            buf.extend_from_slice(&x.to_le_bytes());
+        } else {
+            buf.extend_from_slice(&(x as u32).to_le_bytes());
+        }
+    };
+    let mut ptr = vec![0u64; g.nrows + 1];
+    for &s in &g.src {
+        ptr[s as usize + 1] += 1;
+    }
+    for r in 0..g.nrows {
+        ptr[r + 1] += ptr[r];
+    }
+    put("indptr", int, Some(g.nrows + 1), &mut |buf, at| {
+        for &x in ptr.iter().skip(at * PIECE).take(PIECE) {
+            push_int(buf, x);
+        }
+        (at + 1) * PIECE < ptr.len()
+    })?;
+    put("indices", int, Some(m), &mut |buf, at| {
+        for &k in order.iter().skip(at * PIECE).take(PIECE) {
+            push_int(buf, g.dst[k] as u64);
+        }
+        (at + 1) * PIECE < m
+    })?;
+    let descr = match &g.weights {
+        Weights::None => "|b1",
+        Weights::Int(_) => "<i8",
+        Weights::UInt(_) => "<u8",
+        Weights::Real(_) => "<f8",
+    };
+    put("data", descr, Some(m), &mut |buf, at| {
+        for &k in order.iter().skip(at * PIECE).take(PIECE) {
+            match &g.weights {
+                Weights::None => buf.push(1),
+                Weights::Int(v) => buf.extend_from_slice(&v[k].to_le_bytes()),
+                Weights::UInt(v) => buf.extend_from_slice(&v[k].to_le_bytes()),
+                Weights::Real(v) => buf.extend_from_slice(&v[k].to_le_bytes()),
+            }
+        }
+        (at + 1) * PIECE < m
+    })?;
+    put("shape", "<i8", Some(2), &mut |buf, _| {
+        buf.extend_from_slice(&(g.nrows as u64).to_le_bytes());
+        buf.extend_from_slice(&(g.ncols as u64).to_le_bytes());
+        false
+    })?;
+    put("format", "|S3", None, &mut |buf, _| {
+        buf.extend_from_slice(b"csr");
+        false
+    })?;
+    z.finish().map_err(zerr)?;
+    Ok(())
+}
+
+/// Reads a GAP serialized graph (`.sg`; `.wsg` when `weighted`): its out-arcs.
+pub(crate) fn read_sg(path: &Path, weighted: bool) -> Result<EdgeList, ReadError> {
+    let bad =
+        |m: String| ReadError::file(path, ReadErrorKind::BadHeader(format!("GAP graph: {m}")));
+    let file = std::fs::File::open(path).map_err(|e| ReadError::file(path, e.into()))?;
+    let mut r = io::BufReader::with_capacity(1 << 20, file);
+    let mut head = [0u8; 17];
+    r.read_exact(&mut head)
+        .map_err(|e| bad(format!("the header: {e}")))?;
+    let arcs = i64::from_le_bytes(head[1..9].try_into().expect("8 bytes"));
+    let n = i64::from_le_bytes(head[9..17].try_into().expect("8 bytes"));
+    if head[0] > 1 || arcs < 0 || n < 0 {
+        return Err(bad(format!(
+            "the header (directed {}, {arcs} arcs, {n} vertices) is not a GAP graph's",
+            head[0]
+        )));
+    }
+    let n = super::lines::check_vertices(path, 0, n as u64).map_err(|e| bad(e.kind.to_string()))?;
+    let arcs = arcs as usize;
+    let mut read = |bytes: usize, what: &str| -> Result<Vec<u8>, ReadError> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(bytes)
+            .map_err(|_| bad(format!("{what}: {bytes} bytes do not fit in memory")))?;
+        (&mut r)
+            .take(bytes as u64)
+            .read_to_end(&mut v)
+            .map_err(|e| bad(format!("{what}: {e}")))?;
+        if v.len() != bytes {
+            return Err(bad(format!("{what}: the file ends early")));
+        }
+        Ok(v)
+    };
+    let offs = read((n + 1) * 8, "offsets")?;
+    let ptr: Vec<u64> = offs
+        .chunks_exact(8)
+        .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")).max(-1) as u64)
+        .collect();
+    let src = expand_ptr(&ptr, n, arcs).map_err(bad)?;
+    let width = if weighted { 8 } else { 4 };
+    let neigh = read(arcs * width, "neighbours")?;
+    let word = |b: &[u8]| i32::from_le_bytes(b.try_into().expect("4 bytes"));
+    let dst: Vec<u32> = neigh
+        .par_chunks_exact(width)
+        .map(|b| {
+            u32::try_from(word(&b[..4]))
+                .ok()
+                .filter(|&v| (v as usize) < n)
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(|| bad(format!("a neighbour out of range (0..{n})")))?;
+    let mut g = EdgeList::new(n, n);
+    if weighted {
+        g.weights = Weights::Int(
+            neigh
+                .par_chunks_exact(8)
+                .map(|b| word(&b[4..]) as i64)
+                .collect(),
+        );
+    }
+    (g.src, g.dst) = (src, dst);
+    Ok(g)
+}
+
+/// Writes `g` as a directed GAP serialized graph (out-arcs, then in-arcs); `weighted`
+/// (`.wsg`) needs integer weights that fit `i32` (GAP's weight type).
+pub(crate) fn write_sg(w: &mut dyn Write, g: &EdgeList, weighted: bool) -> io::Result<()> {
+    let invalid = |m: String| io::Error::new(io::ErrorKind::InvalidData, m);
+    if g.nrows != g.ncols {
+        return Err(invalid(format!(
+            "a GAP graph is square; this matrix is {}x{}",
+            g.nrows, g.ncols
+        )));
+    }
+    let weight = |k: usize| -> io::Result<i32> {
+        let v = match &g.weights {
+            Weights::None => Some(1),
+            Weights::Int(v) => i32::try_from(v[k]).ok(),
+            Weights::UInt(v) => i32::try_from(v[k]).ok(),
+            Weights::Real(v) => {
+                (v[k].fract() == 0.0 && v[k].abs() <= i32::MAX as f64).then_some(v[k] as i32)
+            }
+        };
+        v.ok_or_else(|| {
+            invalid(format!(
+                "arc {} -> {} has a weight that is not a 32-bit integer (a .wsg holds only those)",
+                g.src[k], g.dst[k]
+            ))
+        })
+    };
+    let n = g.nrows;
+    w.write_all(&[1u8])?;
+    w.write_all(&(g.len() as i64).to_le_bytes())?;
+    w.write_all(&(n as i64).to_le_bytes())?;
+    for (from, to) in [(&g.src, &g.dst), (&g.dst, &g.src)] {
+        let order = csr_order(from, to);
+        let mut ptr = vec![0i64; n + 1];
+        for &s in from.iter() {
+            ptr[s as usize + 1] += 1;
+        }
+        for r in 0..n {
+            ptr[r + 1] += ptr[r];
+        }
+        let mut buf = Vec::with_capacity(1 << 20);
+        for x in ptr {
+            buf.extend_from_slice(&x.to_le_bytes());
+            if buf.len() >= 1 << 20 {
+                w.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        for k in order {
+            buf.extend_from_slice(&(to[k] as i32).to_le_bytes());
+            if weighted {
+                buf.extend_from_slice(&weight(k)?.to_le_bytes());
+            }
+            if buf.len() >= 1 << 20 {
+                w.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        w.write_all(&buf)?;
+    }
+    Ok(())
+}
