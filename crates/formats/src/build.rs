@@ -14,7 +14,7 @@ use crate::index::{Index, check_fits};
 
 /// Bytes [`EdgeList::to_csr`](crate::EdgeList::to_csr) (and `to_pattern_csr`) hold at their
 /// peak for `m` arcs of an `nrows x ncols` matrix with `I` indices and `value_bytes`-byte
-/// values, on the current thread pool ([`parallel`]): on one core, the arc order (`m`
+/// values, on the current thread pool (every core from 4 threads up): on one core, the arc order (`m`
 /// indices), the row pointers and the column counts (`nrows + ncols + 2` indices), and the
 /// result's columns and values; on every core, the row pointers, the arcs keyed by column
 /// and position (8 bytes each), and the larger of the row counters (8 bytes per row) and the
