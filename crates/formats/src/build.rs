@@ -31,13 +31,20 @@ pub fn csr_build_bytes<I: Index>(nrows: usize, ncols: usize, m: usize, value_byt
 }
 
 /// The peak of a build on every core into `rows` rows from `m` keyed entries: row pointers
-/// (`i` bytes each), the keys, and the larger of the counters and the result's entries
-/// (`entry` bytes each).
+/// (`i` bytes each), the keys, and the larger of the counters with each thread's chunk of
+/// items and the result's entries (`entry` bytes each).
 pub(crate) fn keyed_bytes(rows: usize, m: usize, i: u64, entry: u64) -> u64 {
+    // Each thread's chunk of (row, key) items while they are placed.
+    let live = rayon::current_num_threads().min(m.div_ceil(CHUNK));
+    let chunks = (live * m.min(CHUNK) * 16) as u64;
     let (r, m) = (rows as u64 + 1, m as u64);
     r.saturating_mul(i)
         .saturating_add(m.saturating_mul(8))
-        .saturating_add(r.saturating_mul(8).max(m.saturating_mul(entry)))
+        .saturating_add(
+            r.saturating_mul(8)
+                .saturating_add(chunks)
+                .max(m.saturating_mul(entry)),
+        )
 }
 
 /// The CSR matrix of the arcs `src[k] -> dst[k]` with values `value(k)`: rows sorted by
@@ -181,16 +188,9 @@ fn par_csr_from_arcs<S: Semiring, I: Index>(
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
-    let (next, mut row_ptr) = row_starts::<I>(nrows, src.par_iter().copied())?;
-    let keys = atomic_words(m, "the arcs keyed by column")?;
-    (0..m).into_par_iter().with_min_len(1 << 14).for_each(|k| {
-        let p = next[src[k] as usize].fetch_add(1, Ordering::Relaxed);
-        keys[p as usize].store(((dst[k] as u64) << 32) | k as u64, Ordering::Relaxed);
-    });
-    // The same allocation, as plain words.
-    let mut keys: Vec<u64> = keys.into_iter().map(AtomicU64::into_inner).collect();
-    drop(next);
-    sort_rows(&mut keys, &row_ptr, 0);
+    let (mut row_ptr, keys) = place::<I>(nrows, m, "the arcs keyed by column", |k0, k1, out| {
+        out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
+    })?;
     let mut cols = filled(m, I::default(), "column indices")?;
     let mut vals = filled(m, S::zero(), "values")?;
     cols.par_iter_mut()
@@ -215,18 +215,20 @@ pub(crate) fn par_transpose<S: Semiring, I: Index>(
 ) -> Result<Csr<S, I>, FormatError> {
     let (m, n, nnz) = (a.nrows(), a.ncols(), a.nnz());
     let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
-    let (next, row_ptr) = row_starts::<I>(n, a.col_idx().par_iter().map(|c| c.to_usize() as u32))?;
-    let keys = atomic_words(nnz, "the entries keyed by row")?;
-    (0..m).into_par_iter().with_min_len(1 << 10).for_each(|i| {
-        let (lo, hi) = (a.row_ptr()[i].to_usize(), a.row_ptr()[i + 1].to_usize());
-        for p in lo..hi {
-            let q = next[a.col_idx()[p].to_usize()].fetch_add(1, Ordering::Relaxed);
-            keys[q as usize].store(((i as u64) << 32) | p as u64, Ordering::Relaxed);
+    let rp = a.row_ptr();
+    let (row_ptr, keys) = place::<I>(n, nnz, "the entries keyed by row", |p0, p1, out| {
+        // The row of entry p0, then along the rows.
+        let mut i = rp.partition_point(|r| r.to_usize() <= p0) - 1;
+        for p in p0..p1 {
+            while rp[i + 1].to_usize() <= p {
+                i += 1;
+            }
+            out.push((
+                a.col_idx()[p].to_usize() as u32,
+                ((i as u64) << 32) | p as u64,
+            ));
         }
-    });
-    drop(next);
-    let mut keys: Vec<u64> = keys.into_iter().map(AtomicU64::into_inner).collect();
-    sort_rows(&mut keys, &row_ptr, 0);
+    })?;
     let mut cols = filled(nnz, I::default(), "column indices")?;
     let mut vals = filled(nnz, S::zero(), "values")?;
     cols.par_iter_mut()
@@ -251,15 +253,46 @@ pub(crate) fn parallel() -> bool {
 /// The fewest threads for which [`parallel`] holds.
 const PAR_THREADS: usize = 4;
 
-/// Counts the rows `rows` yields (atomically, on every core): each row's next free place
-/// (its start) and the row pointers.
-fn row_starts<I: Index>(
+/// The runs of equal rows of `items` (sorted by row): each row and its range.
+fn runs(items: &[(u32, u64)]) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at;
+        let row = items.get(start)?.0;
+        while at < items.len() && items[at].0 == row {
+            at += 1;
+        }
+        Some((row, start..at))
+    })
+}
+
+/// Items per task of [`place`].
+const CHUNK: usize = 1 << 16;
+
+/// Places `m` keyed items into `nrows` rows on every core: `fill(k0, k1, out)` pushes the
+/// `(row, key)` of items `k0..k1`. Returns the row pointers and the keys, each row's sorted.
+/// A task sorts its chunk by row first, so that a row takes one atomic add per chunk, not one
+/// per item (a hub's counter is not fought over by every thread).
+fn place<I: Index>(
     nrows: usize,
-    rows: impl IndexedParallelIterator<Item = u32>,
-) -> Result<(Vec<AtomicU64>, Vec<I>), FormatError> {
+    m: usize,
+    what: &str,
+    fill: impl Fn(usize, usize, &mut Vec<(u32, u64)>) + Sync,
+) -> Result<(Vec<I>, Vec<u64>), FormatError> {
+    let chunk = |c: usize| {
+        let (k0, k1) = (c * CHUNK, ((c + 1) * CHUNK).min(m));
+        let mut out = Vec::with_capacity(k1 - k0);
+        fill(k0, k1, &mut out);
+        out.sort_unstable_by_key(|e| e.0);
+        out
+    };
+    let chunks = m.div_ceil(CHUNK);
     let next = atomic_words(nrows + 1, "row counters")?;
-    rows.with_min_len(1 << 14)
-        .for_each(|r| _ = next[r as usize + 1].fetch_add(1, Ordering::Relaxed));
+    (0..chunks).into_par_iter().for_each(|c| {
+        for (row, r) in runs(&chunk(c)) {
+            next[row as usize + 1].fetch_add(r.len() as u64, Ordering::Relaxed);
+        }
+    });
     let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
     let mut total = 0u64;
     for (r, c) in next.iter().enumerate() {
@@ -267,7 +300,22 @@ fn row_starts<I: Index>(
         c.store(total, Ordering::Relaxed);
         row_ptr[r] = I::try_from_usize(total as usize).expect("fits: counted entries");
     }
-    Ok((next, row_ptr))
+    // next[r] is now the start of row r.
+    let keys = atomic_words(m, what)?;
+    (0..chunks).into_par_iter().for_each(|c| {
+        let items = chunk(c);
+        for (row, r) in runs(&items) {
+            let at = next[row as usize].fetch_add(r.len() as u64, Ordering::Relaxed) as usize;
+            for (slot, item) in keys[at..at + r.len()].iter().zip(&items[r]) {
+                slot.store(item.1, Ordering::Relaxed);
+            }
+        }
+    });
+    drop(next);
+    // The same allocation, as plain words.
+    let mut keys: Vec<u64> = keys.into_iter().map(AtomicU64::into_inner).collect();
+    sort_rows(&mut keys, &row_ptr, 0);
+    Ok((row_ptr, keys))
 }
 
 /// `len` zeroed atomic words, allocated fallibly.

@@ -357,3 +357,20 @@ fn binary_formats_round_trip() {
     let e = read_graph(&p, &q()).unwrap_err();
     assert!(e.to_string().contains("ends early"), "{e}");
 }
+
+/// A line longer than the limit is refused with its number, in the middle or at the end of a
+/// file (the parallel reader carries a line across its blocks).
+#[test]
+fn overlong_lines_are_refused_with_their_number() {
+    let p = tmp("longline.el");
+    let long = vec![b'7'; semigraph_formats::io::lines::MAX_LINE + 10];
+    for (tail, at) in [(&b"\n1 2\n"[..], 3), (&b""[..], 3)] {
+        let mut text = b"0 1\n1 2\n".to_vec();
+        text.extend_from_slice(&long);
+        text.extend_from_slice(tail);
+        std::fs::write(&p, &text).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::LineTooLong { .. }), "{e}");
+        assert_eq!(e.line, Some(at), "{e}");
+    }
+}

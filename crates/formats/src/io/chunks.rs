@@ -125,13 +125,28 @@ fn read_blocks(mut reader: impl Read, tx: mpsc::SyncSender<Result<Vec<u8>, (u64,
             }
         }
         buf.truncate(filled);
+        // A block's lines are shorter than a block but for its first (carried over) and, at
+        // the end of the file, its last, unended one.
+        let cut = cut_point(&buf, buf.len());
+        let first = memchr::memchr2(b'\n', b'\r', &buf).unwrap_or(buf.len());
+        let last = buf.len() - cut.unwrap_or(0);
+        if first > MAX_LINE || (eof && last > MAX_LINE) {
+            let at = if first > MAX_LINE {
+                lines_before
+            } else {
+                lines_before + count_lines(&buf[..cut.unwrap_or(0)])
+            };
+            let kind = ReadErrorKind::LineTooLong { limit: MAX_LINE };
+            let _ = tx.send(Err((at, kind)));
+            return;
+        }
         if eof {
             if !buf.is_empty() {
                 let _ = tx.send(Ok(buf));
             }
             return;
         }
-        match cut_point(&buf, buf.len()) {
+        match cut {
             Some(c) => {
                 carry = buf[c..].to_vec();
                 buf.truncate(c);

@@ -61,6 +61,14 @@ __device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width
         return sr_from_word((sr_word_t)w);
     }
 }
+// A matrix's values: one per entry, or one for every entry (`iso`: a pattern, an unweighted
+// graph), read as an array either way. A kernel parameter of kind `MatIn` (`name_p`,
+// `name_iso`) becomes one of these, named as the parameter.
+struct sg_vals {
+    const sr_t* p;
+    unsigned int iso;
+    __device__ __forceinline__ sr_t operator[](unsigned long long e) const { return p[iso ? 0ull : e]; }
+};
 __device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
 __device__ __forceinline__ unsigned long long sg_gid() {
     return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -254,7 +262,7 @@ __device__ __forceinline__ unsigned int sg_tile_entry(const unsigned int* off, u
 // (length *count). Returns j's slot, or ~0 if this thread did not append. Every lane of the
 // warp calls it together (the appends are aggregated per warp).
 __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_t kk, sr_t x,
-        sg_idx_t j, const sr_t* __restrict__ av, sg_idx_t p, sr_t* d, const unsigned int* seen,
+        sg_idx_t j, const sg_vals av, sg_idx_t p, sr_t* d, const unsigned int* seen,
         int only_new, unsigned int* member, unsigned int stamp, unsigned int* parents,
         int use_parents, sg_idx_t* ti, unsigned long long* count) {
     bool app = false;
@@ -287,7 +295,8 @@ __device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, 
 // empty, or has more than `limit` entries, more than blockDim.x or more than `arc_limit` arcs
 // (then A's header word 3 is 1, else 0). At the end the frontier is in A (copied from B after
 // an odd number of steps) and A's membership (stamp afinal) is exactly its entries.
-extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f32__u32__block_loop(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, sr_t* d, SG_MASK_PARAMS, unsigned int* steps, int use_steps, int only_new, unsigned int* parents, int use_parents, sg_idx_t* ai, sr_t* avals, unsigned long long* ah, unsigned int* amember, unsigned int astamp, sg_idx_t* bi, sr_t* bvals, unsigned long long* bh, unsigned int* bmember, unsigned int bstamp, unsigned int afinal, unsigned int max_steps, unsigned long long limit, unsigned int arc_limit, int use_defer, unsigned long long bound, sg_idx_t* fi, sr_t* fv, unsigned long long* fh, unsigned int* fmember, unsigned int fstamp) {
+extern "C" __global__ void __launch_bounds__(1024) sg__relax__queue__min_plus__f32__u32__block_loop(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av_p, unsigned int av_iso, sr_t* d, SG_MASK_PARAMS, unsigned int* steps, int use_steps, int only_new, unsigned int* parents, int use_parents, sg_idx_t* ai, sr_t* avals, unsigned long long* ah, unsigned int* amember, unsigned int astamp, sg_idx_t* bi, sr_t* bvals, unsigned long long* bh, unsigned int* bmember, unsigned int bstamp, unsigned int afinal, unsigned int max_steps, unsigned long long limit, unsigned int arc_limit, int use_defer, unsigned long long bound, sg_idx_t* fi, sr_t* fv, unsigned long long* fh, unsigned int* fmember, unsigned int fstamp) {
+    const sg_vals av = { av_p, av_iso };
     SG_TILE_SHARED;
     __shared__ sg_idx_t s_next[SG_TILE];
     __shared__ unsigned long long s_count;

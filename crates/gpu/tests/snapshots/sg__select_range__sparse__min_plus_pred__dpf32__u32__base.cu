@@ -67,6 +67,14 @@ __device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width
         return sr_from_word((sr_word_t)w);
     }
 }
+// A matrix's values: one per entry, or one for every entry (`iso`: a pattern, an unweighted
+// graph), read as an array either way. A kernel parameter of kind `MatIn` (`name_p`,
+// `name_iso`) becomes one of these, named as the parameter.
+struct sg_vals {
+    const sr_t* p;
+    unsigned int iso;
+    __device__ __forceinline__ sr_t operator[](unsigned long long e) const { return p[iso ? 0ull : e]; }
+};
 __device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
 __device__ __forceinline__ unsigned long long sg_gid() {
     return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;

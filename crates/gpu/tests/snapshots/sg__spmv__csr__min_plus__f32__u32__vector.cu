@@ -61,6 +61,14 @@ __device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width
         return sr_from_word((sr_word_t)w);
     }
 }
+// A matrix's values: one per entry, or one for every entry (`iso`: a pattern, an unweighted
+// graph), read as an array either way. A kernel parameter of kind `MatIn` (`name_p`,
+// `name_iso`) becomes one of these, named as the parameter.
+struct sg_vals {
+    const sr_t* p;
+    unsigned int iso;
+    __device__ __forceinline__ sr_t operator[](unsigned long long e) const { return p[iso ? 0ull : e]; }
+};
 __device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
 __device__ __forceinline__ unsigned long long sg_gid() {
     return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -71,7 +79,7 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 // A sub-warp of `vw` lanes (a power of two <= 32) per output; block size a multiple of 32.
 // Lane `lane` of the sub-warp (lanes `sub`) adds its share of the terms of output `out`.
 __device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
-        const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x,
+        const sg_idx_t* __restrict__ ci, const sg_vals av, const sr_t* __restrict__ x,
         unsigned int k, unsigned long long out, unsigned int vw, unsigned int lane, unsigned int sub) {
     sr_t acc = SR_ZERO;
     unsigned int i = (unsigned int)(out / k), c = (unsigned int)(out % k);
@@ -100,7 +108,8 @@ __device__ __forceinline__ sr_t sg_vector_part(const sg_idx_t* __restrict__ rp,
 // Unmasked: one sub-warp per output. Masked (mmode != 0): one thread per output (whole warps);
 // each warp tests the mask of its 32 outputs, then its 32 / vw sub-warps take the allowed
 // ones in turn, so an output the mask excludes costs one test, not a sub-warp.
-extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
+extern "C" __global__ void sg__spmv__csr__min_plus__f32__u32__vector(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av_p, unsigned int av_iso, const sr_t* __restrict__ x, sr_t* __restrict__ y, unsigned int nrows, unsigned int k, SG_MASK_PARAMS, int accum, unsigned int vw) {
+    const sg_vals av = { av_p, av_iso };
     unsigned long long total = (unsigned long long)nrows * k;
     unsigned int lane32 = threadIdx.x & 31, lane = threadIdx.x & (vw - 1);
     unsigned int sub = vw == 32 ? SG_FULL : ((1u << vw) - 1u) << (lane32 & ~(vw - 1));

@@ -66,6 +66,14 @@ __device__ __forceinline__ sr_t sr_shfl_down(sr_t v, unsigned int off, int width
         return sr_from_word((sr_word_t)w);
     }
 }
+// A matrix's values: one per entry, or one for every entry (`iso`: a pattern, an unweighted
+// graph), read as an array either way. A kernel parameter of kind `MatIn` (`name_p`,
+// `name_iso`) becomes one of these, named as the parameter.
+struct sg_vals {
+    const sr_t* p;
+    unsigned int iso;
+    __device__ __forceinline__ sr_t operator[](unsigned long long e) const { return p[iso ? 0ull : e]; }
+};
 __device__ __forceinline__ sr_t sr_from_bits(unsigned long long b) { return sr_from_word((sr_word_t)b); }
 __device__ __forceinline__ unsigned long long sg_gid() {
     return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -75,7 +83,8 @@ __device__ __forceinline__ unsigned long long sg_nthreads() {
 }
 // t(j) = add_k mul(A(k, j), x(k), k) over the entries (xi, xv) of a sparse x: a warp per
 // entry walks row k of A. t is zero-initialised; masked-out outputs are skipped.
-extern "C" __global__ void sg__vxm__csr__min_plus_pred__dpi32__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv, unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
+extern "C" __global__ void sg__vxm__csr__min_plus_pred__dpi32__u32__warp(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sr_t* __restrict__ av_p, unsigned int av_iso, const sg_idx_t* __restrict__ xi, const sr_t* __restrict__ xv, unsigned int nx, sr_t* t, SG_MASK_PARAMS) {
+    const sg_vals av = { av_p, av_iso };
     unsigned long long e = sg_gid() / 32;
     unsigned int lane = threadIdx.x & 31;
     if (e >= nx) return;
