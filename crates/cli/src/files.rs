@@ -246,7 +246,9 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
             ..Default::default()
         },
     )?;
-    let secs = start.elapsed().as_secs_f64();
+    let took = start.elapsed();
+    *LAST_READ.lock().unwrap_or_else(|e| e.into_inner()) = Some(took);
+    let secs = took.as_secs_f64();
     let binary = matches!(
         c.input_format
             .map_or_else(|| detect_format(file).ok(), Some),
@@ -261,6 +263,14 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
         );
     }
     Ok(g)
+}
+
+/// How long the last [`load`] took (for the output's header).
+static LAST_READ: Mutex<Option<std::time::Duration>> = Mutex::new(None);
+
+/// How long the last [`load`] took, if a file was read.
+pub(crate) fn last_read() -> Option<std::time::Duration> {
+    *LAST_READ.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A text read at least this long suggests the binary format.

@@ -129,7 +129,10 @@ pub(crate) fn open_gpu(c: &Common) -> Res<std::result::Result<GpuBackend, String
 /// header and, unless `--quiet`, on stderr.
 pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
     let file = job.file().to_path_buf();
-    let (mut h, out, name, note, detail) = match open_gpu(c)? {
+    let opening = Instant::now();
+    let gpu = open_gpu(c)?;
+    let open = opening.elapsed();
+    let (mut h, out, name, note, detail) = match gpu {
         Ok(gpu) => {
             let spin = spinner(c, &format!("running on {}", gpu.name()));
             let r = job.run(&gpu).map_err(|e| named(&file, e));
@@ -176,6 +179,20 @@ pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
         b.extend(d.clone());
     }
     h.insert(0, Field::with("backend", format!("{name}{note}"), backend));
+    // What the run waited for before its algorithm: the file read, the backend opened.
+    let read = crate::files::last_read();
+    h.insert(
+        1,
+        Field::with(
+            "setup",
+            format!(
+                "read {}, backend opened in {}",
+                read.map_or("-".into(), fmt_duration),
+                fmt_duration(open)
+            ),
+            json!({"read_ms": read.map(ms), "open_ms": ms(open)}),
+        ),
+    );
     Ok((h, out))
 }
 
@@ -242,7 +259,9 @@ impl Job for BfsJob<'_> {
             true,
             true,
         )?;
+        let tc = Instant::now();
         let a = csr_of::<BfsSemiring>(self.file, self.g, true)?;
+        let csr = tc.elapsed();
         let t0 = Instant::now();
         let gr = Graph::new(
             b,
@@ -297,14 +316,15 @@ impl Job for BfsJob<'_> {
                 Field::with(
                     "time",
                     format!(
-                        "build {}, bfs {} ({} source{}, {push} push + {pull} pull levels), {}",
+                        "csr {}, build {}, bfs {} ({} source{}, {push} push + {pull} pull levels), {}",
+                        fmt_duration(csr),
                         fmt_duration(upload),
                         fmt_duration(time),
                         self.sources.len(),
                         if self.sources.len() == 1 { "" } else { "s" },
                         output::teps(arcs, time)
                     ),
-                    json!({"build_ms": ms(upload), "bfs_ms": ms(time),
+                    json!({"csr_ms": ms(csr), "build_ms": ms(upload), "bfs_ms": ms(time),
                         "sources": self.sources.len(), "push_levels": push,
                         "pull_levels": pull, "mteps": mteps(arcs, time)}),
                 ),
