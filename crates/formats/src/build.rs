@@ -155,14 +155,13 @@ fn sorted_csr<S: Semiring, I: Index>(
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
+    // Row r starts after the arcs of smaller sources (a search per row, on every core).
     let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
-    let mut k = 0;
-    for (r, p) in row_ptr.iter_mut().enumerate().skip(1) {
-        while k < m && (src[k] as usize) < r {
-            k += 1;
-        }
-        *p = ix(k);
-    }
+    row_ptr
+        .par_iter_mut()
+        .enumerate()
+        .with_min_len(1 << 12)
+        .for_each(|(r, p)| *p = ix(src.partition_point(|&s| (s as usize) < r)));
     let mut cols = filled(m, I::default(), "column indices")?;
     let mut vals = filled(m, S::zero(), "values")?;
     cols.par_iter_mut()

@@ -54,24 +54,31 @@ impl<S: Semiring, I: Index> Csr<S, I> {
                 "row_ptr must start at 0 and end at the number of entries".into(),
             ));
         }
-        for i in 0..nrows {
+        // Rows checked on every core; the first bad row (in order) is reported.
+        let row_fault = |i: usize| -> Option<String> {
             let (a, b) = (row_ptr[i].to_usize(), row_ptr[i + 1].to_usize());
             if a > b {
-                return Err(bad(format!("row_ptr decreases at row {i}")));
+                return Some(format!("row_ptr decreases at row {i}"));
             }
             for k in a..b {
                 let c = col_idx[k].to_usize();
                 if c >= ncols {
-                    return Err(bad(format!(
+                    return Some(format!(
                         "column {c} in row {i} is out of range (ncols {ncols})"
-                    )));
+                    ));
                 }
                 if k > a && col_idx[k - 1] >= col_idx[k] {
-                    return Err(bad(format!(
-                        "columns of row {i} are not strictly increasing"
-                    )));
+                    return Some(format!("columns of row {i} are not strictly increasing"));
                 }
             }
+            None
+        };
+        if let Some(reason) = (0..nrows)
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .find_map_first(row_fault)
+        {
+            return Err(bad(reason));
         }
         Ok(Csr {
             nrows,

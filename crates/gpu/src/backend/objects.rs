@@ -2,6 +2,7 @@
 //! dense arrays, sparse vectors, masks), their upload, read-back and compaction.
 
 use super::*;
+use rayon::prelude::*;
 
 impl Objects for GpuBackend {
     fn read_matrix<S: Semiring>(&self, a: &GpuMatrix<S>) -> AlgoResult<Csr<S>> {
@@ -310,14 +311,14 @@ impl GpuBackend {
         let v = a.vals();
         let iso = v
             .first()
-            .is_some_and(|f| v.iter().all(|x| bits(*x) == bits(*f)));
+            .is_some_and(|f| v.par_iter().all(|x| bits(*x) == bits(*f)));
         let vals = DevVals {
             buf: Arc::new(self.upload_vals::<S>(if iso { &v[..1] } else { v }, "CSR values")?),
             iso,
             zero_free: if iso {
                 !S::is_zero(v[0])
             } else {
-                !v.iter().any(|x| S::is_zero(*x))
+                !v.par_iter().any(|x| S::is_zero(*x))
             },
         };
         let tune = self.csr_tune(a.row_ptr(), RowShape::of(a))?;
