@@ -31,20 +31,26 @@ pub fn csr_build_bytes<I: Index>(nrows: usize, ncols: usize, m: usize, value_byt
 }
 
 /// The peak of a build on every core into `rows` rows from `m` keyed entries: row pointers
-/// (`i` bytes each), the keys, and the larger of the counters with each thread's chunk of
-/// items and the result's entries (`entry` bytes each).
+/// (`i` bytes each), the keys, and the larger of what placing them holds and the result's
+/// entries (`entry` bytes each).
 pub(crate) fn keyed_bytes(rows: usize, m: usize, i: u64, entry: u64) -> u64 {
-    // Each thread's chunk of (row, key) items while they are placed.
-    let live = rayon::current_num_threads().min(m.div_ceil(CHUNK));
-    let chunks = (live * m.min(CHUNK) * 16) as u64;
+    // While placing: each thread's chunk of (row, key) items, the scattered rows and keys
+    // (16 bytes an item) and the row lengths; then the result's entries beside the keys.
+    let chunk = CHUNK.max(m.div_ceil(1024));
+    let live = rayon::current_num_threads().min(m.div_ceil(chunk));
+    let chunks = (live * m.min(chunk) * 16) as u64;
+    // The (task, bucket) counts and first places, and the buckets' parts and cursors.
+    let nb = (rows >> (usize::BITS - rows.leading_zeros()).saturating_sub(BUCKET_BITS)) + 1;
+    let tables = (m.div_ceil(chunk) * (nb + 1) * 16 + nb * 64) as u64;
     let (r, m) = (rows as u64 + 1, m as u64);
+    let placing = m
+        .saturating_mul(16)
+        .saturating_add(r.saturating_mul(8))
+        .saturating_add(chunks)
+        .saturating_add(tables);
     r.saturating_mul(i)
         .saturating_add(m.saturating_mul(8))
-        .saturating_add(
-            r.saturating_mul(8)
-                .saturating_add(chunks)
-                .max(m.saturating_mul(entry)),
-        )
+        .saturating_add(placing.max(m.saturating_mul(entry)))
 }
 
 /// The CSR matrix of the arcs `src[k] -> dst[k]` with values `value(k)`: rows sorted by
@@ -187,9 +193,10 @@ fn par_csr_from_arcs<S: Semiring, I: Index>(
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
-    let (mut row_ptr, keys) = place::<I>(nrows, m, "the arcs keyed by column", |k0, k1, out| {
-        out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
-    })?;
+    let (mut row_ptr, keys) =
+        place::<I>(nrows, m, "the arcs keyed by column", true, |k0, k1, out| {
+            out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
+        })?;
     let mut cols = filled(m, I::default(), "column indices")?;
     let mut vals = filled(m, S::zero(), "values")?;
     cols.par_iter_mut()
@@ -215,7 +222,7 @@ pub(crate) fn par_transpose<S: Semiring, I: Index>(
     let (m, n, nnz) = (a.nrows(), a.ncols(), a.nnz());
     let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
     let rp = a.row_ptr();
-    let (row_ptr, keys) = place::<I>(n, nnz, "the entries keyed by row", |p0, p1, out| {
+    let (row_ptr, keys) = place::<I>(n, nnz, "the entries keyed by row", false, |p0, p1, out| {
         // The row of entry p0, then along the rows.
         let mut i = rp.partition_point(|r| r.to_usize() <= p0) - 1;
         for p in p0..p1 {
@@ -252,68 +259,114 @@ pub(crate) fn parallel() -> bool {
 /// The fewest threads for which [`parallel`] holds.
 const PAR_THREADS: usize = 4;
 
-/// The runs of equal rows of `items` (sorted by row): each row and its range.
-fn runs(items: &[(u32, u64)]) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> + '_ {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        let start = at;
-        let row = items.get(start)?.0;
-        while at < items.len() && items[at].0 == row {
-            at += 1;
-        }
-        Some((row, start..at))
-    })
-}
-
-/// Items per task of [`place`].
+/// Items per task of [`place`] (at least; at most 1,024 tasks).
 const CHUNK: usize = 1 << 16;
+/// Rows are grouped into at most `2^BUCKET_BITS` buckets of consecutive rows.
+const BUCKET_BITS: u32 = 12;
 
-/// Places `m` keyed items into `nrows` rows on every core: `fill(k0, k1, out)` pushes the
-/// `(row, key)` of items `k0..k1`. Returns the row pointers and the keys, each row's sorted.
-/// A task sorts its chunk by row first, so that a row takes one atomic add per chunk, not one
-/// per item (a hub's counter is not fought over by every thread).
+/// Places `m` keyed items into `nrows` rows on every core, keeping their order within each
+/// row (then sorting each row's keys if `sort`): `fill(k0, k1, out)` pushes the `(row, key)`
+/// of items `k0..k1`. Returns the row pointers and the keys.
+///
+/// A parallel radix pass without contended counters: each task counts its chunk's items per
+/// bucket of rows, the counts' prefix gives every (bucket, task) its own range, the items are
+/// scattered there (so the buckets come out in item order), and each bucket is then counted
+/// out by row on its own.
 fn place<I: Index>(
     nrows: usize,
     m: usize,
     what: &str,
+    sort: bool,
     fill: impl Fn(usize, usize, &mut Vec<(u32, u64)>) + Sync,
 ) -> Result<(Vec<I>, Vec<u64>), FormatError> {
-    let chunk = |c: usize| {
-        let (k0, k1) = (c * CHUNK, ((c + 1) * CHUNK).min(m));
+    let chunk = CHUNK.max(m.div_ceil(1024));
+    let chunks = m.div_ceil(chunk);
+    let items = |c: usize| {
+        let (k0, k1) = (c * chunk, ((c + 1) * chunk).min(m));
         let mut out = Vec::with_capacity(k1 - k0);
         fill(k0, k1, &mut out);
-        out.sort_unstable_by_key(|e| e.0);
         out
     };
-    let chunks = m.div_ceil(CHUNK);
-    let next = atomic_words(nrows + 1, "row counters")?;
-    (0..chunks).into_par_iter().for_each(|c| {
-        for (row, r) in runs(&chunk(c)) {
-            next[row as usize + 1].fetch_add(r.len() as u64, Ordering::Relaxed);
-        }
-    });
-    let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
-    let mut total = 0u64;
-    for (r, c) in next.iter().enumerate() {
-        total += c.load(Ordering::Relaxed);
-        c.store(total, Ordering::Relaxed);
-        row_ptr[r] = I::try_from_usize(total as usize).expect("fits: counted entries");
-    }
-    // next[r] is now the start of row r.
-    let keys = atomic_words(m, what)?;
-    (0..chunks).into_par_iter().for_each(|c| {
-        let items = chunk(c);
-        for (row, r) in runs(&items) {
-            let at = next[row as usize].fetch_add(r.len() as u64, Ordering::Relaxed) as usize;
-            for (slot, item) in keys[at..at + r.len()].iter().zip(&items[r]) {
-                slot.store(item.1, Ordering::Relaxed);
+    let shift = (usize::BITS - nrows.leading_zeros()).saturating_sub(BUCKET_BITS);
+    let nb = (nrows >> shift) + 1;
+    // Items per (task, bucket), then each one's first place.
+    let counts: Vec<Vec<usize>> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut h = vec![0usize; nb];
+            for (r, _) in items(c) {
+                h[r as usize >> shift] += 1;
             }
+            h
+        })
+        .collect();
+    let mut starts = vec![vec![0usize; nb]; chunks];
+    let mut bucket_start = vec![0usize; nb + 1];
+    let mut at = 0;
+    for b in 0..nb {
+        bucket_start[b] = at;
+        for c in 0..chunks {
+            starts[c][b] = at;
+            at += counts[c][b];
+        }
+    }
+    bucket_start[nb] = at;
+    drop(counts);
+    let trow = atomic_words(m, what)?;
+    let tkey = atomic_words(m, what)?;
+    starts
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(c, mut next)| {
+            for (r, key) in items(c) {
+                let b = r as usize >> shift;
+                trow[next[b]].store(r as u64, Ordering::Relaxed);
+                tkey[next[b]].store(key, Ordering::Relaxed);
+                next[b] += 1;
+            }
+        });
+    let trow: Vec<u64> = trow.into_iter().map(AtomicU64::into_inner).collect();
+    let tkey: Vec<u64> = tkey.into_iter().map(AtomicU64::into_inner).collect();
+    // Each bucket counted out by row (stable), into its own part of the keys.
+    let mut keys = filled(m, 0u64, what)?;
+    let mut lens = filled(nrows, 0usize, "row lengths")?;
+    let mut parts = Vec::with_capacity(nb);
+    let (mut krest, mut lrest): (&mut [u64], &mut [usize]) = (&mut keys, &mut lens);
+    for b in 0..nb {
+        let (k, kt) = krest.split_at_mut(bucket_start[b + 1] - bucket_start[b]);
+        let rows = ((b + 1) << shift).min(nrows) - (b << shift).min(nrows);
+        let (l, lt) = lrest.split_at_mut(rows);
+        parts.push((b, k, l));
+        (krest, lrest) = (kt, lt);
+    }
+    parts.into_par_iter().for_each(|(b, k, l)| {
+        let (lo, hi) = (bucket_start[b], bucket_start[b + 1]);
+        let first = b << shift;
+        for &r in &trow[lo..hi] {
+            l[r as usize - first] += 1;
+        }
+        let mut next = Vec::with_capacity(l.len());
+        let mut run = 0;
+        for &n in l.iter() {
+            next.push(run);
+            run += n;
+        }
+        for (&r, &key) in trow[lo..hi].iter().zip(&tkey[lo..hi]) {
+            let p = &mut next[r as usize - first];
+            k[*p] = key;
+            *p += 1;
         }
     });
-    drop(next);
-    // The same allocation, as plain words.
-    let mut keys: Vec<u64> = keys.into_iter().map(AtomicU64::into_inner).collect();
-    sort_rows(&mut keys, &row_ptr, 0);
+    drop((trow, tkey));
+    let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
+    let mut total = 0usize;
+    for (r, &n) in lens.iter().enumerate() {
+        total += n;
+        row_ptr[r + 1] = I::try_from_usize(total).expect("fits: counted entries");
+    }
+    if sort {
+        sort_rows(&mut keys, &row_ptr, 0);
+    }
     Ok((row_ptr, keys))
 }
 
