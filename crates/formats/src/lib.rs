@@ -48,8 +48,9 @@ pub mod storage;
 pub mod weight;
 
 pub use build::csr_build_bytes;
+pub use build::transpose_bytes;
 pub use coo::Coo;
-pub use csr::{Csr, transpose_bytes};
+pub use csr::Csr;
 pub use dense::Dense;
 pub use dia::Dia;
 pub use edgelist::{Combine, EdgeList, Weights};
