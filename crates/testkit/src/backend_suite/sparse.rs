@@ -30,7 +30,8 @@ where
         // Rows of B^T (columns of B) far longer than the rows of A: searched, not walked.
         (26, (9, 300, 10), (2, 10), false),
         (27, (37, 29, 23), (5, 5), true),
-        (28, (12, 64, 6000), (64, 160), true),
+        // Rows of up to 320 terms (sorted by a block on a GPU), in a few columns.
+        (28, (20, 40, 300), (8, 40), true),
     ] {
         let (mut a, mut bb) = (
             random_csr::<S>(m, k, per_a, seed),
