@@ -129,24 +129,7 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         row_ptr[r] = row_ptr[r - 1];
     }
     row_ptr[0] = I::default();
-    let mut w = 0usize;
-    let mut start = 0usize;
-    for r in 0..nrows {
-        let end = row_ptr[r + 1].to_usize();
-        for p in start..end {
-            if w > row_ptr[r].to_usize() && cols[w - 1] == cols[p] {
-                vals[w - 1] = S::add(vals[w - 1], vals[p]);
-            } else {
-                cols[w] = cols[p];
-                vals[w] = vals[p];
-                w += 1;
-            }
-        }
-        start = end;
-        row_ptr[r + 1] = ix(w);
-    }
-    cols.truncate(w);
-    vals.truncate(w);
+    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
