@@ -61,7 +61,9 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
 }
 
 impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
-    /// Uploads `a` (and `a^T` if `opts.pull`) to `backend`; the graph borrows `a`.
+    /// Uploads `a` (and `a^T` if `opts.pull`) to `backend`; the graph borrows `a`. A pull
+    /// matrix in CSR is transposed on the backend from the uploaded `a` (one upload); in
+    /// another format it is transposed on the host and converted there.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] if `a` is not square; format and memory errors of the
@@ -77,13 +79,22 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
         let mut undirected = false;
         let pull = if opts.pull {
-            let at = a.try_transpose()?;
-            undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
+            // The pull format from the statistics of `A^T` read off `A` (no host transpose);
+            // in CSR, `A^T` is then made where `A` already is (on a GPU: from the one upload).
             let format = opts.format.unwrap_or_else(|| {
                 let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
-                Stats::choose_format(&Stats::of(&at).features(), gpu).0
+                Stats::choose_format(&Stats::of_transpose(a).features(), gpu).0
             });
-            Some(backend.matrix(&at, format, &opts.convert)?)
+            let pull = if format == Format::Csr {
+                let pull = backend.transpose_matrix(&push)?;
+                undirected = backend.same_pattern(&push, &pull)?;
+                pull
+            } else {
+                let at = a.try_transpose()?;
+                undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
+                backend.matrix(&at, format, &opts.convert)?
+            };
+            Some(pull)
         } else {
             None
         };

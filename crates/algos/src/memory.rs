@@ -21,9 +21,10 @@ fn csr(n: usize, nnz: usize, value_bytes: usize) -> u64 {
 /// Host bytes [`Graph::new`](crate::Graph::new) holds at its peak for an `n`-vertex graph of
 /// `nnz` arcs with `value_bytes`-byte values on a backend of `kind` (its input CSR already
 /// held), with a CSR pull matrix when `pull`: on the CPU backend the push and pull copies, the
-/// transpose and the structure statistics that choose the pull format; on a GPU the transpose,
-/// the statistics and the host copy of the pull matrix on its way up. A pull matrix in a
-/// padded format checks its own storage when converted.
+/// transpose and the structure statistics that choose the pull format; on a GPU the
+/// statistics (a CSR pull matrix is transposed on the device) or, for a pull matrix in
+/// another format, the transpose and its host copy on the way up. A pull matrix in a padded
+/// format checks its own storage when converted.
 pub fn graph_host_bytes(
     kind: BackendKind,
     n: usize,

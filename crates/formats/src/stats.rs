@@ -1,7 +1,7 @@
 //! Structure statistics and a first format recommendation.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use semigraph_semiring::Semiring;
@@ -40,18 +40,54 @@ impl Stats {
         self.features
     }
 
-    /// Bytes [`Stats::of`] allocates for an `nrows x ncols` matrix, at most: a histogram of row
-    /// lengths (a word per possible length) and a flag per diagonal.
+    /// Bytes [`Stats::of`] or [`Stats::of_transpose`] allocates for an `nrows x ncols`
+    /// matrix, at most: a histogram of row lengths (a word per possible length), a flag per
+    /// diagonal and, for the transpose, a count per column.
     pub fn host_bytes(nrows: usize, ncols: usize) -> u64 {
-        8 * (nrows as u64 + 1) + nrows as u64 + ncols as u64 + 4096
+        8 * (nrows.max(ncols) as u64 + 1) + nrows as u64 + 5 * ncols as u64 + 4096
     }
 
     /// Computes the statistics of `a`.
     pub fn of<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
-        let n = a.nrows();
-        let nnz = a.nnz();
-        // Row lengths from the row pointers (no array of them: see `Stats::host_bytes`).
-        let lens = || (0..n).map(|i| a.row_len(i));
+        let (diagonals, bandwidth) = diagonals(a);
+        Stats::from_rows(
+            (a.nrows(), a.ncols(), a.nnz()),
+            |i| a.row_len(i),
+            diagonals,
+            bandwidth,
+        )
+    }
+
+    /// The statistics of `a^T`, equal to `Stats::of(&a.try_transpose()?)`, without the
+    /// transpose: the rows of `a^T` are the columns of `a` (counted on every core), its
+    /// diagonals are those of `a` mirrored (as many, the same bandwidth). A backend that
+    /// transposes on its own device chooses the transpose's format from these.
+    pub fn of_transpose<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
+        let counts: Vec<AtomicU32> = (0..a.ncols()).map(|_| AtomicU32::new(0)).collect();
+        a.col_idx().par_chunks(1 << 16).for_each(|cols| {
+            for &j in cols {
+                counts[j.to_usize()].fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let (diagonals, bandwidth) = diagonals(a);
+        Stats::from_rows(
+            (a.ncols(), a.nrows(), a.nnz()),
+            |i| counts[i].load(Ordering::Relaxed) as usize,
+            diagonals,
+            bandwidth,
+        )
+    }
+
+    /// The statistics of an `n x ncols` matrix of `nnz` entries whose row `i` holds
+    /// `row_len(i)` of them, on `diagonals` diagonals within `bandwidth` of the main one.
+    fn from_rows(
+        (n, ncols, nnz): (usize, usize, usize),
+        row_len: impl Fn(usize) -> usize,
+        diagonals: usize,
+        bandwidth: usize,
+    ) -> Stats {
+        // Row lengths one at a time (no array of them: see `Stats::host_bytes`).
+        let lens = || (0..n).map(&row_len);
         let max = lens().max().unwrap_or(0);
         let min = lens().min().unwrap_or(0);
         let mean = if n == 0 { 0.0 } else { nnz as f64 / n as f64 };
@@ -75,33 +111,6 @@ impl Stats {
             }
             buckets[b].2 += 1;
         }
-        // The diagonals holding an entry (a bit each, set on every core) and the bandwidth.
-        let present: Vec<AtomicU64> = (0..(n + a.ncols()).div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        let bandwidth = (0..n)
-            .into_par_iter()
-            .with_min_len(1 << 10)
-            .map(|i| {
-                let (cols, _) = a.row(i);
-                let mut far = 0usize;
-                for &j in cols {
-                    let (j, d) = (j.to_usize(), j.to_usize() + n - i);
-                    let (word, bit) = (&present[d / 64], 1u64 << (d % 64));
-                    // Read first: a banded matrix sets the same few bits from every thread.
-                    if word.load(Ordering::Relaxed) & bit == 0 {
-                        word.fetch_or(bit, Ordering::Relaxed);
-                    }
-                    far = far.max(i.abs_diff(j));
-                }
-                far
-            })
-            .max()
-            .unwrap_or(0);
-        let diagonals = present
-            .iter()
-            .map(|w| w.load(Ordering::Relaxed).count_ones() as usize)
-            .sum::<usize>();
         let per_entry = |stored: f64| if nnz == 0 { 1.0 } else { stored / nnz as f64 };
         let w = hyb_width(&hist, n);
         let ell_part: usize = lens().map(|l| l.min(w)).sum();
@@ -112,7 +121,7 @@ impl Stats {
         let mut s = Stats {
             features: Features {
                 nrows: n,
-                ncols: a.ncols(),
+                ncols,
                 nnz,
                 row_len_mean: mean,
                 row_len_max: max,
@@ -156,6 +165,39 @@ impl Stats {
     pub fn choose_format(f: &Features, gpu: bool) -> (Format, String) {
         crate::select::choose_format(f, gpu)
     }
+}
+
+/// The diagonals of `a` holding an entry (a bit each, set on every core) and its bandwidth
+/// (the largest `|column - row|`).
+fn diagonals<S: Semiring, I: Index>(a: &Csr<S, I>) -> (usize, usize) {
+    let n = a.nrows();
+    let present: Vec<AtomicU64> = (0..(n + a.ncols()).div_ceil(64))
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let bandwidth = (0..n)
+        .into_par_iter()
+        .with_min_len(1 << 10)
+        .map(|i| {
+            let (cols, _) = a.row(i);
+            let mut far = 0usize;
+            for &j in cols {
+                let (j, d) = (j.to_usize(), j.to_usize() + n - i);
+                let (word, bit) = (&present[d / 64], 1u64 << (d % 64));
+                // Read first: a banded matrix sets the same few bits from every thread.
+                if word.load(Ordering::Relaxed) & bit == 0 {
+                    word.fetch_or(bit, Ordering::Relaxed);
+                }
+                far = far.max(i.abs_diff(j));
+            }
+            far
+        })
+        .max()
+        .unwrap_or(0);
+    let diagonals = present
+        .iter()
+        .map(|w| w.load(Ordering::Relaxed).count_ones() as usize)
+        .sum::<usize>();
+    (diagonals, bandwidth)
 }
 
 impl fmt::Display for Stats {

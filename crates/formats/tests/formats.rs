@@ -341,6 +341,41 @@ fn stats_and_recommendations() {
     );
 }
 
+#[test]
+fn transpose_statistics_without_the_transpose() {
+    use semigraph_formats::{Stats, generate};
+    let one_way = {
+        let mut g = generate::kronecker(11, 8, 3);
+        g.dst.iter_mut().for_each(|d| *d = (*d * 7 + 3) % 2048);
+        g
+    };
+    let cases: Vec<Csr<MinPlus<f32>>> = vec![
+        generate::grid(30, 40, 1, 9, 1).to_csr().unwrap(),
+        generate::kronecker(12, 16, 1).to_csr().unwrap(),
+        one_way.to_csr().unwrap(),
+        generate::bipartite(3_000, 700, 5, 2).to_csr().unwrap(),
+        generate::bipartite(200, 5_000, 9, 4).to_csr().unwrap(),
+        Csr::empty(0, 5).unwrap(),
+        Csr::empty(6, 3).unwrap(),
+    ];
+    for a in &cases {
+        let t = Stats::of_transpose(a);
+        assert_eq!(
+            t,
+            Stats::of(&a.try_transpose().unwrap()),
+            "{}x{}",
+            a.nrows(),
+            a.ncols()
+        );
+    }
+    // A directed graph's transpose has other row lengths than the graph.
+    let a = &cases[2];
+    assert_ne!(
+        Stats::of(a).row_len_histogram,
+        Stats::of_transpose(a).row_len_histogram
+    );
+}
+
 proptest! {
     /// Our CSR SpMV equals sprs's product with the same semiring values.
     #[test]

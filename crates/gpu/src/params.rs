@@ -381,6 +381,8 @@ kernel_args! {
     RowLens => RowLensArgs {
         arp: U32In, brp: U32In, use_b: I32, src: U32In, use_src: I32, nrows: U64, lens: U64Out,
     }
+    /// The parameters of [`Kernel::WordsDiffer`](crate::codegen::Kernel::WordsDiffer).
+    WordsDiffer => WordsDifferArgs { a: U32In, b: U32In, n: U64, differ: U32Out }
     /// The parameters of [`Kernel::RowClasses`](crate::codegen::Kernel::RowClasses).
     RowClasses => RowClassesArgs {
         sel64: U64In, sel32: U32In, wide: I32, nrows: U64, lo: U64, hi: U64, rows: U32Out,

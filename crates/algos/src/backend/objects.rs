@@ -129,6 +129,27 @@ pub trait Objects: Send + Sync {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn read_matrix<S: Semiring>(&self, a: &Self::Matrix<S>) -> Result<Csr<S>>;
+    /// Whether `a` and `b` store entries at the same positions (their CSR forms: the same
+    /// shape, row pointers and columns; values are not compared, padding of ELL, DIA, HYB and
+    /// dense is no entry). A graph whose transpose has its pattern is undirected
+    /// ([`Graph::is_undirected`](crate::Graph::is_undirected)), as LAGraph's
+    /// `is_symmetric_structure`. Costs a pass over both index arrays where they live (one
+    /// flag read back from a GPU).
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let opts = ConvertOptions::default();
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 4), (1, 0, 7)])?, Format::Csr, &opts)?;
+    /// assert!(b.same_pattern(&a, &b.transpose_matrix(&a)?)?);
+    /// let c = b.matrix(&arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 4)])?, Format::Csr, &opts)?;
+    /// assert!(!b.same_pattern(&c, &b.transpose_matrix(&c)?)?);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn same_pattern<S: Semiring>(&self, a: &Self::Matrix<S>, b: &Self::Matrix<S>) -> Result<bool>;
     /// `a` seen through another semiring `S2` of the same value type: the same entries in the
     /// same format, combined by `S2`'s operations; stored values equal to `S`'s zero (padding
     /// of ELL, DIA, HYB and dense) become `S2`'s zero

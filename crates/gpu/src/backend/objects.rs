@@ -9,6 +9,10 @@ impl Objects for GpuBackend {
         Ok(self.read_csr(a)?)
     }
 
+    fn same_pattern<S: Semiring>(&self, a: &GpuMatrix<S>, b: &GpuMatrix<S>) -> AlgoResult<bool> {
+        Ok(self.same_pattern_dev(a, b)?)
+    }
+
     type Matrix<S: Semiring> = GpuMatrix<S>;
 
     type Dense<S: Semiring> = GpuDense<S>;
@@ -42,21 +46,29 @@ impl Objects for GpuBackend {
         to_u32("matrix rows", a.nrows() + 1)?;
         to_u32("matrix columns", a.ncols() + 1)?;
         to_u32("matrix entries", a.nnz())?;
-        let host = SparseMatrix::from_csr(a, format, opts)?;
         let what = format!("a {}x{} {format:?} matrix", a.nrows(), a.ncols());
-        self.dev.check_fits(&what, bytes_for(&host))?;
-        let storage = match &host {
-            SparseMatrix::Csr(c) => Storage::Csr(self.dev_csr(c)?),
-            SparseMatrix::Ell(e) => Storage::Ell(self.dev_ell(e)?),
-            SparseMatrix::Dia(d) => Storage::Dia {
-                ndiag: to_u32("DIA diagonals", d.offsets().len())?,
-                offs: Arc::new(self.dev.upload(d.offsets(), "DIA offsets")?),
-                data: Arc::new(self.upload_vals::<S>(d.data(), "DIA data")?),
-            },
-            SparseMatrix::Coo(c) => Storage::Coo(self.dev_coo(c)?),
-            SparseMatrix::Hyb(h) => Storage::Hyb(self.dev_ell(&h.ell)?, self.dev_coo(&h.coo)?),
-            SparseMatrix::Dense(d) => {
-                Storage::Dense(Arc::new(self.upload_vals::<S>(d.vals(), "dense matrix")?))
+        let storage = if format == Format::Csr {
+            // Uploaded from the caller's arrays (no host copy).
+            let v = size_of::<S::T>() as u64;
+            let bytes = (a.nrows() as u64 + 1) * 4 + a.nnz() as u64 * (4 + v);
+            self.dev.check_fits(&what, bytes)?;
+            Storage::Csr(self.dev_csr(a)?)
+        } else {
+            let host = SparseMatrix::from_csr(a, format, opts)?;
+            self.dev.check_fits(&what, bytes_for(&host))?;
+            match &host {
+                SparseMatrix::Csr(c) => Storage::Csr(self.dev_csr(c)?),
+                SparseMatrix::Ell(e) => Storage::Ell(self.dev_ell(e)?),
+                SparseMatrix::Dia(d) => Storage::Dia {
+                    ndiag: to_u32("DIA diagonals", d.offsets().len())?,
+                    offs: Arc::new(self.dev.upload(d.offsets(), "DIA offsets")?),
+                    data: Arc::new(self.upload_vals::<S>(d.data(), "DIA data")?),
+                },
+                SparseMatrix::Coo(c) => Storage::Coo(self.dev_coo(c)?),
+                SparseMatrix::Hyb(h) => Storage::Hyb(self.dev_ell(&h.ell)?, self.dev_coo(&h.coo)?),
+                SparseMatrix::Dense(d) => {
+                    Storage::Dense(Arc::new(self.upload_vals::<S>(d.vals(), "dense matrix")?))
+                }
             }
         };
         Ok(GpuMatrix {
@@ -293,6 +305,37 @@ impl GpuBackend {
             return Ok(vec![one[0]; nnz]);
         }
         self.read_vals::<S>(&v.buf, nnz)
+    }
+
+    /// [`Objects::same_pattern`] on the device: the two CSR forms' row pointers and columns
+    /// compared where they are, one flag read back.
+    fn same_pattern_dev<S: Semiring>(
+        &self,
+        a: &GpuMatrix<S>,
+        b: &GpuMatrix<S>,
+    ) -> Result<bool, GpuError> {
+        let (ia, ib) = (a.info, b.info);
+        if (ia.nrows, ia.ncols, ia.nnz) != (ib.nrows, ib.ncols, ib.nnz) {
+            return Ok(false);
+        }
+        let (ca, cb) = (self.push_csr(a)?, self.push_csr(b)?);
+        if Arc::ptr_eq(&ca.rp, &cb.rp) && Arc::ptr_eq(&ca.ci, &cb.ci) {
+            return Ok(true);
+        }
+        let mut differ = self.dev.zeros::<u32>(1, "pattern comparison flag")?;
+        let f = self.dev.func_any(Kernel::WordsDiffer)?;
+        for (x, y, n) in [(&ca.rp, &cb.rp, ia.nrows + 1), (&ca.ci, &cb.ci, ia.nnz)] {
+            if n > 0 {
+                WordsDifferArgs {
+                    a: x,
+                    b: y,
+                    n: n as u64,
+                    differ: &mut differ,
+                }
+                .launch(&self.dev, &f, cfg_stride(n as u64))?;
+            }
+        }
+        Ok(self.dev.download(&differ, 1)?[0] == 0)
     }
 
     pub(super) fn upload_vals<S: Semiring>(

@@ -177,11 +177,14 @@ pub enum Kernel {
     IndexLens,
     /// The entries of an index matrix written.
     IndexFill,
+    /// Whether two word arrays differ anywhere (a flag set by any thread that sees a
+    /// difference): the pattern comparison of two matrices.
+    WordsDiffer,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 65] = [
+    pub const ALL: [Kernel; 66] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -247,6 +250,7 @@ impl Kernel {
         Kernel::RowArg,
         Kernel::IndexLens,
         Kernel::IndexFill,
+        Kernel::WordsDiffer,
     ];
 
     /// `(operation, format, variant)`: the three key fields this kernel fills.
@@ -317,6 +321,7 @@ impl Kernel {
             Kernel::RowArg => ("reduce", "csr", "arg"),
             Kernel::IndexLens => ("index_matrix", "csr", "lens"),
             Kernel::IndexFill => ("index_matrix", "csr", "fill"),
+            Kernel::WordsDiffer => ("differ", "vec", "words"),
         }
     }
 
@@ -342,7 +347,8 @@ impl Kernel {
             | Kernel::ScanDown
             | Kernel::RowLens
             | Kernel::RowClasses
-            | Kernel::IndexLens => sr.is_none(),
+            | Kernel::IndexLens
+            | Kernel::WordsDiffer => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),
         }

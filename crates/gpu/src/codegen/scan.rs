@@ -118,6 +118,15 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::WordsDiffer => {
+            r#"// differ[0] = 1 when a[k] != b[k] for some k < n (differ starts at zero).
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long k = sg_gid(); k < n; k += sg_nthreads()) {
+        if (a[k] != b[k]) { differ[0] = 1u; return; }
+    }
+}
+"#
+        }
         Kernel::RowLens => {
             r#"// lens[k] = the length of row r of A (r = src[k] when use_src, else k), plus that of row
 // k of B when use_b (the room of a merge of the two rows).

@@ -61,6 +61,49 @@ where
         want_t.sort_by_key(|e| (e.0, e.1));
         assert_eq!((t.nrows(), t.ncols()), (k, m), "transpose_matrix: shape");
         assert_eq!(t.iter().collect::<Vec<_>>(), want_t, "transpose_matrix");
+        // Pattern comparison: a matrix against itself, its transpose and its symmetric
+        // closure's (entries that are not the zero, so that every backend stores the same).
+        let a0 = a.clone().without_zeros().expect("without_zeros");
+        let d0 = b.matrix(&a0, format, &unlimited()).expect("matrix");
+        let t0 = b.transpose_matrix(&d0).expect("transpose_matrix");
+        let same = |x, y| b.same_pattern(x, y).expect("same_pattern");
+        assert!(same(&d0, &d0), "same_pattern: a matrix and itself");
+        let symmetric = m == k
+            && a0
+                .transpose()
+                .iter()
+                .map(|e| (e.0, e.1))
+                .eq(a0.iter().map(|e| (e.0, e.1)));
+        assert_eq!(
+            same(&d0, &t0),
+            symmetric,
+            "same_pattern: a {m}x{k} matrix and its transpose"
+        );
+        if m == k {
+            // Each position once (no repeats for `add` to combine).
+            let arcs: Vec<(u32, u32, S::T)> = a0
+                .iter()
+                .flat_map(|(i, j, v)| [((i, j), v), ((j, i), v)])
+                .collect::<std::collections::BTreeMap<_, _>>()
+                .into_iter()
+                .map(|((i, j), v)| (i as u32, j as u32, v))
+                .collect();
+            let sym = semigraph_algos::arcs_to_csr::<S>(m, &arcs)
+                .expect("arcs_to_csr")
+                .without_zeros()
+                .expect("without_zeros");
+            let ds = b.matrix(&sym, format, &unlimited()).expect("matrix");
+            let ts = b.transpose_matrix(&ds).expect("transpose_matrix");
+            assert!(
+                same(&ds, &ts),
+                "same_pattern: a symmetric matrix and its transpose"
+            );
+            assert_eq!(
+                same(&ds, &d0),
+                sym.nnz() == a0.nnz(),
+                "same_pattern: A + A^T and A"
+            );
+        }
         // Terms per output position, in increasing k.
         let mut terms = vec![Vec::new(); m * n];
         for (i, kk, av) in a.iter() {

@@ -4,7 +4,13 @@ use super::*;
 
 impl ElementWise for CpuBackend {
     fn transpose_matrix<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S>> {
-        let t = self.read_matrix(a)?.try_transpose()?;
+        // The stored CSR itself when it holds no zero (no copy of it).
+        let c = a.csr();
+        let t = if c.vals().par_iter().any(|v| S::is_zero(*v)) {
+            self.read_matrix(a)?.try_transpose()?
+        } else {
+            c.try_transpose()?
+        };
         let nnz = t.nnz();
         Ok(CpuMatrix {
             m: SparseMatrix::Csr(t),

@@ -161,6 +161,13 @@ impl Objects for CpuBackend {
         Ok(a.csr().clone().without_zeros()?)
     }
 
+    fn same_pattern<S: Semiring>(&self, a: &CpuMatrix<S>, b: &CpuMatrix<S>) -> Result<bool> {
+        let (a, b) = (a.csr(), b.csr());
+        Ok((a.nrows(), a.ncols()) == (b.nrows(), b.ncols())
+            && a.row_ptr() == b.row_ptr()
+            && a.col_idx() == b.col_idx())
+    }
+
     type Matrix<S: Semiring> = CpuMatrix<S>;
 
     type Dense<S: Semiring> = CpuDense<S>;
