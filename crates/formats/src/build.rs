@@ -144,13 +144,23 @@ fn sorted_csr<S: Semiring, I: Index>(
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
-    // Row r starts after the arcs of smaller sources (a search per row, on every core).
+    // Row r starts after the arcs of smaller sources: a search for the first row of each
+    // chunk of rows, then a walk along its arcs (on every core).
     let mut row_ptr = filled(nrows + 1, I::default(), "row pointers")?;
+    const ROWS: usize = 1 << 12;
     row_ptr
-        .par_iter_mut()
+        .par_chunks_mut(ROWS)
         .enumerate()
-        .with_min_len(1 << 12)
-        .for_each(|(r, p)| *p = ix(src.partition_point(|&s| (s as usize) < r)));
+        .for_each(|(c, ptrs)| {
+            let r0 = c * ROWS;
+            let mut k = src.partition_point(|&s| (s as usize) < r0);
+            for (r, p) in (r0..).zip(ptrs) {
+                while k < m && (src[k] as usize) < r {
+                    k += 1;
+                }
+                *p = ix(k);
+            }
+        });
     let mut cols = filled(m, I::default(), "column indices")?;
     let mut vals = filled(m, S::zero(), "values")?;
     cols.par_iter_mut()

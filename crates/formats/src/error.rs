@@ -240,7 +240,11 @@ pub(crate) fn check_fill(
 }
 
 /// A vector of `n` copies of `v`, or [`FormatError::TooLarge`] naming `what`.
-pub(crate) fn filled<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>, FormatError> {
+pub(crate) fn filled<T: Clone + Send + Sync>(
+    n: usize,
+    v: T,
+    what: &str,
+) -> Result<Vec<T>, FormatError> {
     crate::memory::try_filled(n, v).map_err(|(needed, available)| FormatError::TooLarge {
         what: what.to_string(),
         needed,

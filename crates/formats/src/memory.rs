@@ -8,6 +8,8 @@
 
 use std::fs;
 
+use rayon::prelude::*;
+
 /// Bytes this process can still allocate, if known.
 pub fn available() -> Option<u64> {
     let mut best: Option<u64> = None;
@@ -102,9 +104,14 @@ pub fn grow<T>(v: &mut Vec<T>) -> Result<(), (u64, u64)> {
 /// `n` copies of `value`, or `Err((needed, available))` instead of aborting when the machine
 /// does not have the memory (checked against [`available`] first for large arrays, then
 /// reserved fallibly).
-pub fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, (u64, u64)> {
+pub fn try_filled<T: Clone + Send + Sync>(n: usize, value: T) -> Result<Vec<T>, (u64, u64)> {
     let mut v = try_with_capacity(n)?;
-    v.resize(n, value);
+    if n < 1 << 16 {
+        v.resize(n, value);
+    } else {
+        // Written (and its pages first touched) on every core.
+        v.par_extend(rayon::iter::repeat_n(value, n));
+    }
     Ok(v)
 }
 

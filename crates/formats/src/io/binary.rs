@@ -38,19 +38,19 @@ impl Array {
     /// The elements as `u32` ids below `bound` (indices of any integer width).
     fn ids(&self, bound: usize, what: &str) -> Result<Vec<u32>, String> {
         if self.descr == "<i4" || self.descr == "<u4" {
-            // The common case, without a wider copy.
-            return self
-                .data
+            // The common case, without a wider copy: converted, then checked (on every core).
+            let mut ids = crate::memory::try_with_capacity(self.len())
+                .map_err(|(needed, _)| format!("{what}: {needed} bytes do not fit in memory"))?;
+            self.data
                 .par_chunks_exact(4)
-                .map(|b| {
-                    let x = u32::from_le_bytes(b.try_into().expect("4 bytes"));
-                    if (x as u64) < bound as u64 && (self.descr == "<u4" || x <= i32::MAX as u32) {
-                        Ok(x)
-                    } else {
-                        Err(format!("{what} holds {x}, out of range (0..{bound})"))
-                    }
-                })
-                .collect();
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+                .collect_into_vec(&mut ids);
+            let ok =
+                |x: u32| (x as u64) < bound as u64 && (self.descr == "<u4" || x <= i32::MAX as u32);
+            return match ids.par_iter().find_first(|&&x| !ok(x)) {
+                Some(x) => Err(format!("{what} holds {x}, out of range (0..{bound})")),
+                None => Ok(ids),
+            };
         }
         narrow(&self.indices(what)?, bound, what)
     }
@@ -63,19 +63,22 @@ impl Array {
             return Err(format!("{what} has type {:?}, not an integer", self.descr));
         }
         let signed = kind == Some(b'i');
+        let mut v = crate::memory::try_with_capacity(self.len())
+            .map_err(|(needed, _)| format!("{what}: {needed} bytes do not fit in memory"))?;
         self.data
             .par_chunks_exact(w)
             .map(|b| {
                 let mut x = [0u8; 8];
                 x[..w].copy_from_slice(b);
-                let neg = signed && b[w - 1] & 0x80 != 0;
-                if neg {
-                    Err(format!("{what} holds a negative number"))
-                } else {
-                    Ok(u64::from_le_bytes(x))
-                }
+                u64::from_le_bytes(x)
             })
-            .collect()
+            .collect_into_vec(&mut v);
+        // Converted, then checked (on every core): a negative number has its sign bit set.
+        let sign = 1u64 << (8 * w - 1);
+        if signed && v.par_iter().any(|&x| x & sign != 0) {
+            return Err(format!("{what} holds a negative number"));
+        }
+        Ok(v)
     }
 
     fn big_endian(&self) -> bool {
@@ -127,19 +130,49 @@ impl Array {
 
 /// Reads one `.npy` array (format versions 1 to 3).
 fn read_array(r: &mut dyn Read) -> Result<Array, String> {
+    let (mut a, bytes, _) = read_header(r)?;
+    a.data
+        .try_reserve_exact(bytes)
+        .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
+    r.take(bytes as u64)
+        .read_to_end(&mut a.data)
+        .map_err(|e| e.to_string())?;
+    if a.data.len() != bytes {
+        return Err(format!(
+            "{} bytes where {bytes} were expected",
+            a.data.len()
+        ));
+    }
+    Ok(a)
+}
+
+/// A reader that keeps a copy of what it read.
+struct Tee<'a>(&'a mut dyn Read, &'a mut Vec<u8>);
+
+impl Read for Tee<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Reads the header of a `.npy` array: the array without its elements, their bytes, and the
+/// header's length.
+fn read_header(r: &mut dyn Read) -> Result<(Array, usize, usize), String> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head).map_err(|e| e.to_string())?;
     if &head[..6] != b"\x93NUMPY" {
         return Err("not a .npy array".into());
     }
-    let hlen = if head[6] == 1 {
+    let (hlen, at) = if head[6] == 1 {
         let mut b = [0u8; 2];
         r.read_exact(&mut b).map_err(|e| e.to_string())?;
-        u16::from_le_bytes(b) as usize
+        (u16::from_le_bytes(b) as usize, 10)
     } else {
         let mut b = [0u8; 4];
         r.read_exact(&mut b).map_err(|e| e.to_string())?;
-        u32::from_le_bytes(b) as usize
+        (u32::from_le_bytes(b) as usize, 12)
     };
     let mut h = vec![0u8; hlen];
     r.read_exact(&mut h).map_err(|e| e.to_string())?;
@@ -163,7 +196,7 @@ fn read_array(r: &mut dyn Read) -> Result<Array, String> {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().map_err(|_| format!("shape ({shape})")))
         .collect::<Result<_, _>>()?;
-    let mut a = Array {
+    let a = Array {
         descr,
         shape,
         data: Vec::new(),
@@ -172,26 +205,59 @@ fn read_array(r: &mut dyn Read) -> Result<Array, String> {
         .len()
         .checked_mul(a.width().ok_or("an element type without a width")?)
         .ok_or("an array too large")?;
-    a.data
-        .try_reserve_exact(bytes)
+    Ok((a, bytes, at + hlen))
+}
+
+/// Reads the elements of a `.npy` array stored (not deflated) at `offset` of `file`, by
+/// positioned reads of pieces on every core (the page cache copied in parallel), and checks
+/// the zip entry's checksum `crc` over the `header` bytes and the elements.
+#[cfg(unix)]
+fn read_stored(
+    file: &std::fs::File,
+    (offset, header, crc): (u64, &[u8], u32),
+    a: &mut Array,
+    bytes: usize,
+) -> Result<(), String> {
+    use std::os::unix::fs::FileExt;
+    const PIECE: usize = 8 << 20;
+    a.data = crate::memory::try_filled(bytes, 0u8)
         .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
-    r.take(bytes as u64)
-        .read_to_end(&mut a.data)
-        .map_err(|e| e.to_string())?;
-    if a.data.len() != bytes {
-        return Err(format!(
-            "{} bytes where {bytes} were expected",
-            a.data.len()
-        ));
+    let sums = a
+        .data
+        .par_chunks_mut(PIECE)
+        .enumerate()
+        .map(|(i, piece)| {
+            file.read_exact_at(piece, offset + (i * PIECE) as u64)?;
+            let mut h = crc32fast::Hasher::new();
+            h.update(piece);
+            Ok(h)
+        })
+        .collect::<io::Result<Vec<_>>>()
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => format!("the file ends within its {bytes} bytes"),
+            _ => e.to_string(),
+        })?;
+    let mut all = crc32fast::Hasher::new();
+    all.update(header);
+    for h in &sums {
+        all.combine(h);
     }
-    Ok(a)
+    match all.finalize() {
+        c if c == crc => Ok(()),
+        c => Err(format!(
+            "checksum {c:08x} where the archive says {crc:08x} (a damaged file)"
+        )),
+    }
 }
 
 /// Reads a `SciPy` `.npz` sparse matrix (CSR, CSC or COO) as the arcs of a graph.
 pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
     let bad = |m: String| ReadError::file(path, ReadErrorKind::BadHeader(format!(".npz: {m}")));
     let file = std::fs::File::open(path).map_err(|e| ReadError::file(path, e.into()))?;
-    let mut z = zip::ZipArchive::new(io::BufReader::with_capacity(1 << 20, file))
+    let reader = file
+        .try_clone()
+        .map_err(|e| ReadError::file(path, e.into()))?;
+    let mut z = zip::ZipArchive::new(io::BufReader::with_capacity(1 << 20, reader))
         .map_err(|e| bad(e.to_string()))?;
     let mut array = |name: &str| -> Result<Array, ReadError> {
         let mut f = z.by_name(&format!("{name}.npy")).map_err(|_| {
@@ -199,7 +265,23 @@ pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
                 "no array {name:?} (not a scipy.sparse.save_npz file?)"
             ))
         })?;
-        read_array(&mut f).map_err(|m| bad(format!("{name}: {m}")))
+        let at = |m| bad(format!("{name}: {m}"));
+        #[cfg(unix)]
+        if let (zip::CompressionMethod::Stored, Some(start)) = (f.compression(), f.data_start()) {
+            let mut head = Vec::new();
+            let (mut a, bytes, header) = read_header(&mut Tee(&mut f, &mut head)).map_err(at)?;
+            if (header + bytes) as u64 != f.size() {
+                return Err(at(format!(
+                    "{} bytes where {} were expected",
+                    f.size(),
+                    header + bytes
+                )));
+            }
+            let place = (start + header as u64, &head[..], f.crc32());
+            read_stored(&file, place, &mut a, bytes).map_err(at)?;
+            return Ok(a);
+        }
+        read_array(&mut f).map_err(at)
     };
     let format = array("format")?;
     let format = String::from_utf8_lossy(&format.data)
@@ -441,6 +523,31 @@ pub(crate) fn read_sg(path: &Path, weighted: bool) -> Result<EdgeList, ReadError
     }
     let n = super::lines::check_vertices(path, 0, n as u64).map_err(|e| bad(e.kind.to_string()))?;
     let arcs = arcs as usize;
+    let width = if weighted { 8 } else { 4 };
+    // Offsets and neighbours, the incoming ones again for a directed graph: a file of another
+    // length is cut or not this graph.
+    let half = (n as u64 + 1)
+        .saturating_mul(8)
+        .saturating_add((arcs as u64).saturating_mul(width as u64));
+    let want = half
+        .saturating_mul(1 + u64::from(head[0]))
+        .saturating_add(17);
+    let len = r
+        .get_ref()
+        .metadata()
+        .map_err(|e| ReadError::file(path, e.into()))?
+        .len();
+    if len != want {
+        return Err(bad(format!(
+            "the file holds {len} bytes, a{} graph of {n} vertices and {arcs} arcs {want}{}",
+            if head[0] == 1 {
+                " directed"
+            } else {
+                "n undirected"
+            },
+            if len < want { " (it ends early)" } else { "" }
+        )));
+    }
     let mut read = |bytes: usize, what: &str| -> Result<Vec<u8>, ReadError> {
         let mut v = Vec::new();
         v.try_reserve_exact(bytes)
@@ -460,7 +567,6 @@ pub(crate) fn read_sg(path: &Path, weighted: bool) -> Result<EdgeList, ReadError
         .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")).max(-1) as u64)
         .collect();
     let src = expand_ptr(&ptr, n, arcs).map_err(bad)?;
-    let width = if weighted { 8 } else { 4 };
     let neigh = read(arcs * width, "neighbours")?;
     let word = |b: &[u8]| i32::from_le_bytes(b.try_into().expect("4 bytes"));
     let dst: Vec<u32> = neigh
