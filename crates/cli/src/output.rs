@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use rayon::prelude::*;
 use semigraph_algos::{Apsp, Distance};
 use semigraph_formats::EdgeList;
 use semigraph_formats::io::npy::{NpyElem, write_npy};
@@ -145,8 +146,8 @@ pub fn write_vertices(
     h: &Header,
     g: &EdgeList,
     n: usize,
-    value: impl Fn(usize) -> Option<String>,
-    parent: impl Fn(usize) -> Option<u32>,
+    value: impl Fn(usize) -> Option<String> + Sync,
+    parent: impl Fn(usize) -> Option<u32> + Sync,
 ) -> Res<()> {
     out.write(|w| {
         if out.json {
@@ -165,7 +166,7 @@ pub fn write_vertices(
             writeln!(w, "]}}")
         } else {
             h.text(w)?;
-            for v in 0..n {
+            write_lines(w, n, |v, w| {
                 let val = value(v).unwrap_or_else(|| "inf".into());
                 match parent(v) {
                     Some(p) => writeln!(
@@ -173,13 +174,43 @@ pub fn write_vertices(
                         "{} {val} {}",
                         g.vertex_label(v),
                         g.vertex_label(p as usize)
-                    )?,
-                    None => writeln!(w, "{} {val} -", g.vertex_label(v))?,
+                    ),
+                    None => writeln!(w, "{} {val} -", g.vertex_label(v)),
                 }
-            }
-            Ok(())
+            })
         }
     })
+}
+
+/// Writes lines `0..n` to `w` in order, each written by `line`: pieces of lines formatted on
+/// every core, a batch of pieces at a time (the output of millions of vertices is bound by
+/// formatting, not by the disk).
+fn write_lines(
+    w: &mut dyn Write,
+    n: usize,
+    line: impl Fn(usize, &mut Vec<u8>) -> io::Result<()> + Sync,
+) -> io::Result<()> {
+    const PIECE: usize = 1 << 14;
+    const BATCH: usize = 64 * PIECE;
+    for start in (0..n).step_by(BATCH) {
+        let end = (start + BATCH).min(n);
+        let pieces = (start..end)
+            .step_by(PIECE)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|p| {
+                let mut buf = Vec::with_capacity(PIECE * 16);
+                for v in p..(p + PIECE).min(end) {
+                    line(v, &mut buf)?;
+                }
+                Ok(buf)
+            })
+            .collect::<io::Result<Vec<Vec<u8>>>>()?;
+        for p in pieces {
+            w.write_all(&p)?;
+        }
+    }
+    Ok(())
 }
 
 /// A value's text as a JSON number when it is one (integers exactly), else as a string

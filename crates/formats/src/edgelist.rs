@@ -1,6 +1,7 @@
 //! [`EdgeList`]: a graph as read from a file or made by a generator, before it is given a
 //! semiring and a format.
 
+use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use crate::coo::Coo;
@@ -324,12 +325,12 @@ impl EdgeList {
 
     /// Checks every arc lies inside `nrows x ncols`.
     fn check_bounds(&self) -> Result<(), FormatError> {
-        if let Some((k, _)) = self
-            .src
-            .iter()
-            .zip(&self.dst)
-            .enumerate()
-            .find(|(_, (s, d))| **s as usize >= self.nrows || **d as usize >= self.ncols)
+        if let Some(k) = (0..self.src.len())
+            .into_par_iter()
+            .with_min_len(1 << 16)
+            .find_first(|&k| {
+                self.src[k] as usize >= self.nrows || self.dst[k] as usize >= self.ncols
+            })
         {
             return Err(FormatError::InvalidStructure {
                 format: crate::Format::Coo,
