@@ -77,6 +77,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Res<ExitCode> {
     let c = cli.cmd.common();
     guard_outputs(&c, &cli.cmd)?;
+    if cli.cmd.runs_on_a_backend() {
+        jobs::open_gpu_early(&c);
+    }
     match cli.cmd {
         Cmd::Bfs {
             file,

@@ -259,6 +259,24 @@ pub enum Cmd {
 
 impl Cmd {
     /// The run's options, from the subcommand's own.
+    /// Whether the command runs on a backend chosen by `--backend` (its GPU can be opened
+    /// while the input is read).
+    pub fn runs_on_a_backend(&self) -> bool {
+        matches!(
+            self,
+            Cmd::Bfs { .. }
+                | Cmd::Sssp { .. }
+                | Cmd::Apsp { .. }
+                | Cmd::Spmv { .. }
+                | Cmd::Spgemm { .. }
+                | Cmd::Pagerank { .. }
+                | Cmd::Wcc { .. }
+                | Cmd::Cdlp { .. }
+                | Cmd::Lcc { .. }
+                | Cmd::Tc { .. }
+        )
+    }
+
     pub fn common(&self) -> Common {
         match self {
             Cmd::Bfs { opts, .. }
