@@ -20,7 +20,7 @@ fn csr(n: usize, nnz: usize, value_bytes: usize) -> u64 {
 
 /// Host bytes [`Graph::new`](crate::Graph::new) holds at its peak for an `n`-vertex graph of
 /// `nnz` arcs with `value_bytes`-byte values on a backend of `kind` (its input CSR already
-/// held), with a CSR pull matrix when `pull`: on the CPU backend the push and pull copies, the
+/// held), with a CSR pull matrix when `pull`, on the current thread pool: on the CPU backend the push and pull copies, the
 /// transpose and the structure statistics that choose the pull format; on a GPU the
 /// statistics (a CSR pull matrix is transposed on the device) or, for a pull matrix in
 /// another format, the transpose and its host copy on the way up. A pull matrix in a padded
@@ -40,11 +40,12 @@ pub fn graph_host_bytes(
     if !pull {
         return push.saturating_add(SLACK);
     }
-    // The transpose, then the larger of the statistics (a few words per row) and the pull
-    // matrix built from it.
+    // The statistics of A^T (a few words per row), then the transpose at its peak on this
+    // thread pool (its result is the CSR pull matrix; another pull format converts it and
+    // checks its own storage).
     let stats = semigraph_formats::Stats::host_bytes(n, n);
-    push.saturating_add(one)
-        .saturating_add(stats.max(one))
+    let transpose = semigraph_formats::transpose_bytes::<u32>(n, nnz, value_bytes);
+    push.saturating_add(stats.max(transpose))
         .saturating_add(SLACK)
 }
 

@@ -41,9 +41,21 @@ fn graphs() -> Vec<(&'static str, EdgeList)> {
     ]
 }
 
+/// In a pool of one thread and of four (where the builds and transposes run on every core,
+/// with their own peaks).
 #[test]
 fn runs_stay_within_their_plans() {
     let _one = ONE.lock().unwrap();
+    for threads in [1, 4] {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(runs_stay_within_their_plans_here);
+    }
+}
+
+fn runs_stay_within_their_plans_here() {
     let cpu = CpuBackend::new();
     let kind = BackendKind::Cpu;
     for (name, g) in graphs() {
