@@ -386,6 +386,51 @@ fn bench_spmv_runs_on_the_cpu_backend_against_sprs() {
     }
 }
 
+/// `bench bfs|sssp|wcc` on the CPU backend: every run checked against the CPU reference by
+/// default, and `--no-check` (for graphs too large to check) says its rows are unchecked.
+#[test]
+fn algorithm_benches_check_their_runs_unless_told_not_to() {
+    for (what, extra) in [
+        ("bfs", &[][..]),
+        ("sssp", &["--weights", "1..9"][..]),
+        ("wcc", &[][..]),
+    ] {
+        for no_check in [false, true] {
+            let mut args = vec![
+                "bench",
+                what,
+                "--generate",
+                "kronecker",
+                "--scale",
+                "8",
+                "--backends",
+                "cpu",
+                "--json",
+                "-q",
+            ];
+            args.extend_from_slice(extra);
+            if no_check {
+                args.push("--no-check");
+            }
+            let o = semigraph(&args);
+            assert!(o.status.success(), "{what}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+            let rows = v["rows"].as_array().unwrap();
+            assert!(!rows.is_empty(), "{v}");
+            for r in rows {
+                let check = r["check"].as_str().unwrap();
+                let setup = r["backend"].as_str().unwrap().contains("[setup]");
+                let want = if no_check && !setup {
+                    "unchecked ("
+                } else {
+                    "ok ("
+                };
+                assert!(check.starts_with(want), "{what} --no-check {no_check}: {r}");
+            }
+        }
+    }
+}
+
 /// `bench formats` on a small manifest, CPU backend: the CSV has a row per matrix x semiring x
 /// format with the features, a file missing everywhere is skipped with a note, `--from`
 /// summarises the same table again (and draws it), and a malformed manifest line is refused

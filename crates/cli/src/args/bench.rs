@@ -247,6 +247,11 @@ pub struct AlgoBench {
     /// default: unit weights; --seed seeds them).
     #[arg(long, value_name = "LO..HI")]
     pub assign_weights: Option<String>,
+    /// Do not check the runs against the CPU backend (no CPU reference is computed: for
+    /// graphs too large for it); rows say `unchecked`. Setup rows (`Graph::new`) run once on
+    /// graphs of 2^26 arcs or more, checked or not.
+    #[arg(long)]
+    pub no_check: bool,
     #[command(flatten)]
     pub opts: ReportOpts,
 }

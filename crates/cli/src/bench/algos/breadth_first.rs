@@ -9,19 +9,18 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
     let s = source(&g, b)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let a = csr_of::<BfsSemiring>(&file, &g, true)?;
-    let reference = bfs(
-        &Graph::new(
-            &CpuBackend::new(),
-            &a,
-            GraphOptions {
-                pull: true,
-                ..Default::default()
-            },
-        )?,
-        s,
-        &BfsOptions::default(),
-    )?;
-    let check = |r: &Bfs| check_bfs(&a, &reference, r);
+    let reference = reference(b, || {
+        let opts = GraphOptions {
+            pull: true,
+            ..Default::default()
+        };
+        Ok(bfs(
+            &Graph::new(&CpuBackend::new(), &a, opts)?,
+            s,
+            &BfsOptions::default(),
+        )?)
+    })?;
+    let check = against(reference.as_ref(), |r: &Bfs, w| check_bfs(&a, w, r));
     /// Two rows: levels and parents copied to the host, and left on the backend
     /// ([`bfs_resident`], read after the clock stops to be checked).
     fn one<B: Frontier>(
@@ -30,7 +29,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         g: &EdgeList,
         s: usize,
         runs: usize,
-        check: &dyn Fn(&Bfs) -> Result<(), String>,
+        check: &dyn Fn(&Bfs) -> Result<(), Miss>,
     ) -> Res<Vec<Row>> {
         // Setting the graph up: an upload (host conversion, transpose, transfer of A and
         // A^T), against a pattern of the uploaded graph in another semiring (no transfer).
@@ -53,7 +52,7 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         };
         let (times, gr, counters, verdict) = measure(
             be,
-            runs.min(5),
+            setup_runs(a.nnz(), runs),
             || {
                 let gr = Graph::new(be, a, opts)?;
                 be.synchronize()?;
@@ -68,7 +67,9 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
             verdict,
         );
         let first = bfs(&gr, s, &BfsOptions::default())?;
-        check(&first).map_err(|e| CliError(format!("BFS on the uploaded graph: {e}")))?;
+        if let Err(Miss::Wrong(e)) = check(&first) {
+            return Err(CliError(format!("BFS on the uploaded graph: {e}")));
+        }
         let reached: Vec<bool> = first.levels.iter().map(|&l| l != u32::MAX).collect();
         let (times, _, counters, verdict) = measure(
             be,
@@ -80,8 +81,10 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
             },
             |p| match reachability(p, s) {
                 Ok(r) if r == reached => Ok(()),
-                Ok(_) => Err("reachability on the pattern differs from BFS".into()),
-                Err(e) => Err(e.to_string()),
+                Ok(_) => Err(Miss::Wrong(
+                    "reachability on the pattern differs from BFS".into(),
+                )),
+                Err(e) => Err(Miss::Wrong(e.to_string())),
             },
         )?;
         let pattern = setup(

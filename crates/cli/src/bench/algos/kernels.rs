@@ -73,7 +73,9 @@ pub(crate) fn kernel_bench(c: &Common, b: &AlgoBench, k: GraphKernel) -> Res<()>
         pull: true,
         ..Default::default()
     };
-    let reference = run(&Graph::new(&CpuBackend::new(), &a, opts)?, k)?;
+    let reference = reference(b, || {
+        Ok(run(&Graph::new(&CpuBackend::new(), &a, opts)?, k)?)
+    })?;
     let what = match k {
         GraphKernel::PageRank(o) => format!("{} iterations, damping {}", o.iterations, o.damping),
         GraphKernel::Wcc => "FastSV".into(),
@@ -83,8 +85,8 @@ pub(crate) fn kernel_bench(c: &Common, b: &AlgoBench, k: GraphKernel) -> Res<()>
     };
     let rows = each_backend(
         &b.backends,
-        |gpu| rows_of(gpu, &a, &g, k, opts, runs, &reference, &what),
-        |cpu| rows_of(cpu, &a, &g, k, opts, runs, &reference, &what),
+        |gpu| rows_of(gpu, &a, &g, k, opts, runs, reference.as_ref(), &what),
+        |cpu| rows_of(cpu, &a, &g, k, opts, runs, reference.as_ref(), &what),
     )?;
     let steps = match k {
         GraphKernel::Wcc => "rounds",
@@ -103,12 +105,12 @@ fn rows_of<B: Frontier>(
     k: GraphKernel,
     opts: GraphOptions,
     runs: usize,
-    reference: &Out,
+    reference: Option<&Out>,
     what: &str,
 ) -> Res<Vec<Row>> {
     let gr = Graph::new(be, a, opts)?;
     let (times, out, counters, verdict) =
-        measure(be, runs, || run(&gr, k), |r| check(r, reference))?;
+        measure(be, runs, || run(&gr, k), against(reference, check))?;
     let (median, min) = median_min(times);
     Ok(vec![Row {
         backend: be.name(),

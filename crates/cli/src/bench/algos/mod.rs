@@ -108,13 +108,62 @@ fn median_min(mut t: Vec<Duration>) -> (Duration, Duration) {
     (t[t.len() / 2], t[0])
 }
 
+/// Why a run's result is not reported `ok`.
+enum Miss {
+    /// It differs from the CPU backend's (why).
+    Wrong(String),
+    /// There is nothing to check it against (`--no-check`).
+    Unchecked,
+}
+
+impl From<String> for Miss {
+    fn from(e: String) -> Miss {
+        Miss::Wrong(e)
+    }
+}
+
+/// The CPU backend's result that every run is checked against, made by `make`; none with
+/// `--no-check` (for graphs too large to check on the CPU in reasonable time).
+fn reference<T>(b: &AlgoBench, make: impl FnOnce() -> Res<T>) -> Res<Option<T>> {
+    if b.no_check {
+        Ok(None)
+    } else {
+        make().map(Some)
+    }
+}
+
+/// A check of each result by `check(got, want)` against `want`, or [`Miss::Unchecked`]
+/// without one.
+fn against<'w, R, W>(
+    want: Option<&'w W>,
+    check: impl Fn(&R, &W) -> Result<(), String> + 'w,
+) -> impl Fn(&R) -> Result<(), Miss> + 'w {
+    move |got| match want {
+        Some(w) => check(got, w).map_err(Miss::Wrong),
+        None => Err(Miss::Unchecked),
+    }
+}
+
+/// Timed runs of a setup row (a `Graph::new`): 5, or one on graphs of [`SETUP_ONCE_ARCS`] or
+/// more, where each costs seconds.
+fn setup_runs(arcs: usize, runs: usize) -> usize {
+    if arcs >= SETUP_ONCE_ARCS {
+        1
+    } else {
+        runs.min(5)
+    }
+}
+
+/// Graphs with at least this many arcs (Kronecker 22) time their setup once.
+const SETUP_ONCE_ARCS: usize = 1 << 26;
+
 /// Runs `run` once untimed, then `runs` times: times, the last result, the last run's counters,
 /// and a check of every result.
 fn measure<B: Frontier, R>(
     b: &B,
     runs: usize,
     mut run: impl FnMut() -> semigraph_algos::Result<R>,
-    check: impl Fn(&R) -> Result<(), String>,
+    check: impl Fn(&R) -> Result<(), Miss>,
 ) -> Res<(Vec<Duration>, R, Counters, String)> {
     let mut last = run()?;
     let mut times = Vec::with_capacity(runs);
@@ -130,10 +179,11 @@ fn measure<B: Frontier, R>(
             verdict = check(&last).err();
         }
     }
-    let check = verdict.map_or_else(
-        || format!("ok ({} runs)", runs + 1),
-        |e| format!("WRONG: {e}"),
-    );
+    let check = match verdict {
+        None => format!("ok ({} runs)", runs + 1),
+        Some(Miss::Unchecked) => format!("unchecked ({} runs, --no-check)", runs + 1),
+        Some(Miss::Wrong(e)) => format!("WRONG: {e}"),
+    };
     Ok((times, last, counters, check))
 }
 

@@ -34,9 +34,13 @@ fn sssp_typed<D: Distance>(
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let a = csr_of::<MinPlus<D>>(&file, g, false)?;
     let cpu = CpuBackend::new();
-    let reference = bellman_ford(&Graph::new(&cpu, &a, GraphOptions::default())?, s)
-        .map_err(|e| crate::labelled(g, e))?;
-    let check = |r: &ShortestPaths<D>| check_sssp(&a, &reference, r);
+    let reference = reference(b, || {
+        bellman_ford(&Graph::new(&cpu, &a, GraphOptions::default())?, s)
+            .map_err(|e| crate::labelled(g, e))
+    })?;
+    let check = against(reference.as_ref(), |r: &ShortestPaths<D>, w| {
+        check_sssp(&a, w, r)
+    });
     #[allow(clippy::too_many_arguments)]
     fn one<B: Frontier, D: Distance>(
         be: &B,
@@ -46,7 +50,7 @@ fn sssp_typed<D: Distance>(
         algo: SsspMethod,
         delta: Option<f64>,
         runs: usize,
-        check: &dyn Fn(&ShortestPaths<D>) -> Result<(), String>,
+        check: &dyn Fn(&ShortestPaths<D>) -> Result<(), Miss>,
     ) -> Res<Row> {
         let algo = resolve_algo(algo, be, a);
         let (times, r, counters, verdict, what) = match algo {
@@ -142,31 +146,37 @@ fn apsp_typed<D: Distance>(
     let a = csr_of::<MinPlus<D>>(&file, g, false)?;
     let n = a.nrows();
     let cpu = CpuBackend::new();
-    let gc = Graph::new(&cpu, &a, GraphOptions::default())?;
     let samples: Vec<usize> = (0..8.min(n)).map(|k| k * n / 8.min(n).max(1)).collect();
-    let rows_ref: Vec<Vec<D>> = samples
-        .iter()
-        .map(|&s| bellman_ford(&gc, s).map(|r| r.dist))
-        .collect::<semigraph_algos::Result<_>>()
-        .map_err(|e| crate::labelled(g, e))?;
-    let check = |r: &semigraph_algos::Apsp<D>| {
-        for (k, &s) in samples.iter().enumerate() {
-            let row = &r.dist[s * n..(s + 1) * n];
-            if let Some(j) = (0..n).find(|&j| row[j].to_bits64() != rows_ref[k][j].to_bits64()) {
-                return Err(format!(
-                    "{s} -> {j}: {} (CPU single-source {})",
-                    row[j], rows_ref[k][j]
-                ));
+    let rows_ref = reference(b, || {
+        let gc = Graph::new(&cpu, &a, GraphOptions::default())?;
+        samples
+            .iter()
+            .map(|&s| bellman_ford(&gc, s).map(|r| r.dist))
+            .collect::<semigraph_algos::Result<Vec<Vec<D>>>>()
+            .map_err(|e| crate::labelled(g, e))
+    })?;
+    let check = against(
+        rows_ref.as_ref(),
+        |r: &semigraph_algos::Apsp<D>, rows_ref| {
+            for (k, &s) in samples.iter().enumerate() {
+                let row = &r.dist[s * n..(s + 1) * n];
+                if let Some(j) = (0..n).find(|&j| row[j].to_bits64() != rows_ref[k][j].to_bits64())
+                {
+                    return Err(format!(
+                        "{s} -> {j}: {} (CPU single-source {})",
+                        row[j], rows_ref[k][j]
+                    ));
+                }
             }
-        }
-        Ok(())
-    };
+            Ok(())
+        },
+    );
     fn one<B: Frontier, D: Distance>(
         be: &B,
         a: &Csr<MinPlus<D>>,
         runs: usize,
         method: ApspMethod,
-        check: &dyn Fn(&semigraph_algos::Apsp<D>) -> Result<(), String>,
+        check: &dyn Fn(&semigraph_algos::Apsp<D>) -> Result<(), Miss>,
     ) -> Res<Row> {
         let opts = ApspOptions {
             method,
