@@ -9,7 +9,6 @@ use semigraph_algos::{
     Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
 use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight};
-use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MinPlus, Semiring};
 
 use serde_json::json;
@@ -112,59 +111,13 @@ fn named(file: &std::path::Path, e: CliError) -> CliError {
     }
 }
 
-/// A GPU being opened on another thread ([`open_gpu_early`]): the backend or why not, and how
-/// long opening took.
-type Opening = std::thread::JoinHandle<(std::result::Result<GpuBackend, String>, Duration)>;
-
-/// The GPU [`open_gpu_early`] is opening, if any.
-static EARLY: std::sync::Mutex<Option<Opening>> = std::sync::Mutex::new(None);
-
-/// Starts opening the GPU (unless `--backend cpu`) on another thread, so that creating the
-/// context and loading the driver's libraries (a few hundred milliseconds) overlap the read
-/// of the input; [`open_gpu`] takes the result.
-pub(crate) fn open_gpu_early(c: &Common) {
-    if c.backend == BackendChoice::Cpu {
-        return;
-    }
-    let opening = std::thread::spawn(|| {
-        let t = Instant::now();
-        let gpu = GpuBackend::new().map_err(|e| e.to_string());
-        (gpu, t.elapsed())
-    });
-    *EARLY.lock().unwrap_or_else(|e| e.into_inner()) = Some(opening);
-}
-
-/// Opens the GPU for `--backend gpu` (an error says why not) or `auto` (`None`, with the
-/// reason, when there is none: the caller falls back to the CPU and says so), or takes the one
-/// [`open_gpu_early`] opened; with how long opening took.
-pub(crate) fn open_gpu(c: &Common) -> Res<(std::result::Result<GpuBackend, String>, Duration)> {
-    if c.backend == BackendChoice::Cpu {
-        return Ok((Err("--backend cpu".into()), Duration::ZERO));
-    }
-    let early = EARLY.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let (gpu, took) = match early {
-        Some(h) => h
-            .join()
-            .unwrap_or_else(|_| (Err("opening the GPU panicked".into()), Duration::ZERO)),
-        None => {
-            let t = Instant::now();
-            let gpu = GpuBackend::new().map_err(|e| e.to_string());
-            (gpu, t.elapsed())
-        }
-    };
-    match (c.backend, gpu) {
-        (BackendChoice::Gpu, Err(e)) => Err(CliError(format!("--backend gpu: {e}"))),
-        (_, gpu) => Ok((gpu, took)),
-    }
-}
-
 /// Runs `job` on the backend `--backend` names: `gpu` fails when no GPU can be used; `auto`
 /// uses the GPU when there is one, else the CPU, and says which (and why) in the output
 /// header and, unless `--quiet`, on stderr.
 pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
     let file = job.file().to_path_buf();
     let waiting = Instant::now();
-    let (gpu, open) = open_gpu(c)?;
+    let (gpu, open) = crate::opening::open_gpu(c)?;
     let waited = waiting.elapsed();
     let (mut h, out, name, note, detail) = match gpu {
         Ok(gpu) => {

@@ -10,6 +10,7 @@ mod demo;
 mod files;
 mod jobs;
 mod kernels;
+mod opening;
 mod output;
 mod process;
 mod spgemm;
@@ -78,7 +79,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
     let c = cli.cmd.common();
     guard_outputs(&c, &cli.cmd)?;
     if cli.cmd.runs_on_a_backend() {
-        jobs::open_gpu_early(&c);
+        opening::open_gpu_early(&c);
     }
     match cli.cmd {
         Cmd::Bfs {

@@ -29,6 +29,7 @@ mod gml;
 pub mod lines;
 mod mtx;
 pub mod npy;
+mod sg;
 mod text;
 mod write;
 
@@ -233,7 +234,7 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
             ));
         }
         InputFormat::Npz => binary::read_npz(path)?,
-        InputFormat::Gap { weighted } => binary::read_sg(path, weighted)?,
+        InputFormat::Gap { weighted } => sg::read_sg(path, weighted)?,
         InputFormat::Ldbc if path.as_os_str() == "-" => {
             return Err(ReadError::file(
                 path,

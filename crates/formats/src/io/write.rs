@@ -375,7 +375,7 @@ pub fn write_graph(
         )),
         OutputFormat::Npz => write_atomic(path, |w| super::binary::write_npz(w, g)),
         OutputFormat::Gap { weighted } => {
-            write_atomic(path, |w| super::binary::write_sg(w, g, weighted))
+            write_atomic(path, |w| super::sg::write_sg(w, g, weighted))
         }
     }
 }
