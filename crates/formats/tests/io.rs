@@ -312,6 +312,153 @@ fn long_edge_lists_read_as_one_pass() {
     assert!(e.to_string().contains("9007199254740993"), "{e}");
 }
 
+/// DIMACS `.gr` (and PACE) and LDBC `.e` files of many pieces (parsed on every core) read as
+/// one pass would: arcs in file order, errors deep in the file at their line.
+#[test]
+fn long_dimacs_and_ldbc_files_read_as_one_pass() {
+    let n = 200_000u64;
+    let arc = |k: u64| (k % 1000 + 1, (k * 7) % 1000 + 1);
+    let gr_lines = |bad: Option<(u64, &str)>, extra: u64| -> String {
+        let mut t = format!("c a road\r\np sp 1000 {}\r\n", n + extra);
+        for k in 0..n + extra {
+            // Line numbers: 2 header lines, then one per arc (comments replace none).
+            match bad {
+                Some((at, l)) if k + 3 == at => t.push_str(l),
+                _ => {
+                    let (u, v) = arc(k);
+                    t.push_str(&format!("a {u} {v} {}\r\n", k % 97));
+                }
+            }
+        }
+        t
+    };
+    let p = tmp("long.gr");
+    std::fs::write(&p, gr_lines(None, 0)).unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    assert_eq!((g.len(), g.num_vertices(), g.base), (n as usize, 1000, 1));
+    for k in [0u64, 12_345, n - 1] {
+        let (u, v) = arc(k);
+        assert_eq!(
+            (g.src[k as usize], g.dst[k as usize]),
+            ((u - 1) as u32, (v - 1) as u32)
+        );
+    }
+    match &g.weights {
+        Weights::Int(w) => assert_eq!(
+            (w[96], w[97], w[n as usize - 1]),
+            (96, 0, ((n - 1) % 97) as i64)
+        ),
+        w => panic!(
+            "expected integer weights, got {:?}",
+            std::mem::discriminant(w)
+        ),
+    }
+    for (text, at, needle) in [
+        (
+            gr_lines(Some((150_001, "p sp 3 3\n")), 0),
+            150_001,
+            "second \"p\"",
+        ),
+        (
+            gr_lines(Some((170_000, "a 1 1001 5\n")), 0),
+            170_000,
+            "out of range",
+        ),
+        (
+            gr_lines(Some((190_000, "e 1 2 5\n")), 0),
+            190_000,
+            "unknown line type",
+        ),
+        (gr_lines(Some((199_000, "a 1 2\n")), 0), 199_000, "2 fields"),
+    ] {
+        std::fs::write(&p, text).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert_eq!(e.line, Some(at), "{e}");
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+    // More edge lines than the `p` line declares: refused at the last line with the count.
+    let mut text = gr_lines(None, 0);
+    text.push_str("a 1 2 3\r\n");
+    std::fs::write(&p, text).unwrap();
+    let e = read_graph(&p, &q()).unwrap_err();
+    assert_eq!(e.line, Some(n + 3), "{e}");
+    assert!(e.to_string().contains(&(n + 1).to_string()), "{e}");
+    // PACE: each edge two arcs but loops, lone `\r` line ends.
+    let mut t = format!("c pace\rp tw 1000 {n}\r");
+    for k in 0..n {
+        let (u, v) = arc(k);
+        t.push_str(&format!("{u} {v}\r"));
+    }
+    std::fs::write(&p, t).unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    let loops = (0..n).filter(|&k| arc(k).0 == arc(k).1).count();
+    assert_eq!(g.len(), 2 * n as usize - loops);
+    // LDBC: labels from the `.v` file, arcs of the `.e` file by label.
+    let (v, e) = (tmp("long.v"), tmp("long.e"));
+    let labels: Vec<i64> = (0..1000).map(|i| 10 * i + 3).collect();
+    std::fs::write(
+        &v,
+        labels.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let e_text = |bad_at: u64| -> String {
+        (0..n)
+            .map(|k| {
+                let (a, b) = arc(k);
+                if k + 1 == bad_at {
+                    "4 13 1.5\n".to_string()
+                } else {
+                    format!(
+                        "{} {} 1.5\n",
+                        labels[a as usize - 1],
+                        labels[b as usize - 1]
+                    )
+                }
+            })
+            .collect()
+    };
+    std::fs::write(&e, e_text(0)).unwrap();
+    let g = read_graph(&v, &q()).unwrap();
+    assert_eq!(g.len(), n as usize);
+    let (a, b) = arc(54_321);
+    assert_eq!(
+        (g.src[54_321], g.dst[54_321]),
+        ((a - 1) as u32, (b - 1) as u32)
+    );
+    std::fs::write(&e, e_text(180_000)).unwrap();
+    let err = read_graph(&v, &q()).unwrap_err();
+    assert_eq!(err.line, Some(180_000), "{err}");
+    assert!(
+        err.to_string().contains("vertex id 4 out of range"),
+        "{err}"
+    );
+    // Labels consecutive, in no order, listed twice: ids by position all the same.
+    let many: Vec<i64> = (0..300_000).collect();
+    let shuffled: Vec<i64> = (0..300_000i64).map(|i| (i * 7919) % 300_000 - 5).collect();
+    for vs in [&many, &shuffled] {
+        let text: String = vs.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&v, format!("# labels\n{text}")).unwrap();
+        let arcs: String = (0..1000)
+            .map(|k| format!("{} {}\n", vs[k * 299], vs[(k * 7) % 300_000]))
+            .collect();
+        std::fs::write(&e, arcs).unwrap();
+        let g = read_graph(&v, &q()).unwrap();
+        assert_eq!((g.num_vertices(), g.len()), (300_000, 1000));
+        assert_eq!((g.src[999], g.dst[999]), (999 * 299, 999 * 7));
+        assert_eq!(g.labels.as_deref(), Some(&vs[..]));
+        std::fs::write(&e, "1 300001\n").unwrap();
+        let err = read_graph(&v, &q()).unwrap_err();
+        assert!(err.to_string().contains("out of range"), "{err}");
+    }
+    let mut text: String = shuffled.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str("\n% again\n");
+    text.push_str(&format!("{}\n", shuffled[12]));
+    std::fs::write(&v, text).unwrap();
+    let err = read_graph(&v, &q()).unwrap_err();
+    assert_eq!(err.line, Some(300_003), "{err}");
+    assert!(err.to_string().contains("listed twice"), "{err}");
+}
+
 /// The binary formats (`SciPy` `.npz`, GAP `.sg`/`.wsg`) hold the arcs and weights exactly;
 /// damaged or foreign files are refused with the reason.
 #[test]

@@ -168,19 +168,21 @@ fn read_blocks(mut reader: impl Read, tx: mpsc::SyncSender<Result<Vec<u8>, (u64,
 
 /// Parses `reader` with `parse` on every core: `parse(piece, first_line)` gets a piece of
 /// whole lines and the number (1-based) of its first line; `merge` receives the results in
-/// file order. The first error (in file order) stops the read.
+/// file order. The first error (in file order) stops the read. The reader's first line is
+/// line `first_line` of the file (1, or more after a header read line by line).
 pub(crate) fn par_lines<T: Send>(
     reader: impl Read + Send,
     path: &Path,
+    first_line: u64,
     parse: impl Fn(&[u8], u64) -> Result<T, ReadError> + Sync,
     mut merge: impl FnMut(T) -> Result<(), ReadError>,
 ) -> Result<(), ReadError> {
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel(1);
         s.spawn(move || read_blocks(reader, tx));
-        let mut line = 1u64;
+        let mut line = first_line;
         for block in rx {
-            let block = block.map_err(|(before, kind)| err_at(path, before + 1, kind))?;
+            let block = block.map_err(|(before, kind)| err_at(path, first_line + before, kind))?;
             let parts = pieces(&block);
             let counts: Vec<u64> = parts.par_iter().map(|p| count_lines(p)).collect();
             let firsts: Vec<u64> = counts

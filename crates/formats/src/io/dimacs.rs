@@ -3,162 +3,211 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, room, show, tokens};
+use super::chunks;
+use super::lines::{
+    Lines, WeightAcc, check_vertices, err_at, parse_u64, room_extend, show, tokens,
+};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
+/// The `p` line of a `.gr` file: PACE (`p tw`, undirected, unweighted) or DIMACS (`p sp`),
+/// the number of vertices and of edge lines.
+#[derive(Clone, Copy)]
+struct Header {
+    pace: bool,
+    n: usize,
+    m: u64,
+}
+
+/// Parses a `p` line (`toks` its fields, `no` its number).
+fn header(toks: &[&[u8]], path: &Path, no: u64) -> Result<Header, ReadError> {
+    let pace = match toks.get(1).copied() {
+        Some(b"sp") => false,
+        Some(b"tw") => true,
+        _ => {
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadHeader("expected \"p sp <n> <m>\" or \"p tw <n> <m>\"".into()),
+            ));
+        }
+    };
+    if toks.len() != 4 {
+        return Err(err_at(
+            path,
+            no,
+            ReadErrorKind::BadHeader(format!("\"p\" line with {} fields, expected 4", toks.len())),
+        ));
+    }
+    let num = |t: &[u8]| {
+        parse_u64(t).ok_or_else(|| {
+            err_at(
+                path,
+                no,
+                ReadErrorKind::BadHeader(format!("{:?} is not a count", show(t))),
+            )
+        })
+    };
+    let n = check_vertices(path, no, num(toks[2])?)?;
+    let m = num(toks[3])?;
+    Ok(Header { pace, n, m })
+}
+
+/// The arcs of one piece of edge lines, their weights, and the number of edge lines.
+struct GrPiece {
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    w: WeightAcc,
+    edges: u64,
+    /// The number of the piece's last line.
+    last: u64,
+}
+
+/// Parses the lines of one piece after the `p` line (the first numbered `first`).
+fn gr_piece(piece: &[u8], first: u64, path: &Path, h: Header) -> Result<GrPiece, ReadError> {
+    let guess = piece.len() / 16 + 1;
+    let mut p = GrPiece {
+        src: Vec::with_capacity(guess),
+        dst: Vec::with_capacity(guess),
+        w: WeightAcc::default(),
+        edges: 0,
+        last: first.saturating_sub(1),
+    };
+    let (want, shape) = if h.pace {
+        (2, "\"u v\"")
+    } else {
+        (3, "\"a u v w\"")
+    };
+    for (no, l) in (first..).zip(chunks::lines_of(piece)) {
+        p.last = no;
+        // Up to 4 fields kept, all counted.
+        let mut it = tokens(l);
+        let mut toks: [&[u8]; 4] = [&[]; 4];
+        let mut nf = 0usize;
+        for t in it.by_ref().take(4) {
+            toks[nf] = t;
+            nf += 1;
+        }
+        let nf = nf + it.count();
+        if nf == 0 || toks[0] == b"c" {
+            continue;
+        }
+        if toks[0] == b"p" {
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadHeader("a second \"p\" line".into()),
+            ));
+        }
+        let (edge, fields) = if h.pace {
+            (&toks[..], nf)
+        } else if toks[0] == b"a" {
+            (&toks[1..], nf - 1)
+        } else {
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadLine(format!("unknown line type {:?}", show(toks[0]))),
+            ));
+        };
+        if fields != want {
+            return Err(err_at(
+                path,
+                no,
+                ReadErrorKind::BadLine(format!("{fields} fields, expected {shape}")),
+            ));
+        }
+        let id = |t: &[u8]| -> Result<u32, ReadError> {
+            match parse_u64(t) {
+                Some(v) if v >= 1 && v <= h.n as u64 => Ok((v - 1) as u32),
+                _ => Err(err_at(
+                    path,
+                    no,
+                    ReadErrorKind::IdOutOfRange {
+                        id: show(t),
+                        range: format!("1..={}", h.n),
+                    },
+                )),
+            }
+        };
+        let (u, v) = (id(edge[0])?, id(edge[1])?);
+        p.src.push(u);
+        p.dst.push(v);
+        if h.pace {
+            if u != v {
+                p.src.push(v);
+                p.dst.push(u);
+            }
+        } else {
+            p.w.push(edge[2], no).map_err(|k| err_at(path, no, k))?;
+        }
+        p.edges += 1;
+    }
+    Ok(p)
+}
+
 /// Reads `p sp n m` + `a u v w` (directed, weighted) or `p tw n m` + `u v` (undirected:
-/// each edge becomes two arcs).
-pub(crate) fn read_gr<R: BufRead>(mut lines: Lines<R>, path: &Path) -> Result<EdgeList, ReadError> {
-    let mut header: Option<(bool, usize, u64)> = None; // (pace, n, m)
-    let mut g = EdgeList::new(0, 0);
-    g.base = 1;
-    let mut w = WeightAcc::default();
-    let mut count = 0u64;
+/// each edge becomes two arcs). The lines up to the `p` line are read one by one, the edge
+/// lines after it on every core ([`chunks::par_lines`]).
+pub(crate) fn read_gr(reader: impl BufRead + Send, path: &Path) -> Result<EdgeList, ReadError> {
+    let mut lines = Lines::new(reader, path);
+    let mut found: Option<Header> = None;
     while let Some((no, l)) = lines.next_line()? {
         let toks: Vec<&[u8]> = tokens(l).collect();
-        let Some(first) = toks.first() else { continue };
-        match *first {
-            b"c" => continue,
-            b"p" => {
-                if header.is_some() {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::BadHeader("a second \"p\" line".into()),
-                    ));
-                }
-                let pace = match toks.get(1).copied() {
-                    Some(b"sp") => false,
-                    Some(b"tw") => true,
-                    _ => {
-                        return Err(err_at(
-                            path,
-                            no,
-                            ReadErrorKind::BadHeader(
-                                "expected \"p sp <n> <m>\" or \"p tw <n> <m>\"".into(),
-                            ),
-                        ));
-                    }
-                };
-                if toks.len() != 4 {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::BadHeader(format!(
-                            "\"p\" line with {} fields, expected 4",
-                            toks.len()
-                        )),
-                    ));
-                }
-                let num = |t: &[u8]| {
-                    parse_u64(t).ok_or_else(|| {
-                        err_at(
-                            path,
-                            no,
-                            ReadErrorKind::BadHeader(format!("{:?} is not a count", show(t))),
-                        )
-                    })
-                };
-                let n = check_vertices(path, no, num(toks[2])?)?;
-                let m = num(toks[3])?;
-                g.nrows = n;
-                g.ncols = n;
-                header = Some((pace, n, m));
+        match toks.first().copied() {
+            None | Some(b"c") => {}
+            Some(b"p") => {
+                found = Some(header(&toks, path, no)?);
+                break;
             }
-            _ => {
-                let Some((pace, n, m)) = header else {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::BadHeader("an edge before the \"p\" line".into()),
-                    ));
-                };
-                let edge = if pace {
-                    &toks[..]
-                } else if toks[0] == b"a" {
-                    &toks[1..]
-                } else {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::BadLine(format!("unknown line type {:?}", show(toks[0]))),
-                    ));
-                };
-                let want = if pace { 2 } else { 3 };
-                if edge.len() != want {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::BadLine(format!(
-                            "{} fields, expected {}",
-                            edge.len(),
-                            if pace { "\"u v\"" } else { "\"a u v w\"" }
-                        )),
-                    ));
-                }
-                if count == m {
-                    return Err(err_at(
-                        path,
-                        no,
-                        ReadErrorKind::CountMismatch {
-                            what: "edges",
-                            declared: m,
-                            found: m + 1,
-                        },
-                    ));
-                }
-                let id = |t: &[u8]| -> Result<u32, ReadError> {
-                    match parse_u64(t) {
-                        Some(v) if v >= 1 && v <= n as u64 => Ok((v - 1) as u32),
-                        _ => Err(err_at(
-                            path,
-                            no,
-                            ReadErrorKind::IdOutOfRange {
-                                id: show(t),
-                                range: format!("1..={n}"),
-                            },
-                        )),
-                    }
-                };
-                let (u, v) = (id(edge[0])?, id(edge[1])?);
-                room(&mut g.src, path, no)?;
-                room(&mut g.dst, path, no)?;
-                g.src.push(u);
-                g.dst.push(v);
-                if pace {
-                    if u != v {
-                        room(&mut g.src, path, no)?;
-                        room(&mut g.dst, path, no)?;
-                        g.src.push(v);
-                        g.dst.push(u);
-                    }
-                } else {
-                    w.push(edge[2], no).map_err(|k| err_at(path, no, k))?;
-                }
-                count += 1;
+            Some(_) => {
+                return Err(err_at(
+                    path,
+                    no,
+                    ReadErrorKind::BadHeader("an edge before the \"p\" line".into()),
+                ));
             }
         }
     }
-    let Some((pace, _, m)) = header else {
+    let Some(h) = found else {
         return Err(ReadError::file(
             path,
             ReadErrorKind::BadHeader("no \"p\" line".into()),
         ));
     };
-    if count != m {
+    let mut last = lines.line();
+    let rest = lines.into_rest()?;
+    let mut g = EdgeList::new(h.n, h.n);
+    g.base = 1;
+    let mut w = WeightAcc::default();
+    let mut count = 0u64;
+    chunks::par_lines(
+        rest,
+        path,
+        last + 1,
+        |piece, first| gr_piece(piece, first, path, h),
+        |p| {
+            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(path, k))?;
+            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(path, k))?;
+            w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
+            count += p.edges;
+            last = last.max(p.last);
+            Ok(())
+        },
+    )?;
+    if count != h.m {
         return Err(err_at(
             path,
-            lines.line(),
+            last,
             ReadErrorKind::CountMismatch {
                 what: "edges",
-                declared: m,
+                declared: h.m,
                 found: count,
             },
         ));
     }
     g.first_nonfinite = w.first_nonfinite;
-    g.weights = w.finish(!pace);
+    g.weights = w.finish(!h.pace);
     Ok(g)
 }
 

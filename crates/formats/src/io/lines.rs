@@ -112,6 +112,33 @@ impl<R: BufRead> Lines<R> {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The reader, positioned at the start of the next line (after the lines returned so
+    /// far), for a reader that goes on with the rest in another way (in parallel).
+    pub(crate) fn into_rest(mut self) -> Result<R, ReadError> {
+        if self.after_cr {
+            // The last line ended with `\r`: a `\n` right after it belongs to that end.
+            loop {
+                match self.reader.fill_buf() {
+                    Ok(a) => {
+                        if a.first() == Some(&b'\n') {
+                            self.reader.consume(1);
+                        }
+                        break;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        return Err(ReadError::at(
+                            &self.path,
+                            self.line + 1,
+                            ReadErrorKind::Io(e),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(self.reader)
+    }
 }
 
 /// Room for one more element in `v` (read so far: `v.len()`), or an error at `line` saying the
@@ -130,11 +157,16 @@ pub(crate) fn room<T>(v: &mut Vec<T>, path: &Path, line: u64) -> Result<(), Read
     })
 }
 
-/// `v` extended by `more`, or an error saying the machine does not have the memory.
-fn room_extend<T: Copy>(v: &mut Vec<T>, more: &[T]) -> Result<(), ReadErrorKind> {
+/// `v` extended by `more`, or an error saying the machine does not have the memory (`what`
+/// names the elements).
+pub(crate) fn room_extend<T: Copy>(
+    v: &mut Vec<T>,
+    more: &[T],
+    what: &str,
+) -> Result<(), ReadErrorKind> {
     v.try_reserve(more.len())
         .map_err(|_| ReadErrorKind::TooLarge {
-            what: format!("growing past {} weights", v.len()),
+            what: format!("growing past {} {what}", v.len()),
             needed: ((v.len() + more.len()) * size_of::<T>()) as u64,
             available: crate::memory::available().unwrap_or(0),
         })?;
@@ -354,7 +386,7 @@ impl WeightAcc {
             let at = self.inexact_real.map_or(line, |(l, _)| l);
             self.promote().map_err(|k| (at, k))?;
             let reals = self.reals.as_mut().expect("promoted");
-            room_extend(reals, &r).map_err(|k| (line, k))?;
+            room_extend(reals, &r, "weights").map_err(|k| (line, k))?;
             return Ok(());
         }
         if let Some(u) = later.uints {
@@ -378,7 +410,7 @@ impl WeightAcc {
                 ));
             }
             let more: Vec<f64> = later.ints.iter().map(|&x| x as f64).collect();
-            return room_extend(reals, &more).map_err(|k| (line, k));
+            return room_extend(reals, &more, "weights").map_err(|k| (line, k));
         }
         if let Some(u) = &mut self.uints {
             if later.negative {
@@ -393,11 +425,11 @@ impl WeightAcc {
                 ));
             }
             let more: Vec<u64> = later.ints.iter().map(|&x| x as u64).collect();
-            return room_extend(u, &more).map_err(|k| (line, k));
+            return room_extend(u, &more, "weights").map_err(|k| (line, k));
         }
         self.negative |= later.negative;
         self.inexact_real = self.inexact_real.or(later.inexact_real);
-        room_extend(&mut self.ints, &later.ints).map_err(|k| (line, k))
+        room_extend(&mut self.ints, &later.ints, "weights").map_err(|k| (line, k))
     }
 
     fn push_real(&mut self, v: f64) -> Result<(), ReadErrorKind> {

@@ -220,7 +220,7 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
     };
     let mut g = match format {
         InputFormat::MatrixMarket => mtx::read(open(path, opts)?, path)?,
-        InputFormat::Dimacs => dimacs::read_gr(open(path, opts)?, path)?,
+        InputFormat::Dimacs => dimacs::read_gr(open_reader(path, opts)?, path)?,
         InputFormat::EdgeList => text::read_edge_list(open_reader(path, opts)?, path, opts.base)?,
         InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,
         InputFormat::Gml => gml::read(open(path, opts)?, path)?,
@@ -246,7 +246,7 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
         }
         InputFormat::Ldbc => {
             let (v, e) = ldbc_pair(path);
-            text::read_ldbc(open(&v, opts)?, &v, open(&e, opts)?, &e)?
+            text::read_ldbc(open_reader(&v, opts)?, &v, open_reader(&e, opts)?, &e)?
         }
     };
     if opts.undirected {

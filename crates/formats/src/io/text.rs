@@ -6,7 +6,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::lines::{Lines, WeightAcc, err_at, parse_i64, parse_u64, room, show, tokens};
+use super::lines::{
+    Lines, WeightAcc, check_vertices, err_at, parse_i64, parse_u64, room, room_extend, show, tokens,
+};
 use super::{IdBase, chunks};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
@@ -146,28 +148,15 @@ pub(crate) fn read_edge_list(
     chunks::par_lines(
         reader,
         path,
+        1,
         |piece, first| el_piece(piece, first, path, lowest),
         |p| {
             if let Some((has_w, no)) = p.weighted {
                 arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
                     .map_err(|k| err_at(path, no, k))?;
             }
-            let grow = |v: &mut Vec<u32>, more: &[u32]| {
-                v.try_reserve(more.len()).map_err(|_| {
-                    ReadError::file(
-                        path,
-                        ReadErrorKind::TooLarge {
-                            what: format!("growing past {} arcs", v.len()),
-                            needed: ((v.len() + more.len()) * 4) as u64,
-                            available: crate::memory::available().unwrap_or(0),
-                        },
-                    )
-                })?;
-                v.extend_from_slice(more);
-                Ok::<(), ReadError>(())
-            };
-            grow(&mut g.src, &p.src)?;
-            grow(&mut g.dst, &p.dst)?;
+            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(path, k))?;
+            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(path, k))?;
             w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
             min_id = min_id.min(p.min_id);
             max_id = max_id.max(p.max_id);
@@ -273,56 +262,44 @@ pub(crate) fn read_adjacency<R: BufRead>(
     Ok(g)
 }
 
-/// LDBC Graphalytics: the `.v` file lists vertex labels (their order gives ids `0..n`), the
-/// `.e` file `src dst [weight]` by label.
-pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
-    mut vlines: Lines<R>,
-    vpath: &Path,
-    elines: Lines<Q>,
+/// The arcs of one piece of an LDBC `.e` file (the first line numbered `first`), by the
+/// vertex ids of `index` (label -> id).
+fn ldbc_piece(
+    piece: &[u8],
+    first: u64,
     epath: &Path,
-) -> Result<EdgeList, ReadError> {
-    let mut labels = Labels::default();
-    while let Some((no, l)) = vlines.next_line()? {
+    vpath: &Path,
+    id_of: &(dyn Fn(i64) -> Option<u32> + Sync),
+    n: usize,
+) -> Result<ElPiece, ReadError> {
+    let guess = piece.len() / 12 + 1;
+    let mut p = ElPiece {
+        src: Vec::with_capacity(guess),
+        dst: Vec::with_capacity(guess),
+        w: WeightAcc::default(),
+        weighted: None,
+        min_id: 0,
+        max_id: 0,
+        declared: None,
+    };
+    let mut has_w_all: Option<bool> = None;
+    for (no, l) in (first..).zip(chunks::lines_of(piece)) {
         let t = l.trim_ascii();
         if is_comment(t) {
             continue;
         }
-        let toks: Vec<&[u8]> = tokens(t).collect();
-        if toks.len() != 1 {
-            return Err(err_at(
-                vpath,
-                no,
-                ReadErrorKind::BadLine(format!(
-                    "{} fields, a .v line holds one vertex id",
-                    toks.len()
-                )),
-            ));
-        }
-        let lab = label(vpath, no, toks[0])?;
-        if labels.index.contains_key(&lab) {
-            return Err(err_at(
-                vpath,
-                no,
-                ReadErrorKind::BadLine(format!("vertex {lab} listed twice")),
-            ));
-        }
-        labels.get_or_add(lab);
-    }
-    let n = labels.labels.len();
-    let mut g = EdgeList::new(n, n);
-    let mut w = WeightAcc::default();
-    let mut weighted = None;
-    let mut el = elines;
-    while let Some((no, l)) = el.next_line()? {
-        let t = l.trim_ascii();
-        if is_comment(t) {
-            continue;
-        }
-        let toks: Vec<&[u8]> = tokens(t).collect();
-        let has_w = arc_fields_n(toks.len(), &mut weighted).map_err(|k| err_at(epath, no, k))?;
+        let mut it = tokens(t);
+        let fields: [&[u8]; 3] = [
+            it.next().unwrap_or_default(),
+            it.next().unwrap_or_default(),
+            it.next().unwrap_or_default(),
+        ];
+        let nf = fields.iter().filter(|f| !f.is_empty()).count() + it.count();
+        let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(epath, no, k))?;
+        p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u32, ReadError> {
             let lab = label(epath, no, t)?;
-            labels.index.get(&lab).copied().ok_or_else(|| {
+            id_of(lab).ok_or_else(|| {
                 err_at(
                     epath,
                     no,
@@ -333,16 +310,159 @@ pub(crate) fn read_ldbc<R: BufRead, Q: BufRead>(
                 )
             })
         };
-        room(&mut g.src, epath, no)?;
-        room(&mut g.dst, epath, no)?;
-        g.src.push(id(toks[0])?);
-        g.dst.push(id(toks[1])?);
+        p.src.push(id(fields[0])?);
+        p.dst.push(id(fields[1])?);
         if has_w {
-            w.push(toks[2], no).map_err(|k| err_at(epath, no, k))?;
+            p.w.push(fields[2], no).map_err(|k| err_at(epath, no, k))?;
         }
     }
+    Ok(p)
+}
+
+/// The labels of one piece of an LDBC `.v` file, and where their lines are not consecutive:
+/// `(label index in the piece, its line)` at the first label and after each comment or blank.
+struct VPiece {
+    labels: Vec<i64>,
+    runs: Vec<(usize, u64)>,
+}
+
+fn v_piece(piece: &[u8], first: u64, vpath: &Path) -> Result<VPiece, ReadError> {
+    let mut p = VPiece {
+        labels: Vec::with_capacity(piece.len() / 8 + 1),
+        runs: Vec::new(),
+    };
+    let mut next = 0u64;
+    for (no, l) in (first..).zip(chunks::lines_of(piece)) {
+        let t = l.trim_ascii();
+        if is_comment(t) {
+            continue;
+        }
+        let mut toks = tokens(t);
+        let lab = toks.next().expect("non-empty line");
+        let more = toks.count();
+        if more != 0 {
+            return Err(err_at(
+                vpath,
+                no,
+                ReadErrorKind::BadLine(format!(
+                    "{} fields, a .v line holds one vertex id",
+                    more + 1
+                )),
+            ));
+        }
+        if no != next {
+            p.runs.push((p.labels.len(), no));
+        }
+        next = no + 1;
+        p.labels.push(label(vpath, no, lab)?);
+    }
+    Ok(p)
+}
+
+/// The id of each label of an LDBC `.v` file (its position in the file): by arithmetic when
+/// the labels are consecutive integers, by binary search when they increase, by a hash map
+/// otherwise.
+enum VertexIds {
+    Consecutive(i64),
+    Increasing,
+    Hashed(HashMap<i64, u32>),
+}
+
+impl VertexIds {
+    /// The ids of `labels` (read from `vpath`, label `i` on line `line_of(i)`); a label listed
+    /// twice is refused at its second line.
+    fn new(
+        labels: &[i64],
+        vpath: &Path,
+        line_of: impl Fn(usize) -> u64,
+    ) -> Result<Self, ReadError> {
+        if labels.par_windows(2).all(|w| w[0] < w[1]) {
+            let consecutive = labels
+                .first()
+                .zip(labels.last())
+                .is_none_or(|(&a, &b)| b.checked_sub(a) == Some(labels.len() as i64 - 1));
+            return Ok(if consecutive {
+                VertexIds::Consecutive(labels.first().copied().unwrap_or(0))
+            } else {
+                VertexIds::Increasing
+            });
+        }
+        let mut index = HashMap::with_capacity(labels.len());
+        for (i, &lab) in labels.iter().enumerate() {
+            if index.insert(lab, i as u32).is_some() {
+                return Err(err_at(
+                    vpath,
+                    line_of(i),
+                    ReadErrorKind::BadLine(format!("vertex {lab} listed twice")),
+                ));
+            }
+        }
+        Ok(VertexIds::Hashed(index))
+    }
+
+    /// The id of `lab`, if it is one of `labels`.
+    fn get(&self, labels: &[i64], lab: i64) -> Option<u32> {
+        match self {
+            VertexIds::Consecutive(first) => lab
+                .checked_sub(*first)
+                .filter(|&d| d >= 0 && (d as u64) < labels.len() as u64)
+                .map(|d| d as u32),
+            VertexIds::Increasing => labels.binary_search(&lab).ok().map(|i| i as u32),
+            VertexIds::Hashed(index) => index.get(&lab).copied(),
+        }
+    }
+}
+
+/// LDBC Graphalytics: the `.v` file lists vertex labels (their order gives ids `0..n`), the
+/// `.e` file `src dst [weight]` by label (both parsed on every core).
+pub(crate) fn read_ldbc(
+    vreader: impl Read + Send,
+    vpath: &Path,
+    ereader: impl Read + Send,
+    epath: &Path,
+) -> Result<EdgeList, ReadError> {
+    let mut labels: Vec<i64> = Vec::new();
+    let mut runs: Vec<(usize, u64)> = Vec::new();
+    chunks::par_lines(
+        vreader,
+        vpath,
+        1,
+        |piece, first| v_piece(piece, first, vpath),
+        |p| {
+            let base = labels.len();
+            runs.extend(p.runs.iter().map(|&(i, no)| (base + i, no)));
+            room_extend(&mut labels, &p.labels, "vertices").map_err(|k| ReadError::file(vpath, k))
+        },
+    )?;
+    let line_of = |i: usize| {
+        let r = runs.partition_point(|&(j, _)| j <= i) - 1;
+        runs[r].1 + (i - runs[r].0) as u64
+    };
+    if let Some(last) = labels.len().checked_sub(1) {
+        check_vertices(vpath, line_of(last), labels.len() as u64)?;
+    }
+    let ids = VertexIds::new(&labels, vpath, line_of)?;
+    let n = labels.len();
+    let mut g = EdgeList::new(n, n);
+    let mut w = WeightAcc::default();
+    let mut weighted = None;
+    chunks::par_lines(
+        ereader,
+        epath,
+        1,
+        |piece, first| ldbc_piece(piece, first, epath, vpath, &|l| ids.get(&labels, l), n),
+        |p| {
+            if let Some((has_w, no)) = p.weighted {
+                arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
+                    .map_err(|k| err_at(epath, no, k))?;
+            }
+            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(epath, k))?;
+            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(epath, k))?;
+            w.append(p.w).map_err(|(no, k)| err_at(epath, no, k))
+        },
+    )?;
     g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
-    g.labels = Some(labels.labels);
+    g.labels = Some(labels);
     Ok(g)
 }

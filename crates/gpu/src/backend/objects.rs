@@ -49,9 +49,8 @@ impl Objects for GpuBackend {
         let what = format!("a {}x{} {format:?} matrix", a.nrows(), a.ncols());
         let storage = if format == Format::Csr {
             // Uploaded from the caller's arrays (no host copy).
-            let v = size_of::<S::T>() as u64;
-            let bytes = (a.nrows() as u64 + 1) * 4 + a.nnz() as u64 * (4 + v);
-            self.dev.check_fits(&what, bytes)?;
+            self.dev
+                .check_fits(&what, csr_bytes::<S>(a.nrows(), a.nnz()))?;
             Storage::Csr(self.dev_csr(a)?)
         } else {
             let host = SparseMatrix::from_csr(a, format, opts)?;
@@ -551,10 +550,16 @@ impl GpuBackend {
     }
 }
 
+/// The device bytes of a CSR matrix of `nrows` rows and `nnz` entries (u32 indices).
+fn csr_bytes<S: Semiring>(nrows: usize, nnz: usize) -> u64 {
+    (nrows as u64 + 1) * 4 + nnz as u64 * (4 + size_of::<S::T>() as u64)
+}
+
+/// The device bytes of `m` in its format.
 pub(super) fn bytes_for<S: Semiring>(m: &SparseMatrix<S>) -> u64 {
     let v = size_of::<S::T>() as u64;
     match m {
-        SparseMatrix::Csr(c) => (c.nrows() as u64 + 1) * 4 + c.nnz() as u64 * (4 + v),
+        SparseMatrix::Csr(c) => csr_bytes::<S>(c.nrows(), c.nnz()),
         SparseMatrix::Ell(e) => (e.width() * e.nrows()) as u64 * (4 + v),
         SparseMatrix::Dia(d) => d.offsets().len() as u64 * (8 + d.nrows() as u64 * v),
         SparseMatrix::Coo(c) => c.nnz() as u64 * (8 + v),
