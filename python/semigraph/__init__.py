@@ -1,0 +1,202 @@
+"""semigraph: graph algorithms as linear algebra over semirings, on NVIDIA GPUs and the CPU.
+
+SciPy sparse matrices in (``A[u, v]`` is the weight of the arc ``u -> v``, vertices 0-based as
+SciPy numbers them), NumPy arrays out::
+
+    import scipy.sparse as sp, semigraph
+    A = semigraph.read_graph("roads.gr")          # or any scipy.sparse matrix
+    levels, parents = semigraph.bfs(A, 0)         # on the GPU when there is one
+    dist, pred = semigraph.sssp(A, 0, backend="cpu")
+
+A :class:`Graph` keeps the matrix on its backend (on the GPU, in device memory) so that
+repeated queries do not upload it again::
+
+    g = semigraph.Graph(A, backend="gpu")
+    for s in sources:
+        levels, parents = g.bfs(s)
+
+Every function takes ``backend="auto" | "cpu" | "gpu"``: auto is the GPU when one can be
+opened (see :func:`gpu_available`), the CPU otherwise. Errors are Python exceptions carrying
+the library's messages: ``ValueError`` for bad input, ``IndexError`` for a vertex out of
+range, ``MemoryError`` for a graph refused before allocating, :class:`NegativeCycleError`
+(a ``ValueError``) naming the cycle, :class:`GpuUnavailable` saying why there is no GPU.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import scipy.sparse
+
+from . import _native
+from ._native import GpuUnavailable, NegativeCycleError, SemigraphError
+
+__version__ = _native.__version__
+
+__all__ = [
+    "Graph",
+    "GpuUnavailable",
+    "NegativeCycleError",
+    "SemigraphError",
+    "apsp",
+    "bfs",
+    "cdlp",
+    "gpu_available",
+    "gpu_status",
+    "lcc",
+    "pagerank",
+    "reachability",
+    "read_graph",
+    "sssp",
+    "triangles",
+    "wcc",
+    "widest_path",
+]
+
+
+def gpu_status():
+    """``(available, reason)``: whether the GPU backend opens in this process, and if not why
+    (no driver, no device, no NVRTC)."""
+    return _native.gpu_status()
+
+
+def gpu_available() -> bool:
+    """Whether ``backend="gpu"`` works here (the GPU backend opens once per process)."""
+    return _native.gpu_status()[0]
+
+
+def read_graph(path, undirected: bool = False, return_labels: bool = False):
+    """Reads a graph file (every format the ``semigraph`` CLI reads: edge lists, DIMACS ``.gr``,
+    Matrix Market, LDBC ``.v``/``.e``, GAP ``.sg``/``.wsg``, SciPy ``.npz``, ...; gzip or xz
+    compressed) as a ``scipy.sparse.csr_matrix``.
+
+    Vertices are numbered from 0 (a 1-based file's vertex 1 is row 0). ``data`` is int64,
+    uint64 or float64 as the file's weights are; a file without weights gives 1.0 on every
+    arc. Parallel arcs are kept as separate entries, in file order (a non-canonical matrix;
+    each algorithm combines them as its semiring does: shortest paths keep the smallest).
+    With ``undirected=True`` every arc also gets its reverse. With ``return_labels=True``
+    returns ``(A, labels)``: ``labels[i]`` is the file's name of vertex ``i`` for files that
+    name their vertices (LDBC, adjacency lists, GML), else ``None``.
+    """
+    n, indptr, indices, data, labels = _native.read_graph(os.fspath(path), undirected)
+    a = scipy.sparse.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
+    return (a, labels) if return_labels else a
+
+
+def _csr(a):
+    """``a`` as a square CSR matrix (anything ``scipy.sparse.csr_matrix`` accepts)."""
+    if not scipy.sparse.issparse(a) or a.format != "csr":
+        a = scipy.sparse.csr_matrix(a)
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        raise ValueError(f"an adjacency matrix must be square, this one is {a.shape}")
+    return a
+
+
+def _f64(data):
+    return data if data.dtype == np.float64 else np.asarray(data, dtype=np.float64)
+
+
+class Graph:
+    """A square adjacency matrix held by a backend between calls.
+
+    ``Graph(A, backend="auto")`` uploads ``A`` once (``A[u, v]`` = weight of ``u -> v``; any
+    matrix ``scipy.sparse.csr_matrix`` accepts; values become float64 distances, parallel
+    entries keep the smallest, explicit zeros are arcs of weight 0). Each method then costs
+    the algorithm and the copy of its result to the host. The matrix itself is copied into
+    the library (SciPy's arrays are not kept).
+    """
+
+    def __init__(self, a, backend: str = "auto"):
+        a = _csr(a)
+        self._g = _native.Graph(a.shape[0], a.indptr, a.indices, _f64(a.data), backend)
+
+    @property
+    def n(self) -> int:
+        """The number of vertices."""
+        return self._g.n
+
+    @property
+    def backend(self) -> str:
+        """``"cpu"`` or ``"gpu"``: where the matrix is held."""
+        return self._g.backend
+
+    def bfs(self, source: int):
+        """Breadth-first search: ``(levels, parents)`` int64 arrays, -1 where unreached (and
+        for the source's parent); each parent the smallest-id vertex one level closer."""
+        return self._g.bfs(source)
+
+    def sssp(self, source: int, algorithm: str = "auto"):
+        """Shortest paths: ``(distances, predecessors)``, float64 (inf where unreachable) and
+        int64 (-1 for the source and unreachable vertices). ``algorithm`` is ``"auto"``,
+        ``"bellman-ford"`` (any weights; a reachable negative cycle raises
+        :class:`NegativeCycleError` naming it) or ``"delta-stepping"`` (weights >= 0)."""
+        return self._g.sssp(source, algorithm)
+
+    def apsp(self, next_hop: bool = True):
+        """All-pairs shortest paths: ``(D, next_hop)`` n x n arrays; ``D[i, j]`` inf where no
+        path, ``next_hop[i, j]`` the vertex after ``i`` on a shortest path (-1 where none, ``i``
+        on the diagonal), ``None`` with ``next_hop=False``."""
+        return self._g.apsp(next_hop)
+
+    def pagerank(self, damping: float = 0.85, iterations: int = 100, tolerance=1e-9):
+        """PageRank, LDBC Graphalytics definition (weights ignored; dangling vertices' rank
+        spread evenly): float64 ranks summing to 1. Stops after ``iterations`` or once one
+        changes the ranks by at most ``tolerance`` (L1); ``tolerance=None`` runs every one."""
+        return self._g.pagerank(damping, iterations, tolerance)[0]
+
+    def wcc(self):
+        """Weakly connected components (FastSV): int64 labels, each the smallest vertex of
+        its component."""
+        return self._g.wcc()
+
+    def cdlp(self, iterations: int = 10):
+        """Community detection by label propagation (LDBC Graphalytics): int64 labels."""
+        return self._g.cdlp(iterations)
+
+    def lcc(self):
+        """Local clustering coefficients (LDBC Graphalytics definition): float64."""
+        return self._g.lcc()
+
+    def triangles(self):
+        """Triangles of the undirected simple graph: ``(total, per_vertex)``."""
+        return self._g.triangles()
+
+    def widest_path(self, source: int):
+        """Widest (bottleneck) paths, weights as capacities: float64, the source inf,
+        unreachable vertices -inf."""
+        return self._g.widest_path(source)
+
+    def reachability(self, source: int):
+        """The vertices reachable from ``source`` (itself included): bool array."""
+        return self._g.reachability(source)
+
+    def __repr__(self):
+        return repr(self._g)
+
+
+def _one_shot(name, doc):
+    def f(a, *args, backend: str = "auto", **kwargs):
+        g = a if isinstance(a, Graph) else Graph(a, backend=backend)
+        return getattr(g, name)(*args, **kwargs)
+
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = (
+        f"{doc}\n\n``{name}(A, ...)`` is ``Graph(A, backend=backend).{name}(...)``: ``A`` a "
+        "SciPy matrix (uploaded for this call) or a :class:`Graph` (already held). See "
+        f":meth:`Graph.{name}`."
+    )
+    return f
+
+
+bfs = _one_shot("bfs", "Breadth-first search from a source: ``(levels, parents)``.")
+sssp = _one_shot("sssp", "Single-source shortest paths: ``(distances, predecessors)``.")
+apsp = _one_shot("apsp", "All-pairs shortest paths: ``(D, next_hop)``.")
+pagerank = _one_shot("pagerank", "PageRank (LDBC Graphalytics definition).")
+wcc = _one_shot("wcc", "Weakly connected components: smallest-vertex labels.")
+cdlp = _one_shot("cdlp", "Community detection by label propagation (LDBC).")
+lcc = _one_shot("lcc", "Local clustering coefficients (LDBC).")
+triangles = _one_shot("triangles", "Triangle count: ``(total, per_vertex)``.")
+widest_path = _one_shot("widest_path", "Widest (bottleneck) paths from a source.")
+reachability = _one_shot("reachability", "Vertices reachable from a source.")

@@ -1,0 +1,62 @@
+//! The process's backends: the CPU backend, and the GPU backend opened once on first use.
+
+use std::sync::OnceLock;
+
+use pyo3::prelude::*;
+use semigraph_algos::CpuBackend;
+use semigraph_gpu::GpuBackend;
+
+use crate::errors::GpuUnavailable;
+
+static CPU: OnceLock<CpuBackend> = OnceLock::new();
+static GPU: OnceLock<Result<GpuBackend, String>> = OnceLock::new();
+
+/// The CPU backend (rayon's global pool).
+pub(crate) fn cpu() -> &'static CpuBackend {
+    CPU.get_or_init(CpuBackend::new)
+}
+
+/// The GPU backend, opened on the first call; the reason it cannot be opened otherwise (no
+/// driver, no device, no NVRTC), the same on every later call.
+pub(crate) fn gpu() -> Result<&'static GpuBackend, String> {
+    GPU.get_or_init(|| GpuBackend::new().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Which backend a call runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    Cpu,
+    Gpu,
+}
+
+/// `backend="auto" | "cpu" | "gpu"`: auto is the GPU when one can be opened, else the CPU.
+pub(crate) fn choose(name: &str) -> PyResult<Choice> {
+    match name {
+        "cpu" => Ok(Choice::Cpu),
+        "gpu" => match gpu() {
+            Ok(_) => Ok(Choice::Gpu),
+            Err(why) => Err(GpuUnavailable::new_err(format!(
+                "backend=\"gpu\": no GPU backend: {why}"
+            ))),
+        },
+        "auto" => Ok(if gpu().is_ok() {
+            Choice::Gpu
+        } else {
+            Choice::Cpu
+        }),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "backend={other:?}: expected \"auto\", \"cpu\" or \"gpu\""
+        ))),
+    }
+}
+
+/// `(available, reason)`: whether the GPU backend opens here, and if not, why.
+#[pyfunction]
+pub(crate) fn gpu_status(py: Python<'_>) -> (bool, Option<String>) {
+    match py.detach(gpu) {
+        Ok(_) => (true, None),
+        Err(why) => (false, Some(why)),
+    }
+}

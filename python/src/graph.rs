@@ -1,0 +1,409 @@
+//! `Graph`: an adjacency matrix held by a backend (on the GPU, in device memory) between
+//! calls, and the algorithms over it.
+
+use std::sync::OnceLock;
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use self_cell::self_cell;
+use semigraph_algos::{
+    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
+    Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, SsspMethod, UNREACHED,
+    apsp, bellman_ford, bfs, cdlp, delta_stepping, lcc, pagerank, reachability, sssp_choice,
+    triangle_count, triangles_per_vertex, wcc, widest_path,
+};
+use semigraph_formats::{Csr, EdgeList, Weights};
+use semigraph_gpu::GpuBackend;
+use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
+
+use crate::backends::{Choice, choose, cpu, gpu};
+use crate::errors::{format_err, py_err};
+
+/// Weights as distances: min-plus over f64 (SciPy's value type); parallel arcs keep the
+/// smallest weight, as the CLI's shortest paths do.
+type W = MinPlus<f64>;
+
+/// What a backend holds of one graph: the weighted matrices, and the pattern BFS runs on
+/// (made on the first BFS, then kept).
+struct Held<'a, B: Frontier> {
+    weights: AlgoGraph<'a, B, W>,
+    pattern: OnceLock<AlgoGraph<'a, B, BfsSemiring>>,
+}
+
+type CpuHeld<'a> = Held<'a, CpuBackend>;
+type GpuHeld<'a> = Held<'a, GpuBackend>;
+
+self_cell!(
+    struct CpuCell {
+        owner: Csr<W>,
+        #[not_covariant]
+        dependent: CpuHeld,
+    }
+);
+
+self_cell!(
+    struct GpuCell {
+        owner: Csr<W>,
+        #[not_covariant]
+        dependent: GpuHeld,
+    }
+);
+
+enum Cell {
+    Cpu(CpuCell),
+    Gpu(GpuCell),
+}
+
+/// Runs `$body` with `$h` the [`Held`] matrices of `$g` on whichever backend holds them.
+macro_rules! with_held {
+    ($g:expr, $h:ident => $body:expr) => {
+        match &$g.cell {
+            Cell::Cpu(c) => c.with_dependent(|_, $h| $body),
+            Cell::Gpu(c) => c.with_dependent(|_, $h| $body),
+        }
+    };
+}
+
+fn build<'a, B: Frontier>(backend: &'a B, a: &'a Csr<W>) -> semigraph_algos::Result<Held<'a, B>> {
+    let opts = GraphOptions {
+        pull: true,
+        ..Default::default()
+    };
+    Ok(Held {
+        weights: AlgoGraph::new(backend, a, opts)?,
+        pattern: OnceLock::new(),
+    })
+}
+
+impl<B: Frontier> Held<'_, B> {
+    fn pattern(&self) -> semigraph_algos::Result<&AlgoGraph<'_, B, BfsSemiring>> {
+        if let Some(p) = self.pattern.get() {
+            return Ok(p);
+        }
+        let p = self.weights.pattern::<BfsSemiring>()?;
+        Ok(self.pattern.get_or_init(|| p))
+    }
+}
+
+/// Indices of a SciPy matrix: int32 or int64, borrowed from NumPy.
+#[derive(FromPyObject)]
+pub(crate) enum Ints<'py> {
+    I32(PyReadonlyArray1<'py, i32>),
+    I64(PyReadonlyArray1<'py, i64>),
+}
+
+impl Ints<'_> {
+    /// The values as u32, each checked to lie in `0..limit` (`what` names the array).
+    fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
+        let bad = |x: i64| {
+            PyValueError::new_err(format!(
+                "{what} holds {x}, outside 0..{limit} (not a valid CSR matrix)"
+            ))
+        };
+        let check = |x: i64| -> PyResult<u32> {
+            if x < 0 || x as u64 >= limit.min(u32::MAX as u64 + 1) {
+                Err(bad(x))
+            } else {
+                Ok(x as u32)
+            }
+        };
+        match self {
+            Ints::I32(a) => a.as_slice()?.par_iter().map(|&x| check(x as i64)).collect(),
+            Ints::I64(a) => a.as_slice()?.par_iter().map(|&x| check(x)).collect(),
+        }
+    }
+}
+
+/// A NumPy vector and matrix handed to Python.
+type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
+type Arr2<'py, T> = Bound<'py, PyArray2<T>>;
+
+/// An optional -1 for "none" in place of a library sentinel, as int64.
+fn ids(v: Vec<u32>, none: u32) -> Vec<i64> {
+    v.into_par_iter()
+        .map(|x| if x == none { -1 } else { x as i64 })
+        .collect()
+}
+
+/// A square adjacency matrix (`A[u, v]` = weight of the arc `u -> v`) held by a backend
+/// between calls: on the GPU it is uploaded once, and each algorithm call costs the algorithm
+/// (and the copy of its result to the host).
+#[pyclass(module = "semigraph._native", frozen)]
+pub(crate) struct Graph {
+    cell: Cell,
+    n: usize,
+    backend: Choice,
+}
+
+#[pymethods]
+impl Graph {
+    /// `Graph(n, indptr, indices, data, backend)`: the CSR arrays of an `n x n` matrix
+    /// (`indptr` and `indices` int32 or int64, `data` float64; duplicates keep the smallest
+    /// weight, explicit zeros are arcs of weight 0).
+    #[new]
+    #[pyo3(signature = (n, indptr, indices, data, backend = "auto"))]
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        indptr: Ints<'_>,
+        indices: Ints<'_>,
+        data: PyReadonlyArray1<'_, f64>,
+        backend: &str,
+    ) -> PyResult<Self> {
+        let choice = choose(backend)?;
+        if n >= u32::MAX as usize {
+            return Err(PyValueError::new_err(format!(
+                "{n} vertices: semigraph numbers vertices in 32 bits (fewer than {})",
+                u32::MAX
+            )));
+        }
+        let m = data.len()?;
+        // Offsets are 32-bit in semigraph's CSR: at most 2^32 - 1 arcs.
+        let ptr = indptr.to_u32(u32::MAX as u64 + 1, "indptr")?;
+        if ptr.len() != n + 1 || ptr[0] != 0 || ptr[n] as usize != m {
+            return Err(PyValueError::new_err(format!(
+                "not a CSR matrix of {n} rows and {m} entries: indptr has {} entries, from {} to {}",
+                ptr.len(),
+                ptr.first().copied().unwrap_or(0),
+                ptr.last().copied().unwrap_or(0)
+            )));
+        }
+        if ptr.par_windows(2).any(|w| w[0] > w[1]) {
+            return Err(PyValueError::new_err("indptr decreases: not a CSR matrix"));
+        }
+        let dst = indices.to_u32(n as u64, "indices")?;
+        if dst.len() != m {
+            return Err(PyValueError::new_err(format!(
+                "{} indices for {m} values: not a CSR matrix",
+                dst.len()
+            )));
+        }
+        let w = data.as_slice()?.to_vec();
+        let cell = py.detach(|| {
+            let mut g = EdgeList::new(n, n);
+            g.src = (0..n)
+                .into_par_iter()
+                .flat_map_iter(|r| std::iter::repeat_n(r as u32, (ptr[r + 1] - ptr[r]) as usize))
+                .collect();
+            g.dst = dst;
+            g.weights = Weights::Real(w);
+            let a = g.to_csr::<W, u32>().map_err(format_err)?;
+            Ok::<_, PyErr>(match choice {
+                Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
+                Choice::Gpu => {
+                    let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
+                    Cell::Gpu(GpuCell::try_new(a, |a| build(b, a)).map_err(py_err)?)
+                }
+            })
+        })?;
+        Ok(Graph {
+            cell,
+            n,
+            backend: choice,
+        })
+    }
+
+    /// The number of vertices.
+    #[getter]
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The backend holding the matrix: "cpu" or "gpu".
+    #[getter]
+    fn backend(&self) -> &'static str {
+        match self.backend {
+            Choice::Cpu => "cpu",
+            Choice::Gpu => "gpu",
+        }
+    }
+
+    /// Breadth-first search from `source`: `(levels, parents)`, int64, -1 where unreached
+    /// (the source's parent is -1 too); each parent the smallest-id vertex one level closer.
+    fn bfs<'py>(
+        &self,
+        py: Python<'py>,
+        source: usize,
+    ) -> PyResult<(Arr1<'py, i64>, Arr1<'py, i64>)> {
+        let r = py.detach(|| {
+            with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default())))
+        });
+        let mut r = r.map_err(py_err)?;
+        r.parents[source] = NO_PARENT;
+        Ok((
+            ids(r.levels, UNREACHED).into_pyarray(py),
+            ids(r.parents, NO_PARENT).into_pyarray(py),
+        ))
+    }
+
+    /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
+    /// unreachable, int64 with -1 for the source and unreachable vertices. `algorithm`:
+    /// "auto", "bellman-ford" (any weights; a negative cycle raises `NegativeCycleError`
+    /// naming it) or "delta-stepping" (non-negative weights).
+    #[pyo3(signature = (source, algorithm = "auto"))]
+    fn sssp<'py>(
+        &self,
+        py: Python<'py>,
+        source: usize,
+        algorithm: &str,
+    ) -> PyResult<(Arr1<'py, f64>, Arr1<'py, i64>)> {
+        let method = match algorithm {
+            "auto" => SsspMethod::Auto,
+            "bellman-ford" => SsspMethod::BellmanFord,
+            "delta-stepping" => SsspMethod::DeltaStepping,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "algorithm={other:?}: expected \"auto\", \"bellman-ford\" or \"delta-stepping\""
+                )));
+            }
+        };
+        let sp = py.detach(|| {
+            with_held!(self, h => {
+                let g = &h.weights;
+                let method = match method {
+                    SsspMethod::Auto => sssp_choice(g.backend().kind(), g.csr()),
+                    m => m,
+                };
+                match method {
+                    SsspMethod::DeltaStepping => DeltaGraph::from_graph(g.view()?, None)
+                        .and_then(|d| delta_stepping(&d, source)),
+                    _ => bellman_ford(g, source),
+                }
+            })
+        });
+        let sp = sp.map_err(py_err)?;
+        Ok((
+            sp.dist.into_pyarray(py),
+            ids(sp.pred, NO_PARENT).into_pyarray(py),
+        ))
+    }
+
+    /// All-pairs shortest paths: `(D, next_hop)`, `n x n`; `D[i, j]` inf where `j` is
+    /// unreachable from `i`, `next_hop[i, j]` the vertex after `i` on a shortest path (-1
+    /// where unreachable; `i` on the diagonal), or `None` with `next_hop=False`.
+    #[pyo3(signature = (next_hop = true))]
+    fn apsp<'py>(
+        &self,
+        py: Python<'py>,
+        next_hop: bool,
+    ) -> PyResult<(Arr2<'py, f64>, Option<Arr2<'py, i64>>)> {
+        let opts = ApspOptions {
+            next_hop,
+            method: ApspMethod::Auto,
+        };
+        let r = py
+            .detach(|| with_held!(self, h => apsp(&h.weights, &opts)))
+            .map_err(py_err)?;
+        let n = self.n;
+        let d = r.dist.into_pyarray(py).reshape([n, n])?;
+        let next = match r.next {
+            Some(v) => Some(ids(v, NO_PRED).into_pyarray(py).reshape([n, n])?),
+            None => None,
+        };
+        Ok((d, next))
+    }
+
+    /// PageRank (LDBC Graphalytics definition; arc weights ignored): `(ranks, iterations,
+    /// delta)`, float64 ranks summing to 1, the iterations run and the L1 norm of the last
+    /// one's change (`None` without a tolerance). Stops after `iterations`, or earlier once an
+    /// iteration changes the ranks by at most `tolerance` (`None`: every iteration, as LDBC
+    /// runs it).
+    #[pyo3(signature = (damping = 0.85, iterations = 100, tolerance = Some(1e-9)))]
+    fn pagerank<'py>(
+        &self,
+        py: Python<'py>,
+        damping: f64,
+        iterations: usize,
+        tolerance: Option<f64>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, usize, Option<f64>)> {
+        let opts = PageRankOptions {
+            damping,
+            iterations,
+            tolerance,
+        };
+        let r = py
+            .detach(|| with_held!(self, h => pagerank(&h.weights, &opts)))
+            .map_err(py_err)?;
+        Ok((r.ranks.into_pyarray(py), r.iterations, r.delta))
+    }
+
+    /// Weakly connected components (FastSV; arcs taken both ways): int64 labels, each the
+    /// smallest vertex of its component.
+    fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let c = py
+            .detach(|| with_held!(self, h => wcc(&h.weights)))
+            .map_err(py_err)?;
+        Ok(ids(c.labels, u32::MAX).into_pyarray(py))
+    }
+
+    /// Community detection by label propagation (LDBC Graphalytics definition), `iterations`
+    /// synchronous rounds: int64 labels.
+    #[pyo3(signature = (iterations = 10))]
+    fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let l = py
+            .detach(|| with_held!(self, h => cdlp(&h.weights, iterations)))
+            .map_err(py_err)?;
+        Ok(ids(l, u32::MAX).into_pyarray(py))
+    }
+
+    /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,
+    /// arcs counted per direction): float64.
+    fn lcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let c = py
+            .detach(|| with_held!(self, h => lcc(&h.weights)))
+            .map_err(py_err)?;
+        Ok(c.into_pyarray(py))
+    }
+
+    /// Triangles of the undirected simple graph (arcs in either direction, loops ignored):
+    /// `(total, per_vertex)`, per_vertex int64 (the triangles each vertex belongs to).
+    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyArray1<i64>>)> {
+        let (t, per) = py
+            .detach(|| {
+                with_held!(self, h => triangle_count(&h.weights)
+                    .and_then(|t| Ok((t, triangles_per_vertex(&h.weights)?))))
+            })
+            .map_err(py_err)?;
+        let per: Vec<i64> = per.into_par_iter().map(|x| x as i64).collect();
+        Ok((t, per.into_pyarray(py)))
+    }
+
+    /// Widest (maximum-bottleneck) paths from `source`, weights as capacities: float64, the
+    /// source inf, unreachable vertices -inf.
+    fn widest_path<'py>(
+        &self,
+        py: Python<'py>,
+        source: usize,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let w = py
+            .detach(|| {
+                with_held!(self, h => h.weights.view::<MaxMin<f64>>().and_then(|g| widest_path(&g, source)))
+            })
+            .map_err(py_err)?;
+        Ok(w.into_pyarray(py))
+    }
+
+    /// The vertices reachable from `source` (itself included): a bool array.
+    fn reachability<'py>(
+        &self,
+        py: Python<'py>,
+        source: usize,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let r = py
+            .detach(|| {
+                with_held!(self, h => h.weights.pattern::<OrAnd>().and_then(|g| reachability(&g, source)))
+            })
+            .map_err(py_err)?;
+        Ok(r.into_pyarray(py))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "semigraph.Graph(n={}, backend={:?})",
+            self.n,
+            self.backend()
+        )
+    }
+}

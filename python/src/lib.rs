@@ -1,0 +1,24 @@
+//! `semigraph._native`: the Rust side of the Python package. The Python modules in
+//! `python/semigraph/` turn SciPy matrices into the index and value arrays these functions
+//! take, and results come back as NumPy arrays that own the Rust vectors (no copy).
+//!
+//! One backend of each kind per process: the CPU backend, and the GPU backend opened on first
+//! use (its kernels are compiled once and cached, as in the library).
+
+mod backends;
+mod errors;
+mod graph;
+mod read;
+
+use pyo3::prelude::*;
+
+/// The module `semigraph._native`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(backends::gpu_status, m)?)?;
+    m.add_function(wrap_pyfunction!(read::read_graph, m)?)?;
+    m.add_class::<graph::Graph>()?;
+    errors::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! `read_graph`: any file the CLI reads, as the arrays of a SciPy CSR matrix.
+
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::{PyFileNotFoundError, PyMemoryError, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use semigraph_formats::EdgeList;
+use semigraph_formats::edgelist::Weights;
+use semigraph_formats::error::{ReadError, ReadErrorKind};
+use semigraph_formats::io::{ReadOptions, read_graph as read};
+
+/// The arrays of a graph file, for `scipy.sparse.csr_matrix((data, indices, indptr))`.
+type Arrays<'py> = (
+    usize,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyAny>,
+    Option<Bound<'py, PyArray1<i64>>>,
+);
+
+/// A read error as the Python exception for it (the message names the file and line).
+fn read_err(e: ReadError) -> PyErr {
+    let msg = e.to_string();
+    match &e.kind {
+        ReadErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            PyFileNotFoundError::new_err(msg)
+        }
+        ReadErrorKind::Io(_) => PyOSError::new_err(msg),
+        ReadErrorKind::TooLarge { .. } => PyMemoryError::new_err(msg),
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+/// Arcs `src -> dst` (with their weights) in CSR order: rows in order, each row's columns in
+/// order, parallel arcs kept side by side in file order (nothing is combined; SciPy keeps
+/// them as a non-canonical matrix). Sorted input is taken as it is.
+fn csr_order(g: &mut EdgeList) -> Vec<i64> {
+    let m = g.src.len();
+    let sorted = (1..m)
+        .into_par_iter()
+        .all(|k| (g.src[k - 1], g.dst[k - 1]) <= (g.src[k], g.dst[k]));
+    if !sorted {
+        let mut order: Vec<u32> = (0..m as u32).collect();
+        // Stable: parallel arcs stay in file order.
+        order.par_sort_by_key(|&k| (g.src[k as usize], g.dst[k as usize]));
+        let permute = |v: &Vec<u32>| order.par_iter().map(|&k| v[k as usize]).collect();
+        g.src = permute(&g.src);
+        g.dst = permute(&g.dst);
+        g.weights = match std::mem::replace(&mut g.weights, Weights::None) {
+            Weights::None => Weights::None,
+            Weights::Int(w) => Weights::Int(order.par_iter().map(|&k| w[k as usize]).collect()),
+            Weights::UInt(w) => Weights::UInt(order.par_iter().map(|&k| w[k as usize]).collect()),
+            Weights::Real(w) => Weights::Real(order.par_iter().map(|&k| w[k as usize]).collect()),
+        };
+    }
+    // Row r starts at the first arc of a source >= r.
+    let n = g.nrows;
+    (0..=n)
+        .into_par_iter()
+        .map(|r| g.src.partition_point(|&s| (s as usize) < r) as i64)
+        .collect()
+}
+
+/// Reads `path` (format from its name or contents, compressed or not, as the CLI does):
+/// `(n, indptr, indices, data, labels)` of its adjacency matrix, `data` int64, uint64 or
+/// float64 as the file's weights are (ones for a file without weights), `labels` the vertex
+/// labels of files that name their vertices (LDBC, adjacency lists, GML), else `None`.
+#[pyfunction]
+#[pyo3(signature = (path, undirected = false))]
+pub(crate) fn read_graph<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    undirected: bool,
+) -> PyResult<Arrays<'py>> {
+    let (n, indptr, g) = py.detach(|| {
+        let opts = ReadOptions {
+            undirected,
+            ..Default::default()
+        };
+        let mut g = read(&path, &opts).map_err(read_err)?;
+        if g.nrows != g.ncols {
+            return Err(PyValueError::new_err(format!(
+                "{}: a {} x {} matrix is not a graph's adjacency matrix",
+                path.display(),
+                g.nrows,
+                g.ncols
+            )));
+        }
+        let indptr = csr_order(&mut g);
+        Ok::<_, PyErr>((g.nrows, indptr, g))
+    })?;
+    let m = g.src.len();
+    let data = match g.weights {
+        Weights::None => vec![1.0f64; m].into_pyarray(py).into_any(),
+        Weights::Int(w) => w.into_pyarray(py).into_any(),
+        Weights::UInt(w) => w.into_pyarray(py).into_any(),
+        Weights::Real(w) => w.into_pyarray(py).into_any(),
+    };
+    Ok((
+        n,
+        indptr.into_pyarray(py),
+        g.dst.into_pyarray(py),
+        data,
+        g.labels.map(|l| l.into_pyarray(py)),
+    ))
+}
