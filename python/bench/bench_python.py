@@ -54,7 +54,11 @@ def main():
     for spec in args.graphs:
         path, _, s = spec.partition(":")
         source = int(s or 0)
-        a = load(path)
+        # Canonical float64: SciPy's csgraph sums the parallel entries of an integer matrix
+        # (and keeps the smallest of a float64 one); summed here, both see one graph.
+        a = load(path).tocsr()
+        a.sum_duplicates()
+        a = a.astype(np.float64)
         n, m = a.shape[0], a.nnz
         t = time.perf_counter()
         g = semigraph.Graph(a, backend=args.backend)

@@ -71,10 +71,13 @@ def read_graph(path, undirected: bool = False, return_labels: bool = False):
     Matrix Market, LDBC ``.v``/``.e``, GAP ``.sg``/``.wsg``, SciPy ``.npz``, ...; gzip or xz
     compressed) as a ``scipy.sparse.csr_matrix``.
 
-    Vertices are numbered from 0 (a 1-based file's vertex 1 is row 0). ``data`` is int64,
-    uint64 or float64 as the file's weights are; a file without weights gives 1.0 on every
-    arc. Parallel arcs are kept as separate entries, in file order (a non-canonical matrix;
-    each algorithm combines them as its semiring does: shortest paths keep the smallest).
+    Vertices are numbered from 0 (a 1-based file's vertex 1 is row 0). ``data`` is float64
+    (1.0 on every arc of a file without weights; int64 or uint64 only for integer weights
+    beyond 2^53, which float64 cannot hold). Parallel arcs are kept as separate entries, in
+    file order (a non-canonical matrix): semigraph's shortest paths, and SciPy's csgraph on
+    float64 data, take the smallest. (SciPy's csgraph *sums* the parallel entries of an
+    integer matrix when it converts it to float64; ``A.sum_duplicates()`` makes a choice
+    explicit.)
     With ``undirected=True`` every arc also gets its reverse. With ``return_labels=True``
     returns ``(A, labels)``: ``labels[i]`` is the file's name of vertex ``i`` for files that
     name their vertices (LDBC, adjacency lists, GML), else ``None``.

@@ -62,8 +62,8 @@ fn csr_order(g: &mut EdgeList) -> Vec<i64> {
 }
 
 /// Reads `path` (format from its name or contents, compressed or not, as the CLI does):
-/// `(n, indptr, indices, data, labels)` of its adjacency matrix, `data` int64, uint64 or
-/// float64 as the file's weights are (ones for a file without weights), `labels` the vertex
+/// `(n, indptr, indices, data, labels)` of its adjacency matrix, `data` float64 (ones for a
+/// file without weights; int64 or uint64 for integer weights beyond 2^53), `labels` the vertex
 /// labels of files that name their vertices (LDBC, adjacency lists, GML), else `None`.
 #[pyfunction]
 #[pyo3(signature = (path, undirected = false))]
@@ -90,8 +90,20 @@ pub(crate) fn read_graph<'py>(
         Ok::<_, PyErr>((g.nrows, indptr, g))
     })?;
     let m = g.src.len();
+    // float64 as SciPy's csgraph computes (it sums the parallel entries of an integer
+    // matrix when it converts one, and keeps them apart in a float64 one); integers only
+    // where a weight has no exact float64.
+    const EXACT: u64 = 1 << 53;
     let data = match g.weights {
         Weights::None => vec![1.0f64; m].into_pyarray(py).into_any(),
+        Weights::Int(w) if w.par_iter().all(|x| x.unsigned_abs() <= EXACT) => {
+            let f: Vec<f64> = w.par_iter().map(|&x| x as f64).collect();
+            f.into_pyarray(py).into_any()
+        }
+        Weights::UInt(w) if w.par_iter().all(|&x| x <= EXACT) => {
+            let f: Vec<f64> = w.par_iter().map(|&x| x as f64).collect();
+            f.into_pyarray(py).into_any()
+        }
         Weights::Int(w) => w.into_pyarray(py).into_any(),
         Weights::UInt(w) => w.into_pyarray(py).into_any(),
         Weights::Real(w) => w.into_pyarray(py).into_any(),

@@ -223,14 +223,20 @@ def test_read_graph_keeps_every_arc_and_its_labels(tmp_path):
     p = tmp_path / "g.el"
     p.write_text("# a multigraph\n0 2 5\n0 1 3\n0 2 1\n2 0 4\n")
     a = semigraph.read_graph(p)
-    assert a.shape == (3, 3) and a.nnz == 4 and a.dtype == np.int64
+    assert a.shape == (3, 3) and a.nnz == 4 and a.dtype == np.float64
     assert list(a.indptr) == [0, 3, 3, 4]
     assert list(a.indices) == [1, 2, 2, 0] and list(a.data) == [3, 5, 1, 4]
     # Shortest paths keep the smaller parallel arc.
     dist, _ = semigraph.sssp(a, 0, backend="cpu")
     assert list(dist) == [0.0, 3.0, 1.0]
+    # SciPy's Dijkstra on the same matrix agrees (float64 data: parallel arcs not summed).
+    np.testing.assert_array_equal(csg.dijkstra(a, indices=0), dist)
     u = semigraph.read_graph(p, undirected=True)
     assert u.nnz == 8
+    huge = tmp_path / "huge.el"
+    huge.write_text(f"0 1 {2**60 + 1}\n1 0 3\n")
+    h = semigraph.read_graph(huge)
+    assert h.dtype == np.int64 and h.data[0] == 2**60 + 1
     b, labels = semigraph.read_graph(DATA / "lagraph" / "karate.mtx", return_labels=True)
     assert labels is None and b.shape == (34, 34) and b.nnz == 156
     # The binary format round trip: SciPy's own save_npz is read back.
