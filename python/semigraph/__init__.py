@@ -48,6 +48,9 @@ __all__ = [
     "pagerank",
     "reachability",
     "read_graph",
+    "semirings",
+    "spgemm",
+    "spmv",
     "sssp",
     "triangles",
     "wcc",
@@ -98,6 +101,43 @@ def _csr(a):
 
 def _f64(data):
     return data if data.dtype == np.float64 else np.asarray(data, dtype=np.float64)
+
+
+def _arrays(a, square=False):
+    """``a`` as the arrays the native functions take: (nrows, ncols, indptr, indices, data)."""
+    if not scipy.sparse.issparse(a) or a.format != "csr":
+        a = scipy.sparse.csr_matrix(a)
+    return (a.shape[0], a.shape[1], a.indptr, a.indices, _f64(a.data))
+
+
+def semirings():
+    """The names of the built-in semirings, as :func:`spmv` and :func:`spgemm` take them
+    (``"min-plus:f32"``, ``"plus-times:f64"``, ``"or-and:bool"``, ...)."""
+    return _native.semirings()
+
+
+def spmv(a, x, semiring: str = "plus-times:f64", backend: str = "auto"):
+    """``y = A (+).(x) x`` in a built-in semiring: ``y[i]`` is the semiring sum over the
+    entries ``A[i, j]`` of ``A[i, j] (x) x[j]`` (the semiring's zero, e.g. inf for min-plus,
+    where row ``i`` has no entry). Parallel entries of ``A`` are first combined with the
+    semiring's addition. Values become the semiring's type (a ``ValueError`` if one cannot);
+    ``y`` is float64, or int64 for integer semirings."""
+    x = np.asarray(x, dtype=np.float64)
+    return _native.spmv(_arrays(a), x, semiring, backend)
+
+
+def spgemm(a, b, semiring: str = "plus-times:f64", mask=None, complement: bool = False,
+           backend: str = "auto"):
+    """``C<M> = A (+).(x) B`` in a built-in semiring, as a ``scipy.sparse.csr_matrix``:
+    entries equal to the semiring's zero are not stored. With ``mask`` (a sparse matrix of
+    the product's shape; its pattern counts, not its values) only the positions it holds are
+    computed, or with ``complement=True`` only those it does not (GraphBLAS ``C<M>`` and
+    ``C<!M>``). Triangle counting, for instance, is ``spgemm(L, L.T, mask=L).sum()``."""
+    m = None if mask is None else _arrays(mask)
+    nrows, ncols, indptr, indices, data = _native.spgemm(
+        _arrays(a), _arrays(b), semiring, m, complement, backend
+    )
+    return scipy.sparse.csr_matrix((data, indices, indptr), shape=(nrows, ncols), copy=False)
 
 
 class Graph:

@@ -14,10 +14,11 @@ use semigraph_algos::{
     apsp, bellman_ford, bfs, cdlp, delta_stepping, lcc, pagerank, reachability, sssp_choice,
     triangle_count, triangles_per_vertex, wcc, widest_path,
 };
-use semigraph_formats::{Csr, EdgeList, Weights};
+use semigraph_formats::Csr;
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
 
+use crate::arrays::{Arrays, Ints};
 use crate::backends::{Choice, choose, cpu, gpu};
 use crate::errors::{format_err, py_err};
 
@@ -87,35 +88,6 @@ impl<B: Frontier> Held<'_, B> {
     }
 }
 
-/// Indices of a SciPy matrix: int32 or int64, borrowed from NumPy.
-#[derive(FromPyObject)]
-pub(crate) enum Ints<'py> {
-    I32(PyReadonlyArray1<'py, i32>),
-    I64(PyReadonlyArray1<'py, i64>),
-}
-
-impl Ints<'_> {
-    /// The values as u32, each checked to lie in `0..limit` (`what` names the array).
-    fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
-        let bad = |x: i64| {
-            PyValueError::new_err(format!(
-                "{what} holds {x}, outside 0..{limit} (not a valid CSR matrix)"
-            ))
-        };
-        let check = |x: i64| -> PyResult<u32> {
-            if x < 0 || x as u64 >= limit.min(u32::MAX as u64 + 1) {
-                Err(bad(x))
-            } else {
-                Ok(x as u32)
-            }
-        };
-        match self {
-            Ints::I32(a) => a.as_slice()?.par_iter().map(|&x| check(x as i64)).collect(),
-            Ints::I64(a) => a.as_slice()?.par_iter().map(|&x| check(x)).collect(),
-        }
-    }
-}
-
 /// A NumPy vector and matrix handed to Python.
 type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
 type Arr2<'py, T> = Bound<'py, PyArray2<T>>;
@@ -153,43 +125,9 @@ impl Graph {
         backend: &str,
     ) -> PyResult<Self> {
         let choice = choose(backend)?;
-        if n >= u32::MAX as usize {
-            return Err(PyValueError::new_err(format!(
-                "{n} vertices: semigraph numbers vertices in 32 bits (fewer than {})",
-                u32::MAX
-            )));
-        }
-        let m = data.len()?;
-        // Offsets are 32-bit in semigraph's CSR: at most 2^32 - 1 arcs.
-        let ptr = indptr.to_u32(u32::MAX as u64 + 1, "indptr")?;
-        if ptr.len() != n + 1 || ptr[0] != 0 || ptr[n] as usize != m {
-            return Err(PyValueError::new_err(format!(
-                "not a CSR matrix of {n} rows and {m} entries: indptr has {} entries, from {} to {}",
-                ptr.len(),
-                ptr.first().copied().unwrap_or(0),
-                ptr.last().copied().unwrap_or(0)
-            )));
-        }
-        if ptr.par_windows(2).any(|w| w[0] > w[1]) {
-            return Err(PyValueError::new_err("indptr decreases: not a CSR matrix"));
-        }
-        let dst = indices.to_u32(n as u64, "indices")?;
-        if dst.len() != m {
-            return Err(PyValueError::new_err(format!(
-                "{} indices for {m} values: not a CSR matrix",
-                dst.len()
-            )));
-        }
-        let w = data.as_slice()?.to_vec();
+        let arcs = Arrays::new(n, n, &indptr, &indices, &data)?;
         let cell = py.detach(|| {
-            let mut g = EdgeList::new(n, n);
-            g.src = (0..n)
-                .into_par_iter()
-                .flat_map_iter(|r| std::iter::repeat_n(r as u32, (ptr[r + 1] - ptr[r]) as usize))
-                .collect();
-            g.dst = dst;
-            g.weights = Weights::Real(w);
-            let a = g.to_csr::<W, u32>().map_err(format_err)?;
+            let a = arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?;
             Ok::<_, PyErr>(match choice {
                 Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
                 Choice::Gpu => {

@@ -5,6 +5,8 @@
 //! One backend of each kind per process: the CPU backend, and the GPU backend opened on first
 //! use (its kernels are compiled once and cached, as in the library).
 
+mod algebra;
+mod arrays;
 mod backends;
 mod errors;
 mod graph;
@@ -18,6 +20,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(backends::gpu_status, m)?)?;
     m.add_function(wrap_pyfunction!(read::read_graph, m)?)?;
+    m.add_function(wrap_pyfunction!(algebra::spmv, m)?)?;
+    m.add_function(wrap_pyfunction!(algebra::spgemm, m)?)?;
+    m.add_function(wrap_pyfunction!(algebra::semirings, m)?)?;
     m.add_class::<graph::Graph>()?;
     errors::register(m)?;
     Ok(())

@@ -354,3 +354,44 @@ def test_networkx_runs_semigraph_with_no_code_change():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "1", out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_spmv_and_spgemm_in_semirings(backend):
+    rng = np.random.default_rng(8)
+    a = sp.random(40, 30, density=0.1, random_state=1, format="csr") * 10
+    b = sp.random(30, 50, density=0.1, random_state=2, format="csr") * 10
+    a.data, b.data = np.round(a.data) + 1, np.round(b.data) + 1
+    x = rng.integers(0, 9, 30).astype(np.float64)
+    # plus-times is SciPy's product.
+    np.testing.assert_allclose(semigraph.spmv(a, x, "plus-times:f64", backend=backend), a @ x)
+    c = semigraph.spgemm(a, b, "plus-times:f64", backend=backend)
+    assert (abs(c - a @ b) > 1e-9).nnz == 0
+    # min-plus: y[i] = min_j a[i, j] + x[j]; rows without entries get inf.
+    want = np.full(40, np.inf)
+    coo = a.tocoo()
+    np.minimum.at(want, coo.row, coo.data + x[coo.col])
+    np.testing.assert_array_equal(semigraph.spmv(a, x, "min-plus:f64", backend=backend), want)
+    # An integer semiring returns int64.
+    y = semigraph.spmv(a, x, "min-plus:i32", backend=backend)
+    assert y.dtype == np.int64 and (y[np.isfinite(want)] == want[np.isfinite(want)]).all()
+    # A mask keeps (or with complement drops) its positions only.
+    m = sp.random(40, 50, density=0.3, random_state=3, format="csr")
+    full = (a @ b).tocsr()
+    kept = semigraph.spgemm(a, b, mask=m, backend=backend)
+    assert (abs(kept - full.multiply(m != 0)) > 1e-9).nnz == 0
+    dropped = semigraph.spgemm(a, b, mask=m, complement=True, backend=backend)
+    assert (abs(kept + dropped - full) > 1e-9).nnz == 0
+    # Triangles of a graph by a masked product, as the docstring says.
+    u = random_graph(80, 400, 9, directed=False)
+    low = sp.tril(u, k=-1).tocsr()
+    low.data[:] = 1
+    t = semigraph.spgemm(low, low.T.tocsr(), mask=low, backend=backend).sum()
+    assert t == semigraph.triangles(u, backend=backend)[0]
+    assert "min-plus:f32" in semigraph.semirings()
+    with pytest.raises(ValueError, match="built-in"):
+        semigraph.spmv(a, x, "max-times:u8", backend=backend)
+    with pytest.raises(ValueError, match="inner sizes"):
+        semigraph.spgemm(a, a, backend=backend)
+    with pytest.raises(ValueError, match="cannot represent"):
+        semigraph.spmv(a, x + 0.5, "min-plus:i32", backend=backend)

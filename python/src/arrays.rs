@@ -1,0 +1,109 @@
+//! SciPy CSR arrays as semigraph takes them: checked, then turned into the arcs of an
+//! [`EdgeList`] (whose `to_csr` combines parallel entries as the semiring adds).
+
+use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use semigraph_formats::{EdgeList, Weights};
+
+/// Indices of a SciPy matrix: int32 or int64, borrowed from NumPy.
+#[derive(FromPyObject)]
+pub(crate) enum Ints<'py> {
+    I32(PyReadonlyArray1<'py, i32>),
+    I64(PyReadonlyArray1<'py, i64>),
+}
+
+impl Ints<'_> {
+    /// The values as u32, each checked to lie in `0..limit` (`what` names the array).
+    fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
+        let bad = |x: i64| {
+            PyValueError::new_err(format!(
+                "{what} holds {x}, outside 0..{limit} (not a valid CSR matrix)"
+            ))
+        };
+        let check = |x: i64| -> PyResult<u32> {
+            if x < 0 || x as u64 >= limit.min(u32::MAX as u64 + 1) {
+                Err(bad(x))
+            } else {
+                Ok(x as u32)
+            }
+        };
+        match self {
+            Ints::I32(a) => a.as_slice()?.par_iter().map(|&x| check(x as i64)).collect(),
+            Ints::I64(a) => a.as_slice()?.par_iter().map(|&x| check(x)).collect(),
+        }
+    }
+}
+
+/// The checked arrays of an `nrows x ncols` CSR matrix (row offsets, columns, values), copied
+/// out of NumPy so that the work can run without the GIL.
+pub(crate) struct Arrays {
+    nrows: usize,
+    ncols: usize,
+    ptr: Vec<u32>,
+    cols: Vec<u32>,
+    vals: Vec<f64>,
+}
+
+impl Arrays {
+    /// Checks and copies the arrays; errors say what is wrong with them.
+    pub(crate) fn new(
+        nrows: usize,
+        ncols: usize,
+        indptr: &Ints<'_>,
+        indices: &Ints<'_>,
+        data: &PyReadonlyArray1<'_, f64>,
+    ) -> PyResult<Self> {
+        for (k, what) in [(nrows, "rows"), (ncols, "columns")] {
+            if k >= u32::MAX as usize {
+                return Err(PyValueError::new_err(format!(
+                    "{k} {what}: semigraph numbers vertices in 32 bits (fewer than {})",
+                    u32::MAX
+                )));
+            }
+        }
+        let m = data.len();
+        // Offsets are 32-bit in semigraph's CSR: at most 2^32 - 1 entries.
+        let ptr = indptr.to_u32(u32::MAX as u64 + 1, "indptr")?;
+        if ptr.len() != nrows + 1 || ptr[0] != 0 || ptr[nrows] as usize != m {
+            return Err(PyValueError::new_err(format!(
+                "not a CSR matrix of {nrows} rows and {m} entries: indptr has {} entries, from {} to {}",
+                ptr.len(),
+                ptr.first().copied().unwrap_or(0),
+                ptr.last().copied().unwrap_or(0)
+            )));
+        }
+        if ptr.par_windows(2).any(|w| w[0] > w[1]) {
+            return Err(PyValueError::new_err("indptr decreases: not a CSR matrix"));
+        }
+        let cols = indices.to_u32(ncols as u64, "indices")?;
+        if cols.len() != m {
+            return Err(PyValueError::new_err(format!(
+                "{} indices for {m} values: not a CSR matrix",
+                cols.len()
+            )));
+        }
+        let vals = data.as_slice()?.to_vec();
+        Ok(Arrays {
+            nrows,
+            ncols,
+            ptr,
+            cols,
+            vals,
+        })
+    }
+
+    /// The entries as arcs `row -> column` weighted by their values.
+    pub(crate) fn edge_list(self) -> EdgeList {
+        let ptr = &self.ptr;
+        let mut g = EdgeList::new(self.nrows, self.ncols);
+        g.src = (0..self.nrows)
+            .into_par_iter()
+            .flat_map_iter(|r| std::iter::repeat_n(r as u32, (ptr[r + 1] - ptr[r]) as usize))
+            .collect();
+        g.dst = self.cols;
+        g.weights = Weights::Real(self.vals);
+        g
+    }
+}
