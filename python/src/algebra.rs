@@ -34,7 +34,7 @@ type Product<'py> = (
 /// Runs `$body` with `$b` the chosen backend (`$choice`), without the GIL.
 macro_rules! on_backend {
     ($py:expr, $choice:expr, $b:ident => $body:expr) => {
-        $py.detach(|| match $choice {
+        $crate::interrupt::run($py, || match $choice {
             Choice::Cpu => {
                 let $b = cpu();
                 $body
@@ -43,7 +43,7 @@ macro_rules! on_backend {
                 let $b = gpu().map_err(GpuUnavailable::new_err)?;
                 $body
             }
-        })
+        })?
     };
 }
 

@@ -51,6 +51,7 @@ pub(crate) fn py_err(e: Error) -> PyErr {
         Error::NegativeWeight { .. } | Error::InvalidArgument(_) => PyValueError::new_err(msg),
         Error::OutOfMemory { .. } => PyMemoryError::new_err(msg),
         Error::Format(f) => format_err(f),
+        Error::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
         _ => SemigraphError::new_err(msg),
     }
 }

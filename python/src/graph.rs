@@ -126,7 +126,7 @@ impl Graph {
     ) -> PyResult<Self> {
         let choice = choose(backend)?;
         let arcs = Arrays::new(n, n, &indptr, &indices, &data)?;
-        let cell = py.detach(|| {
+        let cell = crate::interrupt::run(py, || {
             let a = arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?;
             Ok::<_, PyErr>(match choice {
                 Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
@@ -135,7 +135,7 @@ impl Graph {
                     Cell::Gpu(GpuCell::try_new(a, |a| build(b, a)).map_err(py_err)?)
                 }
             })
-        })?;
+        })??;
         Ok(Graph {
             cell,
             n,
@@ -165,9 +165,10 @@ impl Graph {
         py: Python<'py>,
         source: usize,
     ) -> PyResult<(Arr1<'py, i64>, Arr1<'py, i64>)> {
-        let r = py.detach(|| {
-            with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default())))
-        });
+        let r = crate::interrupt::run(
+            py,
+            || with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default()))),
+        )?;
         let mut r = r.map_err(py_err)?;
         r.parents[source] = NO_PARENT;
         Ok((
@@ -197,7 +198,7 @@ impl Graph {
                 )));
             }
         };
-        let sp = py.detach(|| {
+        let sp = crate::interrupt::run(py, || {
             with_held!(self, h => {
                 let g = &h.weights;
                 let method = match method {
@@ -210,7 +211,7 @@ impl Graph {
                     _ => bellman_ford(g, source),
                 }
             })
-        });
+        })?;
         let sp = sp.map_err(py_err)?;
         Ok((
             sp.dist.into_pyarray(py),
@@ -231,8 +232,7 @@ impl Graph {
             next_hop,
             method: ApspMethod::Auto,
         };
-        let r = py
-            .detach(|| with_held!(self, h => apsp(&h.weights, &opts)))
+        let r = crate::interrupt::run(py, || with_held!(self, h => apsp(&h.weights, &opts)))?
             .map_err(py_err)?;
         let n = self.n;
         let d = r.dist.into_pyarray(py).reshape([n, n])?;
@@ -261,8 +261,7 @@ impl Graph {
             iterations,
             tolerance,
         };
-        let r = py
-            .detach(|| with_held!(self, h => pagerank(&h.weights, &opts)))
+        let r = crate::interrupt::run(py, || with_held!(self, h => pagerank(&h.weights, &opts)))?
             .map_err(py_err)?;
         Ok((r.ranks.into_pyarray(py), r.iterations, r.delta))
     }
@@ -270,8 +269,7 @@ impl Graph {
     /// Weakly connected components (FastSV; arcs taken both ways): int64 labels, each the
     /// smallest vertex of its component.
     fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let c = py
-            .detach(|| with_held!(self, h => wcc(&h.weights)))
+        let c = crate::interrupt::run(py, || with_held!(self, h => wcc(&h.weights)))?
             .map_err(py_err)?;
         Ok(ids(c.labels, u32::MAX).into_pyarray(py))
     }
@@ -280,8 +278,7 @@ impl Graph {
     /// synchronous rounds: int64 labels.
     #[pyo3(signature = (iterations = 10))]
     fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let l = py
-            .detach(|| with_held!(self, h => cdlp(&h.weights, iterations)))
+        let l = crate::interrupt::run(py, || with_held!(self, h => cdlp(&h.weights, iterations)))?
             .map_err(py_err)?;
         Ok(ids(l, u32::MAX).into_pyarray(py))
     }
@@ -289,8 +286,7 @@ impl Graph {
     /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,
     /// arcs counted per direction): float64.
     fn lcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let c = py
-            .detach(|| with_held!(self, h => lcc(&h.weights)))
+        let c = crate::interrupt::run(py, || with_held!(self, h => lcc(&h.weights)))?
             .map_err(py_err)?;
         Ok(c.into_pyarray(py))
     }
@@ -298,12 +294,11 @@ impl Graph {
     /// Triangles of the undirected simple graph (arcs in either direction, loops ignored):
     /// `(total, per_vertex)`, per_vertex int64 (the triangles each vertex belongs to).
     fn triangles<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyArray1<i64>>)> {
-        let (t, per) = py
-            .detach(|| {
-                with_held!(self, h => triangle_count(&h.weights)
+        let (t, per) = crate::interrupt::run(py, || {
+            with_held!(self, h => triangle_count(&h.weights)
                     .and_then(|t| Ok((t, triangles_per_vertex(&h.weights)?))))
-            })
-            .map_err(py_err)?;
+        })?
+        .map_err(py_err)?;
         let per: Vec<i64> = per.into_par_iter().map(|x| x as i64).collect();
         Ok((t, per.into_pyarray(py)))
     }
@@ -315,10 +310,9 @@ impl Graph {
         py: Python<'py>,
         source: usize,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let w = py
-            .detach(|| {
+        let w = crate::interrupt::run(py, || {
                 with_held!(self, h => h.weights.view::<MaxMin<f64>>().and_then(|g| widest_path(&g, source)))
-            })
+            })?
             .map_err(py_err)?;
         Ok(w.into_pyarray(py))
     }
@@ -329,10 +323,9 @@ impl Graph {
         py: Python<'py>,
         source: usize,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let r = py
-            .detach(|| {
+        let r = crate::interrupt::run(py, || {
                 with_held!(self, h => h.weights.pattern::<OrAnd>().and_then(|g| reachability(&g, source)))
-            })
+            })?
             .map_err(py_err)?;
         Ok(r.into_pyarray(py))
     }

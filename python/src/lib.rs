@@ -10,6 +10,7 @@ mod arrays;
 mod backends;
 mod errors;
 mod graph;
+mod interrupt;
 mod read;
 
 use pyo3::prelude::*;

@@ -395,3 +395,22 @@ def test_spmv_and_spgemm_in_semirings(backend):
         semigraph.spgemm(a, a, backend=backend)
     with pytest.raises(ValueError, match="cannot represent"):
         semigraph.spmv(a, x + 0.5, "min-plus:i32", backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ctrl_c_stops_a_long_run_and_the_graph_goes_on(backend):
+    import _thread
+    import threading
+    import time
+
+    a = random_graph(20_000, 100_000, 12)
+    g = semigraph.Graph(a, backend=backend)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    t = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        g.pagerank(iterations=10**9, tolerance=None)  # hours without the interrupt
+    assert time.perf_counter() - t < 5
+    # The stop was withdrawn: the next run goes to its end.
+    levels, _ = g.bfs(0)
+    assert levels[0] == 0
+    np.testing.assert_allclose(g.pagerank(iterations=3, tolerance=None).sum(), 1.0)

@@ -254,6 +254,7 @@ fn by_sources<B: Frontier, D: Distance>(g: &Graph<'_, B, MinPlus<D>>) -> Result<
         let mut t = b.dense_filled::<S<D>>(n, kb, S::<D>::zero())?;
         let mut rounds = 0;
         loop {
+            crate::cancel::check()?;
             if rounds == n {
                 for s in s0..s0 + kb {
                     bellman_ford(g, s)?;

@@ -291,6 +291,7 @@ pub fn bfs_resident<B: Frontier>(
     let mut pull: Option<(B::Dense<P>, B::Dense<P>)> = None;
     let mut pulls = 0u32;
     loop {
+        crate::cancel::check()?;
         let nf = last.len;
         let unvisited = n - reached_before - nf;
         if dir.pulls_next(nf, arcs, n) {
@@ -410,6 +411,7 @@ pub fn bfs_multi<B: Frontier>(
     let mut t = b.dense_filled::<P>(n, k, P::zero())?;
     let mut level = 0u32;
     loop {
+        crate::cancel::check()?;
         level += 1;
         b.mxm(&mut t, b.skip(&parents), Accum::Replace, at, &f)?;
         let nf = b.improve_dense(&mut parents, &t)?;

@@ -109,6 +109,7 @@ pub fn cdlp_from<B: Backend, S: semigraph_semiring::Semiring>(
     }
     let s = b.select::<Count, Offdiag>(&g.pattern::<Count>()?.symmetric()?, 0)?;
     for _ in 0..iterations {
+        crate::cancel::check()?;
         let l = b.index_matrix::<Count, Parents>(&labels, n)?;
         let c = b.spgemm(MatrixMask::All, &s, &l)?;
         let mut next = b.reduce_rows_arg(&b.view::<Count, MaxMin<u32>>(&c)?)?;

@@ -95,6 +95,7 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
     let mut parents = b.dense_filled::<Label>(n, 1, u32::MAX)?;
     let mut rounds = 0;
     loop {
+        crate::cancel::check()?;
         rounds += 1;
         b.mxm(&mut mngp, Mask::All, Accum::Replace, p.push(), &gp)?;
         if let Some(at) = &at {
@@ -113,6 +114,7 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
     }
     // Pointer jumping to the roots.
     loop {
+        crate::cancel::check()?;
         let next = b.gather(&f, &f)?;
         if b.improve_dense(&mut f, &next)? == 0 {
             break;

@@ -54,6 +54,9 @@ pub enum Error {
     /// A matrix could not be converted to the requested format.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// The run stopped because its caller asked it to ([`cancel::request`](crate::cancel::request)).
+    #[error("interrupted")]
+    Interrupted,
     /// A backend-specific failure (driver, compiler, kernel launch), with its own message.
     #[error("{backend} backend: {source}")]
     Backend {

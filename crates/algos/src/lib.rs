@@ -25,6 +25,7 @@
 pub mod apsp;
 pub mod backend;
 pub mod bfs;
+pub mod cancel;
 pub mod communities;
 pub mod components;
 pub mod dist_type;

@@ -120,6 +120,7 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
     let mut w = b.dense_filled::<Pr>(n, 1, 0.0)?;
     let (mut iterations, mut delta) = (0, None);
     while iterations < opts.iterations {
+        crate::cancel::check()?;
         let dangling = b.reduce(&pr, b.skip(&outdeg))?;
         let teleport = (1.0 - d) / nf + d * dangling / nf;
         // w = PR * d / outdeg; next = teleport + A^T w.

@@ -72,6 +72,7 @@ pub(crate) fn relax_rounds<B: Frontier, S: Semiring>(
     drop((starts, ones));
     let mut done = b.queue_len(&tr.front)?;
     loop {
+        crate::cancel::check()?;
         if done.len == 0 {
             return Ok(Relaxed::Converged {
                 d,

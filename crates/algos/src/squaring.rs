@@ -21,6 +21,7 @@ pub(crate) fn square_until_fixed<B: Backend, S: Semiring>(
     let mut c = b.dense_filled::<S>(n, n, S::zero())?;
     let mut rounds = 0;
     loop {
+        crate::cancel::check()?;
         if rounds == max_rounds {
             return Ok((b.read_dense(&d)?, rounds, false));
         }

@@ -460,6 +460,7 @@ pub fn delta_stepping<B: Frontier, D: Distance>(
     let delta = g.delta.to_f64();
     let mut threshold = g.delta;
     loop {
+        crate::cancel::check()?;
         // The bucket's steps back to back; what reaches past the threshold waits in `far`.
         let step = RelaxStep::new(&mut d, g.graph.push())
             .parents(&mut p)
