@@ -165,13 +165,14 @@ class Graph:
         return self._g.backend
 
     def bfs(self, source: int):
-        """Breadth-first search: ``(levels, parents)`` int64 arrays, -1 where unreached (and
+        """Breadth-first search: ``(levels, parents)``, int32 arrays as SciPy's (int64 past 2^31
+        vertices), -1 where unreached (and
         for the source's parent); each parent the smallest-id vertex one level closer."""
         return self._g.bfs(source)
 
     def sssp(self, source: int, algorithm: str = "auto"):
         """Shortest paths: ``(distances, predecessors)``, float64 (inf where unreachable) and
-        int64 (-1 for the source and unreachable vertices). ``algorithm`` is ``"auto"``,
+        int32 (-1 for the source and unreachable vertices). ``algorithm`` is ``"auto"``,
         ``"bellman-ford"`` (any weights; a reachable negative cycle raises
         :class:`NegativeCycleError` naming it) or ``"delta-stepping"`` (weights >= 0)."""
         return self._g.sssp(source, algorithm)
@@ -189,12 +190,12 @@ class Graph:
         return self._g.pagerank(damping, iterations, tolerance)[0]
 
     def wcc(self):
-        """Weakly connected components (FastSV): int64 labels, each the smallest vertex of
+        """Weakly connected components (FastSV): int32 labels, each the smallest vertex of
         its component."""
         return self._g.wcc()
 
     def cdlp(self, iterations: int = 10):
-        """Community detection by label propagation (LDBC Graphalytics): int64 labels."""
+        """Community detection by label propagation (LDBC Graphalytics): int32 labels."""
         return self._g.cdlp(iterations)
 
     def lcc(self):

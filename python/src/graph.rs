@@ -91,12 +91,24 @@ impl<B: Frontier> Held<'_, B> {
 /// A NumPy vector and matrix handed to Python.
 type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
 type Arr2<'py, T> = Bound<'py, PyArray2<T>>;
+/// A NumPy array whose type depends on the input (int32 or int64 vertex ids).
+type Any<'py> = Bound<'py, PyAny>;
 
-/// An optional -1 for "none" in place of a library sentinel, as int64.
-fn ids(v: Vec<u32>, none: u32) -> Vec<i64> {
-    v.into_par_iter()
-        .map(|x| if x == none { -1 } else { x as i64 })
-        .collect()
+/// Vertex ids for NumPy: int32 as SciPy's indices are (the library's "none", `u32::MAX`,
+/// becomes -1 by the same bits, and the vector is reused in place), int64 for graphs of 2^31
+/// vertices or more.
+fn ids(py: Python<'_>, v: Vec<u32>, n: usize) -> Bound<'_, PyAny> {
+    const { assert!(NO_PARENT == u32::MAX && UNREACHED == u32::MAX && NO_PRED == u32::MAX) };
+    if n <= i32::MAX as usize {
+        let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
+        v.into_pyarray(py).into_any()
+    } else {
+        let v: Vec<i64> = v
+            .into_par_iter()
+            .map(|x| if x == u32::MAX { -1 } else { x as i64 })
+            .collect();
+        v.into_pyarray(py).into_any()
+    }
 }
 
 /// A square adjacency matrix (`A[u, v]` = weight of the arc `u -> v`) held by a backend
@@ -158,27 +170,20 @@ impl Graph {
         }
     }
 
-    /// Breadth-first search from `source`: `(levels, parents)`, int64, -1 where unreached
+    /// Breadth-first search from `source`: `(levels, parents)`, int32 (int64 past 2^31 vertices), -1 where unreached
     /// (the source's parent is -1 too); each parent the smallest-id vertex one level closer.
-    fn bfs<'py>(
-        &self,
-        py: Python<'py>,
-        source: usize,
-    ) -> PyResult<(Arr1<'py, i64>, Arr1<'py, i64>)> {
+    fn bfs<'py>(&self, py: Python<'py>, source: usize) -> PyResult<(Any<'py>, Any<'py>)> {
         let r = crate::interrupt::run(
             py,
             || with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default()))),
         )?;
         let mut r = r.map_err(py_err)?;
         r.parents[source] = NO_PARENT;
-        Ok((
-            ids(r.levels, UNREACHED).into_pyarray(py),
-            ids(r.parents, NO_PARENT).into_pyarray(py),
-        ))
+        Ok((ids(py, r.levels, self.n), ids(py, r.parents, self.n)))
     }
 
     /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
-    /// unreachable, int64 with -1 for the source and unreachable vertices. `algorithm`:
+    /// unreachable, int32 (int64 past 2^31 vertices) with -1 for the source and unreachable vertices. `algorithm`:
     /// "auto", "bellman-ford" (any weights; a negative cycle raises `NegativeCycleError`
     /// naming it) or "delta-stepping" (non-negative weights).
     #[pyo3(signature = (source, algorithm = "auto"))]
@@ -187,7 +192,7 @@ impl Graph {
         py: Python<'py>,
         source: usize,
         algorithm: &str,
-    ) -> PyResult<(Arr1<'py, f64>, Arr1<'py, i64>)> {
+    ) -> PyResult<(Arr1<'py, f64>, Any<'py>)> {
         let method = match algorithm {
             "auto" => SsspMethod::Auto,
             "bellman-ford" => SsspMethod::BellmanFord,
@@ -213,10 +218,7 @@ impl Graph {
             })
         })?;
         let sp = sp.map_err(py_err)?;
-        Ok((
-            sp.dist.into_pyarray(py),
-            ids(sp.pred, NO_PARENT).into_pyarray(py),
-        ))
+        Ok((sp.dist.into_pyarray(py), ids(py, sp.pred, self.n)))
     }
 
     /// All-pairs shortest paths: `(D, next_hop)`, `n x n`; `D[i, j]` inf where `j` is
@@ -227,7 +229,7 @@ impl Graph {
         &self,
         py: Python<'py>,
         next_hop: bool,
-    ) -> PyResult<(Arr2<'py, f64>, Option<Arr2<'py, i64>>)> {
+    ) -> PyResult<(Arr2<'py, f64>, Option<Any<'py>>)> {
         let opts = ApspOptions {
             next_hop,
             method: ApspMethod::Auto,
@@ -237,7 +239,7 @@ impl Graph {
         let n = self.n;
         let d = r.dist.into_pyarray(py).reshape([n, n])?;
         let next = match r.next {
-            Some(v) => Some(ids(v, NO_PRED).into_pyarray(py).reshape([n, n])?),
+            Some(v) => Some(ids(py, v, n).call_method1("reshape", (n, n))?),
             None => None,
         };
         Ok((d, next))
@@ -266,21 +268,21 @@ impl Graph {
         Ok((r.ranks.into_pyarray(py), r.iterations, r.delta))
     }
 
-    /// Weakly connected components (FastSV; arcs taken both ways): int64 labels, each the
+    /// Weakly connected components (FastSV; arcs taken both ways): int32 labels (int64 past 2^31 vertices), each the
     /// smallest vertex of its component.
-    fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Any<'py>> {
         let c = crate::interrupt::run(py, || with_held!(self, h => wcc(&h.weights)))?
             .map_err(py_err)?;
-        Ok(ids(c.labels, u32::MAX).into_pyarray(py))
+        Ok(ids(py, c.labels, self.n))
     }
 
     /// Community detection by label propagation (LDBC Graphalytics definition), `iterations`
-    /// synchronous rounds: int64 labels.
+    /// synchronous rounds: int32 labels (int64 past 2^31 vertices).
     #[pyo3(signature = (iterations = 10))]
-    fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Any<'py>> {
         let l = crate::interrupt::run(py, || with_held!(self, h => cdlp(&h.weights, iterations)))?
             .map_err(py_err)?;
-        Ok(ids(l, u32::MAX).into_pyarray(py))
+        Ok(ids(py, l, self.n))
     }
 
     /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,

@@ -75,6 +75,7 @@ def test_bfs_levels_and_parents_match_scipy(graph, backend):
     assert g.backend == backend
     for s in [0, a.shape[0] // 2]:
         levels, parents = g.bfs(s)
+        assert levels.dtype == parents.dtype == np.int32
         hops = csg.shortest_path(a, unweighted=True, indices=s)
         want = np.where(np.isinf(hops), -1, hops).astype(np.int64)
         np.testing.assert_array_equal(levels, want, err_msg=name)
@@ -194,7 +195,7 @@ def test_widest_paths_reachability_and_cdlp(backend):
         width = new
     np.testing.assert_array_equal(g.widest_path(s), width)
     labels = g.cdlp(iterations=5)
-    assert labels.shape == (a.shape[0],) and labels.dtype == np.int64
+    assert labels.shape == (a.shape[0],) and labels.dtype == np.int32
     assert set(labels) <= set(range(a.shape[0]))
 
 
