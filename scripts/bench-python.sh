@@ -5,10 +5,10 @@
 # the Python call wraps). Run from the repository root with .devbin carried:
 # .devbin/wheels/semigraph-*.whl (`maturin build --release -m python/Cargo.toml`) and
 # .devbin/bin/semigraph-new.xz (the release CLI, stripped, xz-compressed).
-R=$(cd "$(dirname "$0")/.." && pwd)
+R=$(cd "$(dirname "$0")/.." && pwd); D=${DEVBIN:-$R/.devbin}
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT /tmp/w; cd /tmp/w
-xz -dc $R/.devbin/bin/semigraph-new.xz > sg && chmod +x sg
-rm -rf site && mkdir site && python3 -c "import zipfile,glob; zipfile.ZipFile(glob.glob('$R/.devbin/wheels/*.whl')[0]).extractall('site')"
+xz -dc $D/bin/semigraph-new.xz > sg && chmod +x sg
+rm -rf site && mkdir site && python3 -c "import zipfile,glob; zipfile.ZipFile(glob.glob('$D/wheels/*.whl')[0]).extractall('site')"
 export PYTHONPATH=/tmp/w/site PYTHONUNBUFFERED=1
 python3 -c "import semigraph, numpy, scipy, networkx; print(semigraph.__version__, semigraph.gpu_status(), numpy.__version__, scipy.__version__, networkx.__version__)"
 echo "== pytest (GPU required)"

@@ -5,7 +5,8 @@ use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use semigraph_formats::{EdgeList, Weights};
+use semigraph_formats::{Csr, EdgeList, Weights};
+use semigraph_semiring::Semiring;
 
 /// Indices of a SciPy matrix: int32 or int64, borrowed from NumPy.
 #[derive(FromPyObject)]
@@ -15,23 +16,31 @@ pub(crate) enum Ints<'py> {
 }
 
 impl Ints<'_> {
-    /// The values as u32, each checked to lie in `0..limit` (`what` names the array).
+    /// The values as u32, each checked to lie in `0..limit` (`what` names the array): checked
+    /// in one pass, converted in another (no per-value `Result`).
     fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
+        let limit = limit.min(u32::MAX as u64 + 1);
         let bad = |x: i64| {
             PyValueError::new_err(format!(
                 "{what} holds {x}, outside 0..{limit} (not a valid CSR matrix)"
             ))
         };
-        let check = |x: i64| -> PyResult<u32> {
-            if x < 0 || x as u64 >= limit.min(u32::MAX as u64 + 1) {
-                Err(bad(x))
-            } else {
-                Ok(x as u32)
-            }
-        };
+        let out = |x: i64| x < 0 || x as u64 >= limit;
         match self {
-            Ints::I32(a) => a.as_slice()?.par_iter().map(|&x| check(x as i64)).collect(),
-            Ints::I64(a) => a.as_slice()?.par_iter().map(|&x| check(x)).collect(),
+            Ints::I32(a) => {
+                let a = a.as_slice()?;
+                if let Some(&x) = a.par_iter().find_first(|&&x| out(x as i64)) {
+                    return Err(bad(x as i64));
+                }
+                Ok(a.par_iter().map(|&x| x as u32).collect())
+            }
+            Ints::I64(a) => {
+                let a = a.as_slice()?;
+                if let Some(&x) = a.par_iter().find_first(|&&x| out(x)) {
+                    return Err(bad(x));
+                }
+                Ok(a.par_iter().map(|&x| x as u32).collect())
+            }
         }
     }
 }
@@ -92,6 +101,28 @@ impl Arrays {
             cols,
             vals,
         })
+    }
+
+    /// The matrix itself, when it is in SciPy's canonical format (each row's columns strictly
+    /// increasing) and no value is NaN: the arrays become the CSR's as they are, with no
+    /// rebuild. Otherwise the arrays back (`Err`), for [`Arrays::edge_list`] and `to_csr`,
+    /// which sorts, combines repeats as the semiring adds and names a bad value.
+    pub(crate) fn canonical<S: Semiring<T = f64>>(self) -> Result<Csr<S>, Self> {
+        let ptr = &self.ptr;
+        let sorted = (0..self.nrows)
+            .into_par_iter()
+            .with_min_len(1 << 10)
+            .all(|r| {
+                let row = &self.cols[ptr[r] as usize..ptr[r + 1] as usize];
+                row.windows(2).all(|w| w[0] < w[1])
+            });
+        if !sorted || self.vals.par_iter().any(|v| v.is_nan()) {
+            return Err(self);
+        }
+        Ok(
+            Csr::try_from_parts(self.nrows, self.ncols, self.ptr, self.cols, self.vals)
+                .expect("rows checked sorted, columns in range"),
+        )
     }
 
     /// The entries as arcs `row -> column` weighted by their values.

@@ -139,7 +139,10 @@ impl Graph {
         let choice = choose(backend)?;
         let arcs = Arrays::new(n, n, &indptr, &indices, &data)?;
         let cell = crate::interrupt::run(py, || {
-            let a = arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?;
+            let a = match arcs.canonical::<W>() {
+                Ok(a) => a,
+                Err(arcs) => arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?,
+            };
             Ok::<_, PyErr>(match choice {
                 Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
                 Choice::Gpu => {
