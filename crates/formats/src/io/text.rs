@@ -51,19 +51,38 @@ struct ElPiece {
     declared: Option<(u64, Option<u64>)>,
 }
 
+impl ElPiece {
+    /// Empty, with room for the arcs of a piece of `piece.len()` bytes (12 bytes a line).
+    fn for_piece(piece: &[u8]) -> Self {
+        let guess = piece.len() / 12 + 1;
+        ElPiece {
+            src: Vec::with_capacity(guess),
+            dst: Vec::with_capacity(guess),
+            w: WeightAcc::default(),
+            weighted: None,
+            min_id: u64::MAX,
+            max_id: 0,
+            declared: None,
+        }
+    }
+}
+
+/// The first three fields of an arc line (empty where it has fewer) and how many it has.
+fn arc_fields(t: &[u8]) -> ([&[u8]; 3], usize) {
+    let mut it = tokens(t);
+    let fields: [&[u8]; 3] = [
+        it.next().unwrap_or_default(),
+        it.next().unwrap_or_default(),
+        it.next().unwrap_or_default(),
+    ];
+    let nf = fields.iter().filter(|f| !f.is_empty()).count() + it.count();
+    (fields, nf)
+}
+
 /// Parses the lines of one piece (its first line numbered `first`); ids below `lowest` are
 /// refused.
 fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiece, ReadError> {
-    let guess = piece.len() / 12 + 1;
-    let mut p = ElPiece {
-        src: Vec::with_capacity(guess),
-        dst: Vec::with_capacity(guess),
-        w: WeightAcc::default(),
-        weighted: None,
-        min_id: u64::MAX,
-        max_id: 0,
-        declared: None,
-    };
+    let mut p = ElPiece::for_piece(piece);
     let mut has_w_all: Option<bool> = None;
     for (no, l) in (first..).zip(chunks::lines_of(piece)) {
         let t = l.trim_ascii();
@@ -93,13 +112,7 @@ fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiec
             }
             continue;
         }
-        let mut it = tokens(t);
-        let fields: [&[u8]; 3] = [
-            it.next().unwrap_or_default(),
-            it.next().unwrap_or_default(),
-            it.next().unwrap_or_default(),
-        ];
-        let nf = fields.iter().filter(|f| !f.is_empty()).count() + it.count();
+        let (fields, nf) = arc_fields(t);
         let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(path, no, k))?;
         p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u64, ReadError> {
@@ -272,29 +285,14 @@ fn ldbc_piece(
     id_of: &(dyn Fn(i64) -> Option<u32> + Sync),
     n: usize,
 ) -> Result<ElPiece, ReadError> {
-    let guess = piece.len() / 12 + 1;
-    let mut p = ElPiece {
-        src: Vec::with_capacity(guess),
-        dst: Vec::with_capacity(guess),
-        w: WeightAcc::default(),
-        weighted: None,
-        min_id: 0,
-        max_id: 0,
-        declared: None,
-    };
+    let mut p = ElPiece::for_piece(piece);
     let mut has_w_all: Option<bool> = None;
     for (no, l) in (first..).zip(chunks::lines_of(piece)) {
         let t = l.trim_ascii();
         if is_comment(t) {
             continue;
         }
-        let mut it = tokens(t);
-        let fields: [&[u8]; 3] = [
-            it.next().unwrap_or_default(),
-            it.next().unwrap_or_default(),
-            it.next().unwrap_or_default(),
-        ];
-        let nf = fields.iter().filter(|f| !f.is_empty()).count() + it.count();
+        let (fields, nf) = arc_fields(t);
         let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(epath, no, k))?;
         p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u32, ReadError> {
