@@ -14,8 +14,19 @@ use rayon::prelude::*;
 use super::lines::{MAX_LINE, err_at};
 use crate::error::{ReadError, ReadErrorKind};
 
-/// Bytes read per block (the reader thread keeps one more ahead).
+/// Bytes read per block (the reader thread keeps one more ahead), where memory allows.
 const BLOCK: usize = 32 << 20;
+
+/// The block size for this process: [`BLOCK`], or where memory is short (a process under
+/// `ulimit -v`, a small container) a sixteenth of what is available, at least 1 MiB: three
+/// blocks and their parsed arcs are in memory at once.
+fn block_size() -> usize {
+    crate::memory::available().map_or(BLOCK, |a| {
+        usize::try_from(a / 16)
+            .unwrap_or(BLOCK)
+            .clamp(1 << 20, BLOCK)
+    })
+}
 /// Bytes per piece parsed by one task.
 const PIECE: usize = 1 << 20;
 
@@ -101,13 +112,27 @@ fn pieces(block: &[u8]) -> Vec<&[u8]> {
 /// Reads `reader` to its end in blocks of whole lines (the last block's last line may have
 /// no end), sent to `tx`; an I/O error or a line longer than [`MAX_LINE`] ends it with the
 /// error's kind and the number of complete lines read before it.
-fn read_blocks(mut reader: impl Read, tx: mpsc::SyncSender<Result<Vec<u8>, (u64, ReadErrorKind)>>) {
+fn read_blocks(
+    mut reader: impl Read,
+    block: usize,
+    tx: mpsc::SyncSender<Result<Vec<u8>, (u64, ReadErrorKind)>>,
+) {
     let mut carry: Vec<u8> = Vec::new();
     let mut lines_before = 0u64;
     loop {
         let mut buf = std::mem::take(&mut carry);
         let start = buf.len();
-        buf.resize(start + BLOCK, 0);
+        // A block the allocator refuses ends the read with a refusal, not an abort.
+        if buf.try_reserve_exact(block).is_err() {
+            let kind = ReadErrorKind::TooLarge {
+                what: format!("a read buffer of {block} bytes"),
+                needed: (start + block) as u64,
+                available: crate::memory::available().unwrap_or(0),
+            };
+            let _ = tx.send(Err((lines_before, kind)));
+            return;
+        }
+        buf.resize(start + block, 0);
         let mut filled = start;
         let mut eof = false;
         while filled < buf.len() {
@@ -179,7 +204,8 @@ pub(crate) fn par_lines<T: Send>(
 ) -> Result<(), ReadError> {
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel(1);
-        s.spawn(move || read_blocks(reader, tx));
+        let block = block_size();
+        s.spawn(move || read_blocks(reader, block, tx));
         let mut line = first_line;
         for block in rx {
             let block = block.map_err(|(before, kind)| err_at(path, first_line + before, kind))?;
