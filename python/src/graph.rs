@@ -31,6 +31,7 @@ type W = MinPlus<f64>;
 struct Held<'a, B: Frontier> {
     weights: AlgoGraph<'a, B, W>,
     pattern: OnceLock<AlgoGraph<'a, B, BfsSemiring>>,
+    reach: OnceLock<AlgoGraph<'a, B, OrAnd>>,
 }
 
 type CpuHeld<'a> = Held<'a, CpuBackend>;
@@ -75,16 +76,27 @@ fn build<'a, B: Frontier>(backend: &'a B, a: &'a Csr<W>) -> semigraph_algos::Res
     Ok(Held {
         weights: AlgoGraph::new(backend, a, opts)?,
         pattern: OnceLock::new(),
+        reach: OnceLock::new(),
     })
 }
 
-impl<B: Frontier> Held<'_, B> {
-    fn pattern(&self) -> semigraph_algos::Result<&AlgoGraph<'_, B, BfsSemiring>> {
-        if let Some(p) = self.pattern.get() {
+impl<'a, B: Frontier> Held<'a, B> {
+    /// The arcs in semiring `P`, made on the first call into `cell` (one value array on the
+    /// backend), then kept.
+    fn kept<'s, P: semigraph_semiring::Semiring>(
+        &'s self,
+        cell: &'s OnceLock<AlgoGraph<'a, B, P>>,
+    ) -> semigraph_algos::Result<&'s AlgoGraph<'a, B, P>> {
+        if let Some(p) = cell.get() {
             return Ok(p);
         }
-        let p = self.weights.pattern::<BfsSemiring>()?;
-        Ok(self.pattern.get_or_init(|| p))
+        let p = self.weights.pattern::<P>()?;
+        Ok(cell.get_or_init(|| p))
+    }
+
+    /// The pattern BFS runs on.
+    fn pattern(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, BfsSemiring>> {
+        self.kept(&self.pattern)
     }
 }
 
@@ -328,10 +340,11 @@ impl Graph {
         py: Python<'py>,
         source: usize,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let r = crate::interrupt::run(py, || {
-                with_held!(self, h => h.weights.pattern::<OrAnd>().and_then(|g| reachability(&g, source)))
-            })?
-            .map_err(py_err)?;
+        let r = crate::interrupt::run(
+            py,
+            || with_held!(self, h => h.kept(&h.reach).and_then(|g| reachability(g, source))),
+        )?
+        .map_err(py_err)?;
         Ok(r.into_pyarray(py))
     }
 
