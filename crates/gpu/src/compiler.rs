@@ -122,6 +122,15 @@ impl Compiler {
         self
     }
 
+    /// The same compiler with NVRTC's fastest compilation (`--Ofast-compile=max`: the source
+    /// parsed and checked as always, machine code barely optimised). For checks that every
+    /// kernel compiles (CI compiles thousands), never for kernels that run: the option is part
+    /// of a kernel's cache identity, so such binaries are never mistaken for optimised ones.
+    pub fn with_fast_compile(mut self) -> Compiler {
+        self.options.push("--Ofast-compile=max".to_string());
+        self
+    }
+
     /// The same compiler without the process-wide memory cache (every call reads the disk
     /// cache or compiles; for tests and cache tools).
     pub fn without_memory_cache(mut self) -> Compiler {

@@ -265,8 +265,13 @@ fn generated_sources_match_snapshots() {
 }
 
 fn every_kernel_compiles_with_nvrtc() {
-    // No disk cache: CI must really compile every kernel.
-    let c = Compiler::new("sm_90").unwrap().with_cache_dir(None);
+    // No disk cache: CI must really compile every kernel. NVRTC's fastest mode: every source
+    // is parsed, checked and turned into machine code (ptxas runs), with little optimisation,
+    // which takes about three quarters of the time (55 s against 71 s here for 2,540 kernels).
+    let c = Compiler::new("sm_90")
+        .unwrap()
+        .with_cache_dir(None)
+        .with_fast_compile();
     let kernels = all_kernels();
     let start = Instant::now();
     let results: Vec<(Kernel, f64, Option<String>)> = kernels
