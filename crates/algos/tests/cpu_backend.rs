@@ -1,8 +1,6 @@
-//! The shared backend suite on the CPU backend, its second part: views, algorithms against
-//! the oracles, dense operations per built-in semiring, the LDBC kernels and the operators
-//! (see `semigraph_testkit::backend_suite::register_others`; the first part, every format x
-//! semiring x matrix operation, is `cpu_matrix_ops`). Twice: once with relaxation steps in
-//! place (small frontiers) and once in parallel.
+//! The shared backend suite on the CPU backend: every format x built-in semiring x operation,
+//! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); twice,
+//! once with relaxation steps in place (small frontiers) and once in parallel.
 
 use std::process::ExitCode;
 
@@ -11,12 +9,10 @@ use semigraph_testkit::harness::Harness;
 
 fn main() -> ExitCode {
     let mut h = Harness::new();
-    semigraph_testkit::backend_suite::register_others(&mut h, "", None, || {
-        Ok::<_, String>(CpuBackend::new())
-    });
+    semigraph_testkit::backend_suite::register(&mut h, None, || Ok::<_, String>(CpuBackend::new()));
     // Again with every relaxation step on the parallel (sorting) path, which the small test
     // frontiers never take by default: the same tests under `par::`.
-    semigraph_testkit::backend_suite::register_others(&mut h, "par::", None, || {
+    semigraph_testkit::backend_suite::register_prefixed(&mut h, "par::", None, || {
         Ok::<_, String>(CpuBackend::with_parallel_threshold(0))
     });
     h.run()

@@ -1,9 +1,7 @@
-//! The shared backend suite on the GPU backend, its second part (views, the algorithms
-//! against the CPU oracles, dense operations per built-in semiring, the LDBC kernels, the
-//! operators; the first part, every format x semiring x matrix operation, is
-//! `gpu_matrix_ops`), plus the opt-in GEMM kernel against the CPU and the device's own cases.
-//! Where no GPU can be opened every test is reported as ignored, with the reason; under
-//! `SEMIGRAPH_REQUIRE_GPU=1` they run and fail instead.
+//! The shared backend suite (every format x operation x built-in semiring, and the
+//! algorithms against the CPU oracles) on the GPU backend, plus the opt-in GEMM kernel
+//! against the CPU. Where no GPU can be opened every test is reported as ignored, with the
+//! reason; under `SEMIGRAPH_REQUIRE_GPU=1` they run and fail instead.
 
 use std::process::ExitCode;
 
@@ -430,7 +428,7 @@ fn never<T>(_: T) -> bool {
 fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
-    semigraph_testkit::backend_suite::register_others(&mut h, "", Some(&needs), GpuBackend::new);
+    semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
     h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
     h.test_needing(&needs, "sizing_scans_cross_tiles", sizing_scans_cross_tiles);
     h.test_needing(

@@ -422,21 +422,7 @@ pub fn register_prefixed<B, E>(
     B: Frontier + 'static,
     E: std::fmt::Display + 'static,
 {
-    register_matrix_ops(h, prefix, needs, make);
-    register_others(h, prefix, needs, make);
-}
-
-/// How a test of the suite is added to the harness: named, run on a fresh backend from `make`,
-/// ignored with the reason where `needs` is missing.
-fn adder<B, E>(
-    needs: Option<&Needs>,
-    make: fn() -> std::result::Result<B, E>,
-) -> impl Fn(&mut Harness, String, Body<B>) + '_
-where
-    B: Frontier + 'static,
-    E: std::fmt::Display + 'static,
-{
-    move |h: &mut Harness, name: String, f: Body<B>| {
+    let add = |h: &mut Harness, name: String, f: Body<B>| {
         let body = move || {
             let b = make().map_err(|e| Failed::from(format!("the backend did not open: {e}")))?;
             f(&b)
@@ -445,22 +431,7 @@ where
             Some(n) => h.test_needing(n, name, body),
             None => h.test(name, body),
         }
-    }
-}
-
-/// The first part of the suite: [`check_matrix_ops`] for every format x built-in semiring
-/// (`FORMAT::SEMIRING`). The suite is two parts so that a backend's tests can be two test
-/// binaries, compiled side by side ([`register_prefixed`] registers both).
-pub fn register_matrix_ops<B, E>(
-    h: &mut Harness,
-    prefix: &'static str,
-    needs: Option<&Needs>,
-    make: fn() -> std::result::Result<B, E>,
-) where
-    B: Frontier + 'static,
-    E: std::fmt::Display + 'static,
-{
-    let add = adder(needs, make);
+    };
     // Every format the library has: a new one is checked with no change here.
     for format in Format::ALL {
         let fname = format.name();
@@ -477,24 +448,6 @@ pub fn register_matrix_ops<B, E>(
             };
         }
         semigraph_semiring::for_each_builtin!(one);
-    }
-}
-
-/// The second part of the suite: per format [`check_views`] (`FORMAT::views`) and
-/// [`check_algorithms`] (`FORMAT::algorithms`); [`check_dense_ops`] per built-in semiring
-/// (`dense_ops::SEMIRING`); the LDBC Graphalytics kernels and the built-in operators.
-pub fn register_others<B, E>(
-    h: &mut Harness,
-    prefix: &'static str,
-    needs: Option<&Needs>,
-    make: fn() -> std::result::Result<B, E>,
-) where
-    B: Frontier + 'static,
-    E: std::fmt::Display + 'static,
-{
-    let add = adder(needs, make);
-    for format in Format::ALL {
-        let fname = format.name();
         add(
             h,
             format!("{prefix}{fname}::views"),
