@@ -80,6 +80,7 @@ def main():
                 a, source, directed=True, return_predecessors=True
             ),
             "bfs semigraph one-shot": lambda: semigraph.bfs(a, source, backend=args.backend),
+            "bfs semigraph one-shot, cpu": lambda: semigraph.bfs(a, source, backend="cpu"),
             "bfs semigraph warm Graph": lambda: g.bfs(source),
             "sssp scipy dijkstra": lambda: csg.dijkstra(
                 a, indices=source, return_predecessors=True
@@ -93,6 +94,8 @@ def main():
                 iterations=20, tolerance=None
             ),
         }
+        if g.backend == "gpu":
+            cases["bfs semigraph warm Graph, device=True"] = lambda: g.bfs(source, device=True)
         for name, f in cases.items():
             med, lo = timed(f, args.runs)
             row[name] = {"median_ms": med * 1e3, "min_ms": lo * 1e3}

@@ -30,11 +30,12 @@ import numpy as np
 import scipy.sparse
 
 from . import _native
-from ._native import GpuUnavailable, NegativeCycleError, SemigraphError
+from ._native import DeviceIds, GpuUnavailable, NegativeCycleError, SemigraphError
 
 __version__ = _native.__version__
 
 __all__ = [
+    "DeviceIds",
     "Graph",
     "GpuUnavailable",
     "NegativeCycleError",
@@ -164,10 +165,17 @@ class Graph:
         """``"cpu"`` or ``"gpu"``: where the matrix is held."""
         return self._g.backend
 
-    def bfs(self, source: int):
+    def bfs(self, source: int, device: bool = False):
         """Breadth-first search: ``(levels, parents)``, int32 arrays as SciPy's (int64 past 2^31
-        vertices), -1 where unreached (and
-        for the source's parent); each parent the smallest-id vertex one level closer."""
+        vertices), -1 where unreached (and for the source's parent); each parent the
+        smallest-id vertex one level closer.
+
+        With ``device=True`` (a graph on the GPU) both stay in GPU memory, as
+        :class:`DeviceIds`: ``cupy.asarray(levels)`` or ``torch.as_tensor(levels,
+        device="cuda")`` use them without a copy (CUDA Array Interface), ``levels.get()``
+        copies one to NumPy."""
+        if device:
+            return self._g.bfs_device(source)
         return self._g.bfs(source)
 
     def sssp(self, source: int, algorithm: str = "auto"):
@@ -234,7 +242,16 @@ def _one_shot(name, doc):
     return f
 
 
-bfs = _one_shot("bfs", "Breadth-first search from a source: ``(levels, parents)``.")
+def bfs(a, source: int, backend: str = "auto", device: bool = False):
+    """Breadth-first search from a source: ``(levels, parents)``.
+
+    ``bfs(A, source)`` on a SciPy matrix builds only ``A``'s pattern for this call (values are
+    not read, copied or uploaded); on a :class:`Graph` it is :meth:`Graph.bfs` of the graph
+    already held. Results as :meth:`Graph.bfs` (``device=True``: left in GPU memory)."""
+    if isinstance(a, Graph):
+        return a.bfs(source, device=device)
+    a = _csr(a)
+    return _native.bfs_once(a.shape[0], a.indptr, a.indices, source, backend, device)
 sssp = _one_shot("sssp", "Single-source shortest paths: ``(distances, predecessors)``.")
 apsp = _one_shot("apsp", "All-pairs shortest paths: ``(D, next_hop)``.")
 pagerank = _one_shot("pagerank", "PageRank (LDBC Graphalytics definition).")

@@ -5,7 +5,7 @@ use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use semigraph_formats::{Csr, EdgeList, Weights};
+use semigraph_formats::{Csr, EdgeList, FormatError, Weights};
 use semigraph_semiring::Semiring;
 
 /// Indices of a SciPy matrix: int32 or int64, borrowed from NumPy.
@@ -45,8 +45,8 @@ impl Ints<'_> {
     }
 }
 
-/// The checked arrays of an `nrows x ncols` CSR matrix (row offsets, columns, values), copied
-/// out of NumPy so that the work can run without the GIL.
+/// The checked arrays of an `nrows x ncols` CSR matrix (row offsets, columns, values unless
+/// only the pattern is wanted), copied out of NumPy so that the work can run without the GIL.
 pub(crate) struct Arrays {
     nrows: usize,
     ncols: usize,
@@ -64,6 +64,25 @@ impl Arrays {
         indices: &Ints<'_>,
         data: &PyReadonlyArray1<'_, f64>,
     ) -> PyResult<Self> {
+        let mut a = Self::pattern_of(nrows, ncols, indptr, indices)?;
+        if data.len() != a.cols.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} indices for {} values: not a CSR matrix",
+                a.cols.len(),
+                data.len()
+            )));
+        }
+        a.vals = data.as_slice()?.to_vec();
+        Ok(a)
+    }
+
+    /// [`Arrays::new`] without values, for algorithms that read only the pattern.
+    pub(crate) fn pattern_of(
+        nrows: usize,
+        ncols: usize,
+        indptr: &Ints<'_>,
+        indices: &Ints<'_>,
+    ) -> PyResult<Self> {
         for (k, what) in [(nrows, "rows"), (ncols, "columns")] {
             if k >= u32::MAX as usize {
                 return Err(PyValueError::new_err(format!(
@@ -72,9 +91,10 @@ impl Arrays {
                 )));
             }
         }
-        let m = data.len();
         // Offsets are 32-bit in semigraph's CSR: at most 2^32 - 1 entries.
         let ptr = indptr.to_u32(u32::MAX as u64 + 1, "indptr")?;
+        let cols = indices.to_u32(ncols as u64, "indices")?;
+        let m = cols.len();
         if ptr.len() != nrows + 1 || ptr[0] != 0 || ptr[nrows] as usize != m {
             return Err(PyValueError::new_err(format!(
                 "not a CSR matrix of {nrows} rows and {m} entries: indptr has {} entries, from {} to {}",
@@ -86,21 +106,41 @@ impl Arrays {
         if ptr.par_windows(2).any(|w| w[0] > w[1]) {
             return Err(PyValueError::new_err("indptr decreases: not a CSR matrix"));
         }
-        let cols = indices.to_u32(ncols as u64, "indices")?;
-        if cols.len() != m {
-            return Err(PyValueError::new_err(format!(
-                "{} indices for {m} values: not a CSR matrix",
-                cols.len()
-            )));
-        }
-        let vals = data.as_slice()?.to_vec();
         Ok(Arrays {
             nrows,
             ncols,
             ptr,
             cols,
-            vals,
+            vals: Vec::new(),
         })
+    }
+
+    /// Whether each row's columns strictly increase (SciPy's canonical format).
+    fn sorted(&self) -> bool {
+        let ptr = &self.ptr;
+        (0..self.nrows)
+            .into_par_iter()
+            .with_min_len(1 << 10)
+            .all(|r| {
+                let row = &self.cols[ptr[r] as usize..ptr[r + 1] as usize];
+                row.windows(2).all(|w| w[0] < w[1])
+            })
+    }
+
+    /// The pattern in semiring `P` (every entry `P::one()`, repeated entries once): the arrays
+    /// as they are when canonical, else sorted and combined.
+    pub(crate) fn pattern<P: Semiring>(self) -> Result<Csr<P>, FormatError> {
+        if self.sorted() {
+            let ones = semigraph_formats::memory::try_filled(self.cols.len(), P::one()).map_err(
+                |(needed, available)| FormatError::TooLarge {
+                    what: "the pattern's values".into(),
+                    needed,
+                    available,
+                },
+            )?;
+            return Csr::try_from_parts(self.nrows, self.ncols, self.ptr, self.cols, ones);
+        }
+        self.edge_list().to_pattern_csr::<P, u32>()
     }
 
     /// The matrix itself, when it is in SciPy's canonical format (each row's columns strictly
@@ -108,15 +148,7 @@ impl Arrays {
     /// rebuild. Otherwise the arrays back (`Err`), for [`Arrays::edge_list`] and `to_csr`,
     /// which sorts, combines repeats as the semiring adds and names a bad value.
     pub(crate) fn canonical<S: Semiring<T = f64>>(self) -> Result<Csr<S>, Self> {
-        let ptr = &self.ptr;
-        let sorted = (0..self.nrows)
-            .into_par_iter()
-            .with_min_len(1 << 10)
-            .all(|r| {
-                let row = &self.cols[ptr[r] as usize..ptr[r + 1] as usize];
-                row.windows(2).all(|w| w[0] < w[1])
-            });
-        if !sorted || self.vals.par_iter().any(|v| v.is_nan()) {
+        if !self.sorted() || self.vals.par_iter().any(|v| v.is_nan()) {
             return Err(self);
         }
         Ok(
@@ -125,7 +157,8 @@ impl Arrays {
         )
     }
 
-    /// The entries as arcs `row -> column` weighted by their values.
+    /// The entries as arcs `row -> column` weighted by their values (unweighted for a
+    /// pattern).
     pub(crate) fn edge_list(self) -> EdgeList {
         let ptr = &self.ptr;
         let mut g = EdgeList::new(self.nrows, self.ncols);
@@ -134,7 +167,9 @@ impl Arrays {
             .flat_map_iter(|r| std::iter::repeat_n(r as u32, (ptr[r + 1] - ptr[r]) as usize))
             .collect();
         g.dst = self.cols;
-        g.weights = Weights::Real(self.vals);
+        if self.vals.len() == g.dst.len() {
+            g.weights = Weights::Real(self.vals);
+        }
         g
     }
 }

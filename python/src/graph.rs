@@ -11,8 +11,8 @@ use self_cell::self_cell;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
     Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, SsspMethod, UNREACHED,
-    apsp, bellman_ford, bfs, cdlp, delta_stepping, lcc, pagerank, reachability, sssp_choice,
-    triangle_count, triangles_per_vertex, wcc, widest_path,
+    apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank, reachability,
+    sssp_choice, triangle_count, triangles_per_vertex, wcc, widest_path,
 };
 use semigraph_formats::Csr;
 use semigraph_gpu::GpuBackend;
@@ -20,6 +20,7 @@ use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
 
 use crate::arrays::{Arrays, Ints};
 use crate::backends::{Choice, choose, cpu, gpu};
+use crate::device::DeviceIds;
 use crate::errors::{format_err, py_err};
 
 /// Weights as distances: min-plus over f64 (SciPy's value type); parallel arcs keep the
@@ -197,6 +198,31 @@ impl Graph {
         Ok((ids(py, r.levels, self.n), ids(py, r.parents, self.n)))
     }
 
+    /// [`Graph::bfs`] with levels and parents left in GPU memory: `(levels, parents)` as
+    /// [`DeviceIds`] (CUDA Array Interface; no copy to the host). Only for a graph on the GPU.
+    fn bfs_device(&self, py: Python<'_>, source: usize) -> PyResult<(DeviceIds, DeviceIds)> {
+        let Cell::Gpu(c) = &self.cell else {
+            return Err(PyValueError::new_err(
+                "device=True leaves results in GPU memory: it needs a Graph on the GPU \
+                 (backend=\"gpu\"); this one is on the CPU",
+            ));
+        };
+        let r = crate::interrupt::run(py, || {
+            c.with_dependent(|_, h| {
+                let p = h.pattern()?;
+                let b = p.backend();
+                let mut r = bfs_resident(p, source, &BfsOptions::default())?;
+                // As the host results: the source has no parent.
+                b.set(&mut r.parents, source, NO_PARENT)?;
+                // Every write finished, so consumers on other streams need not wait.
+                b.synchronize()?;
+                Ok::<_, semigraph_algos::Error>((r.levels, r.parents))
+            })
+        })?;
+        let (levels, parents) = r.map_err(py_err)?;
+        Ok((DeviceIds::new(levels), DeviceIds::new(parents)))
+    }
+
     /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
     /// unreachable, int32 (int64 past 2^31 vertices) with -1 for the source and unreachable vertices. `algorithm`:
     /// "auto", "bellman-ford" (any weights; a negative cycle raises `NegativeCycleError`
@@ -355,4 +381,82 @@ impl Graph {
             self.backend()
         )
     }
+}
+
+/// Runs `f` on a graph of the pattern `a` on `backend`, made for this call only.
+fn on_pattern<R>(
+    backend: Choice,
+    a: &Csr<BfsSemiring>,
+    cpu_run: impl FnOnce(&AlgoGraph<'_, CpuBackend, BfsSemiring>) -> semigraph_algos::Result<R>,
+    gpu_run: impl FnOnce(&AlgoGraph<'_, GpuBackend, BfsSemiring>) -> semigraph_algos::Result<R>,
+) -> PyResult<R> {
+    // Push only: for one traversal, building `A^T` for pull levels costs about as much as
+    // the arcs pulling could save (a sort of every arc against one pass over them).
+    let opts = GraphOptions::default();
+    match backend {
+        Choice::Cpu => AlgoGraph::new(cpu(), a, opts).and_then(|g| cpu_run(&g)),
+        Choice::Gpu => {
+            let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
+            AlgoGraph::new(b, a, opts).and_then(|g| gpu_run(&g))
+        }
+    }
+    .map_err(py_err)
+}
+
+/// One breadth-first search on a matrix given as CSR arrays (`semigraph.bfs(A, source)`):
+/// only the pattern is built (no values copied or uploaded) and only `A` (push levels; no
+/// transpose), as [`Graph::bfs`] otherwise (the same levels and parents);
+/// with `device`, the results stay on the GPU as [`Graph::bfs_device`]'s.
+#[pyfunction]
+#[pyo3(signature = (n, indptr, indices, source, backend = "auto", device = false))]
+pub(crate) fn bfs_once<'py>(
+    py: Python<'py>,
+    n: usize,
+    indptr: Ints<'_>,
+    indices: Ints<'_>,
+    source: usize,
+    backend: &str,
+    device: bool,
+) -> PyResult<(Any<'py>, Any<'py>)> {
+    let choice = choose(backend)?;
+    if device && choice != Choice::Gpu {
+        return Err(PyValueError::new_err(
+            "device=True leaves results in GPU memory: it needs backend=\"gpu\" (or \"auto\" \
+             with a GPU)",
+        ));
+    }
+    let arcs = Arrays::pattern_of(n, n, &indptr, &indices)?;
+    let opts = BfsOptions::default();
+    if device {
+        let (levels, parents) = crate::interrupt::run(py, || {
+            let a = arcs.pattern::<BfsSemiring>().map_err(format_err)?;
+            on_pattern(
+                choice,
+                &a,
+                |_| unreachable!("device=True runs on the GPU"),
+                |g| {
+                    let b = g.backend();
+                    let mut r = bfs_resident(g, source, &opts)?;
+                    b.set(&mut r.parents, source, NO_PARENT)?;
+                    b.synchronize()?;
+                    Ok((r.levels, r.parents))
+                },
+            )
+        })??;
+        return Ok((
+            Bound::new(py, DeviceIds::new(levels))?.into_any(),
+            Bound::new(py, DeviceIds::new(parents))?.into_any(),
+        ));
+    }
+    let mut r = crate::interrupt::run(py, || {
+        let a = arcs.pattern::<BfsSemiring>().map_err(format_err)?;
+        on_pattern(
+            choice,
+            &a,
+            |g| bfs(g, source, &opts),
+            |g| bfs(g, source, &opts),
+        )
+    })??;
+    r.parents[source] = NO_PARENT;
+    Ok((ids(py, r.levels, n), ids(py, r.parents, n)))
 }

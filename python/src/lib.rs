@@ -8,6 +8,7 @@
 mod algebra;
 mod arrays;
 mod backends;
+mod device;
 mod errors;
 mod graph;
 mod interrupt;
@@ -24,7 +25,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algebra::spmv, m)?)?;
     m.add_function(wrap_pyfunction!(algebra::spgemm, m)?)?;
     m.add_function(wrap_pyfunction!(algebra::semirings, m)?)?;
+    m.add_function(wrap_pyfunction!(graph::bfs_once, m)?)?;
     m.add_class::<graph::Graph>()?;
+    m.add_class::<device::DeviceIds>()?;
     errors::register(m)?;
     Ok(())
 }

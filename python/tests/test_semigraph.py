@@ -90,6 +90,74 @@ def test_bfs_levels_and_parents_match_scipy(graph, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_one_shot_bfs_builds_the_pattern_only_and_agrees(graph, backend):
+    name, a = graph
+    s = a.shape[0] // 2
+    want = semigraph.Graph(a, backend=backend).bfs(s)
+    # A canonical matrix, the same with int64 indices, and a non-canonical one (rows
+    # reversed, every entry twice, values that a weighted build would refuse: NaN).
+    b = a.copy()
+    b.indptr, b.indices = b.indptr.astype(np.int64), b.indices.astype(np.int64)
+    cols = [a.indices[a.indptr[r] : a.indptr[r + 1]][::-1] for r in range(a.shape[0])]
+    cols = np.concatenate([np.r_[x, x] for x in cols]).astype(np.int32)
+    c = sp.csr_matrix(
+        (np.full(2 * a.nnz, np.nan), cols, 2 * a.indptr), shape=a.shape, copy=False
+    )
+    assert not c.has_sorted_indices or a.nnz == 0
+    for m in [a, b, c]:
+        levels, parents = semigraph.bfs(m, s, backend=backend)
+        np.testing.assert_array_equal(levels, want[0], err_msg=name)
+        np.testing.assert_array_equal(parents, want[1], err_msg=name)
+    if backend == "cpu":
+        with pytest.raises(ValueError, match="GPU memory"):
+            semigraph.bfs(a, s, backend="cpu", device=True)
+    else:
+        dl, dp = semigraph.bfs(a, s, backend="gpu", device=True)
+        np.testing.assert_array_equal(dl.get(), want[0], err_msg=name)
+        np.testing.assert_array_equal(dp.get(), want[1], err_msg=name)
+    with pytest.raises(IndexError):
+        semigraph.bfs(a, a.shape[0], backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bfs_results_stay_on_the_gpu_and_export_without_copy(graph, backend):
+    name, a = graph
+    g = semigraph.Graph(a, backend=backend)
+    s = a.shape[0] // 3
+    if backend == "cpu":
+        with pytest.raises(ValueError, match="on the GPU"):
+            g.bfs(s, device=True)
+        return
+    levels, parents = g.bfs(s)
+    dl, dp = g.bfs(s, device=True)
+    assert isinstance(dl, semigraph.DeviceIds)
+    assert len(dl) == dl.shape[0] == a.shape[0] and dl.dtype == "int32"
+    cai = dl.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["typestr"] == "<i4" and cai["shape"] == (a.shape[0],)
+    assert cai["data"][0] != 0 and cai["strides"] is None
+    # The same answers as the host results, copied back.
+    np.testing.assert_array_equal(dl.get(), levels, err_msg=name)
+    np.testing.assert_array_equal(dp.get(), parents, err_msg=name)
+    # Consumers view the device memory itself (same address, no copy).
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if cupy is not None:
+        c = cupy.asarray(dl)
+        assert c.data.ptr == cai["data"][0]
+        np.testing.assert_array_equal(cupy.asnumpy(c), levels)
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None and torch.cuda.is_available():
+        t = torch.as_tensor(dp, device="cuda")
+        assert t.data_ptr() == dp.__cuda_array_interface__["data"][0]
+        np.testing.assert_array_equal(t.cpu().numpy(), parents)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("algorithm", ["auto", "bellman-ford", "delta-stepping"])
 def test_sssp_matches_scipy_dijkstra(graph, backend, algorithm):
     name, a = graph

@@ -182,6 +182,28 @@ impl<S: Semiring> GpuDense<S> {
     fn len(&self) -> usize {
         self.rows * self.cols
     }
+
+    /// `(rows, cols)`.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// The device address of the first value (`rows * cols` values of `S::T`, row-major,
+    /// contiguous), for handing the array to another CUDA library without a copy (CuPy,
+    /// PyTorch, Numba through `__cuda_array_interface__`). The address stays valid while
+    /// `self` lives; work the backend has queued may still write the array, so call
+    /// [`Objects::synchronize`] before another stream reads it.
+    pub fn device_address(&self, b: &GpuBackend) -> u64 {
+        use cudarc::driver::DevicePtr;
+        self.buf.device_ptr(&b.dev.stream).0
+    }
+}
+
+impl GpuBackend {
+    /// The CUDA device ordinal this backend runs on (DLPack's `device_id`).
+    pub fn device_ordinal(&self) -> usize {
+        self.dev.ctx.ordinal()
+    }
 }
 
 /// A sparse vector in device memory: sorted indices and their values.
