@@ -189,8 +189,8 @@ impl<S: Semiring> GpuDense<S> {
     }
 
     /// The device address of the first value (`rows * cols` values of `S::T`, row-major,
-    /// contiguous), for handing the array to another CUDA library without a copy (CuPy,
-    /// PyTorch, Numba through `__cuda_array_interface__`). The address stays valid while
+    /// contiguous), for handing the array to another CUDA library without a copy (Python's
+    /// array libraries through `__cuda_array_interface__`). The address stays valid while
     /// `self` lives; work the backend has queued may still write the array, so call
     /// [`Objects::synchronize`] before another stream reads it.
     pub fn device_address(&self, b: &GpuBackend) -> u64 {
@@ -200,7 +200,7 @@ impl<S: Semiring> GpuDense<S> {
 }
 
 impl GpuBackend {
-    /// The CUDA device ordinal this backend runs on (DLPack's `device_id`).
+    /// The CUDA device ordinal this backend runs on (the `device_id` of a DLPack tensor).
     pub fn device_ordinal(&self) -> usize {
         self.dev.ctx.ordinal()
     }
