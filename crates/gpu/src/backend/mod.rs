@@ -200,7 +200,7 @@ impl<S: Semiring> GpuDense<S> {
 }
 
 impl GpuBackend {
-    /// The CUDA device ordinal this backend runs on (the `device_id` of a DLPack tensor).
+    /// The CUDA device ordinal this backend runs on (what array-exchange protocols call the device id).
     pub fn device_ordinal(&self) -> usize {
         self.dev.ctx.ordinal()
     }
