@@ -81,7 +81,7 @@ fn terms<S: Semiring>(
     c: &semigraph_formats::Csr<S>,
     d: &[S::T],
     from: &CpuQueue<S>,
-    allowed: &(dyn Fn(u32) -> bool + Sync),
+    allowed: &(impl Fn(u32) -> bool + Sync),
 ) -> Vec<(u32, S::T, u32)> {
     let one = |(&k, &x): (&u32, &S::T)| {
         let (cols, vals) = c.row(k as usize);
@@ -188,7 +188,7 @@ fn relax_sorted<S: Semiring>(
     d: &mut CpuDense<S>,
     mut parents: Option<&mut CpuDense<Parents>>,
     from: &CpuQueue<S>,
-    allowed: &(dyn Fn(u32) -> bool + Sync),
+    allowed: &(impl Fn(u32) -> bool + Sync),
     to: &mut CpuQueue<S>,
 ) {
     let mut t = terms(c, &d.data, from, allowed);
@@ -229,7 +229,7 @@ fn relax_in_place<S: Semiring>(
     d: &mut CpuDense<S>,
     parents: Option<&mut CpuDense<Parents>>,
     from: &CpuQueue<S>,
-    allowed: &(dyn Fn(u32) -> bool + Sync),
+    allowed: &(impl Fn(u32) -> bool + Sync),
     to: &mut CpuQueue<S>,
 ) {
     if to.member.len() < to.n {
