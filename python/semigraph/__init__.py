@@ -30,12 +30,12 @@ import numpy as np
 import scipy.sparse
 
 from . import _native
-from ._native import DeviceIds, GpuUnavailable, NegativeCycleError, SemigraphError
+from ._native import DeviceArray, GpuUnavailable, NegativeCycleError, SemigraphError
 
 __version__ = _native.__version__
 
 __all__ = [
-    "DeviceIds",
+    "DeviceArray",
     "Graph",
     "GpuUnavailable",
     "NegativeCycleError",
@@ -171,7 +171,7 @@ class Graph:
         smallest-id vertex one level closer.
 
         With ``device=True`` (a graph on the GPU) both stay in GPU memory, as
-        :class:`DeviceIds`: ``cupy.asarray(levels)`` or ``torch.as_tensor(levels,
+        :class:`DeviceArray`\ s: ``cupy.asarray(levels)`` or ``torch.as_tensor(levels,
         device="cuda")`` use them without a copy (CUDA Array Interface), ``levels.get()``
         copies one to NumPy."""
         if device:
@@ -191,15 +191,23 @@ class Graph:
         on the diagonal), ``None`` with ``next_hop=False``."""
         return self._g.apsp(next_hop)
 
-    def pagerank(self, damping: float = 0.85, iterations: int = 100, tolerance=1e-9):
+    def pagerank(self, damping: float = 0.85, iterations: int = 100, tolerance=1e-9,
+                 device: bool = False):
         """PageRank, LDBC Graphalytics definition (weights ignored; dangling vertices' rank
         spread evenly): float64 ranks summing to 1. Stops after ``iterations`` or once one
-        changes the ranks by at most ``tolerance`` (L1); ``tolerance=None`` runs every one."""
+        changes the ranks by at most ``tolerance`` (L1); ``tolerance=None`` runs every one.
+        ``device=True`` (a graph on the GPU): the ranks stay in GPU memory, a
+        :class:`DeviceArray`."""
+        if device:
+            return self._g.pagerank_device(damping, iterations, tolerance)[0]
         return self._g.pagerank(damping, iterations, tolerance)[0]
 
-    def wcc(self):
+    def wcc(self, device: bool = False):
         """Weakly connected components (FastSV): int32 labels, each the smallest vertex of
-        its component."""
+        its component. ``device=True`` (a graph on the GPU): the labels stay in GPU memory, a
+        :class:`DeviceArray`."""
+        if device:
+            return self._g.wcc_device()
         return self._g.wcc()
 
     def cdlp(self, iterations: int = 10):

@@ -4,57 +4,122 @@
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use semigraph_algos::{Objects, Parents};
-use semigraph_gpu::GpuDense;
+use semigraph_algos::Objects;
+use semigraph_gpu::{GpuBackend, GpuDense};
+use semigraph_semiring::Semiring;
 
 use crate::backends::gpu;
 use crate::errors::py_err;
 
-/// A vector of vertex ids in GPU memory (BFS levels or parents), owned by this object: int32
-/// with -1 for "none", as the host results (uint32 with 4294967295 for graphs of 2^31
-/// vertices or more, whose ids int32 cannot hold).
+/// One vector of the GPU backend, as the interface describes it.
+trait Data: Send + Sync {
+    fn len(&self) -> usize;
+    fn address(&self, b: &GpuBackend) -> u64;
+    /// NumPy's type string (`<i4`, `<f8`, ...) and name (`int32`, `float64`, ...).
+    fn typestr(&self) -> (&'static str, &'static str);
+    /// A copy in host memory, as the NumPy array the host result would be.
+    fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>>;
+}
+
+/// Vertex ids (levels, parents, labels; `u32::MAX` for "none"): int32, where "none" reads
+/// -1 by the same bits, for fewer than 2^31 vertices, else uint32.
+struct Ids<S: Semiring<T = u32>>(GpuDense<S>);
+
+impl<S: Semiring<T = u32>> Ids<S> {
+    fn wide(&self) -> bool {
+        self.len() > i32::MAX as usize
+    }
+}
+
+impl<S: Semiring<T = u32>> Data for Ids<S> {
+    fn len(&self) -> usize {
+        let (r, c) = self.0.shape();
+        r * c
+    }
+    fn address(&self, b: &GpuBackend) -> u64 {
+        self.0.device_address(b)
+    }
+    fn typestr(&self) -> (&'static str, &'static str) {
+        if self.wide() {
+            ("<u4", "uint32")
+        } else {
+            ("<i4", "int32")
+        }
+    }
+    fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>> {
+        let v = py.detach(|| b.read_dense(&self.0)).map_err(py_err)?;
+        Ok(if self.wide() {
+            v.into_pyarray(py).into_any()
+        } else {
+            let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
+            v.into_pyarray(py).into_any()
+        })
+    }
+}
+
+/// `f64` values (PageRank's ranks).
+struct Floats<S: Semiring<T = f64>>(GpuDense<S>);
+
+impl<S: Semiring<T = f64>> Data for Floats<S> {
+    fn len(&self) -> usize {
+        let (r, c) = self.0.shape();
+        r * c
+    }
+    fn address(&self, b: &GpuBackend) -> u64 {
+        self.0.device_address(b)
+    }
+    fn typestr(&self) -> (&'static str, &'static str) {
+        ("<f8", "float64")
+    }
+    fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>> {
+        let v = py.detach(|| b.read_dense(&self.0)).map_err(py_err)?;
+        Ok(v.into_pyarray(py).into_any())
+    }
+}
+
+/// A vector in GPU memory (BFS levels and parents, WCC labels, PageRank ranks), owned by
+/// this object. Vertex ids are int32 with -1 for "none", as the host results (uint32 with
+/// 4294967295 for graphs of 2^31 vertices or more, whose ids int32 cannot hold); ranks are
+/// float64.
 ///
 /// `cupy.asarray(v)`, `torch.as_tensor(v, device="cuda")` and `numba.cuda.as_cuda_array(v)`
 /// view it without a copy through `__cuda_array_interface__`; the memory lives as long as this
 /// object (a consumer's view keeps it alive). `get()` copies it to a NumPy array.
 #[pyclass(module = "semigraph._native", frozen)]
-pub(crate) struct DeviceIds {
-    buf: GpuDense<Parents>,
-    len: usize,
+pub(crate) struct DeviceArray {
+    data: Box<dyn Data>,
 }
 
-impl DeviceIds {
-    /// Wraps a vector of the backend. The caller has synchronised the backend: every write
-    /// to `buf` is finished, so consumers need no stream to wait on.
-    pub(crate) fn new(buf: GpuDense<Parents>) -> Self {
-        let (rows, cols) = buf.shape();
-        DeviceIds {
-            buf,
-            len: rows * cols,
+impl DeviceArray {
+    /// Vertex ids. The caller has synchronised the backend: every write to `buf` is
+    /// finished, so consumers need no stream to wait on.
+    pub(crate) fn ids<S: Semiring<T = u32>>(buf: GpuDense<S>) -> Self {
+        DeviceArray {
+            data: Box::new(Ids(buf)),
         }
     }
 
-    fn wide(&self) -> bool {
-        self.len > i32::MAX as usize
+    /// `f64` values, under the same condition as [`DeviceArray::ids`].
+    pub(crate) fn floats<S: Semiring<T = f64>>(buf: GpuDense<S>) -> Self {
+        DeviceArray {
+            data: Box::new(Floats(buf)),
+        }
     }
 }
 
 #[pymethods]
-impl DeviceIds {
+impl DeviceArray {
     /// The CUDA Array Interface (version 3): shape, type, device address, no stream to wait
     /// on (the values were complete when this object was made).
     #[getter]
     fn __cuda_array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
+        let n = self.data.len();
         let d = PyDict::new(py);
-        d.set_item("shape", (self.len,))?;
-        d.set_item("typestr", if self.wide() { "<u4" } else { "<i4" })?;
+        d.set_item("shape", (n,))?;
+        d.set_item("typestr", self.data.typestr().0)?;
         // A zero-length array's address is 0 by the interface's rule.
-        let ptr = if self.len == 0 {
-            0
-        } else {
-            self.buf.device_address(b)
-        };
+        let ptr = if n == 0 { 0 } else { self.data.address(b) };
         d.set_item("data", (ptr, false))?;
         d.set_item("strides", py.None())?;
         d.set_item("version", 3)?;
@@ -65,13 +130,14 @@ impl DeviceIds {
     /// `(n,)`.
     #[getter]
     fn shape(&self) -> (usize,) {
-        (self.len,)
+        (self.data.len(),)
     }
 
-    /// `"int32"` (`"uint32"` past 2^31 vertices).
+    /// NumPy's name of the element type: `"int32"` (`"uint32"` past 2^31 vertices) or
+    /// `"float64"`.
     #[getter]
     fn dtype(&self) -> &'static str {
-        if self.wide() { "uint32" } else { "int32" }
+        self.data.typestr().1
     }
 
     /// The CUDA device the vector is on.
@@ -82,26 +148,19 @@ impl DeviceIds {
     }
 
     fn __len__(&self) -> usize {
-        self.len
+        self.data.len()
     }
 
-    /// A copy in host memory, as a NumPy array (int32, -1 for "none"; uint32 past 2^31
-    /// vertices).
+    /// A copy in host memory: the NumPy array the host result would be.
     fn get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
-        let v = py.detach(|| b.read_dense(&self.buf)).map_err(py_err)?;
-        Ok(if self.wide() {
-            v.into_pyarray(py).into_any()
-        } else {
-            let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
-            v.into_pyarray(py).into_any()
-        })
+        self.data.get(py, b)
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "semigraph.DeviceIds(n={}, dtype={}, device=cuda)",
-            self.len,
+            "semigraph.DeviceArray(n={}, dtype={}, device=cuda)",
+            self.data.len(),
             self.dtype()
         )
     }

@@ -11,8 +11,9 @@ use self_cell::self_cell;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
     Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, SsspMethod, UNREACHED,
-    apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank, reachability,
-    sssp_choice, triangle_count, triangles_per_vertex, wcc, widest_path,
+    apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank, pagerank_resident,
+    reachability, sssp_choice, triangle_count, triangles_per_vertex, wcc, wcc_resident,
+    widest_path,
 };
 use semigraph_formats::Csr;
 use semigraph_gpu::GpuBackend;
@@ -20,7 +21,7 @@ use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
 
 use crate::arrays::{Arrays, Ints};
 use crate::backends::{Choice, choose, cpu, gpu};
-use crate::device::DeviceIds;
+use crate::device::DeviceArray;
 use crate::errors::{format_err, py_err};
 
 /// Weights as distances: min-plus over f64 (SciPy's value type); parallel arcs keep the
@@ -134,6 +135,32 @@ pub(crate) struct Graph {
     backend: Choice,
 }
 
+impl Graph {
+    /// Runs `f` on the matrices the GPU holds (without the GIL, interruptible), then waits
+    /// for the GPU: the arrays `f` returns are complete, so consumers on other streams need
+    /// not wait. A `ValueError` for a graph on the CPU.
+    fn on_gpu<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&GpuHeld<'_>) -> semigraph_algos::Result<R> + Send,
+    ) -> PyResult<R> {
+        let Cell::Gpu(c) = &self.cell else {
+            return Err(PyValueError::new_err(
+                "device=True leaves results in GPU memory: it needs a Graph on the GPU \
+                 (backend=\"gpu\"); this one is on the CPU",
+            ));
+        };
+        crate::interrupt::run(py, || {
+            c.with_dependent(|_, h| {
+                let r = f(h)?;
+                h.weights.backend().synchronize()?;
+                Ok(r)
+            })
+        })?
+        .map_err(py_err)
+    }
+}
+
 #[pymethods]
 impl Graph {
     /// `Graph(n, indptr, indices, data, backend)`: the CSR arrays of an `n x n` matrix
@@ -199,28 +226,44 @@ impl Graph {
     }
 
     /// [`Graph::bfs`] with levels and parents left in GPU memory: `(levels, parents)` as
-    /// [`DeviceIds`] (CUDA Array Interface; no copy to the host). Only for a graph on the GPU.
-    fn bfs_device(&self, py: Python<'_>, source: usize) -> PyResult<(DeviceIds, DeviceIds)> {
-        let Cell::Gpu(c) = &self.cell else {
-            return Err(PyValueError::new_err(
-                "device=True leaves results in GPU memory: it needs a Graph on the GPU \
-                 (backend=\"gpu\"); this one is on the CPU",
-            ));
-        };
-        let r = crate::interrupt::run(py, || {
-            c.with_dependent(|_, h| {
-                let p = h.pattern()?;
-                let b = p.backend();
-                let mut r = bfs_resident(p, source, &BfsOptions::default())?;
-                // As the host results: the source has no parent.
-                b.set(&mut r.parents, source, NO_PARENT)?;
-                // Every write finished, so consumers on other streams need not wait.
-                b.synchronize()?;
-                Ok::<_, semigraph_algos::Error>((r.levels, r.parents))
-            })
+    /// [`DeviceArray`]s (CUDA Array Interface; no copy to the host). Only for a graph on the
+    /// GPU.
+    fn bfs_device(&self, py: Python<'_>, source: usize) -> PyResult<(DeviceArray, DeviceArray)> {
+        let (levels, parents) = self.on_gpu(py, |h| {
+            let p = h.pattern()?;
+            let b = p.backend();
+            let mut r = bfs_resident(p, source, &BfsOptions::default())?;
+            // As the host results: the source has no parent.
+            b.set(&mut r.parents, source, NO_PARENT)?;
+            Ok((r.levels, r.parents))
         })?;
-        let (levels, parents) = r.map_err(py_err)?;
-        Ok((DeviceIds::new(levels), DeviceIds::new(parents)))
+        Ok((DeviceArray::ids(levels), DeviceArray::ids(parents)))
+    }
+
+    /// [`Graph::pagerank`] with the ranks left in GPU memory: `(ranks, iterations, delta)`,
+    /// the ranks a float64 [`DeviceArray`]. Only for a graph on the GPU.
+    #[pyo3(signature = (damping = 0.85, iterations = 100, tolerance = Some(1e-9)))]
+    fn pagerank_device(
+        &self,
+        py: Python<'_>,
+        damping: f64,
+        iterations: usize,
+        tolerance: Option<f64>,
+    ) -> PyResult<(DeviceArray, usize, Option<f64>)> {
+        let opts = PageRankOptions {
+            damping,
+            iterations,
+            tolerance,
+        };
+        let r = self.on_gpu(py, |h| pagerank_resident(&h.weights, &opts))?;
+        Ok((DeviceArray::floats(r.ranks), r.iterations, r.delta))
+    }
+
+    /// [`Graph::wcc`] with the labels left in GPU memory, as an int32 [`DeviceArray`]. Only
+    /// for a graph on the GPU.
+    fn wcc_device(&self, py: Python<'_>) -> PyResult<DeviceArray> {
+        let r = self.on_gpu(py, |h| wcc_resident(&h.weights))?;
+        Ok(DeviceArray::ids(r.labels))
     }
 
     /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
@@ -444,8 +487,8 @@ pub(crate) fn bfs_once<'py>(
             )
         })??;
         return Ok((
-            Bound::new(py, DeviceIds::new(levels))?.into_any(),
-            Bound::new(py, DeviceIds::new(parents))?.into_any(),
+            Bound::new(py, DeviceArray::ids(levels))?.into_any(),
+            Bound::new(py, DeviceArray::ids(parents))?.into_any(),
         ));
     }
     let mut r = crate::interrupt::run(py, || {

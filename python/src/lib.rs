@@ -27,7 +27,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algebra::semirings, m)?)?;
     m.add_function(wrap_pyfunction!(graph::bfs_once, m)?)?;
     m.add_class::<graph::Graph>()?;
-    m.add_class::<device::DeviceIds>()?;
+    m.add_class::<device::DeviceArray>()?;
     errors::register(m)?;
     Ok(())
 }

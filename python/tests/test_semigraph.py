@@ -125,12 +125,14 @@ def test_bfs_results_stay_on_the_gpu_and_export_without_copy(graph, backend):
     g = semigraph.Graph(a, backend=backend)
     s = a.shape[0] // 3
     if backend == "cpu":
-        with pytest.raises(ValueError, match="on the GPU"):
-            g.bfs(s, device=True)
+        for call in [lambda: g.bfs(s, device=True), lambda: g.pagerank(device=True),
+                     lambda: g.wcc(device=True)]:
+            with pytest.raises(ValueError, match="on the GPU"):
+                call()
         return
     levels, parents = g.bfs(s)
     dl, dp = g.bfs(s, device=True)
-    assert isinstance(dl, semigraph.DeviceIds)
+    assert isinstance(dl, semigraph.DeviceArray)
     assert len(dl) == dl.shape[0] == a.shape[0] and dl.dtype == "int32"
     cai = dl.__cuda_array_interface__
     assert cai["version"] == 3 and cai["typestr"] == "<i4" and cai["shape"] == (a.shape[0],)
@@ -155,6 +157,15 @@ def test_bfs_results_stay_on_the_gpu_and_export_without_copy(graph, backend):
         t = torch.as_tensor(dp, device="cuda")
         assert t.data_ptr() == dp.__cuda_array_interface__["data"][0]
         np.testing.assert_array_equal(t.cpu().numpy(), parents)
+    # PageRank's ranks (float64) and WCC's labels (int32) likewise.
+    ranks = g.pagerank(iterations=20, tolerance=None, device=True)
+    assert ranks.dtype == "float64" and ranks.__cuda_array_interface__["typestr"] == "<f8"
+    np.testing.assert_allclose(ranks.get(), g.pagerank(iterations=20, tolerance=None), rtol=1e-12)
+    labels = g.wcc(device=True)
+    assert labels.dtype == "int32"
+    np.testing.assert_array_equal(labels.get(), g.wcc())
+    if cupy is not None:
+        np.testing.assert_array_equal(cupy.asnumpy(cupy.asarray(labels)), g.wcc())
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -10,7 +10,8 @@ use crate::graph::Graph;
 
 /// The semiring of the labels: `add` = min, `mul` = the second operand (the neighbour's
 /// label); `u32::MAX` is no label.
-type Label = MinSecond<u32>;
+pub type LabelSemiring = MinSecond<u32>;
+type Label = LabelSemiring;
 
 /// What [`wcc`] returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,11 +74,46 @@ impl Components {
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> Result<Components> {
+    let r = wcc_resident(g)?;
+    Ok(Components {
+        labels: g.backend().read_dense(&r.labels)?,
+        rounds: r.rounds,
+    })
+}
+
+/// [`Components`] whose labels are still a backend array (device memory on a GPU): what
+/// [`wcc_resident`] returns.
+pub struct ResidentComponents<B: Backend> {
+    /// The labels, `n x 1` `u32` (as [`Components::labels`]).
+    pub labels: B::Dense<LabelSemiring>,
+    /// The rounds of `FastSV` run.
+    pub rounds: usize,
+}
+
+/// [`wcc`] with the labels left on the backend (on a GPU, in device memory).
+///
+/// Arguments, errors and complexity as [`wcc`].
+///
+/// # Example
+/// ```
+/// use semigraph_algos::prelude::*;
+/// use semigraph_algos::wcc_resident;
+/// use semigraph_semiring::OrAnd;
+///
+/// let a = arcs_to_csr::<OrAnd>(3, &[(2, 1, true)])?;
+/// let cpu = CpuBackend::new();
+/// let r = wcc_resident(&Graph::new(&cpu, &a, GraphOptions::default())?)?;
+/// assert_eq!(cpu.read_dense(&r.labels)?, vec![0, 1, 1]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
+    g: &Graph<'_, B, S>,
+) -> Result<ResidentComponents<B>> {
     let n = g.n();
     let b = g.backend();
     if n == 0 {
-        return Ok(Components {
-            labels: Vec::new(),
+        return Ok(ResidentComponents {
+            labels: b.dense_filled::<Label>(0, 1, u32::MAX)?,
             rounds: 0,
         });
     }
@@ -120,8 +156,5 @@ pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> 
             break;
         }
     }
-    Ok(Components {
-        labels: b.read_dense(&f)?,
-        rounds,
-    })
+    Ok(ResidentComponents { labels: f, rounds })
 }

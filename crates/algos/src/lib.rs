@@ -81,13 +81,15 @@ pub use bfs::{
     bfs_resident,
 };
 pub use communities::{cdlp, cdlp_from};
-pub use components::{Components, wcc};
+pub use components::{Components, LabelSemiring, ResidentComponents, wcc, wcc_resident};
 pub use dist_type::{DistanceType, DistanceTypeError, distance_type};
 pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, Transposed, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
-pub use rank::{PageRank, PageRankOptions, pagerank};
+pub use rank::{
+    PageRank, PageRankOptions, PageRankSemiring, ResidentPageRank, pagerank, pagerank_resident,
+};
 pub use relax::negative_cycle;
 pub use sssp::{
     DeltaGraph, Distance, ShortestPaths, SsspMethod, auto_delta, bellman_ford, delta_stepping,

@@ -8,8 +8,9 @@ use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
-/// The semiring PageRank runs in.
-type Pr = PlusTimes<f64>;
+/// The semiring PageRank runs in (its values are the ranks' `f64`).
+pub type PageRankSemiring = PlusTimes<f64>;
+type Pr = PageRankSemiring;
 
 /// How [`pagerank`] runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +86,46 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
     g: &Graph<'_, B, S>,
     opts: &PageRankOptions,
 ) -> Result<PageRank> {
+    let r = pagerank_resident(g, opts)?;
+    Ok(PageRank {
+        ranks: g.backend().read_dense(&r.ranks)?,
+        iterations: r.iterations,
+        delta: r.delta,
+    })
+}
+
+/// A [`PageRank`] whose ranks are still a backend array (device memory on a GPU): what
+/// [`pagerank_resident`] returns.
+pub struct ResidentPageRank<B: Backend> {
+    /// The ranks, `n x 1` `f64` (as [`PageRank::ranks`]).
+    pub ranks: B::Dense<PageRankSemiring>,
+    /// The iterations run.
+    pub iterations: usize,
+    /// As [`PageRank::delta`].
+    pub delta: Option<f64>,
+}
+
+/// [`pagerank`] with the ranks left on the backend (on a GPU, in device memory), for a caller
+/// that goes on computing there or hands them to another library without a copy.
+///
+/// Arguments, errors and complexity as [`pagerank`].
+///
+/// # Example
+/// ```
+/// use semigraph_algos::prelude::*;
+/// use semigraph_algos::{pagerank_resident, PageRankOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// let a = arcs_to_csr::<OrAnd>(2, &[(0, 1, true), (1, 0, true)])?;
+/// let cpu = CpuBackend::new();
+/// let r = pagerank_resident(&Graph::new(&cpu, &a, GraphOptions::default())?, &PageRankOptions::default())?;
+/// assert_eq!(cpu.read_dense(&r.ranks)?, vec![0.5, 0.5]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
+    g: &Graph<'_, B, S>,
+    opts: &PageRankOptions,
+) -> Result<ResidentPageRank<B>> {
     let d = opts.damping;
     if !(0.0..=1.0).contains(&d) {
         return Err(Error::InvalidArgument(format!(
@@ -99,14 +140,14 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
         )));
     }
     let n = g.n();
+    let b = g.backend();
     if n == 0 {
-        return Ok(PageRank {
-            ranks: Vec::new(),
+        return Ok(ResidentPageRank {
+            ranks: b.dense_filled::<Pr>(0, 1, 0.0)?,
             iterations: 0,
             delta: None,
         });
     }
-    let b = g.backend();
     let p = g.pattern::<Pr>()?;
     let at = p.transposed()?;
     let nf = n as f64;
@@ -144,8 +185,8 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
             std::mem::swap(&mut pr, &mut next);
         }
     }
-    Ok(PageRank {
-        ranks: b.read_dense(&pr)?,
+    Ok(ResidentPageRank {
+        ranks: pr,
         iterations,
         delta,
     })
