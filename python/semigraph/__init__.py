@@ -171,7 +171,7 @@ class Graph:
         smallest-id vertex one level closer.
 
         With ``device=True`` (a graph on the GPU) both stay in GPU memory, as
-        :class:`DeviceArray`\ s: ``cupy.asarray(levels)`` or ``torch.as_tensor(levels,
+        :class:`DeviceArray` objects: ``cupy.asarray(levels)`` or ``torch.as_tensor(levels,
         device="cuda")`` use them without a copy (CUDA Array Interface), ``levels.get()``
         copies one to NumPy."""
         if device:
