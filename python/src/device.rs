@@ -21,46 +21,50 @@ trait Data: Send + Sync {
     fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>>;
 }
 
-/// Vertex ids (levels, parents, labels; `u32::MAX` for "none"): int32, where "none" reads
-/// -1 by the same bits, for fewer than 2^31 vertices, else uint32.
-struct Ids<S: Semiring<T = u32>>(GpuDense<S>);
-
-impl<S: Semiring<T = u32>> Ids<S> {
-    fn wide(&self) -> bool {
-        self.len() > i32::MAX as usize
-    }
+/// How a value type is handed to Python: its NumPy type (string and name) and the NumPy
+/// array of a host copy, for a vector of `len` values.
+pub(crate) trait Exported: Sized + Send + Sync + 'static {
+    fn typestr(len: usize) -> (&'static str, &'static str);
+    fn to_numpy(v: Vec<Self>, py: Python<'_>) -> Bound<'_, PyAny>;
 }
 
-impl<S: Semiring<T = u32>> Data for Ids<S> {
-    fn len(&self) -> usize {
-        let (r, c) = self.0.shape();
-        r * c
-    }
-    fn address(&self, b: &GpuBackend) -> u64 {
-        self.0.device_address(b)
-    }
-    fn typestr(&self) -> (&'static str, &'static str) {
-        if self.wide() {
+/// Vertex ids (levels, parents, labels; `u32::MAX` for "none"): int32, where "none" reads
+/// -1 by the same bits, for fewer than 2^31 vertices, else uint32.
+impl Exported for u32 {
+    fn typestr(len: usize) -> (&'static str, &'static str) {
+        if len > i32::MAX as usize {
             ("<u4", "uint32")
         } else {
             ("<i4", "int32")
         }
     }
-    fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>> {
-        let v = py.detach(|| b.read_dense(&self.0)).map_err(py_err)?;
-        Ok(if self.wide() {
+    fn to_numpy(v: Vec<u32>, py: Python<'_>) -> Bound<'_, PyAny> {
+        if v.len() > i32::MAX as usize {
             v.into_pyarray(py).into_any()
         } else {
             let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
             v.into_pyarray(py).into_any()
-        })
+        }
     }
 }
 
-/// `f64` values (PageRank's ranks).
-struct Floats<S: Semiring<T = f64>>(GpuDense<S>);
+/// Values such as PageRank's ranks.
+impl Exported for f64 {
+    fn typestr(_: usize) -> (&'static str, &'static str) {
+        ("<f8", "float64")
+    }
+    fn to_numpy(v: Vec<f64>, py: Python<'_>) -> Bound<'_, PyAny> {
+        v.into_pyarray(py).into_any()
+    }
+}
 
-impl<S: Semiring<T = f64>> Data for Floats<S> {
+/// A vector of the GPU backend whose values are [`Exported`].
+struct Vector<S: Semiring>(GpuDense<S>);
+
+impl<S: Semiring> Data for Vector<S>
+where
+    S::T: Exported,
+{
     fn len(&self) -> usize {
         let (r, c) = self.0.shape();
         r * c
@@ -69,11 +73,11 @@ impl<S: Semiring<T = f64>> Data for Floats<S> {
         self.0.device_address(b)
     }
     fn typestr(&self) -> (&'static str, &'static str) {
-        ("<f8", "float64")
+        S::T::typestr(self.len())
     }
     fn get<'py>(&self, py: Python<'py>, b: &GpuBackend) -> PyResult<Bound<'py, PyAny>> {
         let v = py.detach(|| b.read_dense(&self.0)).map_err(py_err)?;
-        Ok(v.into_pyarray(py).into_any())
+        Ok(S::T::to_numpy(v, py))
     }
 }
 
@@ -91,18 +95,14 @@ pub(crate) struct DeviceArray {
 }
 
 impl DeviceArray {
-    /// Vertex ids. The caller has synchronised the backend: every write to `buf` is
-    /// finished, so consumers need no stream to wait on.
-    pub(crate) fn ids<S: Semiring<T = u32>>(buf: GpuDense<S>) -> Self {
+    /// Vertex ids or `f64` values. The caller has synchronised the backend: every write to
+    /// `buf` is finished, so consumers need no stream to wait on.
+    pub(crate) fn new<S: Semiring>(buf: GpuDense<S>) -> Self
+    where
+        S::T: Exported,
+    {
         DeviceArray {
-            data: Box::new(Ids(buf)),
-        }
-    }
-
-    /// `f64` values, under the same condition as [`DeviceArray::ids`].
-    pub(crate) fn floats<S: Semiring<T = f64>>(buf: GpuDense<S>) -> Self {
-        DeviceArray {
-            data: Box::new(Floats(buf)),
+            data: Box::new(Vector(buf)),
         }
     }
 }

@@ -237,7 +237,7 @@ impl Graph {
             b.set(&mut r.parents, source, NO_PARENT)?;
             Ok((r.levels, r.parents))
         })?;
-        Ok((DeviceArray::ids(levels), DeviceArray::ids(parents)))
+        Ok((DeviceArray::new(levels), DeviceArray::new(parents)))
     }
 
     /// [`Graph::pagerank`] with the ranks left in GPU memory: `(ranks, iterations, delta)`,
@@ -256,14 +256,14 @@ impl Graph {
             tolerance,
         };
         let r = self.on_gpu(py, |h| pagerank_resident(&h.weights, &opts))?;
-        Ok((DeviceArray::floats(r.ranks), r.iterations, r.delta))
+        Ok((DeviceArray::new(r.ranks), r.iterations, r.delta))
     }
 
     /// [`Graph::wcc`] with the labels left in GPU memory, as an int32 [`DeviceArray`]. Only
     /// for a graph on the GPU.
     fn wcc_device(&self, py: Python<'_>) -> PyResult<DeviceArray> {
         let r = self.on_gpu(py, |h| wcc_resident(&h.weights))?;
-        Ok(DeviceArray::ids(r.labels))
+        Ok(DeviceArray::new(r.labels))
     }
 
     /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
@@ -487,8 +487,8 @@ pub(crate) fn bfs_once<'py>(
             )
         })??;
         return Ok((
-            Bound::new(py, DeviceArray::ids(levels))?.into_any(),
-            Bound::new(py, DeviceArray::ids(parents))?.into_any(),
+            Bound::new(py, DeviceArray::new(levels))?.into_any(),
+            Bound::new(py, DeviceArray::new(parents))?.into_any(),
         ));
     }
     let mut r = crate::interrupt::run(py, || {
