@@ -4,8 +4,9 @@
 
 GRAPH is any file semigraph.read_graph reads, or a SciPy .npz (scipy.sparse.load_npz);
 SOURCE a 0-based vertex (default 0). For each graph: SciPy's BFS (breadth_first_order with
-predecessors) and Dijkstra, semigraph one-shot (the SciPy matrix uploaded in the call) and on
-a warm Graph (uploaded once), PageRank and WCC. Medians of --runs runs after one warm-up;
+predecessors) and Dijkstra, semigraph one-shot (the SciPy matrix's pattern uploaded in the
+call; on --backend and on the CPU backend) and on a warm Graph (uploaded once; on the GPU also
+with device=True, the results left there), PageRank and WCC. Medians of --runs runs after one warm-up;
 the first call of the process (which opens the GPU and compiles kernels) is reported apart.
 Prints a table and writes JSON to --json FILE if given.
 """
