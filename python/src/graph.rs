@@ -10,13 +10,13 @@ use rayon::prelude::*;
 use self_cell::self_cell;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
-    Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, SsspMethod, UNREACHED,
-    apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank, pagerank_resident,
-    reachability, sssp_choice, triangle_count, triangles_per_vertex, wcc, wcc_resident,
-    widest_path,
+    Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod,
+    UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank,
+    pagerank_resident, reachability, sssp_choice, triangle_count, triangles_per_vertex, wcc,
+    wcc_resident, widest_path,
 };
 use semigraph_formats::Csr;
-use semigraph_gpu::GpuBackend;
+use semigraph_gpu::{GpuBackend, GpuDense};
 use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
 
 use crate::arrays::{Arrays, Ints};
@@ -161,6 +161,17 @@ impl Graph {
     }
 }
 
+/// BFS with levels and parents left on the GPU, the source's parent "none" as in the host
+/// results. The caller synchronises before handing them out.
+fn bfs_left_on_gpu(
+    g: &AlgoGraph<'_, GpuBackend, BfsSemiring>,
+    source: usize,
+) -> semigraph_algos::Result<(GpuDense<Parents>, GpuDense<BfsSemiring>)> {
+    let mut r = bfs_resident(g, source, &BfsOptions::default())?;
+    g.backend().set(&mut r.parents, source, NO_PARENT)?;
+    Ok((r.levels, r.parents))
+}
+
 #[pymethods]
 impl Graph {
     /// `Graph(n, indptr, indices, data, backend)`: the CSR arrays of an `n x n` matrix
@@ -229,14 +240,7 @@ impl Graph {
     /// [`DeviceArray`]s (CUDA Array Interface; no copy to the host). Only for a graph on the
     /// GPU.
     fn bfs_device(&self, py: Python<'_>, source: usize) -> PyResult<(DeviceArray, DeviceArray)> {
-        let (levels, parents) = self.on_gpu(py, |h| {
-            let p = h.pattern()?;
-            let b = p.backend();
-            let mut r = bfs_resident(p, source, &BfsOptions::default())?;
-            // As the host results: the source has no parent.
-            b.set(&mut r.parents, source, NO_PARENT)?;
-            Ok((r.levels, r.parents))
-        })?;
+        let (levels, parents) = self.on_gpu(py, |h| bfs_left_on_gpu(h.pattern()?, source))?;
         Ok((DeviceArray::new(levels), DeviceArray::new(parents)))
     }
 
@@ -426,30 +430,11 @@ impl Graph {
     }
 }
 
-/// Runs `f` on a graph of the pattern `a` on `backend`, made for this call only.
-fn on_pattern<R>(
-    backend: Choice,
-    a: &Csr<BfsSemiring>,
-    cpu_run: impl FnOnce(&AlgoGraph<'_, CpuBackend, BfsSemiring>) -> semigraph_algos::Result<R>,
-    gpu_run: impl FnOnce(&AlgoGraph<'_, GpuBackend, BfsSemiring>) -> semigraph_algos::Result<R>,
-) -> PyResult<R> {
-    // Push only: for one traversal, building `A^T` for pull levels costs about as much as
-    // the arcs pulling could save (a sort of every arc against one pass over them).
-    let opts = GraphOptions::default();
-    match backend {
-        Choice::Cpu => AlgoGraph::new(cpu(), a, opts).and_then(|g| cpu_run(&g)),
-        Choice::Gpu => {
-            let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
-            AlgoGraph::new(b, a, opts).and_then(|g| gpu_run(&g))
-        }
-    }
-    .map_err(py_err)
-}
-
 /// One breadth-first search on a matrix given as CSR arrays (`semigraph.bfs(A, source)`):
-/// only the pattern is built (no values copied or uploaded) and only `A` (push levels; no
-/// transpose), as [`Graph::bfs`] otherwise (the same levels and parents);
-/// with `device`, the results stay on the GPU as [`Graph::bfs_device`]'s.
+/// only the pattern is built (no values copied or uploaded) and only `A` (push levels: for
+/// one traversal, building `A^T` for pull levels costs about as much as the arcs pulling
+/// could save), as [`Graph::bfs`] otherwise (the same levels and parents); with `device`,
+/// the results stay on the GPU as [`Graph::bfs_device`]'s.
 #[pyfunction]
 #[pyo3(signature = (n, indptr, indices, source, backend = "auto", device = false))]
 pub(crate) fn bfs_once<'py>(
@@ -469,37 +454,41 @@ pub(crate) fn bfs_once<'py>(
         ));
     }
     let arcs = Arrays::pattern_of(n, n, &indptr, &indices)?;
-    let opts = BfsOptions::default();
-    if device {
-        let (levels, parents) = crate::interrupt::run(py, || {
-            let a = arcs.pattern::<BfsSemiring>().map_err(format_err)?;
-            on_pattern(
-                choice,
-                &a,
-                |_| unreachable!("device=True runs on the GPU"),
-                |g| {
-                    let b = g.backend();
-                    let mut r = bfs_resident(g, source, &opts)?;
-                    b.set(&mut r.parents, source, NO_PARENT)?;
-                    b.synchronize()?;
-                    Ok((r.levels, r.parents))
-                },
-            )
-        })??;
-        return Ok((
+    let gpu_backend = match choice {
+        Choice::Gpu => Some(gpu().map_err(crate::errors::GpuUnavailable::new_err)?),
+        Choice::Cpu => None,
+    };
+    /// What the run gives: host vectors, or vectors left on the GPU.
+    enum Out {
+        Host(semigraph_algos::Bfs),
+        Device(GpuDense<Parents>, GpuDense<BfsSemiring>),
+    }
+    let opts = GraphOptions::default();
+    let out = crate::interrupt::run(py, || {
+        let a = arcs.pattern::<BfsSemiring>().map_err(format_err)?;
+        let run = || -> semigraph_algos::Result<Out> {
+            let Some(b) = gpu_backend else {
+                let g = AlgoGraph::new(cpu(), &a, opts)?;
+                return Ok(Out::Host(bfs(&g, source, &BfsOptions::default())?));
+            };
+            let g = AlgoGraph::new(b, &a, opts)?;
+            if !device {
+                return Ok(Out::Host(bfs(&g, source, &BfsOptions::default())?));
+            }
+            let (levels, parents) = bfs_left_on_gpu(&g, source)?;
+            b.synchronize()?;
+            Ok(Out::Device(levels, parents))
+        };
+        run().map_err(py_err)
+    })??;
+    Ok(match out {
+        Out::Device(levels, parents) => (
             Bound::new(py, DeviceArray::new(levels))?.into_any(),
             Bound::new(py, DeviceArray::new(parents))?.into_any(),
-        ));
-    }
-    let mut r = crate::interrupt::run(py, || {
-        let a = arcs.pattern::<BfsSemiring>().map_err(format_err)?;
-        on_pattern(
-            choice,
-            &a,
-            |g| bfs(g, source, &opts),
-            |g| bfs(g, source, &opts),
-        )
-    })??;
-    r.parents[source] = NO_PARENT;
-    Ok((ids(py, r.levels, n), ids(py, r.parents, n)))
+        ),
+        Out::Host(mut r) => {
+            r.parents[source] = NO_PARENT;
+            (ids(py, r.levels, n), ids(py, r.parents, n))
+        }
+    })
 }

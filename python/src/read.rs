@@ -31,28 +31,11 @@ fn read_err(e: ReadError) -> PyErr {
     }
 }
 
-/// Arcs `src -> dst` (with their weights) in CSR order: rows in order, each row's columns in
-/// order, parallel arcs kept side by side in file order (nothing is combined; SciPy keeps
-/// them as a non-canonical matrix). Sorted input is taken as it is.
+/// Arcs `src -> dst` (with their weights) in CSR order ([`EdgeList::sort_csr_order`]:
+/// parallel arcs kept side by side in file order, as SciPy keeps them in a non-canonical
+/// matrix), and the row offsets.
 fn csr_order(g: &mut EdgeList) -> Vec<i64> {
-    let m = g.src.len();
-    let sorted = (1..m)
-        .into_par_iter()
-        .all(|k| (g.src[k - 1], g.dst[k - 1]) <= (g.src[k], g.dst[k]));
-    if !sorted {
-        let mut order: Vec<u32> = (0..m as u32).collect();
-        // Stable: parallel arcs stay in file order.
-        order.par_sort_by_key(|&k| (g.src[k as usize], g.dst[k as usize]));
-        let permute = |v: &Vec<u32>| order.par_iter().map(|&k| v[k as usize]).collect();
-        g.src = permute(&g.src);
-        g.dst = permute(&g.dst);
-        g.weights = match std::mem::replace(&mut g.weights, Weights::None) {
-            Weights::None => Weights::None,
-            Weights::Int(w) => Weights::Int(order.par_iter().map(|&k| w[k as usize]).collect()),
-            Weights::UInt(w) => Weights::UInt(order.par_iter().map(|&k| w[k as usize]).collect()),
-            Weights::Real(w) => Weights::Real(order.par_iter().map(|&k| w[k as usize]).collect()),
-        };
-    }
+    g.sort_csr_order();
     // Row r starts at the first arc of a source >= r.
     let n = g.nrows;
     (0..=n)

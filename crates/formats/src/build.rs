@@ -133,6 +133,17 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
+/// The arcs `from[k] -> to[k]` in CSR order (by source, then target; repeated arcs in list
+/// order): the permutation, on every core.
+pub(crate) fn csr_order(from: &[u32], to: &[u32]) -> Vec<usize> {
+    let mut keyed: Vec<(u64, usize)> = (0..from.len())
+        .into_par_iter()
+        .map(|k| (((from[k] as u64) << 32) | to[k] as u64, k))
+        .collect();
+    keyed.par_sort_unstable();
+    keyed.into_par_iter().map(|(_, k)| k).collect()
+}
+
 /// [`csr_from_arcs`] of arcs in CSR order: the row pointers counted, the columns and values
 /// copied, repeated arcs (side by side) combined.
 fn sorted_csr<S: Semiring, I: Index>(

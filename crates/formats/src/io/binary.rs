@@ -404,21 +404,10 @@ fn npy_header(descr: &str, len: Option<usize>) -> Vec<u8> {
     out
 }
 
-/// The arcs `from[k] -> to[k]` in CSR order (by source, then target; repeated arcs in list
-/// order), on every core.
-pub(super) fn csr_order(from: &[u32], to: &[u32]) -> Vec<usize> {
-    let mut keyed: Vec<(u64, usize)> = (0..from.len())
-        .into_par_iter()
-        .map(|k| (((from[k] as u64) << 32) | to[k] as u64, k))
-        .collect();
-    keyed.par_sort_unstable();
-    keyed.into_par_iter().map(|(_, k)| k).collect()
-}
-
 /// Writes `g` as a `SciPy` CSR `.npz` (stored arrays; 32-bit indices where they fit, as `SciPy`
 /// does; booleans for a graph without weights).
 pub(crate) fn write_npz(w: &mut dyn Write, g: &EdgeList) -> io::Result<()> {
-    let order = csr_order(&g.src, &g.dst);
+    let order = crate::build::csr_order(&g.src, &g.dst);
     let m = g.len();
     let wide = m > i32::MAX as usize || g.nrows.max(g.ncols) > i32::MAX as usize;
     let opts = zip::write::SimpleFileOptions::default()

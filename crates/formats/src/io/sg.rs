@@ -8,7 +8,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::binary::{csr_order, expand_ptr};
+use super::binary::expand_ptr;
+use crate::build::csr_order;
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
