@@ -26,22 +26,20 @@ impl Ints<'_> {
             ))
         };
         let out = |x: i64| x < 0 || x as u64 >= limit;
-        match self {
-            Ints::I32(a) => {
-                let a = a.as_slice()?;
-                if let Some(x) = first_outside(a, out) {
-                    return Err(bad(x));
-                }
-                Ok(a.par_iter().map(|&x| x as u32).collect())
-            }
-            Ints::I64(a) => {
-                let a = a.as_slice()?;
-                if let Some(x) = first_outside(a, out) {
-                    return Err(bad(x));
-                }
-                Ok(a.par_iter().map(|&x| x as u32).collect())
+        fn checked<T: Copy + Into<i64> + Sync>(
+            a: &[T],
+            out: impl Fn(i64) -> bool + Sync,
+        ) -> Result<Vec<u32>, i64> {
+            match first_outside(a, out) {
+                Some(x) => Err(x),
+                None => Ok(a.par_iter().map(|&x| x.into() as u32).collect()),
             }
         }
+        match self {
+            Ints::I32(a) => checked(a.as_slice()?, out),
+            Ints::I64(a) => checked(a.as_slice()?, out),
+        }
+        .map_err(bad)
     }
 }
 
