@@ -17,4 +17,8 @@ run bench bfs "$NY" -s 1 --runs 10
 run bench sssp "$NY" -s 1 --assign-weights 1..1000 --algo bellman-ford --runs 10
 run bench sssp "$NY" -s 1 --assign-weights 1..1000 --algo delta-stepping --runs 10
 run bench bfs --generate kronecker --scale 20 --runs 10
+run bench pagerank "$NY" --runs 10
+run bench pagerank --generate kronecker --scale 20 --runs 10
+run bench wcc "$NY" --runs 10
+run bench wcc --generate kronecker --scale 20 --runs 10
 run bench gemm --n 8192 --semirings min-plus:f32,min-plus:i32 --runs 10
