@@ -420,7 +420,7 @@ pub fn apsp<B: Frontier, D: Distance>(
 /// search from `j` backwards over the arcs `i -> k` whose `w(i, k) + d(k, j)` is the least
 /// over `i`'s arcs (bit for bit, in the distance arithmetic), so each `i` points one step
 /// closer to `j` in a tree rooted at `j`.
-fn next_hops_from_distances<D: Distance>(a: &Csr<MinPlus<D>>, dist: &[D]) -> Vec<u32> {
+pub(crate) fn next_hops_from_distances<D: Distance>(a: &Csr<MinPlus<D>>, dist: &[D]) -> Vec<u32> {
     let n = a.nrows();
     let at = a.transpose();
     let inf = D::INFINITY;

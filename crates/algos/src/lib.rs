@@ -28,6 +28,7 @@ pub mod bfs;
 pub mod cancel;
 pub mod communities;
 pub mod components;
+pub mod dist;
 pub mod dist_type;
 pub mod error;
 pub mod graph;

@@ -163,7 +163,7 @@ pub(crate) fn cycle_at_limit<B: Frontier, S: Semiring>(
 }
 
 /// The cycle reached by walking `pred.len()` predecessor steps back from `v`, in edge order.
-fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
+pub(crate) fn cycle_behind(pred: &[u32], v: usize) -> Vec<u32> {
     let n = pred.len();
     let mut x = v;
     for _ in 0..n {

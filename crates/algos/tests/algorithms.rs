@@ -420,3 +420,7 @@ fn dimacs_rome99_sssp() {
     assert_eq!(lines, 3353);
     assert_eq!(bf.reached(), 3325);
 }
+
+// ---- distributed (simulated ranks) -------------------------------------------------------
+
+mod dist;

@@ -1,0 +1,110 @@
+//! All-pairs shortest paths over the ranks of a [`Communicator`]: min-plus squaring with the
+//! rows of the distance matrix split over the ranks.
+
+use semigraph_semiring::{MinPlus, Semiring};
+
+use super::{Communicator, DenseOf, DistGraph};
+use crate::apsp::{Apsp, ApspMethod, apsp_host_bytes, next_hops_from_distances};
+use crate::backend::{Accum, BackendKind, ElementWise, Mask, Objects, Products};
+use crate::error::{Error, Result};
+use crate::squaring::{dense_with_diagonal, max_squarings};
+use crate::sssp::Distance;
+use crate::{CpuBackend, Graph, GraphOptions};
+
+/// All-pairs shortest paths by repeated min-plus squaring, the rows of `D` split over the
+/// ranks (1-D, as the graph's partition): each squaring, rank `r` computes its rows
+/// `D(R, :) (+).(x) D` with its backend's semiring GEMM against its full replica of `D`, keeps
+/// the improvements, and an all-gather of the row blocks gives every rank the new `D`. Stops
+/// when no rank improves anything (at most `ceil(log2(n - 1)) + 1` squarings). Distances
+/// equal those of [`apsp`](fn@crate::apsp) by squaring.
+///
+/// Negative cycles are looked for first (only when a weight is negative), by the relaxation
+/// of every vertex on the host's CPU backend, and named.
+///
+/// # Arguments
+/// - `g`: the graph in min-plus over the distance type (no blocks needed besides pull);
+///   `next_hop`: also compute next hops (on the host, from the distances).
+///
+/// # Returns
+/// As [`Apsp`], with [`ApspMethod::Squaring`].
+///
+/// # Errors
+/// `OutOfMemory` (refused before any work) when the `n x n` results do not fit the host;
+/// `NegativeCycle`; backend errors (each rank holds `D` whole: `n^2` values, and two blocks of
+/// its rows).
+///
+/// # Complexity
+/// `O(n^3 / k)` semiring operations per squaring and rank, an all-gather of `n^2` values.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::dist::{self, DistGraph, DistOptions, LocalComm};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1), (2, 0, 2)])?;
+/// let cpu = CpuBackend::new();
+/// let comm = LocalComm::new(vec![&cpu, &cpu]);
+/// let g = DistGraph::new(&comm, &a, DistOptions { push: false, out: false })?;
+/// let r = dist::apsp(&g, false)?;
+/// assert_eq!(r.dist, vec![0, 4, 5, 3, 0, 1, 2, 6, 0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn apsp<C: Communicator, D: Distance>(
+    g: &DistGraph<'_, C, MinPlus<D>>,
+    next_hop: bool,
+) -> Result<Apsp<D>> {
+    type M<D> = MinPlus<D>;
+    let (a, comm, part) = (g.csr(), g.comm(), g.partition());
+    let n = g.n();
+    let method = ApspMethod::Squaring;
+    let needed = apsp_host_bytes(BackendKind::Gpu, n, size_of::<D>(), next_hop, method);
+    if let Err((needed, available)) = semigraph_formats::memory::check(needed) {
+        return Err(Error::OutOfMemory {
+            what: format!("all-pairs shortest paths of {n} vertices ({n}x{n} results)"),
+            needed,
+            available: Some(available),
+        });
+    }
+    if a.vals().iter().any(|&w| w < M::<D>::one()) {
+        let cpu = CpuBackend::new();
+        if let Some(cycle) = crate::negative_cycle(&Graph::new(&cpu, a, GraphOptions::default())?)?
+        {
+            return Err(Error::NegativeCycle { cycle });
+        }
+    }
+    let d0 = dense_with_diagonal(a)?;
+    let mut d = g.each(|_, b| b.dense::<M<D>>(n, n, &d0))?;
+    let mut rows: Vec<DenseOf<C, M<D>>> = g.each(|r, b| {
+        let seg = part.range(r);
+        b.dense::<M<D>>(seg.len(), n, &d0[seg.start * n..seg.end * n])
+    })?;
+    drop(d0);
+    let mut c = g.each(|r, b| b.dense_filled::<M<D>>(part.range(r).len(), n, M::<D>::zero()))?;
+    let mut rounds = 0;
+    for _ in 0..max_squarings(n) {
+        crate::cancel::check()?;
+        rounds += 1;
+        for r in 0..part.ranks() {
+            let b = comm.backend(r);
+            b.gemm(&mut c[r], Mask::All, Accum::Replace, &rows[r], &d[r])?;
+        }
+        let mut changed = 0;
+        for r in 0..part.ranks() {
+            changed += comm.backend(r).improve_dense(&mut rows[r], &c[r])?;
+        }
+        if changed == 0 {
+            break;
+        }
+        comm.all_gather_from::<M<D>>(&rows, &mut d, part)?;
+    }
+    let dist = comm.backend(0).read_dense(&d[0])?;
+    let next = next_hop.then(|| next_hops_from_distances(a, &dist));
+    Ok(Apsp {
+        n,
+        dist,
+        next,
+        rounds,
+        method,
+    })
+}

@@ -1,0 +1,168 @@
+//! How the ranks of a partitioned graph exchange vectors: the [`Communicator`] trait, and
+//! [`LocalComm`], ranks simulated in one process over any backend (the reference the NCCL
+//! communicator of `semigraph-gpu` is tested against).
+
+use semigraph_semiring::Semiring;
+
+use super::Partition;
+use crate::backend::{Backend, Objects};
+use crate::error::Result;
+
+/// The backend array type of a communicator's ranks.
+pub type DenseOf<C, S> = <<C as Communicator>::Backend as Objects>::Dense<S>;
+
+/// The reduction that a semiring's `add` is, as a collective library names it. Every
+/// [`Communicator::all_reduce`] computes the semiring's own `add`; this names it for libraries
+/// (NCCL) that take an operation instead of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// `add` is the arithmetic sum (plus-times).
+    Sum,
+    /// `add` is the minimum (min-plus, min-second, the parent semirings).
+    Min,
+    /// `add` is the maximum (max-plus, max-min; or-and's `or` on `bool`).
+    Max,
+}
+
+/// The ranks of a distributed computation, each with its backend, and the collectives between
+/// them. Vectors are *replicated*: every rank holds an `n x c` array of its own (row-major),
+/// the collectives make them equal.
+///
+/// Implemented by [`LocalComm`] (ranks simulated in one process, any backend) and by the NCCL
+/// communicator of `semigraph-gpu` (one GPU a rank).
+pub trait Communicator: Sync {
+    /// The backend every rank computes on.
+    type Backend: Backend;
+
+    /// The ranks, `k >= 1`.
+    fn ranks(&self) -> usize;
+
+    /// Rank `r`'s backend.
+    fn backend(&self, r: usize) -> &Self::Backend;
+
+    /// All-gather in place: rank `r`'s rows `part.range(r)` of `x[r]` are copied into the same
+    /// rows of every other rank's `x` (every array `n x c` with `n = part.n()`).
+    fn all_gather<S: Semiring>(&self, x: &mut [DenseOf<Self, S>], part: &Partition) -> Result<()>;
+
+    /// All-gather from local blocks: rank `r`'s `local[r]` (`part.range(r).len() x c`) becomes
+    /// rows `part.range(r)` of every rank's `x` (`n x c`).
+    fn all_gather_from<S: Semiring>(
+        &self,
+        local: &[DenseOf<Self, S>],
+        x: &mut [DenseOf<Self, S>],
+        part: &Partition,
+    ) -> Result<()>;
+
+    /// All-reduce in place: every rank's `x` becomes the element-wise `add` (the semiring's)
+    /// of all ranks' `x`; `op` names that `add` ([`Reduce`]).
+    fn all_reduce<S: Semiring>(&self, x: &mut [DenseOf<Self, S>], op: Reduce) -> Result<()>;
+}
+
+/// `k` ranks in one process over backends of one kind, exchanging vectors through host
+/// memory: the reference for a real communicator, and a way to run the distributed
+/// algorithms with `k` partitions on one device (every rank may be the same backend).
+///
+/// ```
+/// use semigraph_algos::dist::{Communicator, LocalComm, Partition};
+/// use semigraph_algos::prelude::*;
+/// use semigraph_semiring::MinPlus;
+///
+/// let cpu = CpuBackend::new();
+/// let comm = LocalComm::new(vec![&cpu, &cpu]);
+/// let part = Partition::even(4, 2)?;
+/// let mut x = vec![
+///     cpu.dense::<MinPlus<i32>>(4, 1, &[1, 2, 0, 0])?,
+///     cpu.dense::<MinPlus<i32>>(4, 1, &[0, 0, 3, 4])?,
+/// ];
+/// comm.all_gather::<MinPlus<i32>>(&mut x, &part)?;
+/// assert_eq!(cpu.read_dense(&x[1])?, vec![1, 2, 3, 4]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub struct LocalComm<'b, B: Backend> {
+    backends: Vec<&'b B>,
+}
+
+impl<'b, B: Backend> LocalComm<'b, B> {
+    /// One rank per backend given (the same backend may be given several times).
+    ///
+    /// # Panics
+    /// With no backend (a communicator has at least one rank).
+    pub fn new(backends: Vec<&'b B>) -> Self {
+        assert!(!backends.is_empty(), "a communicator has at least one rank");
+        LocalComm { backends }
+    }
+
+    /// Every rank's array, read back.
+    fn read_all<S: Semiring>(&self, x: &[B::Dense<S>]) -> Result<Vec<Vec<S::T>>> {
+        x.iter()
+            .zip(&self.backends)
+            .map(|(x, b)| b.read_dense(x))
+            .collect()
+    }
+
+    /// Every rank's array replaced by `data` (`rows x cols`).
+    fn write_all<S: Semiring>(
+        &self,
+        x: &mut [B::Dense<S>],
+        rows: usize,
+        cols: usize,
+        data: &[S::T],
+    ) -> Result<()> {
+        for (x, b) in x.iter_mut().zip(&self.backends) {
+            *x = b.dense::<S>(rows, cols, data)?;
+        }
+        Ok(())
+    }
+}
+
+impl<B: Backend> Communicator for LocalComm<'_, B> {
+    type Backend = B;
+
+    fn ranks(&self) -> usize {
+        self.backends.len()
+    }
+
+    fn backend(&self, r: usize) -> &B {
+        self.backends[r]
+    }
+
+    fn all_gather<S: Semiring>(&self, x: &mut [B::Dense<S>], part: &Partition) -> Result<()> {
+        let (rows, cols) = self.backends[0].dense_shape(&x[0]);
+        assert_eq!(rows, part.n(), "all_gather: the arrays have n rows");
+        let all = self.read_all(x)?;
+        let mut full = Vec::with_capacity(rows * cols);
+        for (r, a) in all.iter().enumerate() {
+            let seg = part.range(r);
+            full.extend_from_slice(&a[seg.start * cols..seg.end * cols]);
+        }
+        self.write_all(x, rows, cols, &full)
+    }
+
+    fn all_gather_from<S: Semiring>(
+        &self,
+        local: &[B::Dense<S>],
+        x: &mut [B::Dense<S>],
+        part: &Partition,
+    ) -> Result<()> {
+        let (rows, cols) = self.backends[0].dense_shape(&x[0]);
+        assert_eq!(rows, part.n(), "all_gather_from: the arrays have n rows");
+        let mut full = Vec::with_capacity(rows * cols);
+        for (r, a) in self.read_all(local)?.into_iter().enumerate() {
+            assert_eq!(a.len(), part.range(r).len() * cols, "rank {r}'s block");
+            full.extend(a);
+        }
+        self.write_all(x, rows, cols, &full)
+    }
+
+    fn all_reduce<S: Semiring>(&self, x: &mut [B::Dense<S>], _op: Reduce) -> Result<()> {
+        let (rows, cols) = self.backends[0].dense_shape(&x[0]);
+        let mut all = self.read_all(x)?.into_iter();
+        let mut acc = all.next().unwrap_or_default();
+        for a in all {
+            for (s, v) in acc.iter_mut().zip(a) {
+                *s = S::add(*s, v);
+            }
+        }
+        self.write_all(x, rows, cols, &acc)
+    }
+}

@@ -1,0 +1,43 @@
+//! Graphs over several devices: a 1-D row partition of the matrix, replicated vectors, and
+//! collectives between the ranks.
+//!
+//! - [`Partition`]: which vertices (rows) each rank owns, balanced by arcs.
+//! - [`Communicator`]: the ranks' backends and the collectives (all-gather of the owned rows,
+//!   all-reduce by the semiring's `add`); [`LocalComm`] simulates `k` ranks in one process
+//!   (any backend, even one shared by every rank), `semigraph-gpu`'s `NcclComm` is one GPU a
+//!   rank through NCCL.
+//! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
+//!   (and, as asked, the same arcs for pushing and its vertices' out-arcs).
+//! - Algorithms, each the one-device algebra with its products split over the ranks and an
+//!   all-gather after each: [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their
+//!   `_resident` forms, results left on rank 0), and [`apsp`]
+//!   (min-plus squaring with the rows of `D` split). Results equal the one-device results
+//!   (levels, distances and components exactly; PageRank to rounding).
+//!
+//! ```
+//! use semigraph_algos::dist::{self, DistGraph, DistOptions, LocalComm};
+//! use semigraph_algos::{bfs, BfsOptions, BfsSemiring, CpuBackend, Graph, GraphOptions};
+//! use semigraph_formats::generate;
+//!
+//! let a = generate::grid(20, 30, 1, 9, 7).to_csr::<BfsSemiring, u32>()?;
+//! let cpu = CpuBackend::new();
+//! let comm = LocalComm::new(vec![&cpu; 3]); // three ranks on one backend
+//! let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+//! let one = bfs(&Graph::new(&cpu, &a, GraphOptions::default())?, 0, &BfsOptions::default())?;
+//! assert_eq!(dist::bfs(&g, 0, &BfsOptions::default())?.levels, one.levels);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod apsp;
+mod comm;
+mod graph;
+mod graphalytics;
+mod partition;
+mod traverse;
+
+pub use apsp::apsp;
+pub use comm::{Communicator, DenseOf, LocalComm, Reduce};
+pub use graph::{DistGraph, DistOptions, MatrixOf};
+pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
+pub use partition::Partition;
+pub use traverse::{bellman_ford, bfs, bfs_resident};

@@ -1,0 +1,277 @@
+//! The distributed algorithms (`semigraph_algos::dist`) with k simulated ranks on the CPU
+//! backend (`LocalComm`): each must equal the one-device result (levels, distances,
+//! components exactly; PageRank to rounding) for every k, including more ranks than vertices.
+
+use proptest::prelude::*;
+use semigraph_algos::dist::{self, DistGraph, DistOptions, LocalComm, Partition};
+use semigraph_algos::testing::*;
+use semigraph_algos::*;
+use semigraph_formats::generate;
+use semigraph_semiring::{MinPlus, OrAnd};
+
+fn ranks(b: &CpuBackend, k: usize) -> LocalComm<'_, CpuBackend> {
+    LocalComm::new(vec![b; k])
+}
+
+/// Every distributed algorithm against its one-device version on `g`, with `k` ranks.
+fn same_as_one_device(g: &TestGraph, k: usize, source: usize, all_pairs: bool) {
+    let b = CpuBackend::new();
+    let comm = ranks(&b, k);
+    let a = g.csr::<i32>();
+    let one = Graph::new(
+        &b,
+        &a,
+        GraphOptions {
+            pull: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let many = DistGraph::new(&comm, &a, DistOptions::default()).unwrap();
+    let what = format!("{} with {k} ranks", g.name);
+    // BFS: levels exact, parents valid.
+    let pat = a.pattern::<BfsSemiring>();
+    let want = bfs(
+        &Graph::new(&b, &pat, GraphOptions::default()).unwrap(),
+        source,
+        &BfsOptions::default(),
+    )
+    .unwrap();
+    for direction in [Direction::Auto, Direction::Push, Direction::Pull] {
+        let got = dist::bfs(&many, source, &BfsOptions { direction }).unwrap();
+        assert_eq!(
+            got.levels, want.levels,
+            "{what}: BFS levels ({direction:?})"
+        );
+        assert_eq!(
+            (got.reached, got.depth),
+            (want.reached, want.depth),
+            "{what}"
+        );
+        check_bfs(&pat, &got).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+    // Bellman-Ford: distances exact (or the same verdict of a negative cycle).
+    match (
+        bellman_ford(&one, source),
+        dist::bellman_ford(&many, source),
+    ) {
+        (Ok(w), Ok(got)) => {
+            assert_eq!(got.dist, w.dist, "{what}: distances");
+            assert_eq!(got.rounds, w.rounds, "{what}: rounds");
+            let want: Vec<Option<i64>> = w
+                .dist
+                .iter()
+                .map(|&d| (d != i32::MAX).then_some(d as i64))
+                .collect();
+            check_shortest_paths(&g.arcs, &got, &want).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+        (Err(Error::NegativeCycle { .. }), Err(Error::NegativeCycle { cycle })) => {
+            check_negative_cycle(&g.arcs, &cycle).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+        (w, got) => panic!(
+            "{what}: one device {:?}, distributed {:?}",
+            w.map(|r| r.rounds),
+            got.map(|r| r.rounds)
+        ),
+    }
+    // PageRank: the same sums in the same order.
+    let opts = PageRankOptions {
+        damping: 0.85,
+        iterations: 30,
+        tolerance: None,
+    };
+    let (w, got) = (
+        pagerank(&one, &opts).unwrap(),
+        dist::pagerank(&many, &opts).unwrap(),
+    );
+    assert_eq!(got.iterations, w.iterations, "{what}");
+    for (v, (x, y)) in got.ranks.iter().zip(&w.ranks).enumerate() {
+        assert!(
+            (x - y).abs() <= 1e-12 * y.abs().max(1e-300),
+            "{what}: rank of {v}: {x} vs {y}"
+        );
+    }
+    let tol = PageRankOptions {
+        tolerance: Some(1e-10),
+        iterations: 200,
+        ..opts
+    };
+    let (w, got) = (
+        pagerank(&one, &tol).unwrap(),
+        dist::pagerank(&many, &tol).unwrap(),
+    );
+    assert_eq!(
+        got.iterations, w.iterations,
+        "{what}: iterations to the tolerance"
+    );
+    // WCC: labels exact.
+    assert_eq!(
+        dist::wcc(&many).unwrap().labels,
+        wcc(&one).unwrap().labels,
+        "{what}: WCC"
+    );
+    // APSP by squaring: distances exact, or the same negative cycle verdict.
+    if !all_pairs {
+        return;
+    }
+    let opts = ApspOptions {
+        next_hop: true,
+        method: ApspMethod::Squaring,
+    };
+    match (apsp(&one, &opts), dist::apsp(&many, true)) {
+        (Ok(w), Ok(got)) => {
+            assert_eq!(got.dist, w.dist, "{what}: APSP");
+            for i in 0..g.n {
+                for j in 0..g.n {
+                    if let Some(p) = got.path(i, j) {
+                        assert_eq!(
+                            (p[0] as usize, *p.last().unwrap() as usize),
+                            (i, j),
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+        (Err(Error::NegativeCycle { .. }), Err(Error::NegativeCycle { cycle })) => {
+            check_negative_cycle(&g.arcs, &cycle).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+        (w, got) => panic!(
+            "{what}: APSP one device {:?}, distributed {:?}",
+            w.map(|r| r.rounds),
+            got.map(|r| r.rounds)
+        ),
+    }
+}
+
+fn small_graph() -> impl Strategy<Value = (TestGraph, usize, usize)> {
+    (1usize..30, 1usize..6).prop_flat_map(|(n, k)| {
+        (
+            proptest::collection::vec((0..n, 0..n, -4i64..=20), 0..(3 * n + 2)),
+            0..n,
+        )
+            .prop_map(move |(arcs, s)| {
+                (
+                    TestGraph {
+                        name: format!("proptest n={n}"),
+                        n,
+                        arcs,
+                    },
+                    k,
+                    s,
+                )
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn distributed_equals_one_device_on_random_graphs((g, k, s) in small_graph()) {
+        same_as_one_device(&g, k, s, true);
+    }
+}
+
+#[test]
+fn distributed_equals_one_device_on_generated_graphs() {
+    for (name, e) in [
+        ("kronecker 8", generate::kronecker(8, 8, 3)),
+        ("grid 12x20", generate::grid(12, 20, 1, 50, 5)),
+        ("chung-lu", generate::chung_lu(200, 4, 2.1, 9)),
+    ] {
+        let g = TestGraph::from_edges(name, &e);
+        for k in [1, 3, 4] {
+            same_as_one_device(&g, k, 1, k == 3);
+        }
+    }
+    // A directed graph with several components and vertices no arc touches.
+    let g = TestGraph::random(300, 400, 0, 9, 11);
+    same_as_one_device(&g, 4, 0, false);
+}
+
+#[test]
+fn partitions_cover_the_vertices_balanced_by_arcs() {
+    let e = generate::kronecker(10, 16, 1);
+    let a = e.to_csr::<OrAnd, u32>().unwrap();
+    for k in 1..=7 {
+        let p = Partition::by_weight(a.row_ptr(), k).unwrap();
+        assert_eq!(p.ranks(), k);
+        assert_eq!(p.offsets()[0], 0);
+        assert_eq!(p.n(), a.nrows());
+        assert!(p.offsets().windows(2).all(|w| w[0] <= w[1]));
+        let weight = |r: usize| {
+            let s = p.range(r);
+            (a.row_ptr()[s.end] - a.row_ptr()[s.start]) as usize + s.len()
+        };
+        let total = a.nnz() + a.nrows();
+        let heaviest_row = (0..a.nrows()).map(|v| a.row_len(v) + 1).max().unwrap();
+        for r in 0..k {
+            // Each block is within one row of its share.
+            assert!(
+                weight(r) <= total / k + heaviest_row + 1,
+                "k={k} rank {r}: {}",
+                weight(r)
+            );
+            for v in p.range(r) {
+                assert_eq!(p.owner(v), r);
+            }
+        }
+    }
+    // More ranks than vertices: empty blocks, still a partition.
+    let p = Partition::by_weight(&[0u32, 1, 2], 5).unwrap();
+    assert_eq!(p.n(), 2);
+    assert_eq!((0..5).map(|r| p.range(r).len()).sum::<usize>(), 2);
+    assert!(Partition::even(3, 0).is_err());
+    assert!(Partition::by_weight::<u32>(&[], 2).is_err());
+}
+
+#[test]
+fn distributed_errors_are_values() {
+    let b = CpuBackend::new();
+    let comm = ranks(&b, 2);
+    let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 1), (1, 2, 1)]).unwrap();
+    let no_push = DistGraph::new(
+        &comm,
+        &a,
+        DistOptions {
+            push: false,
+            out: false,
+        },
+    )
+    .unwrap();
+    assert!(matches!(
+        dist::bfs(&no_push, 5, &BfsOptions::default()),
+        Err(Error::VertexOutOfRange { vertex: 5, n: 3 })
+    ));
+    assert!(
+        matches!(dist::bellman_ford(&no_push, 0), Err(Error::InvalidArgument(m)) if m.contains("push"))
+    );
+    assert!(
+        matches!(dist::wcc(&no_push), Err(Error::InvalidArgument(m)) if m.contains("out-blocks"))
+    );
+    // Pull-only BFS needs no push blocks.
+    let r = dist::bfs(
+        &no_push,
+        0,
+        &BfsOptions {
+            direction: Direction::Pull,
+        },
+    )
+    .unwrap();
+    assert_eq!(r.levels, vec![0, 1, 2]);
+    let rect = semigraph_formats::Csr::<MinPlus<i32>>::empty(2, 3).unwrap();
+    assert!(matches!(
+        DistGraph::new(&comm, &rect, DistOptions::default()),
+        Err(Error::InvalidArgument(_))
+    ));
+    let full = DistGraph::new(&comm, &a, DistOptions::default()).unwrap();
+    let bad = PageRankOptions {
+        damping: 1.5,
+        ..Default::default()
+    };
+    assert!(matches!(
+        dist::pagerank(&full, &bad),
+        Err(Error::InvalidArgument(_))
+    ));
+}
