@@ -58,6 +58,14 @@ pub enum GpuError {
         /// Bytes free on the device.
         available: u64,
     },
+    /// An NCCL call failed (several GPUs, [`crate::NcclComm`]).
+    #[error("NCCL: {what}: {message}")]
+    Nccl {
+        /// What was being done.
+        what: String,
+        /// NCCL's message.
+        message: String,
+    },
     /// A size that does not fit the kernels' 32-bit indices.
     #[error("{what} has {value} elements; the GPU kernels index with u32 (at most {max})")]
     TooLarge {
@@ -87,6 +95,14 @@ impl From<GpuError> for semigraph_algos::Error {
                 source: Box::new(e),
             },
         }
+    }
+}
+
+/// An NCCL error with what was being done.
+pub(crate) fn nccl(what: impl Into<String>, e: cudarc::nccl::result::NcclError) -> GpuError {
+    GpuError::Nccl {
+        what: what.into(),
+        message: format!("{e:?}"),
     }
 }
 

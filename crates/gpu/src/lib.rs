@@ -35,6 +35,7 @@ pub mod compiler;
 mod device;
 pub mod error;
 pub mod host;
+pub mod nccl;
 mod params;
 // Benchmark peers and timing: not part of the library, built only with the `peers` feature,
 // which the `semigraph` binary and the criterion benches turn on.
@@ -49,3 +50,4 @@ pub use codegen::{Kernel, KernelKey};
 pub use compiler::{Compiled, Compiler, Origin, check_cuda, nvrtc_present};
 pub use device::{CompileStats, driver_present};
 pub use error::GpuError;
+pub use nccl::{NcclComm, device_count, nccl_present};

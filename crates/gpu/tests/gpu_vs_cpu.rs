@@ -4,10 +4,20 @@
 //! negative cycles and APSP, all exactly equal (see `semigraph_testkit::compare`).
 //!
 //! `SEMIGRAPH_RANDOM_GRAPHS` sets the number of graphs (default 2000), in 20 tests.
+//!
+//! The distributed algorithms (`semigraph_algos::dist`) on the GPU against one GPU: with `k`
+//! simulated ranks on one GPU, and on 2..=N real GPUs through NCCL (`NcclComm`; these need
+//! several GPUs and NCCL, `SEMIGRAPH_REQUIRE_GPUS=1` makes their absence a failure).
 
 use std::process::ExitCode;
 
-use semigraph_gpu::GpuBackend;
+use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm};
+use semigraph_algos::testing::TestGraph;
+use semigraph_algos::{
+    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, Graph, GraphOptions, PageRankOptions,
+};
+use semigraph_formats::generate;
+use semigraph_gpu::{GpuBackend, NcclComm};
 use semigraph_testkit::compare::{compare_graph, random_graph};
 use semigraph_testkit::harness::{Harness, Needs};
 
@@ -31,5 +41,118 @@ fn main() -> ExitCode {
             Ok(())
         });
     }
+    h.test_needing(&needs, "distributed_ranks_on_one_gpu", || {
+        let b = GpuBackend::new().map_err(|e| e.to_string())?;
+        for k in [1, 3] {
+            same_as_one_gpu(&LocalComm::new(vec![&b; k]), &b)?;
+        }
+        Ok(())
+    });
+    let count = semigraph_gpu::device_count();
+    let gpus = Needs::new(
+        "needs-gpus",
+        "2 or more NVIDIA GPUs and NCCL",
+        "SEMIGRAPH_REQUIRE_GPUS",
+        match (count, semigraph_gpu::nccl_present()) {
+            (c, _) if c < 2 => Some(format!("{c} GPU(s) present")),
+            (_, false) => Some("NCCL (libnccl.so) not found".into()),
+            _ => None,
+        },
+    );
+    h.test_needing(&gpus, "distributed_nccl_equals_one_gpu", move || {
+        let one = GpuBackend::new().map_err(|e| e.to_string())?;
+        for k in 2..=count.max(2) {
+            let comm = NcclComm::new(k).map_err(|e| e.to_string())?;
+            same_as_one_gpu(&comm, &one)?;
+        }
+        Ok(())
+    });
     h.run()
+}
+
+/// Every distributed algorithm over `comm` against the one-GPU algorithm on `one`.
+fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
+    comm: &C,
+    one: &GpuBackend,
+) -> Result<(), String> {
+    let k = comm.ranks();
+    let graphs = [
+        TestGraph::from_edges("kronecker 13", &generate::kronecker(13, 16, 4)),
+        TestGraph::from_edges("grid 60x80", &generate::grid(60, 80, 1, 1000, 2)),
+        TestGraph::random(3000, 9000, 0, 50, 8),
+    ];
+    let e = |e: semigraph_algos::Error| e.to_string();
+    for g in &graphs {
+        let what = format!("{} on {k} ranks", g.name);
+        let a = g.csr::<i32>();
+        let single = Graph::new(
+            one,
+            &a,
+            GraphOptions {
+                pull: true,
+                ..Default::default()
+            },
+        )
+        .map_err(e)?;
+        let many = DistGraph::new(comm, &a, DistOptions::default()).map_err(e)?;
+        let pat = a.pattern::<BfsSemiring>();
+        let gp = Graph::new(
+            one,
+            &pat,
+            GraphOptions {
+                pull: true,
+                ..Default::default()
+            },
+        )
+        .map_err(e)?;
+        let want = semigraph_algos::bfs(&gp, 0, &BfsOptions::default()).map_err(e)?;
+        let got = dist::bfs(&many, 0, &BfsOptions::default()).map_err(e)?;
+        if got.levels != want.levels {
+            return Err(format!("{what}: BFS levels differ"));
+        }
+        semigraph_algos::testing::check_bfs(&pat, &got).map_err(|m| format!("{what}: {m}"))?;
+        let want = semigraph_algos::bellman_ford(&single, 0).map_err(e)?;
+        let got = dist::bellman_ford(&many, 0).map_err(e)?;
+        if got.dist != want.dist {
+            return Err(format!("{what}: Bellman-Ford distances differ"));
+        }
+        let opts = PageRankOptions {
+            damping: 0.85,
+            iterations: 20,
+            tolerance: None,
+        };
+        let want = semigraph_algos::pagerank(&single, &opts).map_err(e)?;
+        let got = dist::pagerank(&many, &opts).map_err(e)?;
+        for (v, (x, y)) in got.ranks.iter().zip(&want.ranks).enumerate() {
+            if (x - y).abs() > 1e-6 * y.abs() {
+                return Err(format!("{what}: PageRank of {v}: {x} vs {y}"));
+            }
+        }
+        if dist::wcc(&many).map_err(e)?.labels != semigraph_algos::wcc(&single).map_err(e)?.labels {
+            return Err(format!("{what}: WCC labels differ"));
+        }
+    }
+    // APSP on a graph small enough for n x n.
+    let g = TestGraph::random(700, 4000, 1, 100, 3);
+    let a = g.csr::<f32>();
+    let single = Graph::new(one, &a, GraphOptions::default()).map_err(e)?;
+    let opts = ApspOptions {
+        next_hop: false,
+        method: ApspMethod::Squaring,
+    };
+    let want = semigraph_algos::apsp(&single, &opts).map_err(e)?;
+    let many = DistGraph::new(
+        comm,
+        &a,
+        DistOptions {
+            push: false,
+            out: false,
+        },
+    )
+    .map_err(e)?;
+    let got = dist::apsp(&many, false).map_err(e)?;
+    if got.dist != want.dist {
+        return Err(format!("APSP on {k} ranks: distances differ"));
+    }
+    Ok(())
 }

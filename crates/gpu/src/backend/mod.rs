@@ -199,6 +199,18 @@ impl<S: Semiring> GpuDense<S> {
     }
 }
 
+impl<S: Semiring> GpuDense<S> {
+    /// The values' bytes (`rows * cols * size_of::<S::T>()` of them, row-major).
+    pub(crate) fn bytes(&self) -> &CudaSlice<u8> {
+        &self.buf
+    }
+
+    /// The values' bytes, to write.
+    pub(crate) fn bytes_mut(&mut self) -> &mut CudaSlice<u8> {
+        &mut self.buf
+    }
+}
+
 impl GpuBackend {
     /// The CUDA device ordinal this backend runs on (what array-exchange protocols call the device id).
     pub fn device_ordinal(&self) -> usize {

@@ -1,0 +1,263 @@
+//! Several GPUs of one host as the ranks of a distributed computation: [`NcclComm`], a
+//! [`Communicator`] whose collectives are NCCL's (one process, one context and one
+//! communicator per GPU, created once).
+
+use cudarc::driver::{CudaContext, CudaView};
+use cudarc::nccl::{Comm, ReduceOp, group_end, group_start};
+use semigraph_algos::dist::{Communicator, Partition, Reduce};
+use semigraph_semiring::{Scalar, ScalarType, Semiring};
+
+use crate::backend::{GpuBackend, GpuDense};
+use crate::device::driver_present;
+use crate::error::{GpuError, nccl};
+
+/// Whether the NCCL library can be loaded (cudarc looks for `libnccl.so` on the loader path).
+pub fn nccl_present() -> bool {
+    // SAFETY: loading a shared library runs its initialisers; NCCL's only set up its own state.
+    unsafe { cudarc::nccl::sys::is_culib_present() }
+}
+
+/// The number of CUDA devices (0 without a driver).
+pub fn device_count() -> usize {
+    if !driver_present() {
+        return 0;
+    }
+    CudaContext::device_count().map_or(0, |c| c.max(0) as usize)
+}
+
+/// `k` GPUs of this host, one rank each: a [`GpuBackend`] per device and an NCCL communicator
+/// per device, all made once (`ncclCommInitAll`). Collectives are grouped NCCL calls on each
+/// backend's stream, so they are ordered with the backends' kernels without a host wait.
+///
+/// The all-gather of owned rows (blocks of unequal length) is a group of broadcasts, one per
+/// owning rank, in place; the all-reduce maps [`Reduce`] to NCCL's sum, minimum or maximum
+/// over the semiring's value type (`bool` as bytes: `or` is the maximum).
+///
+/// Keep `NVLink` multicast off where the GPUs are shared (`NCCL_NVLS_ENABLE=0`): the
+/// collectives here gain nothing from it.
+pub struct NcclComm {
+    // Dropped before the backends (their contexts outlive the communicators).
+    comms: std::sync::Mutex<Comms>,
+    backends: Vec<GpuBackend>,
+}
+
+/// The communicators, one per rank, behind [`NcclComm`]'s lock.
+struct Comms(Vec<Comm>);
+
+// SAFETY: an NCCL communicator may be used from any thread as long as no two calls on it run
+// at once (NCCL's thread-safety rule); `NcclComm` reaches them only through its mutex, so
+// every call on them is serialised, and the rest of `Comm` (its stream) is `Send`.
+unsafe impl Send for Comms {}
+
+impl NcclComm {
+    /// Opens GPUs `0..gpus` and an NCCL communicator over them.
+    ///
+    /// # Errors
+    /// `InvalidArgument`-like [`GpuError::NoDevice`] when fewer GPUs are present than asked
+    /// for (or none is asked for); [`GpuError::LibraryMissing`] without the driver or NCCL;
+    /// the backends' and NCCL's own errors.
+    pub fn new(gpus: usize) -> Result<NcclComm, GpuError> {
+        if !driver_present() {
+            return Err(GpuError::LibraryMissing {
+                library: "libcuda",
+                hint: "no NVIDIA driver is installed on this machine",
+            });
+        }
+        let present = device_count();
+        if gpus == 0 || gpus > present {
+            return Err(GpuError::NoDevice(format!(
+                "{gpus} GPUs requested, {present} present"
+            )));
+        }
+        if !nccl_present() {
+            return Err(GpuError::LibraryMissing {
+                library: "libnccl",
+                hint: "several GPUs need NCCL (pip's nvidia-nccl-cu13 ships lib/libnccl.so.2: \
+                       link it as libnccl.so in a folder on LD_LIBRARY_PATH)",
+            });
+        }
+        let backends = (0..gpus)
+            .map(GpuBackend::on_device)
+            .collect::<Result<Vec<_>, _>>()?;
+        let streams = backends.iter().map(|b| b.dev.stream.clone()).collect();
+        let comms = Comm::from_devices(streams).map_err(|e| nccl("ncclCommInitAll", e))?;
+        Ok(NcclComm {
+            comms: std::sync::Mutex::new(Comms(comms)),
+            backends,
+        })
+    }
+
+    /// The backends, rank by rank (rank `r` on GPU `r`).
+    pub fn backends(&self) -> &[GpuBackend] {
+        &self.backends
+    }
+
+    /// Waits for every GPU.
+    ///
+    /// # Errors
+    /// The driver's.
+    pub fn synchronize(&self) -> Result<(), GpuError> {
+        self.backends.iter().try_for_each(|b| b.dev.sync())
+    }
+
+    /// Runs `calls` (one NCCL call per rank and root, given the communicators) as one NCCL
+    /// group, holding the communicators' lock.
+    fn group(
+        &self,
+        what: &str,
+        calls: impl FnOnce(&[Comm]) -> Result<(), cudarc::nccl::result::NcclError>,
+    ) -> Result<(), GpuError> {
+        let comms = self.comms.lock().unwrap_or_else(|p| p.into_inner());
+        group_start().map_err(|e| nccl(what, e))?;
+        let r = calls(&comms.0);
+        let end = group_end().map(|_| ());
+        r.and(end).map_err(|e| nccl(what, e))
+    }
+}
+
+/// The bits of a 16-bit float as NCCL sees them: `F16` for `f16`, `BF16` for `bf16` (the
+/// values are never read on the host).
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+struct Half<const KIND: u8>(u16);
+
+impl Half<0> {
+    const F16: u8 = 0;
+    const BF16: u8 = 1;
+}
+
+impl<const KIND: u8> cudarc::nccl::NcclType for Half<KIND> {
+    fn as_nccl_type() -> cudarc::nccl::sys::ncclDataType_t {
+        match KIND {
+            Half::F16 => cudarc::nccl::sys::ncclDataType_t::ncclFloat16,
+            _ => cudarc::nccl::sys::ncclDataType_t::ncclBfloat16,
+        }
+    }
+}
+
+/// Byte range of rows `rows` of an `n x cols` array of `S`.
+fn byte_range<S: Semiring>(rows: std::ops::Range<usize>, cols: usize) -> std::ops::Range<usize> {
+    let row = cols * size_of::<S::T>();
+    rows.start * row..rows.end * row
+}
+
+/// The whole buffer of a dense array, and its first `bytes` as a view.
+fn bytes_of<S: Semiring>(x: &GpuDense<S>, bytes: usize) -> CudaView<'_, u8> {
+    x.bytes().slice(0..bytes)
+}
+
+impl Communicator for NcclComm {
+    type Backend = GpuBackend;
+
+    fn ranks(&self) -> usize {
+        self.backends.len()
+    }
+
+    fn backend(&self, r: usize) -> &GpuBackend {
+        &self.backends[r]
+    }
+
+    fn all_gather<S: Semiring>(
+        &self,
+        x: &mut [GpuDense<S>],
+        part: &Partition,
+    ) -> semigraph_algos::Result<()> {
+        let cols = x[0].shape().1;
+        self.group("all-gather (broadcasts)", |comms| {
+            for root in 0..part.ranks() {
+                let range = byte_range::<S>(part.range(root), cols);
+                if range.is_empty() {
+                    continue;
+                }
+                for (comm, x) in comms.iter().zip(x.iter_mut()) {
+                    let mut view = x.bytes_mut().slice_mut(range.clone());
+                    comm.broadcast_in_place(&mut view, root as i32)?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    fn all_gather_from<S: Semiring>(
+        &self,
+        local: &[GpuDense<S>],
+        x: &mut [GpuDense<S>],
+        part: &Partition,
+    ) -> semigraph_algos::Result<()> {
+        let cols = x[0].shape().1;
+        self.group("all-gather (broadcasts)", |comms| {
+            for (root, block) in local.iter().enumerate() {
+                let range = byte_range::<S>(part.range(root), cols);
+                if range.is_empty() {
+                    continue;
+                }
+                let src = bytes_of(block, range.len());
+                for (r, (comm, x)) in comms.iter().zip(x.iter_mut()).enumerate() {
+                    let mut view = x.bytes_mut().slice_mut(range.clone());
+                    let send = (r == root).then_some(&src);
+                    comm.broadcast(send, &mut view, root as i32)?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    fn all_reduce<S: Semiring>(
+        &self,
+        x: &mut [GpuDense<S>],
+        op: Reduce,
+    ) -> semigraph_algos::Result<()> {
+        let op = match op {
+            Reduce::Sum => ReduceOp::Sum,
+            Reduce::Min => ReduceOp::Min,
+            Reduce::Max => ReduceOp::Max,
+        };
+        let t = <S::T as Scalar>::TYPE;
+        macro_rules! typed {
+            ($t:ty) => {
+                self.reduce_as::<S, $t>(x, &op)
+            };
+        }
+        match t {
+            ScalarType::Bool => typed!(u8),
+            ScalarType::I32 => typed!(i32),
+            ScalarType::I64 => typed!(i64),
+            ScalarType::U32 => typed!(u32),
+            ScalarType::U64 => typed!(u64),
+            ScalarType::F16 => typed!(Half<{ Half::F16 }>),
+            ScalarType::Bf16 => typed!(Half<{ Half::BF16 }>),
+            ScalarType::F32 => typed!(f32),
+            ScalarType::F64 => typed!(f64),
+            _ => Err(semigraph_algos::Error::InvalidArgument(format!(
+                "NCCL has no reduction over packed distance-predecessor pairs ({})",
+                t.name()
+            ))),
+        }
+    }
+}
+
+impl NcclComm {
+    /// [`Communicator::all_reduce`] with the values seen as `T`, NCCL's type of the same bits.
+    fn reduce_as<S: Semiring, T: cudarc::nccl::NcclType>(
+        &self,
+        x: &mut [GpuDense<S>],
+        op: &ReduceOp,
+    ) -> semigraph_algos::Result<()> {
+        assert_eq!(size_of::<T>(), size_of::<S::T>(), "NCCL type of the values");
+        let len = x[0].shape().0 * x[0].shape().1;
+        self.group("all-reduce", |comms| {
+            for (comm, x) in comms.iter().zip(x.iter_mut()) {
+                // SAFETY: the buffer holds `len` values of `S::T`, and `T` is the NCCL type of
+                // the same size whose bits `S::T` uses (`ScalarType` says which), so the view
+                // covers the buffer's values and nothing past it.
+                let mut view = unsafe { x.bytes_mut().transmute_mut::<T>(len) }
+                    .expect("the buffer holds len values");
+                comm.all_reduce_in_place(&mut view, op)?;
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+}
