@@ -155,7 +155,7 @@ impl Job for KernelJob<'_> {
 
 /// Component labels (the smallest vertex index of each component) as the smallest vertex id
 /// of the component in the file's numbering (an LDBC file's ids need not follow its order).
-fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
+pub(crate) fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
     let mut best: Vec<i64> = vec![i64::MAX; labels.len()];
     for (v, &l) in labels.iter().enumerate() {
         let b = &mut best[l as usize];

@@ -10,6 +10,7 @@ mod demo;
 mod files;
 mod jobs;
 mod kernels;
+mod multi;
 mod opening;
 mod output;
 mod process;
@@ -78,6 +79,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Res<ExitCode> {
     let c = cli.cmd.common();
     guard_outputs(&c, &cli.cmd)?;
+    if multi::wanted(&c) {
+        return multi::run(&c, &cli.cmd).map(|()| ExitCode::SUCCESS);
+    }
     if cli.cmd.runs_on_a_backend() {
         opening::open_gpu_early(&c);
     }

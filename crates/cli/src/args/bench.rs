@@ -252,6 +252,11 @@ pub struct AlgoBench {
     /// graphs of 2^26 arcs or more, checked or not.
     #[arg(long)]
     pub no_check: bool,
+    /// Several GPUs: run the distributed algorithm (one GPU a rank, NCCL) on each count of
+    /// this comma-separated list (e.g. 1,2,4) against the one-GPU algorithm, every run
+    /// checked against it (bfs, sssp, pagerank, wcc, apsp; --runs counts from 1 here).
+    #[arg(long, value_name = "LIST")]
+    pub gpus: Option<String>,
     #[command(flatten)]
     pub opts: ReportOpts,
 }

@@ -13,6 +13,8 @@ use super::BackendChoice;
 pub struct Common {
     /// Where to compute.
     pub backend: BackendChoice,
+    /// GPUs to split the graph over (1: one device, the usual path).
+    pub gpus: usize,
     /// Read every edge of an edge list as two arcs.
     pub undirected: bool,
     /// The input's format, where its name does not tell (`None`: from the name).
@@ -31,6 +33,10 @@ pub struct BackendOpt {
     /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+    /// Split the graph over this many GPUs of this host (NCCL; bfs, sssp, pagerank, wcc):
+    /// each GPU holds a block of the vertices' arcs. 1: one device.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpus: u32,
 }
 
 /// `--undirected`.
@@ -112,6 +118,7 @@ impl Common {
     ) -> Common {
         Common {
             backend: backend.map_or(BackendChoice::Auto, |b| b.backend),
+            gpus: backend.map_or(1, |b| b.gpus as usize),
             undirected: input.is_some_and(|i| i.undirected),
             input_format: input.and_then(|i| i.input_format),
             output: write.output.clone(),

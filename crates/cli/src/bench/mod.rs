@@ -20,6 +20,36 @@ pub(crate) use spmv::for_semiring;
 /// Runs one `bench` subcommand.
 pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
     let c = c.clone();
+    use algos::multi::DistAlgo;
+    let dist = match &what {
+        BenchCmd::Bfs { bench } => Some((bench, DistAlgo::Bfs)),
+        BenchCmd::Sssp { bench, .. } => Some((bench, DistAlgo::Sssp)),
+        BenchCmd::Pagerank {
+            bench,
+            iterations,
+            damping,
+        } => Some((
+            bench,
+            DistAlgo::PageRank(algos::pagerank_options(*iterations, *damping)),
+        )),
+        BenchCmd::Wcc { bench } => Some((bench, DistAlgo::Wcc)),
+        BenchCmd::Apsp { bench, .. } => Some((bench, DistAlgo::Apsp)),
+        _ => None,
+    };
+    match dist {
+        Some((bench, algo)) if bench.gpus.is_some() => {
+            let gpus = bench.gpus.clone().unwrap_or_default();
+            return algos::multi::bench(&c, bench, algo, &gpus);
+        }
+        _ => {}
+    }
+    if let BenchCmd::Cdlp { bench, .. } | BenchCmd::Lcc { bench } | BenchCmd::Tc { bench } = &what
+        && bench.gpus.is_some()
+    {
+        return Err(CliError(
+            "--gpus is for bench bfs, sssp, pagerank, wcc and apsp".into(),
+        ));
+    }
     match what {
         BenchCmd::Bfs { bench } => algos::bfs_bench(&c, &bench)?,
         BenchCmd::Pagerank {

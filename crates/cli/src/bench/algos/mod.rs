@@ -228,6 +228,7 @@ fn each_backend(
 
 mod breadth_first;
 mod kernels;
+pub(crate) mod multi;
 mod paths;
 
 pub(crate) use breadth_first::bfs_bench;

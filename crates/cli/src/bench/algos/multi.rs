@@ -1,0 +1,216 @@
+//! `bench bfs|sssp|pagerank|wcc|apsp --gpus 1,2,4`: the distributed algorithm
+//! (`semigraph_algos::dist`) on 1, 2, 4, ... GPUs through NCCL, against the one-GPU algorithm
+//! in the same run, every run checked against the one-GPU result.
+
+use semigraph_algos::dist::Communicator;
+use semigraph_algos::dist::{self, DistGraph, DistOptions};
+use semigraph_algos::prelude::*;
+use semigraph_algos::{ApspMethod, PageRankOptions, bellman_ford, pagerank_resident, wcc_resident};
+use semigraph_gpu::NcclComm;
+
+use super::*;
+
+/// What `--gpus` measures.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DistAlgo {
+    /// BFS (levels must equal).
+    Bfs,
+    /// Bellman-Ford in `i32` (distances must equal).
+    Sssp,
+    /// PageRank (ranks within 1e-6 relative).
+    PageRank(PageRankOptions),
+    /// WCC by `FastSV` (labels must equal).
+    Wcc,
+    /// APSP by min-plus squaring in `i32` (distances must equal).
+    Apsp,
+}
+
+/// A result the rows compare: levels, distances, labels as integers; ranks as reals.
+#[derive(Clone, Debug, PartialEq)]
+enum Answer {
+    Ints(Vec<i64>),
+    Reals(Vec<f64>),
+}
+
+impl Answer {
+    fn agrees(&self, want: &Answer) -> bool {
+        match (self, want) {
+            (Answer::Reals(x), Answer::Reals(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|(a, b)| (a - b).abs() <= 1e-6 * b.abs())
+            }
+            (a, b) => a == b,
+        }
+    }
+}
+
+fn ints<T: Copy + Into<i64>>(v: &[T]) -> Answer {
+    Answer::Ints(v.iter().map(|&x| x.into()).collect())
+}
+
+/// Runs `f` once to warm up and `runs` times more: the answer of the last run, and the
+/// median and minimum of the times `f` measured (the algorithm to its results on the device,
+/// without reading them back).
+fn timed(
+    runs: usize,
+    mut f: impl FnMut() -> Res<(Duration, Answer)>,
+) -> Res<(Answer, Duration, Duration)> {
+    let (_, mut answer) = f()?;
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let (t, a) = f()?;
+        times.push(t);
+        answer = a;
+    }
+    let (median, min) = median_min(times);
+    Ok((answer, median, min))
+}
+
+/// The time of `run` (which waits for its device work with `wait`), then `read` of its result.
+fn clock<R>(
+    run: impl FnOnce() -> semigraph_algos::Result<R>,
+    wait: impl FnOnce() -> Res<()>,
+    read: impl FnOnce(R) -> semigraph_algos::Result<Answer>,
+) -> Res<(Duration, Answer)> {
+    let t = Instant::now();
+    let r = run()?;
+    wait()?;
+    let elapsed = t.elapsed();
+    Ok((elapsed, read(r)?))
+}
+
+/// Runs `algo` on one GPU (the one-device algorithm) and through `dist` on each GPU count of
+/// `gpus` (comma-separated), and prints one row each.
+pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Res<()> {
+    let counts: Vec<usize> = gpus
+        .split(',')
+        .map(|s| s.trim().parse::<usize>().ok().filter(|&k| k > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| CliError(format!("--gpus {gpus}: give GPU counts such as 1,2,4")))?;
+    let runs = b.runs.max(1);
+    let weighted = matches!(algo, DistAlgo::Sssp | DistAlgo::Apsp);
+    let (g, label) = graph(c, b, weighted)?;
+    let s = source(&g, b)?;
+    let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
+    let a = csr_of::<MinPlus<i32>>(&file, &g, !weighted)?;
+    drop(g);
+    let one = GpuBackend::new().map_err(|e| CliError(format!("--gpus: {e}")))?;
+    // The one-GPU algorithm on a graph uploaded once (as the distributed graph is): the
+    // reference answer and the baseline time.
+    let opts = GraphOptions {
+        pull: !matches!(algo, DistAlgo::Apsp),
+        ..Default::default()
+    };
+    let gw = Graph::new(&one, &a, opts)?;
+    // BFS's graph: the same upload seen in its semiring (no transfer).
+    let gp = gw.pattern::<BfsSemiring>()?;
+    let sync_one = || one.synchronize().map_err(CliError::from);
+    let run_one = || -> Res<(Duration, Answer)> {
+        match algo {
+            DistAlgo::Bfs => clock(
+                || bfs_resident(&gp, s, &BfsOptions::default()),
+                sync_one,
+                |r| Ok(ints(&one.read_dense(&r.levels)?)),
+            ),
+            DistAlgo::Sssp => clock(|| bellman_ford(&gw, s), sync_one, |r| Ok(ints(&r.dist))),
+            DistAlgo::PageRank(o) => clock(
+                || pagerank_resident(&gw, &o),
+                sync_one,
+                |r| Ok(Answer::Reals(one.read_dense(&r.ranks)?)),
+            ),
+            DistAlgo::Wcc => clock(
+                || wcc_resident(&gw),
+                sync_one,
+                |r| Ok(ints(&one.read_dense(&r.labels)?)),
+            ),
+            DistAlgo::Apsp => {
+                let o = ApspOptions {
+                    next_hop: false,
+                    method: ApspMethod::Squaring,
+                };
+                clock(|| apsp(&gw, &o), sync_one, |r| Ok(ints(&r.dist)))
+            }
+        }
+    };
+    println!(
+        "# {algo:?} on {label}: {} vertices, {} arcs; {runs} timed runs after a warm-up, medians",
+        a.nrows(),
+        a.nnz()
+    );
+    println!(
+        "# (graphs uploaded once, before the runs; times to the results on the device: BFS levels, ranks, labels; SSSP and APSP to the host)"
+    );
+    let (want, base, base_min) = timed(runs, run_one)?;
+    println!(
+        "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+        "what", "gpus", "median", "min", "vs 1 GPU", "check"
+    );
+    println!(
+        "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+        "one-GPU algorithm",
+        1,
+        fmt_duration(base),
+        fmt_duration(base_min),
+        "1.00x",
+        "ref"
+    );
+    let mut dist_one = None;
+    for &k in &counts {
+        let comm = NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?;
+        let t = Instant::now();
+        let opts = DistOptions {
+            push: !matches!(algo, DistAlgo::Apsp | DistAlgo::Wcc),
+            out: matches!(algo, DistAlgo::Wcc),
+        };
+        let dg = DistGraph::new(&comm, &a, opts)?;
+        comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+        let setup = t.elapsed();
+        let sync = || comm.synchronize().map_err(|e| CliError(e.to_string()));
+        let b0 = comm.backend(0);
+        let (got, median, min) = timed(runs, || match algo {
+            DistAlgo::Bfs => clock(
+                || dist::bfs_resident(&dg, s, &BfsOptions::default()),
+                sync,
+                |r| Ok(ints(&b0.read_dense(&r.levels)?)),
+            ),
+            DistAlgo::Sssp => clock(|| dist::bellman_ford(&dg, s), sync, |r| Ok(ints(&r.dist))),
+            DistAlgo::PageRank(o) => clock(
+                || dist::pagerank_resident(&dg, &o),
+                sync,
+                |r| Ok(Answer::Reals(b0.read_dense(&r.ranks)?)),
+            ),
+            DistAlgo::Wcc => clock(
+                || dist::wcc_resident(&dg),
+                sync,
+                |r| Ok(ints(&b0.read_dense(&r.labels)?)),
+            ),
+            DistAlgo::Apsp => clock(|| dist::apsp(&dg, false), sync, |r| Ok(ints(&r.dist))),
+        })?;
+        let check = if got.agrees(&want) { "ok" } else { "WRONG" };
+        let base_k = *dist_one.get_or_insert(median);
+        println!(
+            "{:<28} {:>5} {:>12} {:>12} {:>9.2}x {:>8}",
+            format!("distributed (setup {})", fmt_duration(setup)),
+            k,
+            fmt_duration(median),
+            fmt_duration(min),
+            base.as_secs_f64() / median.as_secs_f64(),
+            check
+        );
+        if counts.len() > 1 && k == counts[counts.len() - 1] {
+            println!(
+                "# {k} GPUs against the distributed run on {}: {:.2}x",
+                counts[0],
+                base_k.as_secs_f64() / median.as_secs_f64()
+            );
+        }
+        if check != "ok" {
+            return Err(CliError(format!(
+                "--gpus {k}: the distributed result differs from one GPU's"
+            )));
+        }
+    }
+    Ok(())
+}

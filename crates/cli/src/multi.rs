@@ -1,0 +1,223 @@
+//! `--gpus N` with N > 1: `bfs`, `sssp`, `pagerank` and `wcc` with the graph split over N GPUs
+//! of this host (`semigraph_algos::dist` over `semigraph_gpu::NcclComm`), written as the
+//! one-device commands write their results.
+
+use std::path::Path;
+
+use semigraph_algos::dist::{self, DistGraph, DistOptions};
+use semigraph_algos::{BfsOptions, BfsSemiring, Distance, DistanceType, PageRankOptions};
+use semigraph_gpu::NcclComm;
+use semigraph_semiring::MinPlus;
+use serde_json::json;
+
+use crate::args::{BackendChoice, Cmd, Common};
+use crate::checks::pick_distances;
+use crate::files::{csr_of, load, load_weighted};
+use crate::kernels::{Values, write_values};
+use crate::output::{Field, Header, Output, write_vertices};
+use crate::{CliError, Res, command_line, sources_of};
+
+/// Whether `cmd` runs here: `--gpus` above 1.
+pub(crate) fn wanted(c: &Common) -> bool {
+    c.gpus > 1
+}
+
+/// Runs `cmd` on `c.gpus` GPUs.
+pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
+    if c.backend == BackendChoice::Cpu {
+        return Err(CliError("--gpus is for GPUs: drop --backend cpu".into()));
+    }
+    let open = || NcclComm::new(c.gpus).map_err(|e| CliError(format!("--gpus {}: {e}", c.gpus)));
+    let gpus = |t: std::time::Duration| {
+        Field::with(
+            "gpus",
+            format!("{} (NCCL), {:.3} s", c.gpus, t.as_secs_f64()),
+            json!({"gpus": c.gpus, "ms": t.as_secs_f64() * 1e3}),
+        )
+    };
+    match cmd {
+        Cmd::Bfs {
+            file,
+            source,
+            sources,
+            direction,
+            ..
+        } => {
+            let g = load(file, c)?;
+            let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
+            let a = csr_of::<BfsSemiring>(file, &g, true)?;
+            let comm = open()?;
+            let t = std::time::Instant::now();
+            let dg = DistGraph::new(
+                &comm,
+                &a,
+                DistOptions {
+                    push: true,
+                    out: false,
+                },
+            )?;
+            let opts = BfsOptions {
+                direction: *direction,
+            };
+            let r = dist::bfs(&dg, s, &opts).map_err(|e| named(file, e))?;
+            let mut h = Header::new(&command_line(), file, &g);
+            h.push(gpus(t.elapsed()));
+            h.push(Field::with(
+                "reached",
+                format!(
+                    "{} of {} vertices, depth {}",
+                    r.reached,
+                    g.num_vertices(),
+                    r.depth
+                ),
+                json!({"vertices": r.reached, "of": g.num_vertices(), "depth": r.depth}),
+            ));
+            write_vertices(
+                &Output::new(c),
+                &h,
+                &g,
+                g.num_vertices(),
+                |v| r.level(v).map(|l| l.to_string()),
+                |v| r.parent(v),
+            )
+        }
+        Cmd::Sssp {
+            file,
+            source,
+            sources,
+            distances,
+            ..
+        } => {
+            let g = load_weighted(file, c)?;
+            let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
+            let (ty, _) = pick_distances(&g, file, g.num_vertices(), *distances)?;
+            match ty {
+                DistanceType::I32 => sssp::<i32>(c, file, &g, s, &open, &gpus),
+                DistanceType::I64 => sssp::<i64>(c, file, &g, s, &open, &gpus),
+                DistanceType::F32 => sssp::<f32>(c, file, &g, s, &open, &gpus),
+                DistanceType::F64 => sssp::<f64>(c, file, &g, s, &open, &gpus),
+            }
+        }
+        Cmd::Pagerank {
+            file,
+            iterations,
+            damping,
+            tolerance,
+            ..
+        } => {
+            let defaults = PageRankOptions::default();
+            let opts = PageRankOptions {
+                damping: *damping,
+                iterations: iterations.unwrap_or(defaults.iterations),
+                tolerance: match (iterations, tolerance) {
+                    (_, Some(t)) => Some(*t),
+                    (Some(_), None) => None,
+                    (None, None) => defaults.tolerance,
+                },
+            };
+            kernel(c, file, &open, &gpus, |dg| {
+                let r = dist::pagerank(dg, &opts)?;
+                Ok((
+                    format!("{} iterations", r.iterations),
+                    Values::Real(r.ranks),
+                ))
+            })
+        }
+        Cmd::Wcc { file, .. } => kernel(c, file, &open, &gpus, |dg| {
+            let r = dist::wcc(dg)?;
+            let count = r.count();
+            Ok((
+                format!("{count} components, {} rounds", r.rounds),
+                Values::Int(r.labels.iter().map(|&l| l as i64).collect()),
+            ))
+        }),
+        _ => Err(CliError(
+            "--gpus above 1 is for bfs, sssp, pagerank and wcc".into(),
+        )),
+    }
+}
+
+type Gpus<'a> = &'a dyn Fn(std::time::Duration) -> Field;
+
+fn one_source(s: &[usize]) -> Res<usize> {
+    match s {
+        [s] => Ok(*s),
+        _ => Err(CliError("--gpus runs one source at a time".into())),
+    }
+}
+
+fn named(file: &Path, e: semigraph_algos::Error) -> CliError {
+    CliError(format!("{}: {e}", file.display()))
+}
+
+fn sssp<D: Distance>(
+    c: &Common,
+    file: &Path,
+    g: &semigraph_formats::EdgeList,
+    s: usize,
+    open: &dyn Fn() -> Res<NcclComm>,
+    gpus: Gpus<'_>,
+) -> Res<()> {
+    let a = csr_of::<MinPlus<D>>(file, g, false)?;
+    let comm = open()?;
+    let t = std::time::Instant::now();
+    let dg = DistGraph::new(
+        &comm,
+        &a,
+        DistOptions {
+            push: true,
+            out: false,
+        },
+    )?;
+    let r = dist::bellman_ford(&dg, s).map_err(|e| named(file, e))?;
+    let mut h = Header::new(&command_line(), file, g);
+    h.push(gpus(t.elapsed()));
+    h.push(Field::text(
+        "algorithm",
+        format!("bellman-ford, {} rounds", r.rounds),
+    ));
+    write_vertices(
+        &Output::new(c),
+        &h,
+        g,
+        g.num_vertices(),
+        |v| r.distance(v).map(|d| d.to_string()),
+        |v| {
+            if v == s {
+                r.distance(v).map(|_| s as u32)
+            } else {
+                r.pred.get(v).copied().filter(|&p| p != u32::MAX)
+            }
+        },
+    )
+}
+
+/// PageRank or WCC: the graph's pattern split over the GPUs, `f` run on it, the values
+/// written as the one-device command writes them (labels in the file's numbering).
+fn kernel(
+    c: &Common,
+    file: &Path,
+    open: &dyn Fn() -> Res<NcclComm>,
+    gpus: Gpus<'_>,
+    f: impl FnOnce(
+        &DistGraph<'_, NcclComm, semigraph_semiring::OrAnd>,
+    ) -> semigraph_algos::Result<(String, Values)>,
+) -> Res<()> {
+    let g = load(file, c)?;
+    let a = csr_of::<semigraph_semiring::OrAnd>(file, &g, true)?;
+    let comm = open()?;
+    let t = std::time::Instant::now();
+    let dg = DistGraph::new(&comm, &a, DistOptions::default())?;
+    let (what, values) = f(&dg).map_err(|e| named(file, e))?;
+    let values = match values {
+        Values::Int(labels) => {
+            let labels: Vec<u32> = labels.iter().map(|&l| l as u32).collect();
+            Values::Int(crate::kernels::smallest_label(&g, &labels))
+        }
+        v => v,
+    };
+    let mut h = Header::new(&command_line(), file, &g);
+    h.push(gpus(t.elapsed()));
+    h.push(Field::text("result", what));
+    write_values(&Output::new(c), &h, &g, &values)
+}
