@@ -11,7 +11,7 @@
 
 use std::process::ExitCode;
 
-use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm};
+use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm, Reduce};
 use semigraph_algos::testing::TestGraph;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, Graph, GraphOptions, PageRankOptions,
@@ -70,12 +70,62 @@ fn main() -> ExitCode {
     h.run()
 }
 
+/// All-reduce by sum (f64), min (u32) and max (or on bool) over `comm`'s ranks.
+fn collectives<C: Communicator<Backend = GpuBackend>>(comm: &C) -> Result<(), String> {
+    use semigraph_algos::prelude::*;
+    use semigraph_semiring::{MinSecond, OrAnd, PlusTimes};
+    let k = comm.ranks();
+    let e = |e: semigraph_algos::Error| e.to_string();
+    let each = |f: &dyn Fn(usize) -> Vec<f64>| -> Result<Vec<_>, String> {
+        (0..k)
+            .map(|r| {
+                comm.backend(r)
+                    .dense::<PlusTimes<f64>>(3, 1, &f(r))
+                    .map_err(e)
+            })
+            .collect()
+    };
+    let mut s = each(&|r| vec![r as f64, 1.0, 0.5])?;
+    comm.all_reduce::<PlusTimes<f64>>(&mut s, Reduce::Sum)
+        .map_err(e)?;
+    let kf = k as f64;
+    let want = vec![kf * (kf - 1.0) / 2.0, kf, kf / 2.0];
+    let mut m: Vec<_> = (0..k)
+        .map(|r| {
+            comm.backend(r)
+                .dense::<MinSecond<u32>>(2, 1, &[10 + r as u32, 7 - r as u32])
+                .map_err(e)
+        })
+        .collect::<Result<_, _>>()?;
+    comm.all_reduce::<MinSecond<u32>>(&mut m, Reduce::Min)
+        .map_err(e)?;
+    let mut o: Vec<_> = (0..k)
+        .map(|r| {
+            comm.backend(r)
+                .dense::<OrAnd>(2, 1, &[r == 1, false])
+                .map_err(e)
+        })
+        .collect::<Result<_, _>>()?;
+    comm.all_reduce::<OrAnd>(&mut o, Reduce::Max).map_err(e)?;
+    for r in 0..k {
+        let b = comm.backend(r);
+        if b.read_dense(&s[r]).map_err(e)? != want
+            || b.read_dense(&m[r]).map_err(e)? != vec![10, 8 - k as u32]
+            || b.read_dense(&o[r]).map_err(e)? != vec![k > 1, false]
+        {
+            return Err(format!("all-reduce on {k} ranks: rank {r} differs"));
+        }
+    }
+    Ok(())
+}
+
 /// Every distributed algorithm over `comm` against the one-GPU algorithm on `one`.
 fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
     comm: &C,
     one: &GpuBackend,
 ) -> Result<(), String> {
     let k = comm.ranks();
+    collectives(comm)?;
     let graphs = [
         TestGraph::from_edges("kronecker 13", &generate::kronecker(13, 16, 4)),
         TestGraph::from_edges("grid 60x80", &generate::grid(60, 80, 1, 1000, 2)),

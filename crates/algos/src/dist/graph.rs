@@ -3,7 +3,7 @@
 use semigraph_formats::{ConvertOptions, Csr, Format};
 use semigraph_semiring::Semiring;
 
-use super::{Communicator, Partition};
+use super::{Communicator, DenseOf, Partition};
 use crate::backend::Objects;
 use crate::error::{Error, Result};
 
@@ -13,11 +13,12 @@ pub type MatrixOf<C, S> = <<C as Communicator>::Backend as Objects>::Matrix<S>;
 /// Which blocks of the matrix each rank holds (see [`DistGraph`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DistOptions {
-    /// The push block (`A`'s arcs into the owned vertices, for sparse frontiers: BFS,
-    /// Bellman-Ford, PageRank's out-degrees).
+    /// The push block (`A`'s arcs into the owned vertices, for sparse frontiers: BFS and
+    /// Bellman-Ford).
     pub push: bool,
-    /// The out-block (the owned vertices' out-arcs, for algorithms that follow arcs both ways
-    /// on a directed graph: WCC). Not built for an undirected graph (the pull block is it).
+    /// The out-block (the owned vertices' out-arcs, on a directed graph: WCC follows arcs
+    /// both ways, PageRank counts out-degrees). Not built for an undirected graph (the pull
+    /// block is it).
     pub out: bool,
 }
 
@@ -32,19 +33,19 @@ impl Default for DistOptions {
 }
 
 /// An adjacency matrix `A` (`n x n`) over the ranks of a communicator, split by a
-/// [`Partition`] of the vertices balanced by in-arcs. Rank `r`, owning vertices `R`, holds
-/// `n x n` CSR matrices whose only entries are
-/// - **pull** (always): the rows `R` of `A^T`, the owned vertices' in-arcs: `t = pull (+).(x) x`
-///   computes the owned entries of `A^T x` from a replicated `x`;
-/// - **push** ([`DistOptions::push`]): the same arcs as `A`'s columns `R`, for `vxm` from a
-///   sparse frontier;
-/// - **out** ([`DistOptions::out`], directed graphs): the rows `R` of `A`, the owned
-///   vertices' out-arcs.
+/// [`Partition`] of the vertices balanced by in-arcs. Rank `r`, owning the `|R|` vertices
+/// `R = lo..hi`, holds CSR blocks with global column (or row) numbers and local ones for `R`:
+/// - **pull** (always, `|R| x n`): the rows `R` of `A^T`, the owned vertices' in-arcs:
+///   `t = pull (+).(x) x` computes the owned entries of `A^T x` (local rows) from a whole `x`;
+/// - **push** ([`DistOptions::push`], `n x |R|`): the same arcs as `A`'s columns `R`, for
+///   `vxm` from a whole sparse frontier to the owned vertices;
+/// - **out** ([`DistOptions::out`], directed graphs, `|R| x n`): the rows `R` of `A`, the
+///   owned vertices' out-arcs.
 ///
-/// Each rank's product writes its owned rows; an all-gather then makes the vector whole on
-/// every rank. Vectors are replicated (`n` entries on every rank), so the element-wise work
-/// of an algorithm does not shrink with the ranks: the 1-D split scales while the products'
-/// `m / k` dominates the vectors' `n` (docs/GPU.md, several GPUs).
+/// A rank keeps what belongs to its vertices in arrays of `|R|` entries; each product writes
+/// them, and an all-gather of the blocks ([`Communicator::all_gather_from`]) gives every rank
+/// the whole vector the next product reads. The 1-D split scales while the products' `m / k`
+/// dominates the `n` values each rank receives per step (docs/GPU.md, several GPUs).
 pub struct DistGraph<'a, C: Communicator, S: Semiring> {
     comm: &'a C,
     a: &'a Csr<S>,
@@ -143,12 +144,12 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         self.undirected
     }
 
-    /// Rank `r`'s pull block (its vertices' in-arcs, as rows of `A^T`).
+    /// Rank `r`'s pull block (`|R| x n`: its vertices' in-arcs, as rows of `A^T`).
     pub fn pull(&self, r: usize) -> &MatrixOf<C, S> {
         &self.pull[r]
     }
 
-    /// Rank `r`'s push block (`A`'s arcs into its vertices).
+    /// Rank `r`'s push block (`n x |R|`: `A`'s arcs into its vertices).
     ///
     /// # Errors
     /// `InvalidArgument` naming `algorithm` when the graph was built without push blocks.
@@ -161,8 +162,8 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         }
     }
 
-    /// Rank `r`'s out-block (its vertices' out-arcs); `None` on an undirected graph (use
-    /// [`pull`](Self::pull)).
+    /// Rank `r`'s out-block (`|R| x n`: its vertices' out-arcs); `None` on an undirected graph
+    /// (use [`pull`](Self::pull)).
     ///
     /// # Errors
     /// `InvalidArgument` naming `algorithm` when a directed graph was built without them.
@@ -174,6 +175,31 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
                 "{algorithm} on a directed graph needs the out-blocks (DistOptions::out)"
             ))),
         }
+    }
+
+    /// Every rank's block (`|R| x 1`) of the vector that is `value` at `v` and empty (the
+    /// semiring's zero) elsewhere.
+    ///
+    /// # Errors
+    /// The backends' memory errors.
+    pub fn local_unit<T: Semiring>(&self, v: usize, value: T::T) -> Result<Vec<DenseOf<C, T>>> {
+        self.each(|r, b| {
+            let own = self.part.range(r);
+            match own.contains(&v) {
+                true => b.unit::<T>(own.len(), v - own.start, value),
+                false => b.dense_filled::<T>(own.len(), 1, T::zero()),
+            }
+        })
+    }
+
+    /// The whole vectors (`n x 1` on every rank) of which `local` holds each rank's block.
+    ///
+    /// # Errors
+    /// The backends' memory errors; communication errors.
+    pub fn whole<T: Semiring>(&self, local: &[DenseOf<C, T>]) -> Result<Vec<DenseOf<C, T>>> {
+        let mut x = self.each(|_, b| b.dense_filled::<T>(self.n(), 1, T::zero()))?;
+        self.comm.all_gather_from::<T>(local, &mut x, &self.part)?;
+        Ok(x)
     }
 
     /// `f(r, backend)` for every rank, in order.
@@ -201,16 +227,14 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
     }
 }
 
-/// The rows `rows` of `m` as an `n x n` matrix with every other row empty.
+/// The rows `rows` of `m`, as a `rows.len() x ncols` matrix.
 fn rows_of<S: Semiring>(m: &Csr<S>, rows: std::ops::Range<usize>) -> Result<Csr<S>> {
     let rp = m.row_ptr();
-    let (lo, hi) = (rp[rows.start], rp[rows.end]);
-    let row_ptr: Vec<u32> = (0..=m.nrows())
-        .map(|i| rp[i.clamp(rows.start, rows.end)] - lo)
-        .collect();
-    let (lo, hi) = (lo as usize, hi as usize);
+    let lo = rp[rows.start];
+    let row_ptr: Vec<u32> = rp[rows.start..=rows.end].iter().map(|&p| p - lo).collect();
+    let (lo, hi) = (lo as usize, rp[rows.end] as usize);
     Ok(Csr::try_from_parts(
-        m.nrows(),
+        rows.len(),
         m.ncols(),
         row_ptr,
         m.col_idx()[lo..hi].to_vec(),

@@ -5,7 +5,7 @@
 use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Abs, Div, Min, Minus};
 
-use super::{Communicator, DenseOf, DistGraph, Reduce};
+use super::{Communicator, DenseOf, DistGraph};
 use crate::backend::{
     Accum, Bound, Combine, ElementWise, Ewise, Mask, Objects, Operators, Products, Reductions,
     UnaryOp,
@@ -20,24 +20,26 @@ type Label = LabelSemiring;
 /// PageRank over a distributed graph, by the LDBC Graphalytics definition of
 /// [`pagerank`](crate::pagerank) (same options, same result).
 ///
-/// The out-degrees are each rank's row sums over its push block, all-reduced (a sum); each
-/// iteration every rank computes the dangling rank and the scaled ranks on its replica, the
-/// owned entries of `A^T w` through its pull block, and an all-gather completes the new
-/// ranks. The sums run in the same order as on one device: results agree to rounding.
+/// Each rank keeps its vertices' ranks and out-degrees (row sums of its out-block); each
+/// iteration the dangling rank is a sum over the ranks, every rank scales its block, an
+/// all-gather makes the scaled ranks whole on every rank, and each rank's pull block gives
+/// its vertices' new ranks. Sums over the ranks are added in another order than on one
+/// device: results agree to rounding.
 ///
 /// # Arguments
-/// - `g`: the graph (any semiring: only its arcs are read), built with push blocks; `opts`.
+/// - `g`: the graph (any semiring: only its arcs are read), built with out-blocks if
+///   directed; `opts`.
 ///
 /// # Returns
 /// The ranks, the iterations run and the last change (with a tolerance), as [`PageRank`].
 ///
 /// # Errors
-/// As [`pagerank`](crate::pagerank); `InvalidArgument` without push blocks; communication
-/// errors.
+/// As [`pagerank`](crate::pagerank); `InvalidArgument` for a directed graph without
+/// out-blocks; communication errors.
 ///
 /// # Complexity
-/// Per iteration and rank `O(m / k + n)` and an all-gather of `n` ranks; one scalar read back
-/// per iteration (two with a tolerance), on rank 0.
+/// Per iteration and rank `O(m / k + n / k)` and an all-gather of `n` values; one scalar per
+/// rank read back per iteration (two with a tolerance).
 ///
 /// # Example
 /// ```
@@ -109,42 +111,59 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
     }
     let nf = n as f64;
     let at = g.each(|r, b| b.pattern::<S, Pr>(g.pull(r)))?;
-    // outdeg(u): each rank counts u's arcs into its vertices; the sum over ranks.
-    let mut outdeg =
-        g.each(|r, b| b.reduce_rows(&b.pattern::<S, Pr>(g.push(r, "distributed PageRank")?)?))?;
-    comm.all_reduce::<Pr>(&mut outdeg, Reduce::Sum)?;
+    // Each rank's blocks: outdeg (absent for dangling vertices), d / outdeg, the ranks.
+    let outdeg = g.each(|r, b| match g.out(r, "distributed PageRank")? {
+        Some(o) => b.reduce_rows(&b.pattern::<S, Pr>(o)?),
+        None => b.reduce_rows(&at[r]),
+    })?;
+    let own = |r: usize| part.range(r).len();
     let scale = g.each(|r, b| {
-        let mut s = b.dense_filled::<Pr>(n, 1, 0.0)?;
+        let mut s = b.dense_filled::<Pr>(own(r), 1, 0.0)?;
         b.ewise(&mut s, Mask::All, Ewise::Add, &outdeg[r])?;
         b.apply_bound::<Pr, Div>(&mut s, Mask::All, Bound::First(d))?;
         Ok(s)
     })?;
-    let mut pr = g.each(|_, b| b.dense_filled::<Pr>(n, 1, 1.0 / nf))?;
-    let mut next: Vec<DenseOf<C, Pr>> = g.each(|_, b| b.dense_filled::<Pr>(n, 1, 0.0))?;
-    let mut w = g.each(|_, b| b.dense_filled::<Pr>(n, 1, 0.0))?;
+    let mut pr = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 1.0 / nf))?;
+    let mut next = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 0.0))?;
+    let mut w = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 0.0))?;
+    let mut whole_w: Vec<DenseOf<C, Pr>> = g.each(|_, b| b.dense_filled::<Pr>(n, 1, 0.0))?;
     let (mut iterations, mut delta) = (0, None);
-    let b0 = comm.backend(0);
+    // A sum over the ranks of a reduction of each rank's blocks.
+    let total = |x: &[DenseOf<C, Pr>], masked: bool| -> Result<f64> {
+        let work = x.iter().collect();
+        let parts = g.par_each(work, |r, b, x| match masked {
+            true => b.reduce(x, b.skip(&outdeg[r])),
+            false => b.reduce(x, Mask::All),
+        })?;
+        Ok(parts.iter().sum())
+    };
     while iterations < opts.iterations {
         crate::cancel::check()?;
-        let dangling = b0.reduce(&pr[0], b0.skip(&outdeg[0]))?;
-        let teleport = (1.0 - d) / nf + d * dangling / nf;
+        let teleport = (1.0 - d) / nf + d * total(&pr, true)? / nf;
+        // w = PR * d / outdeg on each rank's block, then whole on every rank; each rank's
+        // next = teleport + A^T(R, :) w.
         for r in 0..part.ranks() {
             let b = comm.backend(r);
             copy(b, &mut w[r], &pr[r])?;
             b.ewise(&mut w[r], Mask::All, Ewise::Mul, &scale[r])?;
-            b.apply(&mut next[r], Mask::All, UnaryOp::Fill(teleport))?;
-            b.mxm(&mut next[r], Mask::All, Accum::Add, &at[r], &w[r])?;
         }
-        comm.all_gather::<Pr>(&mut next, part)?;
+        comm.all_gather_from::<Pr>(&w, &mut whole_w, part)?;
+        for r in 0..part.ranks() {
+            let b = comm.backend(r);
+            b.apply(&mut next[r], Mask::All, UnaryOp::Fill(teleport))?;
+            b.mxm(&mut next[r], Mask::All, Accum::Add, &at[r], &whole_w[r])?;
+        }
         iterations += 1;
         std::mem::swap(&mut pr, &mut next);
         if let Some(t) = opts.tolerance {
-            // |new - old| summed, on rank 0 (every replica is the same).
-            let w0 = &mut w[0];
-            copy(b0, w0, &pr[0])?;
-            b0.ewise_op::<Pr, Minus>(w0, Mask::All, Combine::Union, &next[0])?;
-            b0.apply_op::<Pr, Abs>(w0, Mask::All)?;
-            let change = b0.reduce(w0, Mask::All)?;
+            // |new - old| summed over every rank's block.
+            for r in 0..part.ranks() {
+                let b = comm.backend(r);
+                copy(b, &mut w[r], &pr[r])?;
+                b.ewise_op::<Pr, Minus>(&mut w[r], Mask::All, Combine::Union, &next[r])?;
+                b.apply_op::<Pr, Abs>(&mut w[r], Mask::All)?;
+            }
+            let change = total(&w, false)?;
             delta = Some(change);
             if change <= t {
                 break;
@@ -152,7 +171,7 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
         }
     }
     Ok(ResidentPageRank {
-        ranks: pr.swap_remove(0),
+        ranks: g.whole(&pr)?.swap_remove(0),
         iterations,
         delta,
     })
@@ -240,6 +259,7 @@ pub fn wcc_resident<C: Communicator, S: Semiring>(
     let ids: Vec<u32> = (0..n as u32).collect();
     let mut f = g.each(|_, b| b.dense::<Label>(n, 1, &ids))?;
     let mut gp = g.each(|_, b| b.dense::<Label>(n, 1, &ids))?;
+    let mut mine = g.each(|r, b| b.dense_filled::<Label>(part.range(r).len(), 1, u32::MAX))?;
     let mut mngp: Vec<DenseOf<C, Label>> =
         g.each(|_, b| b.dense_filled::<Label>(n, 1, u32::MAX))?;
     let mut parents = g.each(|_, b| b.dense_filled::<Label>(n, 1, u32::MAX))?;
@@ -247,14 +267,15 @@ pub fn wcc_resident<C: Communicator, S: Semiring>(
     loop {
         crate::cancel::check()?;
         rounds += 1;
+        // Each rank's vertices' smallest neighbouring grandparent, then whole on every rank.
         for r in 0..part.ranks() {
             let b = comm.backend(r);
-            b.mxm(&mut mngp[r], Mask::All, Accum::Replace, &pull[r], &gp[r])?;
+            b.mxm(&mut mine[r], Mask::All, Accum::Replace, &pull[r], &gp[r])?;
             if let Some(o) = &out[r] {
-                b.mxm(&mut mngp[r], Mask::All, Accum::Add, o, &gp[r])?;
+                b.mxm(&mut mine[r], Mask::All, Accum::Add, o, &gp[r])?;
             }
         }
-        comm.all_gather::<Label>(&mut mngp, part)?;
+        comm.all_gather_from::<Label>(&mine, &mut mngp, part)?;
         let mut changed = 0;
         for r in 0..part.ranks() {
             let b = comm.backend(r);

@@ -1,5 +1,6 @@
-//! Graphs over several devices: a 1-D row partition of the matrix, replicated vectors, and
-//! collectives between the ranks.
+//! Graphs over several devices: a 1-D row partition of the matrix, vectors in blocks of each
+//! rank's vertices (made whole on every rank where a product reads them), and collectives
+//! between the ranks.
 //!
 //! - [`Partition`]: which vertices (rows) each rank owns, balanced by arcs.
 //! - [`Communicator`]: the ranks' backends and the collectives (all-gather of the owned rows,
@@ -7,9 +8,11 @@
 //!   (any backend, even one shared by every rank), `semigraph-gpu`'s `NcclComm` is one GPU a
 //!   rank through NCCL.
 //! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
-//!   (and, as asked, the same arcs for pushing and its vertices' out-arcs).
+//!   (and, as asked, the same arcs for pushing and its vertices' out-arcs), with helpers for
+//!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]).
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
-//!   all-gather after each: [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their
+//!   all-gather of its output blocks after each: [`bfs`], [`bellman_ford`], [`pagerank`],
+//!   [`wcc`] (and their
 //!   `_resident` forms, results left on rank 0), and [`apsp`]
 //!   (min-plus squaring with the rows of `D` split). Results equal the one-device results
 //!   (levels, distances and components exactly; PageRank to rounding).

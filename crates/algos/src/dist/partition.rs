@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 /// use semigraph_algos::dist::Partition;
 ///
 /// // Vertex 0 has 6 arcs, the others 0: rank 0 takes vertex 0 (weight 7 of 10), rank 1 the rest.
-/// let p = Partition::by_weight(&[0, 6, 6, 6, 6], 2)?;
+/// let p = Partition::by_weight(&[0u32, 6, 6, 6, 6], 2)?;
 /// assert_eq!(p.range(0), 0..1);
 /// assert_eq!(p.range(1), 1..4);
 /// assert_eq!(p.owner(3), 1);

@@ -4,9 +4,7 @@
 use semigraph_semiring::{MinPlus, Semiring};
 
 use super::{Communicator, DenseOf, DistGraph};
-use crate::backend::{
-    Accum, ElementWise, Ewise, Frontier, Mask, Objects, Parents, Products, UnaryOp,
-};
+use crate::backend::{Accum, ElementWise, Frontier, Mask, Objects, Parents, Products, UnaryOp};
 use crate::bfs::{Bfs, BfsOptions, BfsSemiring, Direction, ResidentBfs};
 use crate::error::{Error, Result, check_vertex};
 use crate::sssp::{Distance, ShortestPaths};
@@ -104,10 +102,12 @@ where
         Direction::Pull => None,
         _ => Some(g.each(|r, b| b.pattern::<S, P>(g.push(r, "push BFS")?))?),
     };
-    let mut parents = g.each(|_, b| b.unit::<P>(n, source, s))?;
-    let mut levels = g.each(|_, b| b.unit::<Parents>(n, source, 0))?;
+    // Each rank's parents, levels and new vertices are blocks of its own vertices; the
+    // frontier is whole on every rank (the parents of its vertices, the zero elsewhere).
+    let mut parents = g.local_unit::<P>(source, s)?;
+    let mut levels = g.local_unit::<Parents>(source, 0)?;
+    let mut found_here: Vec<DenseOf<C, P>> = g.local_unit::<P>(source, s)?;
     let mut front = g.each(|_, b| b.unit::<P>(n, source, s))?;
-    let mut next: Vec<DenseOf<C, P>> = g.each(|_, b| b.dense_filled::<P>(n, 1, P::zero()))?;
     let avg = g.nnz() as f64 / n as f64;
     let (mut nf, mut reached, mut level) = (1usize, 1usize, 0u32);
     let (mut pulling, mut shrinking) = (false, false);
@@ -123,51 +123,40 @@ where
         };
         arcs_left -= arcs;
         level += 1;
-        // Each rank finds its new vertices (T<!P> = A^T x F over its rows, or x pushed into
-        // its columns), all ranks at once.
-        let work = next.iter_mut().zip(&front).zip(&parents).collect();
-        g.par_each(work, |r, b, ((t, x), p)| {
+        // Each rank finds its new vertices, all ranks at once: T<!P> = A^T(R, :) (+).(x) F
+        // (pull), or F pushed along A(:, R); then P (+)= T and L<T> = level, counted.
+        let work = found_here
+            .iter_mut()
+            .zip(parents.iter_mut().zip(levels.iter_mut()))
+            .zip(&front)
+            .collect();
+        let counts = g.par_each(work, |r, b, ((t, (p, l)), x)| {
             if pulling {
                 b.apply(t, Mask::All, UnaryOp::Fill(P::zero()))?;
-                b.mxm(t, b.skip(p), Accum::Replace, &pull[r], x)
+                b.mxm(t, b.skip(p), Accum::Replace, &pull[r], x)?;
             } else if let Some(push) = &push {
                 let x = b.compact(x)?;
                 *t = b.to_dense(&b.vxm(&x, &push[r], b.skip(p))?)?;
-                Ok(())
-            } else {
-                Ok(())
             }
-        })?;
-        pulls += pulling as u32;
-        comm.all_gather::<P>(&mut next, part)?;
-        // Every rank applies the same new frontier (P (+)= T, L<T> = level); rank 0 counts it.
-        let work = parents
-            .iter_mut()
-            .zip(levels.iter_mut())
-            .zip(&next)
-            .collect();
-        let found = g.par_each(work, |r, b, ((p, l), t)| {
-            let found = if r == 0 {
-                b.improve_dense(p, t)?
-            } else {
-                b.ewise(p, Mask::All, Ewise::Add, t)?;
-                0
-            };
+            let found = b.improve_dense(p, t)?;
             b.apply(l, b.keep(t), UnaryOp::Fill(level))?;
             Ok(found)
-        })?[0];
+        })?;
+        pulls += pulling as u32;
+        let found: usize = counts.iter().sum();
         if found == 0 {
             break;
         }
+        // The next frontier, whole on every rank.
+        comm.all_gather_from::<P>(&found_here, &mut front, part)?;
         shrinking = found < nf;
         (nf, reached) = (found, reached + found);
-        std::mem::swap(&mut front, &mut next);
     }
     let depth = level - 1;
     Ok(ResidentBfs {
         source,
-        levels: levels.swap_remove(0),
-        parents: parents.swap_remove(0),
+        levels: g.whole(&levels)?.swap_remove(0),
+        parents: g.whole(&parents)?.swap_remove(0),
         reached,
         depth,
         push_steps: level - pulls,
@@ -223,10 +212,12 @@ pub fn bellman_ford<C: Communicator, D: Distance>(
     let (n, comm, part) = (g.n(), g.comm(), g.partition());
     check_vertex(source, n)?;
     let push = g.each(|r, _| g.push(r, "distributed Bellman-Ford"))?;
-    let mut d = g.each(|_, b| b.unit::<M<D>>(n, source, M::<D>::one()))?;
-    let mut p = g.each(|_, b| b.dense_filled::<Parents>(n, 1, NO_PARENT))?;
+    // Distances and predecessors in blocks of each rank's vertices; the frontier (the
+    // vertices changed last round, with their distances) whole on every rank.
+    let mut d = g.local_unit::<M<D>>(source, M::<D>::one())?;
+    let mut p = g.each(|r, b| b.dense_filled::<Parents>(part.range(r).len(), 1, NO_PARENT))?;
     let mut front = g.each(|_, b| b.sparse::<M<D>>(n, &[source as u32], &[M::<D>::one()]))?;
-    let mut changes: Vec<DenseOf<C, M<D>>>;
+    let mut changes = g.each(|_, b| b.dense_filled::<M<D>>(n, 1, M::<D>::zero()))?;
     let mut rounds = 0;
     loop {
         crate::cancel::check()?;
@@ -234,41 +225,37 @@ pub fn bellman_ford<C: Communicator, D: Distance>(
         // Each rank relaxes the frontier into its vertices and records their witnesses, all
         // ranks at once.
         let work = d.iter_mut().zip(p.iter_mut()).zip(&front).collect();
-        changes = g.par_each(work, |r, b, ((d, p), x)| {
+        let mine = g.par_each(work, |r, b, ((d, p), x)| {
             let t = b.vxm(x, push[r], Mask::All)?;
             let changed = b.improve(d, &t)?;
             b.witness(p, x, push[r], d, &changed)?;
             b.to_dense(&changed)
         })?;
-        comm.all_gather::<M<D>>(&mut changes, part)?;
+        comm.all_gather_from::<M<D>>(&mine, &mut changes, part)?;
         let b0 = comm.backend(0);
-        let count = b0.nvals(&changes[0])?;
-        if count == 0 {
+        if b0.nvals(&changes[0])? == 0 {
             break;
         }
         if rounds >= n {
             // Still improving after n rounds: a negative cycle leads to a changed vertex.
-            comm.all_gather::<Parents>(&mut p, part)?;
-            let pred = b0.read_dense(&p[0])?;
+            let pred = b0.read_dense(&g.whole(&p)?[0])?;
             let (idx, _) = b0.read_sparse(&b0.compact(&changes[0])?)?;
             return Err(Error::NegativeCycle {
                 cycle: crate::relax::cycle_behind(&pred, idx[0] as usize),
             });
         }
-        let work = d.iter_mut().zip(front.iter_mut()).zip(&changes).collect();
-        g.par_each(work, |_, b, ((d, x), c)| {
-            b.ewise(d, Mask::All, Ewise::Add, c)?;
+        let work = front.iter_mut().zip(&changes).collect();
+        g.par_each(work, |_, b, (x, c)| {
             *x = b.compact(c)?;
             Ok(())
         })?;
     }
-    comm.all_gather::<Parents>(&mut p, part)?;
     let b0 = comm.backend(0);
-    let mut pred = b0.read_dense(&p[0])?;
+    let mut pred = b0.read_dense(&g.whole(&p)?[0])?;
     pred[source] = NO_PARENT;
     Ok(ShortestPaths {
         source,
-        dist: b0.read_dense(&d[0])?,
+        dist: b0.read_dense(&g.whole(&d)?[0])?,
         pred,
         rounds,
     })

@@ -3,7 +3,7 @@
 //! components exactly; PageRank to rounding) for every k, including more ranks than vertices.
 
 use proptest::prelude::*;
-use semigraph_algos::dist::{self, DistGraph, DistOptions, LocalComm, Partition};
+use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm, Partition};
 use semigraph_algos::testing::*;
 use semigraph_algos::*;
 use semigraph_formats::generate;
@@ -224,6 +224,51 @@ fn partitions_cover_the_vertices_balanced_by_arcs() {
     assert_eq!((0..5).map(|r| p.range(r).len()).sum::<usize>(), 2);
     assert!(Partition::even(3, 0).is_err());
     assert!(Partition::by_weight::<u32>(&[], 2).is_err());
+}
+
+#[test]
+fn collectives_of_simulated_ranks() {
+    let b = CpuBackend::new();
+    let comm = ranks(&b, 3);
+    let part = Partition::by_weight(&[0u32, 2, 2, 5, 9, 9], 3).unwrap();
+    // Each rank's block of 0..5 (times 10), in place and from local blocks.
+    let mut x: Vec<_> = (0..3)
+        .map(|r| {
+            let v: Vec<i32> = (0..5)
+                .map(|i| {
+                    if part.range(r).contains(&i) {
+                        10 * i as i32
+                    } else {
+                        -1
+                    }
+                })
+                .collect();
+            b.dense::<MinPlus<i32>>(5, 1, &v).unwrap()
+        })
+        .collect();
+    comm.all_gather::<MinPlus<i32>>(&mut x, &part).unwrap();
+    for y in &x {
+        assert_eq!(b.read_dense(y).unwrap(), vec![0, 10, 20, 30, 40]);
+    }
+    let local: Vec<_> = (0..3)
+        .map(|r| {
+            let v: Vec<i32> = part.range(r).map(|i| i as i32).collect();
+            b.dense::<MinPlus<i32>>(v.len(), 1, &v).unwrap()
+        })
+        .collect();
+    comm.all_gather_from::<MinPlus<i32>>(&local, &mut x, &part)
+        .unwrap();
+    assert_eq!(b.read_dense(&x[2]).unwrap(), vec![0, 1, 2, 3, 4]);
+    // All-reduce by the semiring's add: min for min-plus.
+    let mut m: Vec<_> = [[3, 9], [5, 1], [4, 4]]
+        .iter()
+        .map(|v| b.dense::<MinPlus<i32>>(2, 1, v).unwrap())
+        .collect();
+    comm.all_reduce::<MinPlus<i32>>(&mut m, dist::Reduce::Min)
+        .unwrap();
+    for y in &m {
+        assert_eq!(b.read_dense(y).unwrap(), vec![3, 1]);
+    }
 }
 
 #[test]

@@ -161,8 +161,8 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         let comm = NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?;
         let t = Instant::now();
         let opts = DistOptions {
-            push: !matches!(algo, DistAlgo::Apsp | DistAlgo::Wcc),
-            out: matches!(algo, DistAlgo::Wcc),
+            push: matches!(algo, DistAlgo::Bfs | DistAlgo::Sssp),
+            out: matches!(algo, DistAlgo::Wcc | DistAlgo::PageRank(_)),
         };
         let dg = DistGraph::new(&comm, &a, opts)?;
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
