@@ -74,13 +74,25 @@ pub fn apsp<C: Communicator, D: Distance>(
         }
     }
     let d0 = dense_with_diagonal(a)?;
-    let mut d = g.each(|_, b| b.dense::<M<D>>(n, n, &d0))?;
-    let mut rows: Vec<DenseOf<C, M<D>>> = g.each(|r, b| {
+    // Every rank's replica of D, its rows and its product block, uploaded by all ranks at
+    // once (one host thread each: the copies from pageable memory overlap).
+    let blocks = g.par_each(vec![(); part.ranks()], |r, b, ()| {
         let seg = part.range(r);
-        b.dense::<M<D>>(seg.len(), n, &d0[seg.start * n..seg.end * n])
+        Ok((
+            b.dense::<M<D>>(n, n, &d0)?,
+            b.dense::<M<D>>(seg.len(), n, &d0[seg.start * n..seg.end * n])?,
+            b.dense_filled::<M<D>>(seg.len(), n, M::<D>::zero())?,
+        ))
     })?;
     drop(d0);
-    let mut c = g.each(|r, b| b.dense_filled::<M<D>>(part.range(r).len(), n, M::<D>::zero()))?;
+    let mut d = Vec::with_capacity(part.ranks());
+    let mut rows: Vec<DenseOf<C, M<D>>> = Vec::with_capacity(part.ranks());
+    let mut c = Vec::with_capacity(part.ranks());
+    for (dr, rr, cr) in blocks {
+        d.push(dr);
+        rows.push(rr);
+        c.push(cr);
+    }
     let mut rounds = 0;
     for _ in 0..max_squarings(n) {
         crate::cancel::check()?;
