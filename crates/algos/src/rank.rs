@@ -35,6 +35,43 @@ impl Default for PageRankOptions {
     }
 }
 
+impl PageRankOptions {
+    /// The options as the command line gives them: `iterations` (LDBC: exactly this many, with
+    /// no tolerance unless one is given), `damping`, `tolerance`; the defaults for what is
+    /// not given.
+    pub fn from_args(iterations: Option<usize>, damping: f64, tolerance: Option<f64>) -> Self {
+        let defaults = PageRankOptions::default();
+        PageRankOptions {
+            damping,
+            iterations: iterations.unwrap_or(defaults.iterations),
+            tolerance: match (iterations, tolerance) {
+                (_, Some(t)) => Some(t),
+                (Some(_), None) => None,
+                (None, None) => defaults.tolerance,
+            },
+        }
+    }
+
+    /// `InvalidArgument` for a damping factor outside `[0, 1]` or a tolerance that is negative
+    /// or not a number.
+    pub(crate) fn check(&self) -> Result<()> {
+        let d = self.damping;
+        if !(0.0..=1.0).contains(&d) {
+            return Err(Error::InvalidArgument(format!(
+                "the damping factor must lie in [0, 1], not {d}"
+            )));
+        }
+        if let Some(t) = self.tolerance
+            && (t.is_nan() || t < 0.0)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "the tolerance must be a number >= 0, not {t}"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// What [`pagerank`] returns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageRank {
@@ -126,19 +163,8 @@ pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
     g: &Graph<'_, B, S>,
     opts: &PageRankOptions,
 ) -> Result<ResidentPageRank<B>> {
+    opts.check()?;
     let d = opts.damping;
-    if !(0.0..=1.0).contains(&d) {
-        return Err(Error::InvalidArgument(format!(
-            "the damping factor must lie in [0, 1], not {d}"
-        )));
-    }
-    if let Some(t) = opts.tolerance
-        && (t.is_nan() || t < 0.0)
-    {
-        return Err(Error::InvalidArgument(format!(
-            "the tolerance must be a number >= 0, not {t}"
-        )));
-    }
     let n = g.n();
     let b = g.backend();
     if n == 0 {

@@ -110,27 +110,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             h.extend(header);
             let out = Output::new(&c);
             match runs.one {
-                Some(r) => {
-                    h.push(Field::with(
-                        "reached",
-                        format!(
-                            "{} of {} vertices, depth {}",
-                            r.reached,
-                            g.num_vertices(),
-                            r.depth
-                        ),
-                        serde_json::json!({"vertices": r.reached, "of": g.num_vertices(),
-                            "depth": r.depth}),
-                    ));
-                    write_vertices(
-                        &out,
-                        &h,
-                        &g,
-                        g.num_vertices(),
-                        |v| r.level(v).map(|l| l.to_string()),
-                        |v| r.parent(v),
-                    )?;
-                }
+                Some(r) => write_bfs(&out, h, &g, &r)?,
                 None => write_summary(&out, &h, &g, ["depth", "sum_of_levels"], &runs.summary)?,
             }
         }
@@ -141,16 +121,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             tolerance,
             ..
         } => {
-            let defaults = semigraph_algos::PageRankOptions::default();
-            let opts = semigraph_algos::PageRankOptions {
-                damping,
-                iterations: iterations.unwrap_or(defaults.iterations),
-                tolerance: match (iterations, tolerance) {
-                    (_, Some(t)) => Some(t),
-                    (Some(_), None) => None,
-                    (None, None) => defaults.tolerance,
-                },
-            };
+            let opts = semigraph_algos::PageRankOptions::from_args(iterations, damping, tolerance);
             run_kernel(&c, file, kernels::GraphKernel::PageRank(opts))?;
         }
         Cmd::Wcc { ref file, .. } => run_kernel(&c, file, kernels::GraphKernel::Wcc)?,
@@ -439,6 +410,33 @@ fn run_kernel(c: &Common, file: &Path, kernel: kernels::GraphKernel) -> Res<()> 
     let mut h = Header::new(&command_line(), file, &g);
     h.extend(header);
     kernels::write_values(&Output::new(c), &h, &g, &values)
+}
+
+/// A BFS from one source: the `reached` header line, then each vertex's level and parent.
+pub(crate) fn write_bfs(
+    out: &Output,
+    mut h: Header,
+    g: &EdgeList,
+    r: &semigraph_algos::Bfs,
+) -> Res<()> {
+    h.push(Field::with(
+        "reached",
+        format!(
+            "{} of {} vertices, depth {}",
+            r.reached,
+            g.num_vertices(),
+            r.depth
+        ),
+        serde_json::json!({"vertices": r.reached, "of": g.num_vertices(), "depth": r.depth}),
+    ));
+    write_vertices(
+        out,
+        &h,
+        g,
+        g.num_vertices(),
+        |v| r.level(v).map(|l| l.to_string()),
+        |v| r.parent(v),
+    )
 }
 
 /// Refuses outputs that would overwrite the command's input graph.

@@ -48,38 +48,14 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             let a = csr_of::<BfsSemiring>(file, &g, true)?;
             let comm = open()?;
             let t = std::time::Instant::now();
-            let dg = DistGraph::new(
-                &comm,
-                &a,
-                DistOptions {
-                    push: true,
-                    out: false,
-                },
-            )?;
+            let dg = DistGraph::new(&comm, &a, PUSH)?;
             let opts = BfsOptions {
                 direction: *direction,
             };
             let r = dist::bfs(&dg, s, &opts).map_err(|e| named(file, e))?;
             let mut h = Header::new(&command_line(), file, &g);
             h.push(gpus(t.elapsed()));
-            h.push(Field::with(
-                "reached",
-                format!(
-                    "{} of {} vertices, depth {}",
-                    r.reached,
-                    g.num_vertices(),
-                    r.depth
-                ),
-                json!({"vertices": r.reached, "of": g.num_vertices(), "depth": r.depth}),
-            ));
-            write_vertices(
-                &Output::new(c),
-                &h,
-                &g,
-                g.num_vertices(),
-                |v| r.level(v).map(|l| l.to_string()),
-                |v| r.parent(v),
-            )
+            crate::write_bfs(&Output::new(c), h, &g, &r)
         }
         Cmd::Sssp {
             file,
@@ -105,16 +81,7 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             tolerance,
             ..
         } => {
-            let defaults = PageRankOptions::default();
-            let opts = PageRankOptions {
-                damping: *damping,
-                iterations: iterations.unwrap_or(defaults.iterations),
-                tolerance: match (iterations, tolerance) {
-                    (_, Some(t)) => Some(*t),
-                    (Some(_), None) => None,
-                    (None, None) => defaults.tolerance,
-                },
-            };
+            let opts = PageRankOptions::from_args(*iterations, *damping, *tolerance);
             kernel(c, file, &open, &gpus, |dg| {
                 let r = dist::pagerank(dg, &opts)?;
                 Ok((
@@ -136,6 +103,12 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
         )),
     }
 }
+
+/// The blocks of the traversals (push and pull, no out-blocks).
+const PUSH: DistOptions = DistOptions {
+    push: true,
+    out: false,
+};
 
 type Gpus<'a> = &'a dyn Fn(std::time::Duration) -> Field;
 
@@ -161,14 +134,7 @@ fn sssp<D: Distance>(
     let a = csr_of::<MinPlus<D>>(file, g, false)?;
     let comm = open()?;
     let t = std::time::Instant::now();
-    let dg = DistGraph::new(
-        &comm,
-        &a,
-        DistOptions {
-            push: true,
-            out: false,
-        },
-    )?;
+    let dg = DistGraph::new(&comm, &a, PUSH)?;
     let r = dist::bellman_ford(&dg, s).map_err(|e| named(file, e))?;
     let mut h = Header::new(&command_line(), file, g);
     h.push(gpus(t.elapsed()));

@@ -11,7 +11,7 @@ use crate::backend::{
     UnaryOp,
 };
 use crate::components::{Components, LabelSemiring, ResidentComponents};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::rank::{PageRank, PageRankOptions, PageRankSemiring, ResidentPageRank};
 
 type Pr = PageRankSemiring;
@@ -88,19 +88,8 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
     g: &DistGraph<'_, C, S>,
     opts: &PageRankOptions,
 ) -> Result<ResidentPageRank<C::Backend>> {
+    opts.check()?;
     let d = opts.damping;
-    if !(0.0..=1.0).contains(&d) {
-        return Err(Error::InvalidArgument(format!(
-            "the damping factor must lie in [0, 1], not {d}"
-        )));
-    }
-    if let Some(t) = opts.tolerance
-        && (t.is_nan() || t < 0.0)
-    {
-        return Err(Error::InvalidArgument(format!(
-            "the tolerance must be a number >= 0, not {t}"
-        )));
-    }
     let (n, comm, part) = (g.n(), g.comm(), g.partition());
     if n == 0 {
         return Ok(ResidentPageRank {
