@@ -1,20 +1,22 @@
-//! `--gpus N` with N > 1: `bfs`, `sssp`, `pagerank` and `wcc` with the graph split over N GPUs
+//! `--gpus N` with N > 1: `bfs`, `sssp`, `pagerank`, `wcc` and `apsp` with the graph split over N GPUs
 //! of this host (`semigraph_algos::dist` over `semigraph_gpu::NcclComm`), written as the
 //! one-device commands write their results.
 
 use std::path::Path;
 
 use semigraph_algos::dist::{self, DistGraph, DistOptions};
-use semigraph_algos::{BfsOptions, BfsSemiring, Distance, DistanceType, PageRankOptions};
+use semigraph_algos::{
+    ApspMethod, BfsOptions, BfsSemiring, Distance, DistanceType, PageRankOptions,
+};
 use semigraph_gpu::NcclComm;
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
 use crate::args::{BackendChoice, Cmd, Common};
-use crate::checks::pick_distances;
+use crate::checks::{distances_field, pick_distances};
 use crate::files::{csr_of, load, load_weighted};
 use crate::kernels::{Values, write_values};
-use crate::output::{Field, Header, Output, write_vertices};
+use crate::output::{Field, Header, Output, write_apsp, write_vertices};
 use crate::{CliError, Res, command_line, sources_of};
 
 /// Whether `cmd` runs here: `--gpus` above 1.
@@ -98,8 +100,32 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
                 Values::Int(r.labels.iter().map(|&l| l as i64).collect()),
             ))
         }),
+        Cmd::Apsp {
+            file,
+            next_hop,
+            distances,
+            method,
+            ..
+        } => {
+            if *method == ApspMethod::Sources {
+                return Err(CliError(
+                    "--gpus runs APSP by squaring: use --method squaring or auto".into(),
+                ));
+            }
+            let g = load_weighted(file, c)?;
+            let (ty, why) = pick_distances(&g, file, 2 * g.num_vertices(), *distances)?;
+            let mut h = Header::new(&command_line(), file, &g);
+            h.push(distances_field(ty, &why));
+            let next = next_hop.as_deref();
+            match ty {
+                DistanceType::I32 => apsp::<i32>(c, file, &g, h, next, true, &open, &gpus),
+                DistanceType::I64 => apsp::<i64>(c, file, &g, h, next, true, &open, &gpus),
+                DistanceType::F32 => apsp::<f32>(c, file, &g, h, next, false, &open, &gpus),
+                DistanceType::F64 => apsp::<f64>(c, file, &g, h, next, false, &open, &gpus),
+            }
+        }
         _ => Err(CliError(
-            "--gpus above 1 is for bfs, sssp, pagerank and wcc".into(),
+            "--gpus above 1 is for bfs, sssp, pagerank, wcc and apsp".into(),
         )),
     }
 }
@@ -156,6 +182,31 @@ fn sssp<D: Distance>(
             }
         },
     )
+}
+
+/// APSP by squaring with the rows of `D` split over the GPUs, written as `apsp` writes it.
+#[allow(clippy::too_many_arguments)]
+fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
+    c: &Common,
+    file: &Path,
+    g: &semigraph_formats::EdgeList,
+    mut h: Header,
+    next_hop: Option<&Path>,
+    integer: bool,
+    open: &dyn Fn() -> Res<NcclComm>,
+    gpus: Gpus<'_>,
+) -> Res<()> {
+    let a = csr_of::<MinPlus<D>>(file, g, false)?;
+    let comm = open()?;
+    let t = std::time::Instant::now();
+    let blocks = DistOptions {
+        push: false,
+        out: false,
+    };
+    let dg = DistGraph::new(&comm, &a, blocks)?;
+    let r = dist::apsp(&dg, next_hop.is_some()).map_err(|e| named(file, e))?;
+    h.push(gpus(t.elapsed()));
+    write_apsp(&Output::new(c), &h, &r, next_hop, integer)
 }
 
 /// PageRank or WCC: the graph's pattern split over the GPUs, `f` run on it, the values

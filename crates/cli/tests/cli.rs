@@ -360,6 +360,61 @@ fn backend_gpu_runs_on_a_gpu_or_fails_with_the_reason_and_auto_falls_back() {
     );
 }
 
+#[test]
+fn gpus_split_the_graph_or_fail_with_the_reason() {
+    let karate = data("lagraph/karate.mtx");
+    let one = semigraph(&["bfs", &karate, "-s", "1", "--backend", "cpu"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let two = semigraph(&["bfs", &karate, "-s", "1", "--gpus", "2"]);
+    if two.status.success() {
+        // Two GPUs and NCCL here: the lines of one device.
+        let body = |o: &Output| -> Vec<String> {
+            stdout(o)
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(body(&two), body(&one));
+        assert!(
+            stdout(&two).contains("# gpus: 2 (NCCL)"),
+            "{}",
+            stdout(&two)
+        );
+    } else {
+        // Fewer GPUs, no driver or no NCCL: one line saying which, exit status 1.
+        assert_eq!(two.status.code(), Some(1));
+        let e = stderr(&two);
+        assert!(e.starts_with("semigraph: error: --gpus 2: "), "{e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+    for (args, why) in [
+        (
+            vec!["--gpus", "2", "--backend", "cpu"],
+            "drop --backend cpu",
+        ),
+        (vec!["--gpus", "0"], "--gpus"),
+    ] {
+        let mut a = vec!["bfs", &karate, "-s", "1"];
+        a.extend(args);
+        let o = semigraph(&a);
+        assert_eq!(
+            o.status.code(),
+            Some(if why == "--gpus" { 2 } else { 1 }),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    let o = semigraph(&["tc", &karate, "--gpus", "2"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("bfs, sssp, pagerank, wcc and apsp"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// The entries of a Matrix Market file written by `spgemm` (1-based in the file, 0-based
 /// here), and its shape.
 /// Entries `(row, column, value)`.

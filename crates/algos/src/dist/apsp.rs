@@ -23,7 +23,10 @@ use crate::{CpuBackend, Graph, GraphOptions};
 ///
 /// # Arguments
 /// - `g`: the graph in min-plus over the distance type (no blocks needed besides pull);
-///   `next_hop`: also compute next hops (on the host, from the distances).
+///   `next_hop`: also compute next hops, on the host from the distances, as
+///   [`apsp`](fn@crate::apsp) does with [`ApspMethod::Sources`] (where shortest paths tie,
+///   they may differ from the next hops its squaring method packs with the distances; both
+///   lie on shortest paths).
 ///
 /// # Returns
 /// As [`Apsp`], with [`ApspMethod::Squaring`].

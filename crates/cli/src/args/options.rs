@@ -33,7 +33,7 @@ pub struct BackendOpt {
     /// Where to compute: auto (the GPU when present, else the CPU), cpu or gpu.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Split the graph over this many GPUs of this host (NCCL; bfs, sssp, pagerank, wcc):
+    /// Split the graph over this many GPUs of this host (NCCL; bfs, sssp, pagerank, wcc, apsp):
     /// each GPU holds a block of the vertices' arcs. 1: one device.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub gpus: u32,
