@@ -35,6 +35,20 @@ pub fn device_count() -> usize {
 ///
 /// Keep `NVLink` multicast off where the GPUs are shared (`NCCL_NVLS_ENABLE=0`): the
 /// collectives here gain nothing from it.
+///
+/// ```no_run
+/// use semigraph_algos::dist::{self, DistGraph, DistOptions};
+/// use semigraph_algos::{BfsOptions, BfsSemiring};
+/// use semigraph_formats::generate;
+/// use semigraph_gpu::NcclComm;
+///
+/// let a = generate::kronecker(20, 16, 1).to_csr::<BfsSemiring, u32>()?;
+/// let comm = NcclComm::new(2)?; // GPUs 0 and 1
+/// let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+/// let r = dist::bfs(&g, 0, &BfsOptions::default())?;
+/// println!("{} vertices reached in {} levels", r.reached, r.depth);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct NcclComm {
     // Dropped before the backends (their contexts outlive the communicators).
     comms: std::sync::Mutex<Comms>,
