@@ -84,7 +84,7 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             ..
         } => {
             let opts = PageRankOptions::from_args(*iterations, *damping, *tolerance);
-            kernel(c, file, &open, &gpus, |dg| {
+            kernel(c, file, &open, &gpus, |dg, _| {
                 let r = dist::pagerank(dg, &opts)?;
                 Ok((
                     format!("{} iterations", r.iterations),
@@ -92,12 +92,13 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
                 ))
             })
         }
-        Cmd::Wcc { file, .. } => kernel(c, file, &open, &gpus, |dg| {
+        Cmd::Wcc { file, .. } => kernel(c, file, &open, &gpus, |dg, g| {
             let r = dist::wcc(dg)?;
             let count = r.count();
+            // Labels as the smallest vertex id of each component in the file's numbering.
             Ok((
                 format!("{count} components, {} rounds", r.rounds),
-                Values::Int(r.labels.iter().map(|&l| l as i64).collect()),
+                Values::Int(crate::kernels::smallest_label(g, &r.labels)),
             ))
         }),
         Cmd::Apsp {
@@ -209,8 +210,8 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
     write_apsp(&Output::new(c), &h, &r, next_hop, integer)
 }
 
-/// PageRank or WCC: the graph's pattern split over the GPUs, `f` run on it, the values
-/// written as the one-device command writes them (labels in the file's numbering).
+/// PageRank or WCC: the graph's pattern split over the GPUs, `f` run on it (given the file's
+/// graph, for its numbering), the values written as the one-device command writes them.
 fn kernel(
     c: &Common,
     file: &Path,
@@ -218,6 +219,7 @@ fn kernel(
     gpus: Gpus<'_>,
     f: impl FnOnce(
         &DistGraph<'_, NcclComm, semigraph_semiring::OrAnd>,
+        &semigraph_formats::EdgeList,
     ) -> semigraph_algos::Result<(String, Values)>,
 ) -> Res<()> {
     let g = load(file, c)?;
@@ -225,14 +227,7 @@ fn kernel(
     let comm = open()?;
     let t = std::time::Instant::now();
     let dg = DistGraph::new(&comm, &a, DistOptions::default())?;
-    let (what, values) = f(&dg).map_err(|e| named(file, e))?;
-    let values = match values {
-        Values::Int(labels) => {
-            let labels: Vec<u32> = labels.iter().map(|&l| l as u32).collect();
-            Values::Int(crate::kernels::smallest_label(&g, &labels))
-        }
-        v => v,
-    };
+    let (what, values) = f(&dg, &g).map_err(|e| named(file, e))?;
     let mut h = Header::new(&command_line(), file, &g);
     h.push(gpus(t.elapsed()));
     h.push(Field::text("result", what));

@@ -11,6 +11,15 @@ use common::{err as stderr, out as stdout, semigraph};
 
 use semigraph_testkit::data::path_str as data;
 
+/// A run's output lines without the `#` header.
+fn body(o: &Output) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("semigraph-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -329,13 +338,6 @@ fn backend_gpu_runs_on_a_gpu_or_fails_with_the_reason_and_auto_falls_back() {
         // A GPU machine: the run says so in its header and gives the CPU's answer.
         let cpu = semigraph(&["bfs", &karate, "-s", "1", "--backend", "cpu"]);
         assert!(cpu.status.success(), "{}", stderr(&cpu));
-        let body = |o: &Output| -> Vec<String> {
-            stdout(o)
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(str::to_string)
-                .collect()
-        };
         assert_eq!(body(&o), body(&cpu));
         assert!(!stdout(&o).contains("# backend: cpu"), "{}", stdout(&o));
     } else {
@@ -368,13 +370,6 @@ fn gpus_split_the_graph_or_fail_with_the_reason() {
     let two = semigraph(&["bfs", &karate, "-s", "1", "--gpus", "2"]);
     if two.status.success() {
         // Two GPUs and NCCL here: the lines of one device.
-        let body = |o: &Output| -> Vec<String> {
-            stdout(o)
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .map(str::to_string)
-                .collect()
-        };
         assert_eq!(body(&two), body(&one));
         assert!(
             stdout(&two).contains("# gpus: 2 (NCCL)"),
