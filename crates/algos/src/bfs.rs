@@ -103,20 +103,20 @@ const ALPHA: usize = 14;
 /// ... and back to push: the frontier shrinks and holds fewer than 1/BETA of all vertices.
 const BETA: usize = 24;
 
-/// Beamer's choice of direction, level by level.
-struct Switch {
+/// Beamer's choice of direction, level by level (one device, and the distributed BFS).
+pub(crate) struct Switch {
     mode: Direction,
     can_pull: bool,
     pulling: bool,
     /// The frontier shrank at the last level.
-    shrinking: bool,
+    pub(crate) shrinking: bool,
     /// Arcs in the rows not expanded yet (Beamer's `m_u`; steps run between two reads are not
     /// subtracted, so it may be high, which only delays a switch to pull).
     arcs_left: usize,
 }
 
 impl Switch {
-    fn new(mode: Direction, can_pull: bool, arcs: usize) -> Self {
+    pub(crate) fn new(mode: Direction, can_pull: bool, arcs: usize) -> Self {
         Switch {
             mode,
             can_pull,
@@ -128,7 +128,7 @@ impl Switch {
 
     /// Whether the next level pulls, from a frontier of `nf` vertices and `mf` out-arcs in a
     /// graph of `n` vertices.
-    fn pulls_next(&mut self, nf: usize, mf: usize, n: usize) -> bool {
+    pub(crate) fn pulls_next(&mut self, nf: usize, mf: usize, n: usize) -> bool {
         self.pulling = match (self.mode, self.can_pull) {
             (Direction::Push, _) | (Direction::Auto, false) => false,
             (Direction::Pull, _) => true,

@@ -5,9 +5,10 @@
 use cudarc::driver::{CudaContext, CudaView};
 use cudarc::nccl::{Comm, ReduceOp, group_end, group_start};
 use semigraph_algos::dist::{Communicator, Partition, Reduce};
+use semigraph_algos::{Frontier, QueueInfo};
 use semigraph_semiring::{Scalar, ScalarType, Semiring};
 
-use crate::backend::{GpuBackend, GpuDense};
+use crate::backend::{GpuBackend, GpuDense, GpuQueue};
 use crate::device::driver_present;
 use crate::error::{GpuError, nccl};
 
@@ -249,6 +250,64 @@ impl Communicator for NcclComm {
                 t.name()
             ))),
         }
+    }
+
+    fn all_gather_queue<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+    ) -> semigraph_algos::Result<QueueInfo> {
+        // The lengths first (one header read per GPU), so that only the entries travel.
+        let (mut lens, mut steps) = (Vec::with_capacity(local.len()), 0);
+        for (b, q) in self.backends.iter().zip(local.iter()) {
+            let h = b.read_hdr(q)?;
+            lens.push(h[0] as usize);
+            steps = steps.max(h[1] as usize);
+        }
+        let total: usize = lens.iter().sum();
+        assert!(
+            whole.iter().all(|w| w.capacity() >= total),
+            "all_gather_queue: the whole queues hold n entries"
+        );
+        // Each block's ids renumbered into the graph's on its own GPU, before they travel.
+        for (r, (b, q)) in self.backends.iter().zip(local.iter_mut()).enumerate() {
+            let lo = part.range(r).start;
+            if lens[r] > 0 && lo > 0 {
+                b.queue_shift(q, lo as u32)?;
+            }
+        }
+        let size = size_of::<S::T>();
+        self.group("all-gather (queues)", |comms| {
+            let mut at = 0;
+            for (root, q) in local.iter().enumerate() {
+                let len = lens[root];
+                if len == 0 {
+                    continue;
+                }
+                let (ids, vals) = q.buffers();
+                let (ids, vals) = (ids.slice(0..len), vals.slice(0..len * size));
+                for (r, (comm, w)) in comms.iter().zip(whole.iter_mut()).enumerate() {
+                    let (wi, wv) = w.buffers_mut();
+                    let root_id = root as i32;
+                    let mut to = wi.slice_mut(at..at + len);
+                    comm.broadcast((r == root).then_some(&ids), &mut to, root_id)?;
+                    let mut to = wv.slice_mut(at * size..(at + len) * size);
+                    comm.broadcast((r == root).then_some(&vals), &mut to, root_id)?;
+                }
+                at += len;
+            }
+            Ok(())
+        })?;
+        for (b, (w, q)) in self.backends.iter().zip(whole.iter_mut().zip(local)) {
+            b.queue_filled(w, total, steps)?;
+            b.queue_clear(q)?;
+        }
+        Ok(QueueInfo {
+            len: total,
+            total,
+            steps,
+        })
     }
 }
 

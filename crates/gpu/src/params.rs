@@ -313,6 +313,8 @@ kernel_args! {
     QueueScatter => QueueScatterArgs {
         qi: IdxIn, qv: ValsIn, qh: HdrIn, use_vals: I32, c: U64, y: ValsOut,
     }
+    /// `qi(e) += c` for the entries of a queue.
+    QueueShift => QueueShiftArgs { qi: IdxOut, qh: HdrIn, c: U64 }
     /// Values of one semiring recoded for another (a view or a pattern).
     Recode => RecodeArgs {
         x: BytesIn, y: BytesOut, n: U64, xsize: I32, xzero: U64, ysize: I32, yzero: U64, yone: U64,

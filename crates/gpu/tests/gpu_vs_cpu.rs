@@ -11,7 +11,9 @@
 
 use std::process::ExitCode;
 
-use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm, Reduce};
+use semigraph_algos::dist::{
+    self, Communicator, DistGraph, DistOptions, LocalComm, Partition, Reduce,
+};
 use semigraph_algos::testing::TestGraph;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, Graph, GraphOptions, PageRankOptions,
@@ -114,6 +116,45 @@ fn collectives<C: Communicator<Backend = GpuBackend>>(comm: &C) -> Result<(), St
             || b.read_dense(&o[r]).map_err(e)? != vec![k > 1, false]
         {
             return Err(format!("all-reduce on {k} ranks: rank {r} differs"));
+        }
+    }
+    // All-gather of sparse blocks over an even split of 10 * k vertices: rank r holds local
+    // ids 1, 3 and 4 valued 7 * global id (rank 1 none).
+    let part = Partition::even(10 * k, k).map_err(e)?;
+    let mut local = Vec::new();
+    let mut want = (vec![], vec![]);
+    for r in 0..k {
+        let b = comm.backend(r);
+        let mut q = b.queue::<MinSecond<u32>>(part.range(r).len()).map_err(e)?;
+        let lo = part.range(r).start as u32;
+        let ids: &[u32] = if r == 1 { &[] } else { &[4, 1, 3] };
+        let vals: Vec<u32> = ids.iter().map(|i| 7 * (i + lo)).collect();
+        b.queue_set(&mut q, ids, &vals, 5).map_err(e)?;
+        local.push(q);
+        let mut g: Vec<u32> = ids.iter().map(|i| i + lo).collect();
+        g.sort();
+        want.1.extend(g.iter().map(|i| 7 * i));
+        want.0.extend(g);
+    }
+    let mut whole: Vec<_> = (0..k)
+        .map(|r| comm.backend(r).queue::<MinSecond<u32>>(10 * k).map_err(e))
+        .collect::<Result<_, _>>()?;
+    let info = comm
+        .all_gather_queue::<MinSecond<u32>>(&mut local, &mut whole, &part)
+        .map_err(e)?;
+    for r in 0..k {
+        let b = comm.backend(r);
+        let got = b.queue_read(&whole[r]).map_err(e)?;
+        let len = b.queue_len(&whole[r]).map_err(e)?;
+        if got != want || (info.len, len.len, len.steps) != (want.0.len(), want.0.len(), 5) {
+            return Err(format!(
+                "queue all-gather on {k} ranks: rank {r} holds {got:?} ({len:?}), want {want:?}"
+            ));
+        }
+        if b.queue_len(&local[r]).map_err(e)?.len != 0 {
+            return Err(format!(
+                "queue all-gather: rank {r}'s local queue not emptied"
+            ));
         }
     }
     Ok(())

@@ -5,11 +5,14 @@
 use semigraph_semiring::Semiring;
 
 use super::Partition;
-use crate::backend::{Backend, Objects};
+use crate::backend::{Backend, Frontier, Objects, QueueInfo};
 use crate::error::Result;
 
 /// The backend array type of a communicator's ranks.
 pub type DenseOf<C, S> = <<C as Communicator>::Backend as Objects>::Dense<S>;
+
+/// The work-queue type of a communicator's ranks (a sparse vector: ids and values).
+pub type QueueOf<C, S> = <<C as Communicator>::Backend as Frontier>::Queue<S>;
 
 /// The reduction that a semiring's `add` is, as a collective library names it. Every
 /// [`Communicator::all_reduce`] computes the semiring's own `add`; this names it for libraries
@@ -56,6 +59,26 @@ pub trait Communicator: Sync {
     /// All-reduce in place: every rank's `x` becomes the element-wise `add` (the semiring's)
     /// of all ranks' `x`; `op` names that `add` ([`Reduce`]).
     fn all_reduce<S: Semiring>(&self, x: &mut [DenseOf<Self, S>], op: Reduce) -> Result<()>;
+
+    /// All-gather of sparse blocks: rank `r`'s queue `local[r]` holds entries of its own
+    /// vertices numbered from 0 (ids below `part.range(r).len()`); every rank's `whole` (a
+    /// queue of `part.n()` vertices) becomes the concatenation of all ranks' entries, rank by
+    /// rank, each id shifted by its rank's `part.range(r).start`. The `local` queues are left
+    /// empty (their entries are moved). `whole`'s step count becomes the largest of the local
+    /// queues' step counts, its running total its length.
+    ///
+    /// Only the entries travel (with the lengths first), so a small frontier costs little
+    /// whatever `n` is: the exchange of a direction-optimising traversal's push steps.
+    ///
+    /// Returns what every `whole` now holds: its length, total and step count.
+    fn all_gather_queue<S: Semiring>(
+        &self,
+        local: &mut [QueueOf<Self, S>],
+        whole: &mut [QueueOf<Self, S>],
+        part: &Partition,
+    ) -> Result<QueueInfo>
+    where
+        Self::Backend: Frontier;
 }
 
 /// `k` ranks in one process over backends of one kind, exchanging vectors through host
@@ -164,5 +187,33 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
             }
         }
         self.write_all(x, rows, cols, &acc)
+    }
+
+    fn all_gather_queue<S: Semiring>(
+        &self,
+        local: &mut [B::Queue<S>],
+        whole: &mut [B::Queue<S>],
+        part: &Partition,
+    ) -> Result<QueueInfo>
+    where
+        B: Frontier,
+    {
+        let (mut idx, mut vals, mut steps) = (Vec::new(), Vec::new(), 0);
+        for (r, (q, b)) in local.iter_mut().zip(&self.backends).enumerate() {
+            steps = steps.max(b.queue_len(q)?.steps);
+            let (i, v) = b.queue_read(q)?;
+            let lo = part.range(r).start as u32;
+            idx.extend(i.into_iter().map(|i| i + lo));
+            vals.extend(v);
+            b.queue_clear(q)?;
+        }
+        for (q, b) in whole.iter_mut().zip(&self.backends) {
+            b.queue_set(q, &idx, &vals, steps)?;
+        }
+        Ok(QueueInfo {
+            len: idx.len(),
+            total: idx.len(),
+            steps,
+        })
     }
 }

@@ -39,7 +39,7 @@ mod partition;
 mod traverse;
 
 pub use apsp::apsp;
-pub use comm::{Communicator, DenseOf, LocalComm, Reduce};
+pub use comm::{Communicator, DenseOf, LocalComm, QueueOf, Reduce};
 pub use graph::{DistGraph, DistOptions, MatrixOf};
 pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
 pub use partition::Partition;

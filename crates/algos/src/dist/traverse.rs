@@ -3,29 +3,28 @@
 
 use semigraph_semiring::{MinPlus, Semiring};
 
-use super::{Communicator, DenseOf, DistGraph};
-use crate::backend::{Accum, ElementWise, Frontier, Mask, Objects, Parents, Products, UnaryOp};
-use crate::bfs::{Bfs, BfsOptions, BfsSemiring, Direction, ResidentBfs};
+use super::{Communicator, DenseOf, DistGraph, QueueOf};
+use crate::NO_PARENT;
+use crate::backend::{
+    Accum, ElementWise, Frontier, Mask, Objects, Parents, Products, QueueInfo, RelaxStep, UnaryOp,
+};
+use crate::bfs::{Bfs, BfsOptions, BfsSemiring, Direction, ResidentBfs, Switch};
 use crate::error::{Error, Result, check_vertex};
 use crate::sssp::{Distance, ShortestPaths};
-use crate::{NO_PARENT, Reductions};
-
-/// Beamer's thresholds (as [`bfs`](fn@crate::bfs)): pull once the frontier's arcs times
-/// `ALPHA` pass the arcs not yet explored; push again once a shrinking frontier is below
-/// `n / BETA` vertices.
-const ALPHA: f64 = 14.0;
-const BETA: usize = 24;
 
 /// Breadth-first search over a distributed graph: levels and parents, as
 /// [`bfs`](fn@crate::bfs) returns them on one device.
 ///
-/// Each level, every rank finds the new vertices among its own: pushing from the (replicated)
-/// frontier along its push block (`vxm`, masked by the unvisited vertices) while the frontier
-/// is small, pulling through its pull block (masked SpMV) once it is large (Beamer's rule on
-/// the frontier's estimated arcs; [`BfsOptions::direction`] can force one). An all-gather of
-/// the new vertices' parents then gives every rank the next frontier; parents and levels are
-/// updated on every rank alike. Parents are the smallest-numbered parent in the frontier
-/// (pull) or the one the backend's push keeps, as on one device; levels are exact.
+/// The frontier is a queue of the whole graph's vertices, the same on every rank; each
+/// level, every rank finds the new vertices among its own: pushing the frontier along its
+/// push block (a queue relaxation, work proportional to the frontier's arcs into the rank's
+/// vertices) while the frontier is small, pulling through its pull block (masked SpMV over
+/// the rank's unvisited vertices) once it is large (Beamer's rule on the frontier's exact
+/// out-arcs, as on one device; [`BfsOptions::direction`] can force one). An all-gather of the
+/// ranks' new vertices ([`Communicator::all_gather_queue`]: the counts, then only the
+/// entries) gives every rank the next frontier. Parents and levels stay in blocks of each
+/// rank's vertices until the end. Parents are the smallest-numbered parent in the frontier,
+/// as on one device; levels are exact.
 ///
 /// # Arguments
 /// - `g`: the graph (built with push blocks unless `opts` forces pulling); `source`: the
@@ -39,8 +38,10 @@ const BETA: usize = 24;
 /// communication errors.
 ///
 /// # Complexity
-/// Per level and rank: the product over the rank's arcs that the step touches, plus `O(n)`
-/// element-wise work and an all-gather of `n` parents; one count read back per level (rank 0).
+/// Per level and rank: a push step's work is the frontier's arcs into the rank's vertices, a
+/// pull step's the rank's unvisited vertices' in-arcs (up to the first parent found) plus
+/// `O(n)` to spread the frontier; the exchange moves the level's new vertices. Two counts
+/// are read back per level and rank (the new vertices, the frontier's arcs).
 ///
 /// # Example
 /// ```
@@ -102,56 +103,79 @@ where
         Direction::Pull => None,
         _ => Some(g.each(|r, b| b.pattern::<S, P>(g.push(r, "push BFS")?))?),
     };
-    // Each rank's parents, levels and new vertices are blocks of its own vertices; the
-    // frontier is whole on every rank (the parents of its vertices, the zero elsewhere).
+    // Parents and levels in blocks of each rank's vertices; the frontier a queue of the whole
+    // graph's vertices on every rank; each level's new vertices a queue of the rank's own.
     let mut parents = g.local_unit::<P>(source, s)?;
     let mut levels = g.local_unit::<Parents>(source, 0)?;
-    let mut found_here: Vec<DenseOf<C, P>> = g.local_unit::<P>(source, s)?;
-    let mut front = g.each(|_, b| b.unit::<P>(n, source, s))?;
-    let avg = g.nnz() as f64 / n as f64;
-    let (mut nf, mut reached, mut level) = (1usize, 1usize, 0u32);
-    let (mut pulling, mut shrinking) = (false, false);
-    let (mut arcs_left, mut pulls) = (g.nnz() as f64, 0u32);
+    let mut found = g.each(|r, b| b.queue::<P>(part.range(r).len()))?;
+    let mut front = g.each(|_, b| {
+        let mut q = b.queue::<P>(n)?;
+        b.queue_set(&mut q, &[s], &[s], 0)?;
+        Ok(q)
+    })?;
+    // Pull steps' dense frontier (whole) and product (the rank's vertices), made at the
+    // first pull and reused.
+    let mut dense: Vec<Option<PullBuffers<C>>> = (0..comm.ranks()).map(|_| None).collect();
+    // The frontier's out-arcs: each rank's push block holds the arcs into its vertices.
+    let weigh = opts.direction == Direction::Auto && push.is_some();
+    let arcs_of = |front: &[QueueOf<C, P>]| -> Result<usize> {
+        let Some(push) = &push else { return Ok(0) };
+        let per = g.par_each(front.iter().collect(), |r, b, q| b.queue_arcs(q, &push[r]))?;
+        Ok(per.iter().map(|(_, a)| a).sum())
+    };
+    let mut dir = Switch::new(opts.direction, true, g.nnz());
+    let mut last = QueueInfo {
+        len: 1,
+        total: 1,
+        steps: 0,
+    };
+    let mut arcs = if weigh { arcs_of(&front)? } else { 0 };
+    let (mut reached, mut pulls) = (1usize, 0u32);
     loop {
         crate::cancel::check()?;
-        let arcs = nf as f64 * avg;
-        pulling = match (opts.direction, &push) {
-            (Direction::Pull, _) | (_, None) => true,
-            (Direction::Push, _) => false,
-            (Direction::Auto, _) if pulling => !shrinking || nf * BETA >= n,
-            (Direction::Auto, _) => arcs * ALPHA > arcs_left,
-        };
-        arcs_left -= arcs;
-        level += 1;
-        // Each rank finds its new vertices, all ranks at once: T<!P> = A^T(R, :) (+).(x) F
-        // (pull), or F pushed along A(:, R); then P (+)= T and L<T> = level, counted.
-        let work = found_here
+        let pulling = push.is_none() || dir.pulls_next(last.len, arcs, n);
+        let level = last.steps + 1;
+        // Each rank finds its new vertices, all ranks at once: pushed along A(:, R) from
+        // the frontier (P, L and the queue in one relaxation), or T<!P> = A^T(R, :) (+).(x) F
+        // pulled, then P (+)= T and L<T> = level, enqueued.
+        let work = found
             .iter_mut()
             .zip(parents.iter_mut().zip(levels.iter_mut()))
-            .zip(&front)
+            .zip(front.iter().zip(dense.iter_mut()))
             .collect();
-        let counts = g.par_each(work, |r, b, ((t, (p, l)), x)| {
-            if pulling {
-                b.apply(t, Mask::All, UnaryOp::Fill(P::zero()))?;
-                b.mxm(t, b.skip(p), Accum::Replace, &pull[r], x)?;
-            } else if let Some(push) = &push {
-                let x = b.compact(x)?;
-                *t = b.to_dense(&b.vxm(&x, &push[r], b.skip(p))?)?;
+        g.par_each(work, |r, b, ((next, (p, l)), (x, buf))| {
+            if let (Some(push), false) = (&push, pulling) {
+                return b.queue_relax(RelaxStep::new(p, &push[r]).steps(l, true), x, next);
             }
-            let found = b.improve_dense(p, t)?;
-            b.apply(l, b.keep(t), UnaryOp::Fill(level))?;
-            Ok(found)
+            let pair = match buf {
+                Some(pair) => pair,
+                None => buf.insert((
+                    b.dense_filled::<P>(n, 1, P::zero())?,
+                    b.dense_filled::<P>(part.range(r).len(), 1, P::zero())?,
+                )),
+            };
+            let (xd, t) = (&mut pair.0, &mut pair.1);
+            b.queue_to_dense(x, xd)?;
+            b.apply(t, Mask::All, UnaryOp::Fill(P::zero()))?;
+            b.mxm(t, b.skip(p), Accum::Replace, &pull[r], xd)?;
+            b.queue_improve_dense(p, t, next, level)?;
+            b.queue_assign(l, next, level as u32)
         })?;
         pulls += pulling as u32;
-        let found: usize = counts.iter().sum();
-        if found == 0 {
+        let nf = last.len;
+        // The next frontier, whole on every rank: only the new vertices travel.
+        last = comm.all_gather_queue::<P>(&mut found, &mut front, part)?;
+        if last.len == 0 {
+            last.steps = level;
             break;
         }
-        // The next frontier, whole on every rank.
-        comm.all_gather_from::<P>(&found_here, &mut front, part)?;
-        shrinking = found < nf;
-        (nf, reached) = (found, reached + found);
+        reached += last.len;
+        dir.shrinking = last.len < nf;
+        if weigh {
+            arcs = arcs_of(&front)?;
+        }
     }
+    let level = last.steps as u32;
     let depth = level - 1;
     Ok(ResidentBfs {
         source,
@@ -164,15 +188,20 @@ where
     })
 }
 
+/// A rank's pull-step buffers: the whole frontier as a dense vector, and the product over its
+/// own vertices.
+type PullBuffers<C> = (DenseOf<C, BfsSemiring>, DenseOf<C, BfsSemiring>);
+
 /// Bellman-Ford over a distributed graph: distances and predecessors from `source`, as
 /// [`bellman_ford`](crate::bellman_ford) returns them on one device, and the same named
 /// negative cycle.
 ///
-/// Each round, every rank relaxes the (replicated) frontier of vertices that changed last
-/// round along its push block (`vxm`), improves its own vertices and records their
-/// witnesses; an all-gather of the changes gives every rank the new distances and the next
-/// frontier. A round that changes nothing ends the search; one that still changes
-/// something after `n` rounds proves a negative cycle, which is named.
+/// Each round, every rank relaxes the frontier (a queue of the vertices that changed last
+/// round, with their distances, the same on every rank) along its push block, improving its
+/// own vertices and recording their witnesses (a queue relaxation); an all-gather of the
+/// ranks' changed vertices ([`Communicator::all_gather_queue`]: the counts, then only the
+/// entries) is the next frontier. A round that changes nothing ends the search; one that
+/// still changes something after `n` rounds proves a negative cycle, which is named.
 ///
 /// # Arguments
 /// - `g`: the graph in min-plus over the distance type, built with push blocks; `source`.
@@ -186,8 +215,9 @@ where
 /// `InvalidArgument` without push blocks; backend and communication errors.
 ///
 /// # Complexity
-/// `O(rounds * (m / k + n))` per rank (the frontier's arcs, the `n`-long changes), one
-/// all-gather and one count read back per round.
+/// Per round and rank: the frontier's arcs into the rank's vertices; the exchange moves the
+/// round's changed vertices, and one count is read back per rank. Distances and
+/// predecessors stay in blocks of each rank's vertices until the end.
 ///
 /// # Example
 /// ```
@@ -207,48 +237,52 @@ where
 pub fn bellman_ford<C: Communicator, D: Distance>(
     g: &DistGraph<'_, C, MinPlus<D>>,
     source: usize,
-) -> Result<ShortestPaths<D>> {
+) -> Result<ShortestPaths<D>>
+where
+    C::Backend: Frontier,
+{
     type M<D> = MinPlus<D>;
     let (n, comm, part) = (g.n(), g.comm(), g.partition());
     check_vertex(source, n)?;
     let push = g.each(|r, _| g.push(r, "distributed Bellman-Ford"))?;
     // Distances and predecessors in blocks of each rank's vertices; the frontier (the
-    // vertices changed last round, with their distances) whole on every rank.
+    // vertices changed last round, with their distances) a queue of the whole graph's
+    // vertices on every rank; each round's changes a queue of the rank's own.
     let mut d = g.local_unit::<M<D>>(source, M::<D>::one())?;
     let mut p = g.each(|r, b| b.dense_filled::<Parents>(part.range(r).len(), 1, NO_PARENT))?;
-    let mut front = g.each(|_, b| b.sparse::<M<D>>(n, &[source as u32], &[M::<D>::one()]))?;
-    let mut changes = g.each(|_, b| b.dense_filled::<M<D>>(n, 1, M::<D>::zero()))?;
+    let mut found = g.each(|r, b| b.queue::<M<D>>(part.range(r).len()))?;
+    let mut front = g.each(|_, b| {
+        let mut q = b.queue::<M<D>>(n)?;
+        b.queue_set(&mut q, &[source as u32], &[M::<D>::one()], 0)?;
+        Ok(q)
+    })?;
     let mut rounds = 0;
     loop {
         crate::cancel::check()?;
-        rounds += 1;
-        // Each rank relaxes the frontier into its vertices and records their witnesses, all
-        // ranks at once.
-        let work = d.iter_mut().zip(p.iter_mut()).zip(&front).collect();
-        let mine = g.par_each(work, |r, b, ((d, p), x)| {
-            let t = b.vxm(x, push[r], Mask::All)?;
-            let changed = b.improve(d, &t)?;
-            b.witness(p, x, push[r], d, &changed)?;
-            b.to_dense(&changed)
-        })?;
-        comm.all_gather_from::<M<D>>(&mine, &mut changes, part)?;
-        let b0 = comm.backend(0);
-        if b0.nvals(&changes[0])? == 0 {
-            break;
-        }
         if rounds >= n {
             // Still improving after n rounds: a negative cycle leads to a changed vertex.
+            let b0 = comm.backend(0);
             let pred = b0.read_dense(&g.whole(&p)?[0])?;
-            let (idx, _) = b0.read_sparse(&b0.compact(&changes[0])?)?;
+            let (idx, _) = b0.queue_read(&front[0])?;
             return Err(Error::NegativeCycle {
                 cycle: crate::relax::cycle_behind(&pred, idx[0] as usize),
             });
         }
-        let work = front.iter_mut().zip(&changes).collect();
-        g.par_each(work, |_, b, (x, c)| {
-            *x = b.compact(c)?;
-            Ok(())
+        // Each rank relaxes the frontier into its vertices, with their witnesses, all ranks at
+        // once; the changes are gathered into the next frontier.
+        let work = found
+            .iter_mut()
+            .zip(d.iter_mut().zip(p.iter_mut()))
+            .zip(&front)
+            .collect();
+        g.par_each(work, |r, b, ((next, (d, p)), x)| {
+            b.queue_relax(RelaxStep::new(d, push[r]).parents(p), x, next)
         })?;
+        let info = comm.all_gather_queue::<M<D>>(&mut found, &mut front, part)?;
+        rounds = info.steps;
+        if info.len == 0 {
+            break;
+        }
     }
     let b0 = comm.backend(0);
     let mut pred = b0.read_dense(&g.whole(&p)?[0])?;

@@ -269,6 +269,44 @@ fn collectives_of_simulated_ranks() {
     for y in &m {
         assert_eq!(b.read_dense(y).unwrap(), vec![3, 1]);
     }
+    // All-gather of sparse blocks: rank r holds its even-numbered vertices in local ids,
+    // valued 100 * id + r; every rank gets them all in global ids, the steps the largest.
+    let mut local: Vec<_> = (0..3)
+        .map(|r| {
+            let own: Vec<u32> = part
+                .range(r)
+                .filter(|i| i % 2 == 0)
+                .map(|i| i as u32)
+                .collect();
+            let lo = part.range(r).start as u32;
+            let ids: Vec<u32> = own.iter().map(|i| i - lo).collect();
+            let vals: Vec<i32> = own.iter().map(|&i| 100 * i as i32 + r as i32).collect();
+            let mut q = b.queue::<MinPlus<i32>>(part.range(r).len()).unwrap();
+            b.queue_set(&mut q, &ids, &vals, r + 1).unwrap();
+            q
+        })
+        .collect();
+    let mut whole: Vec<_> = (0..3)
+        .map(|_| b.queue::<MinPlus<i32>>(5).unwrap())
+        .collect();
+    let info = comm
+        .all_gather_queue::<MinPlus<i32>>(&mut local, &mut whole, &part)
+        .unwrap();
+    assert_eq!((info.len, info.steps), (3, 3));
+    let owner = |i: u32| {
+        (0..3)
+            .find(|&r| part.range(r).contains(&(i as usize)))
+            .unwrap()
+    };
+    let want: Vec<i32> = [0u32, 2, 4]
+        .iter()
+        .map(|&i| 100 * i as i32 + owner(i) as i32)
+        .collect();
+    for (q, l) in whole.iter().zip(&local) {
+        assert_eq!(b.queue_read(q).unwrap(), (vec![0, 2, 4], want.clone()));
+        assert_eq!(b.queue_len(q).unwrap().steps, 3);
+        assert_eq!(b.queue_len(l).unwrap().len, 0, "local queues are emptied");
+    }
 }
 
 #[test]

@@ -140,6 +140,8 @@ pub enum Kernel {
     QueueImproveDense,
     /// Scatters a queue's values (or a constant) into a dense array.
     QueueScatter,
+    /// Adds a constant to a queue's ids (a block's entries renumbered into the whole graph).
+    QueueShift,
     /// `y<mask> = f(y)` at the entries: a unary operator, or a binary one bound to a scalar.
     ApplyOp,
     /// `y<mask> = y .f. x`: union or intersection under a binary operator.
@@ -184,7 +186,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 66] = [
+    pub const ALL: [Kernel; 67] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -222,6 +224,7 @@ impl Kernel {
         Kernel::QueueArcs,
         Kernel::QueueImproveDense,
         Kernel::QueueScatter,
+        Kernel::QueueShift,
         Kernel::SpgemmBound,
         Kernel::SpgemmExpand,
         Kernel::SpgemmDot,
@@ -293,6 +296,7 @@ impl Kernel {
             Kernel::QueueArcs => ("arcs", "queue", "base"),
             Kernel::QueueImproveDense => ("improve", "queue", "dense"),
             Kernel::QueueScatter => ("scatter", "queue", "base"),
+            Kernel::QueueShift => ("shift", "queue", "base"),
             Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
             Kernel::SpgemmDot => ("spgemm", "csr", "dot"),

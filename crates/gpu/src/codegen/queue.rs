@@ -267,6 +267,14 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::QueueShift => {
+            r#"// qi[e] += c for the entries of the queue.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) qi[e] += (sg_idx_t)c;
+}
+"#
+        }
         _ => return None,
     })
 }

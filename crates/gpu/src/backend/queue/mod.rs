@@ -34,7 +34,7 @@ use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
     QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueRelaxLoopArgs, QueueScatterArgs, QueueSplitArgs, QueueWitnessArgs,
+    QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs, QueueWitnessArgs,
 };
 
 /// A work queue in device memory.
@@ -60,6 +60,23 @@ pub struct GpuQueue<S: Semiring> {
 const UNKNOWN: usize = usize::MAX;
 
 impl<S: Semiring> GpuQueue<S> {
+    /// The id and value buffers (the first `length` entries are the queue's), for the
+    /// collectives that move entries between GPUs.
+    pub(crate) fn buffers(&self) -> (&CudaSlice<u32>, &CudaSlice<u8>) {
+        (&self.idx, &self.vals)
+    }
+
+    /// [`buffers`](GpuQueue::buffers), to write; [`GpuBackend::queue_filled`] then says how
+    /// many entries they hold.
+    pub(crate) fn buffers_mut(&mut self) -> (&mut CudaSlice<u32>, &mut CudaSlice<u8>) {
+        (&mut self.idx, &mut self.vals)
+    }
+
+    /// The entries it can hold.
+    pub(crate) fn capacity(&self) -> usize {
+        self.cap
+    }
+
     fn hint(&self) -> usize {
         self.hint.load(Ordering::Relaxed)
     }
@@ -148,9 +165,52 @@ impl GpuBackend {
             .map_err(|e| driver("clear a queue", e))
     }
 
-    fn read_hdr<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<[u64; 4], GpuError> {
+    /// The header `[length, steps, entries before, refused]`, read back (one wait).
+    pub(crate) fn read_hdr<S: Semiring>(&self, q: &GpuQueue<S>) -> Result<[u64; 4], GpuError> {
         let h = self.dev.download(&q.hdr, 4)?;
         Ok([h[0], h[1], h[2], h[3]])
+    }
+
+    /// Adds `add` to the ids of `q`'s entries (no read-back): a block's queue renumbered
+    /// into the whole graph's ids before a collective moves it. The ids may then pass `q`'s
+    /// own `n`: only the entries' owner reads them.
+    pub(crate) fn queue_shift<S: Semiring>(
+        &self,
+        q: &mut GpuQueue<S>,
+        add: u32,
+    ) -> Result<(), GpuError> {
+        let f = self.dev.func::<S>(Kernel::QueueShift)?;
+        let cfg = grid_for(q.hint());
+        QueueShiftArgs {
+            qi: &mut q.idx,
+            qh: &q.hdr,
+            c: add as u64,
+        }
+        .launch(&self.dev, &f, cfg)
+    }
+
+    /// Says that `q`'s buffers now hold `len` entries (written there by a collective), with
+    /// step count `steps`: the header `[len, steps, 0, 0]` and a new membership generation
+    /// (no read-back).
+    pub(crate) fn queue_filled<S: Semiring>(
+        &self,
+        q: &mut GpuQueue<S>,
+        len: usize,
+        steps: usize,
+    ) -> Result<(), GpuError> {
+        assert!(
+            len <= q.cap,
+            "queue_filled: more entries than the queue holds"
+        );
+        let hdr = [len as u64, steps as u64, 0, 0];
+        self.dev
+            .stream
+            .memcpy_htod(&hdr[..], &mut q.hdr)
+            .map_err(|e| driver("fill a queue header", e))?;
+        self.next_gen(q)?;
+        q.set_hint(len);
+        q.refused.store(false, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Scratch buffers for kernel arguments a launch does not use.
