@@ -290,11 +290,14 @@ pub fn bfs_resident<B: Frontier>(
     // The pull direction's dense frontier and product, allocated at the first pull.
     let mut pull: Option<(B::Dense<P>, B::Dense<P>)> = None;
     let mut pulls = 0u32;
+    // The last push batch ran no step (a backend may decline one, see `queue_relax_steps`):
+    // the frontier is the one already decided on, and pushes.
+    let mut declined = false;
     loop {
         crate::cancel::check()?;
         let nf = last.len;
         let unvisited = n - reached_before - nf;
-        if dir.pulls_next(nf, arcs, n) {
+        if !declined && dir.pulls_next(nf, arcs, n) {
             // T<!P> = A^T (+).(x) F, then P (+)= T and L<T> = level.
             pulls += 1;
             let level = last.steps + 1;
@@ -325,13 +328,23 @@ pub fn bfs_resident<B: Frontier>(
             let step = RelaxStep::new(&mut parents, g.push()).steps(&mut levels, true);
             tr.run(b, step, usize::MAX, (unvisited / ALPHA).max(1))?;
             let (info, a) = read(&tr.front)?;
+            declined = info.steps == last.steps;
             // The queues from the last read's (included) to this one (excluded).
             reached_before += (info.total - info.len) - (last.total - last.len);
             (last, arcs) = (info, a);
-            // Batches only while the frontier is small in vertices and in arcs (its arcs bound
-            // the next frontier's vertices): a batch's later steps run unread, so a frontier
-            // that should pull must not be able to arise inside one.
-            tr.grow(last.len * 64 < n && arcs * 64 < n.min(dir.arcs_left));
+            // Batches only while the frontier is small in vertices and in arcs, and only
+            // after a batch that ran: a batch's later steps run unread, so a frontier that
+            // should pull must not be able to arise inside one. The next frontier has at most
+            // this one's arcs as vertices, each with at most the largest out-degree's arcs.
+            let unseen = arcs
+                .saturating_mul(g.max_out_degree())
+                .saturating_mul(ALPHA);
+            tr.grow(
+                !declined
+                    && last.len * 64 < n
+                    && arcs * 64 < n.min(dir.arcs_left)
+                    && (!weigh || unseen <= dir.arcs_left),
+            );
         }
         dir.shrinking = last.len < nf;
         if last.len == 0 {

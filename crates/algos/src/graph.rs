@@ -53,6 +53,8 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
     host: Host<'b, S>,
     n: usize,
     nnz: usize,
+    /// The longest row of `A` (the largest out-degree).
+    max_out: usize,
     push: B::Matrix<S>,
     pull: Option<B::Matrix<S>>,
     /// Whether `A`'s arcs go both ways (`A^T` has `A`'s pattern), known when the pull matrix
@@ -103,6 +105,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             host: Host::Borrowed(a),
             n: a.nrows(),
             nnz: a.nnz(),
+            max_out: longest_row(a.row_ptr()),
             push,
             pull,
             undirected,
@@ -176,6 +179,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             },
             n: self.n,
             nnz: self.nnz,
+            max_out: self.max_out,
             push: matrix(&self.push)?,
             pull: self.pull.as_ref().map(matrix).transpose()?,
             undirected: self.undirected,
@@ -188,6 +192,11 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// Number of arcs (stored entries).
     pub fn nnz(&self) -> usize {
         self.nnz
+    }
+    /// The largest out-degree (the longest row of `A`): a bound on the arcs of any frontier
+    /// vertex, which traversals use to know what a step they do not watch can grow to.
+    pub fn max_out_degree(&self) -> usize {
+        self.max_out
     }
     /// `A`, in CSR.
     pub fn push(&self) -> &B::Matrix<S> {
@@ -268,6 +277,17 @@ impl<M> std::ops::Deref for Transposed<'_, M> {
 type Maker<'b, S> = Arc<dyn Fn() -> Csr<S> + Send + Sync + 'b>;
 
 /// Where a [`Graph`]'s host CSR comes from.
+/// The longest row of a CSR matrix, from its row offsets.
+fn longest_row(row_ptr: &[u32]) -> usize {
+    use rayon::prelude::*;
+    row_ptr
+        .par_windows(2)
+        .with_min_len(1 << 16)
+        .map(|w| (w[1] - w[0]) as usize)
+        .max()
+        .unwrap_or(0)
+}
+
 enum Host<'b, S: Semiring> {
     /// The CSR the graph was built from.
     Borrowed(&'b Csr<S>),

@@ -43,6 +43,9 @@ fn main() -> ExitCode {
             Ok(())
         });
     }
+    h.test_needing(&needs, "bfs_pulls_after_a_hub_as_on_the_cpu", || {
+        Ok(bfs_after_a_hub()?)
+    });
     h.test_needing(&needs, "distributed_ranks_on_one_gpu", || {
         let b = GpuBackend::new().map_err(|e| e.to_string())?;
         for k in [1, 3] {
@@ -158,6 +161,58 @@ fn collectives<C: Communicator<Backend = GpuBackend>>(comm: &C) -> Result<(), St
         }
     }
     Ok(())
+}
+
+/// BFS from a hub of 9,000 arcs (more than one block's step may take) in a graph of 600,000
+/// vertices, whose neighbours lead to 900,000 arcs: the level after the hub's must pull
+/// (Beamer's rule), on the GPU as on the CPU. A GPU that declined the hub's step in one block
+/// used to batch the next step unread, pushing 900,000 arcs.
+fn bfs_after_a_hub() -> Result<(), String> {
+    use semigraph_algos::{CpuBackend, arcs_to_csr};
+    let (n, hub_arcs, fan) = (600_000u32, 9_000u32, 100u32);
+    let mut arcs: Vec<(u32, u32, u32)> = (1..=hub_arcs).map(|v| (0, v, 1)).collect();
+    let mut x = 12345u64;
+    for v in 1..=hub_arcs {
+        for _ in 0..fan {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let w = hub_arcs + 1 + ((x >> 33) as u32) % (n - hub_arcs - 1);
+            arcs.push((v, w, 1));
+        }
+    }
+    let a = arcs_to_csr::<BfsSemiring>(n as usize, &arcs).map_err(|e| e.to_string())?;
+    let opts = GraphOptions {
+        pull: true,
+        ..Default::default()
+    };
+    let gpu = GpuBackend::new().map_err(|e| e.to_string())?;
+    let cpu = CpuBackend::new();
+    let on_gpu = bfs_steps(&Graph::new(&gpu, &a, opts).map_err(|e| e.to_string())?)?;
+    let on_cpu = bfs_steps(&Graph::new(&cpu, &a, opts).map_err(|e| e.to_string())?)?;
+    if on_gpu.2 != on_cpu.2 {
+        return Err("BFS levels differ between the GPU and the CPU".into());
+    }
+    if (on_gpu.0, on_gpu.1) != (on_cpu.0, on_cpu.1) || on_gpu.1 == 0 {
+        return Err(format!(
+            "push/pull levels: GPU {}/{}, CPU {}/{} (the level after the hub must pull)",
+            on_gpu.0, on_gpu.1, on_cpu.0, on_cpu.1
+        ));
+    }
+    Ok(())
+}
+
+/// BFS from vertex 0: push and pull levels, and the levels.
+fn bfs_steps<B: semigraph_algos::Frontier>(
+    g: &Graph<'_, B, BfsSemiring>,
+) -> Result<(u32, u32, Vec<u32>), String> {
+    let r =
+        semigraph_algos::bfs_resident(g, 0, &BfsOptions::default()).map_err(|e| e.to_string())?;
+    let levels = g
+        .backend()
+        .read_dense(&r.levels)
+        .map_err(|e| e.to_string())?;
+    Ok((r.push_steps, r.pull_steps, levels))
 }
 
 /// Every distributed algorithm over `comm` against the one-GPU algorithm on `one`.
