@@ -4,17 +4,17 @@
 //!
 //! - [`Partition`]: which vertices (rows) each rank owns, balanced by arcs.
 //! - [`Communicator`]: the ranks' backends and the collectives (all-gather of the owned rows,
-//!   all-reduce by the semiring's `add`); [`LocalComm`] simulates `k` ranks in one process
-//!   (any backend, even one shared by every rank), `semigraph-gpu`'s `NcclComm` is one GPU a
-//!   rank through NCCL.
+//!   all-gather of sparse blocks held in work queues, all-reduce by the semiring's `add`);
+//!   [`LocalComm`] simulates `k` ranks in one process (any backend, even one shared by every
+//!   rank), `semigraph-gpu`'s `NcclComm` is one GPU a rank through NCCL.
 //! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
 //!   (and, as asked, the same arcs for pushing and its vertices' out-arcs), with helpers for
 //!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]).
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
-//!   all-gather of its output blocks after each: [`bfs`], [`bellman_ford`], [`pagerank`],
-//!   [`wcc`] (and their
-//!   `_resident` forms, results left on rank 0), and [`apsp`]
-//!   (min-plus squaring with the rows of `D` split). Results equal the one-device results
+//!   all-gather of its output blocks after each (of only the new vertices for the
+//!   traversals): [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their `_resident`
+//!   forms, results left on rank 0), and [`apsp`] (min-plus squaring with the rows of `D`
+//!   split). Results equal the one-device results
 //!   (levels, distances and components exactly; PageRank to rounding).
 //!
 //! ```
