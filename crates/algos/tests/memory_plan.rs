@@ -104,7 +104,7 @@ fn runs_stay_within_their_plans_here() {
 fn apsp_stays_within_its_plan() {
     let _one = ONE.lock().unwrap();
     let cpu = CpuBackend::new();
-    let g = generate::grid(24, 24, 1, 9, 3);
+    let g = generate::grid(16, 16, 1, 9, 3);
     let n = g.num_vertices();
     let a = g.to_csr::<MinPlus<i32>, u32>().unwrap();
     let gr = Graph::new(&cpu, &a, GraphOptions::default()).unwrap();
