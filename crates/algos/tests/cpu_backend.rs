@@ -1,6 +1,6 @@
 //! The shared backend suite on the CPU backend: every format x built-in semiring x operation,
-//! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); twice,
-//! once with relaxation steps in place (small frontiers) and once in parallel.
+//! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); then the
+//! tests that relax again with every relaxation step on the parallel path.
 
 use std::process::ExitCode;
 
@@ -11,8 +11,8 @@ fn main() -> ExitCode {
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, None, || Ok::<_, String>(CpuBackend::new()));
     // Again with every relaxation step on the parallel (sorting) path, which the small test
-    // frontiers never take by default: the same tests under `par::`.
-    semigraph_testkit::backend_suite::register_prefixed(&mut h, "par::", None, || {
+    // frontiers never take by default: the tests that relax, under `par::`.
+    semigraph_testkit::backend_suite::register_relaxation(&mut h, "par::", None, || {
         Ok::<_, String>(CpuBackend::with_parallel_threshold(0))
     });
     h.run()
