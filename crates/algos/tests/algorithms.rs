@@ -148,6 +148,42 @@ fn errors_are_values_not_panics() {
     assert_eq!(msg, "negative cycle through 2 vertices: 4 -> 7 -> 4");
 }
 
+/// A push batch must not run unread a step whose frontier Beamer's rule pulls: the source's
+/// one neighbour has 100 out-arcs (a small frontier, after which batches used to double),
+/// and those 100 vertices hold 15,000 arcs, nearly every arc left, so the third level pulls
+/// (the batch rule bounds what a step it does not watch can reach by the largest
+/// out-degree).
+#[test]
+fn bfs_pulls_where_a_batch_would_have_pushed_unread() {
+    let (n, fan, spread) = (20_000u32, 100u32, 150u32);
+    let mut arcs: Vec<(u32, u32, u32)> = vec![(0, 1, 1)];
+    arcs.extend((2..fan + 2).map(|v| (1, v, 1)));
+    for v in 2..fan + 2 {
+        for k in 0..spread {
+            arcs.push((v, fan + 2 + (v * 7919 + k * 104_729) % (n - fan - 2), 1));
+        }
+    }
+    let a = arcs_to_csr::<BfsSemiring>(n as usize, &arcs).unwrap();
+    let b = cpu();
+    let g = Graph::new(&b, &a, pull()).unwrap();
+    let r = bfs(&g, 0, &BfsOptions::default()).unwrap();
+    let push_only = bfs(
+        &g,
+        0,
+        &BfsOptions {
+            direction: Direction::Push,
+        },
+    )
+    .unwrap();
+    assert_eq!(r.levels, push_only.levels);
+    assert!(
+        r.pull_steps >= 1,
+        "the third level must pull: {} push + {} pull levels",
+        r.push_steps,
+        r.pull_steps
+    );
+}
+
 #[test]
 fn zero_weight_cycles_keep_predecessors_acyclic() {
     // s=2 -> a=0 (1); 0 <-> 1 with weight 0: a tie through the cycle must not rewrite the
