@@ -74,21 +74,24 @@ extern "C" __global__ void KERNEL(PARAMS) {
         Kernel::QueueRelaxLoop => {
             r#"// Up to `max_steps` relaxation steps of a small frontier in one block: phases 1 (relax), 2
 // (witnesses) and 3 (values, step numbers) of each step as in QueueRelax, QueueWitness and
-// QueueFill, separated by __syncthreads instead of launches, with the frontier kept as a tile
-// in shared memory from one step to the next (the queues in global memory are written too).
+// QueueFill, separated by __syncthreads instead of launches. A frontier of at most blockDim.x
+// entries is kept as a tile in shared memory from one step to the next; a longer one (up to
+// `limit` entries) is read from its queue in global memory a tile at a time (the queues in
+// global memory are always written too).
 // The frontier starts in queue A; A and B alternate (B is the target of even steps, with stamp
 // bstamp + step / 2; A of odd ones, astamp + step / 2). Stops before a step whose frontier is
-// empty, or has more than `limit` entries, more than blockDim.x or more than `arc_limit` arcs
-// (then A's header word 3 is 1, else 0). At the end the frontier is in A (copied from B after
-// an odd number of steps) and A's membership (stamp afinal) is exactly its entries.
+// empty, or has more than `limit` entries or more than `arc_limit` arcs (then A's header word
+// 3 is 1, else 0). At the end the frontier is in A (copied from B after an odd number of
+// steps) and A's membership (stamp afinal) is exactly its entries.
 extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     SG_TILE_SHARED;
     __shared__ sg_idx_t s_next[SG_TILE];
-    __shared__ unsigned long long s_count;
+    __shared__ unsigned long long s_count, s_arcs;
     unsigned int tid = threadIdx.x, nt = blockDim.x;
     // Every thread keeps the header of the current frontier.
     unsigned long long len = ah[0], done = ah[1], before = ah[2];
     int in_a = 1, limited = 0;
+    // tiled: the frontier is the tile in shared memory (at most nt entries).
     bool tiled = len > 0 && len <= nt && len <= limit;
     // Deferred entries (use_defer: not below `bound`) get no arcs in a tile, and are appended to
     // the far queue when the step that consumes them runs.
@@ -97,10 +100,28 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
                             use_defer ? 1 : 0, vb, fi, fv, fh, fmember, fstamp);
     for (unsigned int step = 0; step < max_steps; ++step) {
         if (len == 0) break;
-        if (!tiled) { limited = 1; break; }
-        unsigned int cnt = (unsigned int)len, arcs = s_off[cnt];
+        if (len > limit) { limited = 1; break; }
+        sg_idx_t* ci_ = in_a ? ai : bi;  // the current frontier's queue
+        sr_t* cv_ = in_a ? avals : bvals;
+        unsigned long long arcs;
+        if (tiled) {
+            arcs = s_off[(unsigned int)len];
+        } else {
+            // The frontier's arcs, counted before any is relaxed (deferred entries included).
+            if (tid == 0) s_arcs = 0;
+            __syncthreads();
+            unsigned long long own = 0;
+            for (unsigned long long f = tid; f < len; f += nt) {
+                sg_idx_t j = ci_[f];
+                own += (unsigned long long)(rp[j + 1] - rp[j]);
+            }
+            for (unsigned int off = 16; off > 0; off >>= 1) own += __shfl_down_sync(SG_FULL, own, off);
+            if ((tid & 31u) == 0 && own != 0) atomicAdd(&s_arcs, own);
+            __syncthreads();
+            arcs = s_arcs;
+        }
         if (arcs > arc_limit) { limited = 1; break; }
-        if (use_defer && tid < cnt && !(s_x[tid] < vb))
+        if (tiled && use_defer && tid < len && !(s_x[tid] < vb))
             sg_defer_entry(s_k[tid], s_x[tid], fi, fv, fh, fmember, fstamp);
         sg_idx_t* ti = in_a ? bi : ai;
         sr_t* tv = in_a ? bvals : avals;
@@ -109,22 +130,29 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         unsigned int stamp = (in_a ? bstamp : astamp) + step / 2;
         if (tid == 0) s_count = 0;
         __syncthreads();
-        unsigned int e = 0;
-        for (unsigned int g0 = tid & ~31u; g0 < arcs; g0 += nt) {
-            SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
-            unsigned long long pos = sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d,
-                                                  steps, only_new, tm, stamp, parents,
-                                                  use_parents, ti, &s_count);
-            if (pos < SG_TILE) s_next[pos] = j;
-        }
-        __syncthreads();
-        if (use_parents) {
-            e = 0;
-            for (unsigned int g0 = tid & ~31u; g0 < arcs; g0 += nt) {
-                SG_TILE_ARC(g0, arcs, cnt, e, ok, p, j);
-                if (ok && tm[j] == stamp && SG_ALLOWS(j)) sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+        // Phase 1 (and 2), a tile of the frontier at a time.
+        for (int phase = 1; phase <= (use_parents ? 2 : 1); ++phase) {
+            for (unsigned long long base = 0; base < len; base += nt) {
+                unsigned int cnt = (unsigned int)(len - base < nt ? len - base : nt);
+                // A frontier longer than a tile is loaded tile by tile (its deferred entries go
+                // to the far queue in phase 1's load).
+                if (!tiled) sg_load_tile(rp, ci_, cv_, base, cnt, s_k, s_x, s_start, s_off, s_warp,
+                                         use_defer ? (phase == 1 ? 2 : 1) : 0, vb, fi, fv, fh,
+                                         fmember, fstamp);
+                unsigned int tarcs = s_off[cnt], e = 0;
+                for (unsigned int g0 = tid & ~31u; g0 < tarcs; g0 += nt) {
+                    SG_TILE_ARC(g0, tarcs, cnt, e, ok, p, j);
+                    if (phase == 1) {
+                        unsigned long long pos = sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av,
+                                                              p, d, steps, only_new, tm, stamp,
+                                                              parents, use_parents, ti, &s_count);
+                        if (pos < SG_TILE) s_next[pos] = j;
+                    } else if (ok && tm[j] == stamp && SG_ALLOWS(j)) {
+                        sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+                    }
+                }
+                __syncthreads();
             }
-            __syncthreads();
         }
         unsigned long long c = s_count;
         unsigned int next = (unsigned int)(done + 1);
@@ -154,6 +182,9 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
                 tv[f] = d[j];
                 if (use_steps) steps[j] = next;
             }
+            // The next step reads these values (and the appended ids) from global memory.
+            __threadfence_block();
+            __syncthreads();
         }
         if (tid == 0) { th[0] = c; th[1] = done + 1; th[2] = before + len; }
         before += len;
@@ -288,6 +319,13 @@ __device__ __forceinline__ unsigned long long sg_unit_load(const sr_t* p) {
     if (sizeof(sr_t) == 8) return *(const volatile unsigned long long*)p;
     if (sizeof(sr_t) == 4) return *(const volatile unsigned int*)p;
     return *(const volatile unsigned int*)((unsigned long long)p & ~3ull);
+}
+// The value at p within the atomic unit u read from it by sg_unit_load.
+__device__ __forceinline__ sr_t sg_unit_value(unsigned long long u, const sr_t* p) {
+    if (sizeof(sr_t) == 8 || sizeof(sr_t) == 4) return sr_from_word((sr_word_t)u);
+    unsigned int shift = (unsigned int)((unsigned long long)p & 3ull) * 8u;
+    unsigned int mask = sizeof(sr_t) == 1 ? 0xffu : 0xffffu;
+    return sr_from_word((sr_word_t)(((unsigned int)u >> shift) & mask));
 }
 // Atomically *p = add(*p, v) if v improves *p as it is at that instant, starting from the unit
 // `old` read earlier; true if this call changed *p (a thread that read a stale value never
@@ -477,8 +515,14 @@ __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_
         unsigned int sn = only_new ? seen[j] : SG_SENTINEL;
         unsigned long long old = sg_unit_load(&d[j]);
         sr_t t = sr_mul(av[p], x, kk);
-        if (sn == SG_SENTINEL && !sr_is_zero(t) && sr_atomic_improve_from(&d[j], t, old))
+        if (sn == SG_SENTINEL && !sr_is_zero(t) && sr_improves(sg_unit_value(old, &d[j]), t)) {
+            // A term that improves d[j] as read in this step means that d[j] improves in this
+            // step: by this thread's update, or by the one that made it fail (the update fails
+            // only once d[j] has changed since the read). So the first such thread appends j,
+            // and its claim is issued beside the update instead of after it.
             app = atomicExch(&member[j], stamp) != stamp;
+            sr_atomic_improve_from(&d[j], t, old);
+        }
     }
     if (app && use_parents) parents[j] = SG_SENTINEL;
     unsigned long long pos = sg_append_slot(app, count);

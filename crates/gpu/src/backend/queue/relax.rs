@@ -187,9 +187,10 @@ impl GpuBackend {
     }
 
     /// [`Frontier::queue_relax_steps`](semigraph_algos::Frontier::queue_relax_steps): a frontier known to be
-    /// small runs its steps in one launch of one block ([`Kernel::QueueRelaxLoop`]), which
-    /// stops by itself once the frontier outgrows the block; a larger or unknown one runs
-    /// step by step over the whole GPU.
+    /// small (at most [`LOOP_ENTRIES`] entries by default) runs its steps in one launch of one
+    /// block ([`Kernel::QueueRelaxLoop`]), which stops by itself before a frontier of more
+    /// entries or arcs than one block should take; a larger or unknown one runs step by step
+    /// over the whole GPU.
     pub(super) fn relax_steps<S: Semiring>(
         &self,
         mut step: RelaxStep<'_, '_, Self, S>,
@@ -278,7 +279,7 @@ impl GpuBackend {
             bstamp,
             afinal,
             max_steps,
-            limit: limit.min(LOOP_BLOCK as usize) as u64,
+            limit: limit.min(tune.loop_entries) as u64,
             arc_limit: tune.loop_arcs,
             use_defer: fa.use_defer,
             bound: fa.bound,
