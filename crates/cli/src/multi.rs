@@ -48,15 +48,12 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             let g = load(file, c)?;
             let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
             let a = csr_of::<BfsSemiring>(file, &g, true)?;
-            let comm = open()?;
-            let t = std::time::Instant::now();
-            let dg = DistGraph::new(&comm, &a, PUSH)?;
             let opts = BfsOptions {
                 direction: *direction,
             };
-            let r = dist::bfs(&dg, s, &opts).map_err(|e| named(file, e))?;
+            let (r, t) = on_gpus(file, &a, PUSH, &open, |dg| dist::bfs(dg, s, &opts))?;
             let mut h = Header::new(&command_line(), file, &g);
-            h.push(gpus(t.elapsed()));
+            h.push(gpus(t));
             crate::write_bfs(&Output::new(c), h, &g, &r)
         }
         Cmd::Sssp {
@@ -146,6 +143,23 @@ fn one_source(s: &[usize]) -> Res<usize> {
     }
 }
 
+/// `a` split over the GPUs (the communicator opened, then the blocks made) and `f` run on the
+/// split graph; returns `f`'s result and the time from the split to its end (the header's
+/// `gpus` field).
+fn on_gpus<S: semigraph_semiring::Semiring, R>(
+    file: &Path,
+    a: &semigraph_formats::Csr<S>,
+    blocks: DistOptions,
+    open: &dyn Fn() -> Res<NcclComm>,
+    f: impl FnOnce(&DistGraph<'_, NcclComm, S>) -> semigraph_algos::Result<R>,
+) -> Res<(R, std::time::Duration)> {
+    let comm = open()?;
+    let t = std::time::Instant::now();
+    let dg = DistGraph::new(&comm, a, blocks)?;
+    let r = f(&dg).map_err(|e| named(file, e))?;
+    Ok((r, t.elapsed()))
+}
+
 fn named(file: &Path, e: semigraph_algos::Error) -> CliError {
     CliError(format!("{}: {e}", file.display()))
 }
@@ -159,12 +173,9 @@ fn sssp<D: Distance>(
     gpus: Gpus<'_>,
 ) -> Res<()> {
     let a = csr_of::<MinPlus<D>>(file, g, false)?;
-    let comm = open()?;
-    let t = std::time::Instant::now();
-    let dg = DistGraph::new(&comm, &a, PUSH)?;
-    let r = dist::bellman_ford(&dg, s).map_err(|e| named(file, e))?;
+    let (r, t) = on_gpus(file, &a, PUSH, open, |dg| dist::bellman_ford(dg, s))?;
     let mut h = Header::new(&command_line(), file, g);
-    h.push(gpus(t.elapsed()));
+    h.push(gpus(t));
     h.push(Field::text(
         "algorithm",
         format!("bellman-ford, {} rounds", r.rounds),
@@ -198,15 +209,14 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
     gpus: Gpus<'_>,
 ) -> Res<()> {
     let a = csr_of::<MinPlus<D>>(file, g, false)?;
-    let comm = open()?;
-    let t = std::time::Instant::now();
     let blocks = DistOptions {
         push: false,
         out: false,
     };
-    let dg = DistGraph::new(&comm, &a, blocks)?;
-    let r = dist::apsp(&dg, next_hop.is_some()).map_err(|e| named(file, e))?;
-    h.push(gpus(t.elapsed()));
+    let (r, t) = on_gpus(file, &a, blocks, open, |dg| {
+        dist::apsp(dg, next_hop.is_some())
+    })?;
+    h.push(gpus(t));
     write_apsp(&Output::new(c), &h, &r, next_hop, integer)
 }
 
@@ -224,12 +234,9 @@ fn kernel(
 ) -> Res<()> {
     let g = load(file, c)?;
     let a = csr_of::<semigraph_semiring::OrAnd>(file, &g, true)?;
-    let comm = open()?;
-    let t = std::time::Instant::now();
-    let dg = DistGraph::new(&comm, &a, DistOptions::default())?;
-    let (what, values) = f(&dg, &g).map_err(|e| named(file, e))?;
+    let ((what, values), t) = on_gpus(file, &a, DistOptions::default(), open, |dg| f(dg, &g))?;
     let mut h = Header::new(&command_line(), file, &g);
-    h.push(gpus(t.elapsed()));
+    h.push(gpus(t));
     h.push(Field::text("result", what));
     write_values(&Output::new(c), &h, &g, &values)
 }
