@@ -249,11 +249,33 @@ macro_rules! kernel_args {
             }
             impl $args<'_> {
                 /// Launches `f` (this kernel, compiled for some semiring) with these arguments.
+                #[allow(dead_code)]
                 pub fn launch(
+                    self,
+                    dev: &$crate::device::Device,
+                    f: &CudaFunction,
+                    cfg: LaunchConfig,
+                ) -> Result<(), GpuError> {
+                    self.launch_as(dev, f, cfg, false)
+                }
+                /// [`launch`](Self::launch) with every block resident at once (a cooperative
+                /// launch, for kernels whose blocks wait for one another), or an error if they
+                /// cannot all be.
+                #[allow(dead_code)]
+                pub fn launch_cooperative(
+                    self,
+                    dev: &$crate::device::Device,
+                    f: &CudaFunction,
+                    cfg: LaunchConfig,
+                ) -> Result<(), GpuError> {
+                    self.launch_as(dev, f, cfg, true)
+                }
+                fn launch_as(
                     mut self,
                     dev: &$crate::device::Device,
                     f: &CudaFunction,
                     cfg: LaunchConfig,
+                    cooperative: bool,
                 ) -> Result<(), GpuError> {
                     dev.count_launch();
                     let mut l = dev.stream.launch_builder(f);
@@ -261,8 +283,16 @@ macro_rules! kernel_args {
                     // SAFETY: the arguments were pushed in the order and with the types of the
                     // kernel's parameter list, which `c_params` generated from this same
                     // declaration; buffer sizes are the caller's contract (each launch site
-                    // states the index ranges its kernel touches).
-                    unsafe { l.launch(cfg) }.map_err(|e| driver(format!("launch {f:?}"), e))?;
+                    // states the index ranges its kernel touches). A cooperative launch fails
+                    // (an error, not a hang) when its blocks cannot all be resident.
+                    let r = unsafe {
+                        if cooperative {
+                            l.launch_cooperative(cfg)
+                        } else {
+                            l.launch(cfg)
+                        }
+                    };
+                    r.map_err(|e| driver(format!("launch {f:?}"), e))?;
                     Ok(())
                 }
             }
@@ -294,6 +324,14 @@ kernel_args! {
         amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
         bstamp: U32, afinal: U32, max_steps: U32, limit: U64, arc_limit: U32, use_defer: I32,
         bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
+    }
+    /// Several steps in one cooperative launch (grid-wide barriers between phases).
+    QueueRelaxGrid => QueueRelaxGridArgs {
+        rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
+        only_new: I32, parents: WordsOut, use_parents: I32, ai: IdxOut, avals: ValsOut, ah: HdrOut,
+        amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
+        bstamp: U32, afinal: U32, max_steps: U32, limit: U64, use_defer: I32, bound: U64,
+        fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32, sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

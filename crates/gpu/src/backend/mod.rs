@@ -270,6 +270,9 @@ struct Scratch {
     member: CudaSlice<u32>,
     /// Stands for the values of an absent far queue (a launch without a deferral).
     far_vals: CudaSlice<u8>,
+    /// The grid barrier of [`Kernel::QueueRelaxGrid`](crate::codegen::Kernel::QueueRelaxGrid):
+    /// 8 words, zero between launches (each launch leaves them zero).
+    grid_sync: CudaSlice<u64>,
 }
 
 fn cfg1(n: u64) -> LaunchConfig {

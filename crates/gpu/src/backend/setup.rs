@@ -28,6 +28,7 @@ impl GpuBackend {
             hdr: dev.zeros::<u64>(4, "scratch")?,
             member: dev.zeros::<u32>(2, "scratch")?,
             far_vals: dev.zeros::<u8>(8, "scratch")?,
+            grid_sync: dev.zeros::<u64>(8, "grid barrier")?,
         };
         Ok(GpuBackend {
             dev,

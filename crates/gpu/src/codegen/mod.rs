@@ -130,6 +130,8 @@ pub enum Kernel {
     ColScatter,
     /// Several relaxation steps of a small frontier in one launch of one block.
     QueueRelaxLoop,
+    /// Several relaxation steps in one cooperative launch, grid-wide barriers between phases.
+    QueueRelaxGrid,
     /// Routes a queue's vertices by their current value into two queues (near/far).
     QueueSplit,
     /// `add` over a queue's values.
@@ -186,7 +188,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 67] = [
+    pub const ALL: [Kernel; 68] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -219,6 +221,7 @@ impl Kernel {
         Kernel::QueueWitness,
         Kernel::QueueFill,
         Kernel::QueueRelaxLoop,
+        Kernel::QueueRelaxGrid,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
         Kernel::QueueArcs,
@@ -291,6 +294,7 @@ impl Kernel {
             Kernel::QueueWitness => ("witness", "queue", "tiles"),
             Kernel::QueueFill => ("fill", "queue", "base"),
             Kernel::QueueRelaxLoop => ("relax", "queue", "block_loop"),
+            Kernel::QueueRelaxGrid => ("relax", "queue", "grid_loop"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
             Kernel::QueueArcs => ("arcs", "queue", "base"),
@@ -495,6 +499,7 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
             Kernel::QueueRelax
                 | Kernel::QueueWitness
                 | Kernel::QueueRelaxLoop
+                | Kernel::QueueRelaxGrid
                 | Kernel::QueueImproveDense
         ) {
             s.push_str(queue::HELPERS);

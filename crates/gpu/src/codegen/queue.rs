@@ -202,6 +202,103 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::QueueRelaxGrid => {
+            r#"// Up to `max_steps` relaxation steps in one cooperative launch (every block resident at
+// once): each step's phases 1 (relax), 2 (witnesses) and 3 (values, step numbers) as in
+// QueueRelax, QueueWitness and QueueFill, separated by grid-wide barriers (sg_grid_sync on
+// sync[0]) instead of launches: for frontiers past what QueueRelaxLoop's one block takes, whose
+// steps are too short to fill the GPU, so that the launches between them are what they cost.
+// The frontier starts in queue A; A and B alternate as in QueueRelaxLoop (B is the target of
+// even steps, with stamp bstamp + step / 2; A of odd ones, astamp + step / 2); the output
+// queue of a step was emptied by the step before (the first one's by the host). Stops before
+// a step whose frontier is empty or has more than `limit` entries (then A's header word 3 is 1,
+// else 0). At the end the frontier is in A (copied from B after an odd number of steps) and
+// A's membership (stamp afinal) is exactly its entries. `sync` (8 words) is zero at launch and
+// left zero.
+extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
+    SG_TILE_SHARED;
+    unsigned long long bar = 0;
+    int in_a = 1, limited = 0;
+    sr_t vb = sr_from_bits(bound);
+    for (unsigned int step = 0; step < max_steps; ++step) {
+        sg_idx_t* qi = in_a ? ai : bi;
+        sr_t* qv = in_a ? avals : bvals;
+        unsigned long long* qh = in_a ? ah : bh;
+        sg_idx_t* ti = in_a ? bi : ai;
+        sr_t* tv = in_a ? bvals : avals;
+        unsigned long long* th = in_a ? bh : ah;
+        unsigned int* tm = in_a ? bmember : amember;
+        unsigned int stamp = (in_a ? bstamp : astamp) + step / 2;
+        unsigned long long len = *(volatile unsigned long long*)&qh[0];
+        if (len == 0) break;
+        if (len > limit) { limited = 1; break; }
+        // Phase 1 (QueueRelax).
+        if (sg_gid() == 0) {
+            volatile unsigned long long* vq = qh;
+            th[1] = vq[1] + 1ull; th[2] = vq[2] + len; th[3] = 0;
+        }
+        unsigned int parts = sg_tile_parts(len);
+        for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+            unsigned int cnt, lo, hi, e = 0;
+            sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp,
+                         use_defer ? 2 : 0, vb, fi, fv, fh, fmember, fstamp);
+            for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+                SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
+                sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d, steps, only_new, tm,
+                             stamp, parents, use_parents, ti, &th[0]);
+            }
+            __syncthreads();
+        }
+        sg_grid_sync(sync, &bar);
+        // Phase 2 (QueueWitness).
+        if (use_parents) {
+            for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+                unsigned int cnt, lo, hi, e = 0;
+                sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off,
+                             s_warp, use_defer ? 1 : 0, vb, nullptr, nullptr, nullptr, nullptr, 0u);
+                for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+                    SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
+                    if (ok && *(volatile unsigned int*)&tm[j] == stamp && SG_ALLOWS(j))
+                        sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+                }
+                __syncthreads();
+            }
+            sg_grid_sync(sync, &bar);
+        }
+        // Phase 3 (QueueFill), reading values through L2 (other blocks wrote them in this
+        // launch); the input queue is emptied for the step after next to write.
+        unsigned long long c = *(volatile unsigned long long*)&th[0];
+        unsigned int next = (unsigned int)*(volatile unsigned long long*)&th[1];
+        for (unsigned long long e = sg_gid(); e < c; e += sg_nthreads()) {
+            sg_idx_t j = *(volatile sg_idx_t*)&ti[e];
+            tv[e] = sg_ld_l2(&d[j]);
+            if (use_steps) steps[j] = next;
+        }
+        if (sg_gid() == 0) qh[0] = 0;
+        sg_grid_sync(sync, &bar);
+        in_a = !in_a;
+    }
+    // The final frontier into A, each entry with A's final stamp.
+    unsigned long long len = *(volatile unsigned long long*)&(in_a ? ah : bh)[0];
+    for (unsigned long long f = sg_gid(); f < len; f += sg_nthreads()) {
+        sg_idx_t j;
+        if (in_a) {
+            j = *(volatile sg_idx_t*)&ai[f];
+        } else {
+            j = *(volatile sg_idx_t*)&bi[f];
+            ai[f] = j;
+            avals[f] = bvals[f];
+        }
+        amember[j] = afinal;
+    }
+    if (sg_gid() == 0) {
+        if (!in_a) { ah[0] = bh[0]; ah[1] = bh[1]; ah[2] = bh[2]; }
+        ah[3] = (unsigned long long)limited;
+    }
+    sg_grid_done(sync);
+}
+"#
+        }
         Kernel::QueueSplit => {
             r#"// Routes each vertex i of the queue by its current value v = d[i]: lo <= v < hi to the inside
 // queue, v >= hi to the outside queue (if any), v < lo dropped; a receiving queue holds a vertex
@@ -381,6 +478,35 @@ __device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned 
     base = __shfl_sync(SG_FULL, base, leader);
     return base + (unsigned long long)__popc(b & ((1u << lane) - 1u));
 }
+// The value at p read through L2 (a volatile load of its own size): what other blocks of a
+// cooperative launch wrote (an SM's L1 is not kept coherent with other SMs' writes).
+__device__ __forceinline__ sr_t sg_ld_l2(const sr_t* p) {
+    return sr_from_word(*(const volatile sr_word_t*)p);
+}
+// A barrier of the whole grid (every block resident: a cooperative launch) on the count *bar
+// (zero at launch); *phase is the calling thread's count of barriers passed times gridDim.x.
+// Writes before it are visible after it to reads through L2 (volatile or atomic: an SM's L1
+// is not kept coherent with other SMs' writes).
+__device__ __forceinline__ void sg_grid_sync(unsigned long long* bar, unsigned long long* phase) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *phase += gridDim.x;
+        __threadfence();
+        atomicAdd(bar, 1ull);
+        while (*(volatile unsigned long long*)bar < *phase) {}
+        __threadfence();
+    }
+    __syncthreads();
+}
+// The end of a launch that used sg_grid_sync on sync[0]: the last block to finish zeroes
+// sync[0] and sync[1] for the next launch (stream order makes that one see zeros).
+__device__ __forceinline__ void sg_grid_done(unsigned long long* sync) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&sync[1], 1ull) == gridDim.x - 1) { sync[0] = 0; sync[1] = 0; }
+    }
+}
 // Appends a deferred entry (k, x) to the far queue unless k is there already.
 __device__ __forceinline__ void sg_defer_entry(sg_idx_t k, sr_t x, sg_idx_t* fi, sr_t* fv,
                                                unsigned long long* fh, unsigned int* fmember,
@@ -434,8 +560,10 @@ __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
                              unsigned int* fmember, unsigned int fstamp) {
     unsigned int tid = threadIdx.x, deg = 0;
     if (tid < cnt) {
-        sg_idx_t kk = qi[base + tid];
-        sr_t x = qv[base + tid];
+        // Through L2: in a cooperative launch other blocks wrote the queue (an SM's L1 is not
+        // kept coherent with their writes).
+        sg_idx_t kk = *(const volatile sg_idx_t*)&qi[base + tid];
+        sr_t x = sg_ld_l2(&qv[base + tid]);
         s_k[tid] = kk;
         s_x[tid] = x;
         if (defer && !(x < bound)) {
@@ -512,7 +640,7 @@ __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_
     bool app = false;
     if (allowed) {
         // Both loads in flight together.
-        unsigned int sn = only_new ? seen[j] : SG_SENTINEL;
+        unsigned int sn = only_new ? *(const volatile unsigned int*)&seen[j] : SG_SENTINEL;
         unsigned long long old = sg_unit_load(&d[j]);
         sr_t t = sr_mul(av[p], x, kk);
         if (sn == SG_SENTINEL && !sr_is_zero(t) && sr_improves(sg_unit_value(old, &d[j]), t)) {
@@ -534,6 +662,7 @@ __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_
 __device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, sr_t a,
                                                const sr_t* d, unsigned int* parents) {
     sr_t t = sr_mul(a, x, kk);
-    if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(d[j])) atomicMin(&parents[j], (unsigned int)kk);
+    if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(sg_ld_l2(&d[j])))
+        atomicMin(&parents[j], (unsigned int)kk);
 }
 "#;

@@ -144,6 +144,35 @@ __device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned 
     base = __shfl_sync(SG_FULL, base, leader);
     return base + (unsigned long long)__popc(b & ((1u << lane) - 1u));
 }
+// The value at p read through L2 (a volatile load of its own size): what other blocks of a
+// cooperative launch wrote (an SM's L1 is not kept coherent with other SMs' writes).
+__device__ __forceinline__ sr_t sg_ld_l2(const sr_t* p) {
+    return sr_from_word(*(const volatile sr_word_t*)p);
+}
+// A barrier of the whole grid (every block resident: a cooperative launch) on the count *bar
+// (zero at launch); *phase is the calling thread's count of barriers passed times gridDim.x.
+// Writes before it are visible after it to reads through L2 (volatile or atomic: an SM's L1
+// is not kept coherent with other SMs' writes).
+__device__ __forceinline__ void sg_grid_sync(unsigned long long* bar, unsigned long long* phase) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *phase += gridDim.x;
+        __threadfence();
+        atomicAdd(bar, 1ull);
+        while (*(volatile unsigned long long*)bar < *phase) {}
+        __threadfence();
+    }
+    __syncthreads();
+}
+// The end of a launch that used sg_grid_sync on sync[0]: the last block to finish zeroes
+// sync[0] and sync[1] for the next launch (stream order makes that one see zeros).
+__device__ __forceinline__ void sg_grid_done(unsigned long long* sync) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&sync[1], 1ull) == gridDim.x - 1) { sync[0] = 0; sync[1] = 0; }
+    }
+}
 // Appends a deferred entry (k, x) to the far queue unless k is there already.
 __device__ __forceinline__ void sg_defer_entry(sg_idx_t k, sr_t x, sg_idx_t* fi, sr_t* fv,
                                                unsigned long long* fh, unsigned int* fmember,
@@ -197,8 +226,10 @@ __device__ void sg_load_tile(const sg_idx_t* __restrict__ rp, const sg_idx_t* qi
                              unsigned int* fmember, unsigned int fstamp) {
     unsigned int tid = threadIdx.x, deg = 0;
     if (tid < cnt) {
-        sg_idx_t kk = qi[base + tid];
-        sr_t x = qv[base + tid];
+        // Through L2: in a cooperative launch other blocks wrote the queue (an SM's L1 is not
+        // kept coherent with their writes).
+        sg_idx_t kk = *(const volatile sg_idx_t*)&qi[base + tid];
+        sr_t x = sg_ld_l2(&qv[base + tid]);
         s_k[tid] = kk;
         s_x[tid] = x;
         if (defer && !(x < bound)) {
@@ -275,7 +306,7 @@ __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_
     bool app = false;
     if (allowed) {
         // Both loads in flight together.
-        unsigned int sn = only_new ? seen[j] : SG_SENTINEL;
+        unsigned int sn = only_new ? *(const volatile unsigned int*)&seen[j] : SG_SENTINEL;
         unsigned long long old = sg_unit_load(&d[j]);
         sr_t t = sr_mul(av[p], x, kk);
         if (sn == SG_SENTINEL && !sr_is_zero(t) && sr_improves(sg_unit_value(old, &d[j]), t)) {
@@ -297,7 +328,8 @@ __device__ __forceinline__ unsigned long long sg_relax_arc(bool allowed, sg_idx_
 __device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, sr_t a,
                                                const sr_t* d, unsigned int* parents) {
     sr_t t = sr_mul(a, x, kk);
-    if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(d[j])) atomicMin(&parents[j], (unsigned int)kk);
+    if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(sg_ld_l2(&d[j])))
+        atomicMin(&parents[j], (unsigned int)kk);
 }
 // Up to `max_steps` relaxation steps of a small frontier in one block: phases 1 (relax), 2
 // (witnesses) and 3 (values, step numbers) of each step as in QueueRelax, QueueWitness and

@@ -13,7 +13,9 @@
 //! a million arcs is spread over a block instead of one thread. A small frontier runs many
 //! steps in one launch of one block ([`Kernel::QueueRelaxLoop`], a tile at a time when it is
 //! longer than a tile): the launches and host round trips of a step, not its arcs, are what a
-//! road graph's thousand levels cost.
+//! road graph's thousand levels cost. A mid-sized frontier runs many steps in one cooperative
+//! launch of a block per multiprocessor ([`Kernel::QueueRelaxGrid`]), grid-wide barriers
+//! between the phases of a step instead of launches.
 //!
 //! [`Frontier::queue_len`]: semigraph_algos::Frontier::queue_len
 
@@ -35,7 +37,8 @@ use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
     QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs, QueueWitnessArgs,
+    QueueRelaxGridArgs, QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs,
+    QueueWitnessArgs,
 };
 
 /// A work queue in device memory.
@@ -111,7 +114,15 @@ const LOOP_ENTRIES: usize = 4 * LOOP_BLOCK as usize;
 /// most 3,465 arcs).
 const LOOP_ARCS: u32 = 4096;
 
-/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]).
+/// Longest frontier that [`Kernel::QueueRelaxGrid`] runs by default: past it a step has work
+/// enough to fill the GPU, and runs as its own launches with a grid sized to it.
+const GRID_ENTRIES: usize = 1 << 16;
+
+/// Threads of each block of [`Kernel::QueueRelaxGrid`] (one block per multiprocessor).
+const GRID_BLOCK: u32 = 512;
+
+/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
+/// cooperative launch ([`Kernel::QueueRelaxGrid`]).
 #[derive(Clone, Copy, Debug)]
 struct Tuning {
     /// Longest frontier (`SEMIGRAPH_LOOP_ENTRIES`, default [`LOOP_ENTRIES`]; 0 turns the one
@@ -119,6 +130,9 @@ struct Tuning {
     loop_entries: usize,
     /// Most arcs of a step's frontier (`SEMIGRAPH_LOOP_ARCS`, default [`LOOP_ARCS`]).
     loop_arcs: u32,
+    /// Longest frontier of the cooperative launch (`SEMIGRAPH_GRID_ENTRIES`, default
+    /// [`GRID_ENTRIES`]; 0 turns it off).
+    grid_entries: usize,
 }
 
 impl GpuBackend {
@@ -166,6 +180,8 @@ impl GpuBackend {
                     .map_or(LOOP_ENTRIES, |v| v.min(u32::MAX as u64) as usize),
                 loop_arcs: env("SEMIGRAPH_LOOP_ARCS")
                     .map_or(LOOP_ARCS, |v| v.min(u32::MAX as u64) as u32),
+                grid_entries: env("SEMIGRAPH_GRID_ENTRIES")
+                    .map_or(GRID_ENTRIES, |v| v.min(u32::MAX as u64) as usize),
             }
         })
     }

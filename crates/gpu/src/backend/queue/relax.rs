@@ -1,6 +1,7 @@
 //! The relaxation steps of the GPU work queues: one arc-balanced step over the whole GPU
 //! ([`Kernel::QueueRelax`]), and a run of steps in one block for a small frontier
-//! ([`Kernel::QueueRelaxLoop`]), with the checks that pick between them.
+//! ([`Kernel::QueueRelaxLoop`]) or in one cooperative launch ([`Kernel::QueueRelaxGrid`]), with
+//! the checks that pick between them.
 
 use super::*;
 
@@ -189,8 +190,10 @@ impl GpuBackend {
     /// [`Frontier::queue_relax_steps`](semigraph_algos::Frontier::queue_relax_steps): a frontier known to be
     /// small (at most [`LOOP_ENTRIES`] entries by default) runs its steps in one launch of one
     /// block ([`Kernel::QueueRelaxLoop`]), which stops by itself before a frontier of more
-    /// entries or arcs than one block should take; a larger or unknown one runs step by step
-    /// over the whole GPU.
+    /// entries or arcs than one block should take; a larger or unknown one in one cooperative
+    /// launch ([`Kernel::QueueRelaxGrid`]), which stops by itself before a frontier of more
+    /// than [`GRID_ENTRIES`]; a frontier that either refused, or known to be larger, runs a
+    /// step over the whole GPU.
     pub(super) fn relax_steps<S: Semiring>(
         &self,
         mut step: RelaxStep<'_, '_, Self, S>,
@@ -204,13 +207,119 @@ impl GpuBackend {
         assert_eq!(info.nrows, info.ncols, "relax_steps: A must be square");
         let tune = self.tuning();
         for done in 0..max_steps {
-            let small = tune.loop_entries > 0 && q.hint() <= tune.loop_entries.min(limit);
-            if small && !q.refused.swap(false, Ordering::Relaxed) {
-                return self.relax_loop(step, q, spare, max_steps - done, limit);
+            // A kernel that stopped before its first step (the frontier outgrew it) is not
+            // tried again on the same frontier: that step runs on its own.
+            if !q.refused.swap(false, Ordering::Relaxed) {
+                let hint = q.hint();
+                if tune.loop_entries > 0 && hint <= tune.loop_entries.min(limit) {
+                    return self.relax_loop(step, q, spare, max_steps - done, limit);
+                }
+                if tune.grid_entries > 0 && (hint == UNKNOWN || hint <= tune.grid_entries) {
+                    return self.relax_grid(step, q, spare, max_steps - done, limit);
+                }
             }
             self.relax_step(step.reborrow(), q, spare)?;
             std::mem::swap(q, spare);
         }
+        Ok(())
+    }
+
+    /// Up to `max_steps` steps in one cooperative launch of a block per multiprocessor
+    /// ([`Kernel::QueueRelaxGrid`]), which stops by itself before a frontier longer than
+    /// `limit` or [`GRID_ENTRIES`].
+    fn relax_grid<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<(), GpuError> {
+        let RelaxStep {
+            d,
+            a,
+            mask,
+            out,
+            defer,
+        } = step;
+        let c = self.check_step(d, &out, q.n, a, spare.n)?;
+        let tune = self.tuning();
+        let max_steps = max_steps.min(u32::MAX as usize - 2) as u32;
+        // As in `relax_loop`: steps 0, 2, ... write `spare` (B), steps 1, 3, ... write `q` (A).
+        let bstamp = self.reserve_gens(spare, max_steps.div_ceil(2).max(1))?;
+        let astamp = self.reserve_gens(q, max_steps / 2 + 1)?;
+        let afinal = q.stamp;
+        self.zero_len(spare)?;
+        let sms = self
+            .dev
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_err(|e| driver("read the multiprocessor count", e))?
+            .max(1) as u32;
+        let StepOutputs {
+            parents,
+            steps,
+            only_new,
+        } = out;
+        let mut sc = self.scratch();
+        let sc = &mut *sc;
+        let f = self.dev.func::<S>(Kernel::QueueRelaxGrid)?;
+        let ncols = a.info.ncols;
+        let fa = FarArgs::new(
+            defer,
+            q.n,
+            "relax_steps",
+            &mut sc.idx,
+            &mut sc.far_vals,
+            &mut sc.hdr,
+            &mut sc.member,
+        );
+        QueueRelaxGridArgs {
+            rp: &c.rp,
+            ci: &c.ci,
+            av: c.vals.arg(),
+            d: &mut d.buf,
+            mask: self.mask_args(mask, ncols),
+            use_steps: steps.is_some() as i32,
+            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
+            only_new: only_new as i32,
+            use_parents: parents.is_some() as i32,
+            parents: parents.map_or(&mut sc.words, |p| &mut p.buf),
+            ai: &mut q.idx,
+            avals: &mut q.vals,
+            ah: &mut q.hdr,
+            amember: &mut q.member,
+            astamp,
+            bi: &mut spare.idx,
+            bvals: &mut spare.vals,
+            bh: &mut spare.hdr,
+            bmember: &mut spare.member,
+            bstamp,
+            afinal,
+            max_steps,
+            limit: limit.min(tune.grid_entries) as u64,
+            use_defer: fa.use_defer,
+            bound: fa.bound,
+            fi: fa.fi,
+            fv: fa.fv,
+            fh: fa.fh,
+            fmember: fa.fm,
+            fstamp: fa.fstamp,
+            sync: &mut sc.grid_sync,
+        }
+        .launch_cooperative(
+            &self.dev,
+            &f,
+            LaunchConfig {
+                grid_dim: (sms, 1, 1),
+                block_dim: (GRID_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            },
+        )?;
+        q.set_hint(UNKNOWN);
+        spare.set_hint(UNKNOWN);
         Ok(())
     }
 
