@@ -317,21 +317,16 @@ kernel_args! {
     QueueFill => QueueFillArgs {
         ti: IdxIn, th: HdrIn, d: ValsIn, tv: ValsOut, steps: WordsOut, use_steps: I32,
     }
-    /// Several steps of a small frontier in one block.
-    QueueRelaxLoop => QueueRelaxLoopArgs {
+    /// Several steps of a small frontier in one block, or (cooperatively launched) of a
+    /// mid-sized one over the whole GPU; `arc_limit` is the one block's, `sync` the grid
+    /// barrier's.
+    QueueRelaxLoop | QueueRelaxGrid => QueueRelaxLoopArgs {
         rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
         only_new: I32, parents: WordsOut, use_parents: I32, ai: IdxOut, avals: ValsOut, ah: HdrOut,
         amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
         bstamp: U32, afinal: U32, max_steps: U32, limit: U64, arc_limit: U32, use_defer: I32,
         bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
-    }
-    /// Several steps in one cooperative launch (grid-wide barriers between phases).
-    QueueRelaxGrid => QueueRelaxGridArgs {
-        rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, mask: Mask, steps: WordsOut, use_steps: I32,
-        only_new: I32, parents: WordsOut, use_parents: I32, ai: IdxOut, avals: ValsOut, ah: HdrOut,
-        amember: U32Out, astamp: U32, bi: IdxOut, bvals: ValsOut, bh: HdrOut, bmember: U32Out,
-        bstamp: U32, afinal: U32, max_steps: U32, limit: U64, use_defer: I32, bound: U64,
-        fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32, sync: HdrOut,
+        sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

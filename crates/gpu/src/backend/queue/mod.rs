@@ -37,8 +37,7 @@ use crate::device::{bits, bytes_of, scalars_from};
 use crate::error::{GpuError, driver};
 use crate::params::{
     QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueRelaxGridArgs, QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs,
-    QueueWitnessArgs,
+    QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs, QueueWitnessArgs,
 };
 
 /// A work queue in device memory.

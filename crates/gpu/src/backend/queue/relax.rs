@@ -235,21 +235,6 @@ impl GpuBackend {
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
-        let RelaxStep {
-            d,
-            a,
-            mask,
-            out,
-            defer,
-        } = step;
-        let c = self.check_step(d, &out, q.n, a, spare.n)?;
-        let tune = self.tuning();
-        let max_steps = max_steps.min(u32::MAX as usize - 2) as u32;
-        // As in `relax_loop`: steps 0, 2, ... write `spare` (B), steps 1, 3, ... write `q` (A).
-        let bstamp = self.reserve_gens(spare, max_steps.div_ceil(2).max(1))?;
-        let astamp = self.reserve_gens(q, max_steps / 2 + 1)?;
-        let afinal = q.stamp;
-        self.zero_len(spare)?;
         let sms = self
             .dev
             .ctx
@@ -258,74 +243,57 @@ impl GpuBackend {
             )
             .map_err(|e| driver("read the multiprocessor count", e))?
             .max(1) as u32;
-        let StepOutputs {
-            parents,
-            steps,
-            only_new,
-        } = out;
-        let mut sc = self.scratch();
-        let sc = &mut *sc;
-        let f = self.dev.func::<S>(Kernel::QueueRelaxGrid)?;
-        let ncols = a.info.ncols;
-        let fa = FarArgs::new(
-            defer,
-            q.n,
-            "relax_steps",
-            &mut sc.idx,
-            &mut sc.far_vals,
-            &mut sc.hdr,
-            &mut sc.member,
-        );
-        QueueRelaxGridArgs {
-            rp: &c.rp,
-            ci: &c.ci,
-            av: c.vals.arg(),
-            d: &mut d.buf,
-            mask: self.mask_args(mask, ncols),
-            use_steps: steps.is_some() as i32,
-            steps: steps.map_or(&mut sc.vals, |s| &mut s.buf),
-            only_new: only_new as i32,
-            use_parents: parents.is_some() as i32,
-            parents: parents.map_or(&mut sc.words, |p| &mut p.buf),
-            ai: &mut q.idx,
-            avals: &mut q.vals,
-            ah: &mut q.hdr,
-            amember: &mut q.member,
-            astamp,
-            bi: &mut spare.idx,
-            bvals: &mut spare.vals,
-            bh: &mut spare.hdr,
-            bmember: &mut spare.member,
-            bstamp,
-            afinal,
+        let cfg = LaunchConfig {
+            grid_dim: (sms, 1, 1),
+            block_dim: (GRID_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let limit = limit.min(self.tuning().grid_entries);
+        self.relax_run(
+            Kernel::QueueRelaxGrid,
+            cfg,
+            step,
+            q,
+            spare,
             max_steps,
-            limit: limit.min(tune.grid_entries) as u64,
-            use_defer: fa.use_defer,
-            bound: fa.bound,
-            fi: fa.fi,
-            fv: fa.fv,
-            fh: fa.fh,
-            fmember: fa.fm,
-            fstamp: fa.fstamp,
-            sync: &mut sc.grid_sync,
-        }
-        .launch_cooperative(
-            &self.dev,
-            &f,
-            LaunchConfig {
-                grid_dim: (sms, 1, 1),
-                block_dim: (GRID_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            },
-        )?;
-        q.set_hint(UNKNOWN);
-        spare.set_hint(UNKNOWN);
-        Ok(())
+            limit,
+        )
     }
 
     /// Up to `max_steps` steps of a small frontier in one launch of one block.
     fn relax_loop<S: Semiring>(
         &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        max_steps: usize,
+        limit: usize,
+    ) -> Result<(), GpuError> {
+        let cfg = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (LOOP_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let limit = limit.min(self.tuning().loop_entries);
+        self.relax_run(
+            Kernel::QueueRelaxLoop,
+            cfg,
+            step,
+            q,
+            spare,
+            max_steps,
+            limit,
+        )
+    }
+
+    /// Up to `max_steps` steps from `q` in one launch of `kernel` ([`Kernel::QueueRelaxLoop`],
+    /// or [`Kernel::QueueRelaxGrid`] launched cooperatively), stopping before a frontier of
+    /// more than `limit` entries; the frontier ends in `q`.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_run<S: Semiring>(
+        &self,
+        kernel: Kernel,
+        cfg: LaunchConfig,
         step: RelaxStep<'_, '_, Self, S>,
         q: &mut GpuQueue<S>,
         spare: &mut GpuQueue<S>,
@@ -347,6 +315,11 @@ impl GpuBackend {
         let bstamp = self.reserve_gens(spare, max_steps.div_ceil(2).max(1))?;
         let astamp = self.reserve_gens(q, max_steps / 2 + 1)?;
         let afinal = q.stamp;
+        // The cooperative kernel expects the first step's output empty (the one block keeps
+        // its outputs' lengths itself).
+        if kernel == Kernel::QueueRelaxGrid {
+            self.zero_len(spare)?;
+        }
         let StepOutputs {
             parents,
             steps,
@@ -354,7 +327,7 @@ impl GpuBackend {
         } = out;
         let mut sc = self.scratch();
         let sc = &mut *sc;
-        let f = self.dev.func::<S>(Kernel::QueueRelaxLoop)?;
+        let f = self.dev.func::<S>(kernel)?;
         let ncols = a.info.ncols;
         let fa = FarArgs::new(
             defer,
@@ -365,7 +338,7 @@ impl GpuBackend {
             &mut sc.hdr,
             &mut sc.member,
         );
-        QueueRelaxLoopArgs {
+        let args = QueueRelaxLoopArgs {
             rp: &c.rp,
             ci: &c.ci,
             av: c.vals.arg(),
@@ -388,7 +361,7 @@ impl GpuBackend {
             bstamp,
             afinal,
             max_steps,
-            limit: limit.min(tune.loop_entries) as u64,
+            limit: limit as u64,
             arc_limit: tune.loop_arcs,
             use_defer: fa.use_defer,
             bound: fa.bound,
@@ -397,16 +370,13 @@ impl GpuBackend {
             fh: fa.fh,
             fmember: fa.fm,
             fstamp: fa.fstamp,
+            sync: &mut sc.grid_sync,
+        };
+        if kernel == Kernel::QueueRelaxGrid {
+            args.launch_cooperative(&self.dev, &f, cfg)?;
+        } else {
+            args.launch(&self.dev, &f, cfg)?;
         }
-        .launch(
-            &self.dev,
-            &f,
-            LaunchConfig {
-                grid_dim: (1, 1, 1),
-                block_dim: (LOOP_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            },
-        )?;
         q.set_hint(UNKNOWN);
         spare.set_hint(UNKNOWN);
         Ok(())
