@@ -249,7 +249,6 @@ macro_rules! kernel_args {
             }
             impl $args<'_> {
                 /// Launches `f` (this kernel, compiled for some semiring) with these arguments.
-                #[allow(dead_code)]
                 pub fn launch(
                     self,
                     dev: &$crate::device::Device,

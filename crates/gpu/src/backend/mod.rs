@@ -244,6 +244,8 @@ pub struct GpuMask<'a> {
 /// runs in order on one stream.
 pub struct GpuBackend {
     pub(crate) dev: Device,
+    /// The device's multiprocessors (the cooperative relaxation kernel's grid).
+    sms: u32,
     /// A one-byte buffer passed where a kernel takes an unused pointer.
     dummy: CudaSlice<u8>,
     /// A one-word buffer passed where a kernel takes an unused index array.

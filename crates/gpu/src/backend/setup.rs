@@ -30,8 +30,16 @@ impl GpuBackend {
             far_vals: dev.zeros::<u8>(8, "scratch")?,
             grid_sync: dev.zeros::<u64>(8, "grid barrier")?,
         };
+        let sms = dev
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_err(|e| driver("read the multiprocessor count", e))?
+            .max(1) as u32;
         Ok(GpuBackend {
             dev,
+            sms,
             dummy,
             dummy_idx,
             dummy_word,

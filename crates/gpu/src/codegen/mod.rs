@@ -14,6 +14,7 @@ mod common;
 mod matrix;
 mod ops;
 mod queue;
+mod relax;
 mod scan;
 mod sparse;
 mod vector;
@@ -502,7 +503,7 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
                 | Kernel::QueueRelaxGrid
                 | Kernel::QueueImproveDense
         ) {
-            s.push_str(queue::HELPERS);
+            s.push_str(relax::HELPERS);
         }
         if matches!(
             kernel,

@@ -331,6 +331,55 @@ __device__ __forceinline__ void sg_witness_arc(sg_idx_t kk, sr_t x, sg_idx_t j, 
     if (!sr_is_zero(t) && sr_to_word(t) == sr_to_word(sg_ld_l2(&d[j])))
         atomicMin(&parents[j], (unsigned int)kk);
 }
+// Phase 1 of a step over the grid (QueueRelax's body, and each step's of QueueRelaxGrid): the
+// len entries of the queue (qi, qv) relaxed along CSR A, arc-balanced: the queue is cut into
+// tiles of blockDim.x entries and each tile's arcs into parts (as many as the grid has blocks
+// per tile), a block takes (tile, part) items grid-stride and its threads share the part's
+// arcs evenly, so one long row is spread over many blocks. Improved vertices go to ti (length
+// *tcount). With use_defer, entries not below vb go to the far queue instead. Every thread of
+// every block calls it; s_* are the kernel's tile arrays (SG_TILE_SHARED).
+__device__ void sg_relax_phase(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sg_vals av, const sg_idx_t* qi, const sr_t* qv, unsigned long long len, sr_t* d,
+        SG_MASK_PARAMS, const unsigned int* seen, int only_new, unsigned int* member,
+        unsigned int stamp, unsigned int* parents, int use_parents, sg_idx_t* ti,
+        unsigned long long* tcount, int use_defer, sr_t vb, sg_idx_t* fi, sr_t* fv,
+        unsigned long long* fh, unsigned int* fmember, unsigned int fstamp, sg_idx_t* s_k,
+        sr_t* s_x, sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp) {
+    unsigned int parts = sg_tile_parts(len);
+    for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+        unsigned int cnt, lo, hi, e = 0;
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp,
+                     use_defer ? 2 : 0, vb, fi, fv, fh, fmember, fstamp);
+        for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+            SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
+            sg_relax_arc(ok && SG_ALLOWS(j), s_k[e], s_x[e], j, av, p, d, seen, only_new, member,
+                         stamp, parents, use_parents, ti, tcount);
+        }
+        __syncthreads();
+    }
+}
+// Phase 2 over the grid (QueueWitness's body, and each step's of QueueRelaxGrid): for each
+// vertex j improved in the step (member[j] == stamp, read through L2), the smallest frontier
+// vertex k whose term equals the final d[j] bit for bit; work split as in phase 1 (deferred
+// entries have no arcs: phase 1 appended them to the far queue).
+__device__ void sg_witness_phase(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci,
+        const sg_vals av, const sg_idx_t* qi, const sr_t* qv, unsigned long long len,
+        const sr_t* d, SG_MASK_PARAMS, const unsigned int* member, unsigned int stamp,
+        unsigned int* parents, int use_defer, sr_t vb, sg_idx_t* s_k, sr_t* s_x,
+        sg_idx_t* s_start, unsigned int* s_off, unsigned int* s_warp) {
+    unsigned int parts = sg_tile_parts(len);
+    for (unsigned long long w = blockIdx.x; w < sg_tile_items(len, parts); w += gridDim.x) {
+        unsigned int cnt, lo, hi, e = 0;
+        sg_tile_work(rp, qi, qv, len, w, parts, &cnt, &lo, &hi, s_k, s_x, s_start, s_off, s_warp,
+                     use_defer ? 1 : 0, vb, nullptr, nullptr, nullptr, nullptr, 0u);
+        for (unsigned int g0 = lo + (threadIdx.x & ~31u); g0 < hi; g0 += blockDim.x) {
+            SG_TILE_ARC(g0, hi, cnt, e, ok, p, j);
+            if (ok && *(const volatile unsigned int*)&member[j] == stamp && SG_ALLOWS(j))
+                sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
+        }
+        __syncthreads();
+    }
+}
 // Up to `max_steps` relaxation steps of a small frontier in one block: phases 1 (relax), 2
 // (witnesses) and 3 (values, step numbers) of each step as in QueueRelax, QueueWitness and
 // QueueFill, separated by __syncthreads instead of launches. A frontier of at most blockDim.x

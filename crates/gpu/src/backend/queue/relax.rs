@@ -235,16 +235,8 @@ impl GpuBackend {
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
-        let sms = self
-            .dev
-            .ctx
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-            .map_err(|e| driver("read the multiprocessor count", e))?
-            .max(1) as u32;
         let cfg = LaunchConfig {
-            grid_dim: (sms, 1, 1),
+            grid_dim: (self.sms, 1, 1),
             block_dim: (GRID_BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
