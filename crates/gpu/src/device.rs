@@ -376,12 +376,77 @@ impl Device {
         what: &str,
     ) -> Result<CudaSlice<T>, GpuError> {
         let mut buf = self.zeros::<T>(data.len(), what)?;
-        if !data.is_empty() {
+        let bytes = size_of_val(data);
+        if bytes >= STAGING_MIN {
+            // SAFETY: a byte view of the first `data.len()` elements of `buf` (`slice_mut`
+            // checks the range); any bytes are valid for it, and `T` is a plain device value.
+            let mut view = buf.slice_mut(0..data.len());
+            let mut dst = unsafe { view.transmute_mut::<u8>(bytes) }.expect("byte view");
+            // SAFETY: `T` is a plain value (`DeviceRepr`): its bytes may be read as `u8`.
+            let src = unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), bytes) };
+            self.write_staged(src, &mut dst)
+                .map_err(|e| driver(format!("upload {what}"), e))?;
+        } else if !data.is_empty() {
             self.stream
                 .memcpy_htod(data, &mut buf.slice_mut(0..data.len()))
                 .map_err(|e| driver(format!("upload {what}"), e))?;
         }
         Ok(buf)
+    }
+
+    /// Copies `src` to `dst` through the page-locked staging buffer, pipelined: the host
+    /// copies one piece into one half of the buffer (on several threads) while the bus carries
+    /// the previous piece from the other half. Copies from pageable memory ran at 2.4-6 GB/s
+    /// on the H100 machines, a fraction of the bus speed. Returns once every piece has
+    /// arrived (the buffer is free for the next transfer), as a copy from pageable memory.
+    fn write_staged(
+        &self,
+        src: &[u8],
+        dst: &mut cudarc::driver::CudaViewMut<'_, u8>,
+    ) -> Result<(), DriverError> {
+        let bytes = src.len();
+        let mut staging = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        let want = (2 * bytes)
+            .min(STAGING_MAX)
+            .next_power_of_two()
+            .min(STAGING_MAX);
+        if staging.as_ref().is_none_or(|s| s.len() < want) {
+            *staging = None;
+            // Nothing may still read the old buffer: the stream is idle before it is freed.
+            self.stream.synchronize()?;
+            // SAFETY: the memory is written before each copy out of it is issued (below).
+            *staging = Some(unsafe { self.ctx.alloc_pinned_with_flags::<u8>(want, 0) }?);
+        }
+        let st = staging.as_mut().expect("staging buffer").as_mut_slice()?;
+        let half = st.len() / 2;
+        let (a, b) = st.split_at_mut(half);
+        let halves = [a, b];
+        // The copy out of each half last issued: the half is refilled after it completes.
+        let mut issued: [Option<cudarc::driver::CudaEvent>; 2] = [None, None];
+        let mut done = 0;
+        let mut i = 0;
+        while done < bytes {
+            let k = (bytes - done).min(half);
+            if let Some(e) = issued[i % 2].take() {
+                e.synchronize()?;
+            }
+            let piece = &mut halves[i % 2][..k];
+            piece
+                .par_chunks_mut(STAGING_CHUNK)
+                .zip(src[done..done + k].par_chunks(STAGING_CHUNK))
+                .for_each(|(to, from)| to.copy_from_slice(from));
+            self.stream
+                .memcpy_htod(&*piece, &mut dst.slice_mut(done..done + k))?;
+            issued[i % 2] = Some(self.stream.record_event(None)?);
+            done += k;
+            i += 1;
+        }
+        // The staging buffer is reused by the next transfer, which may write it at once: wait
+        // for the last copies out of it.
+        for e in issued.into_iter().flatten() {
+            e.synchronize()?;
+        }
+        Ok(())
     }
 
     /// The first `len` elements of `buf`, on the host.
@@ -433,6 +498,24 @@ impl Device {
         // writes through `sr_t` is a valid value of the matching Rust type (as `scalars_from`).
         unsafe { out.set_len(len) };
         Ok(out)
+    }
+
+    /// [`download_scalars`](Self::download_scalars) into `out` (the first `out.len()` values
+    /// of `buf`).
+    pub fn download_scalars_into<T: Scalar>(
+        &self,
+        buf: &CudaSlice<u8>,
+        out: &mut [T],
+    ) -> Result<(), GpuError> {
+        let bytes = size_of_val(out);
+        if bytes < STAGING_MIN {
+            out.copy_from_slice(&scalars_from::<T>(&self.download(buf, bytes)?));
+            return Ok(());
+        }
+        assert_eq!(size_of::<T>(), T::TYPE.size_bytes(), "scalar size");
+        // Every byte pattern a kernel writes through `sr_t` is a valid value of the matching
+        // Rust type (as `scalars_from`), so `out` may be overwritten byte by byte.
+        self.read_staged(&buf.slice(0..bytes), out.as_mut_ptr().cast::<u8>(), bytes)
     }
 
     /// Copies `bytes` bytes from `src` to `dst` through the page-locked staging buffer, in

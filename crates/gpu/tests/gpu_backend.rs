@@ -297,9 +297,10 @@ fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
 }
 
-/// Arrays read back from the device arrive whole and in order at every size around the
-/// staged download's thresholds (64 KiB; the 64 MiB page-locked buffer, passed through in
-/// pieces, the last one cut short), and after a larger read has grown the buffer.
+/// Arrays uploaded to and read back from the device arrive whole and in order at every size
+/// around the staged transfers' thresholds (64 KiB; the 64 MiB page-locked buffer, passed
+/// through in pieces, the last one cut short; uploads in halves of it), and after a larger
+/// transfer has grown the buffer; `read_dense_into` writes exactly its slice.
 fn downloads_arrive_whole() -> Result<(), Failed> {
     let gpu = GpuBackend::new()?;
     let piece = 1usize << 20; // u32 values per 4 MiB
@@ -320,6 +321,11 @@ fn downloads_arrive_whole() -> Result<(), Failed> {
             .collect();
         let x = gpu.dense::<semigraph_algos::Parents>(len, 1, &want)?;
         let got = gpu.read_dense(&x)?;
+        let mut into = vec![7u32; len + 2];
+        gpu.read_dense_into(&x, &mut into[1..=len])?;
+        if into[0] != 7 || into[len + 1] != 7 || into[1..=len] != want[..] {
+            return Err(format!("{len} values: read_dense_into differs").into());
+        }
         if got != want {
             let at = (0..len).find(|&i| got.get(i) != want.get(i)).unwrap_or(len);
             return Err(format!(

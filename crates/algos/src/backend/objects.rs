@@ -259,6 +259,27 @@ pub trait Objects: Send + Sync {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn read_dense<S: Semiring>(&self, x: &Self::Dense<S>) -> Result<Vec<S::T>>;
+    /// [`read_dense`](Self::read_dense) into `out` (of `x`'s length), with no array of its
+    /// own: several ranks' blocks read at once into one host array.
+    ///
+    /// # Panics
+    /// When `out`'s length is not `x`'s.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(1, 2, &[7, 8])?;
+    /// let mut out = [0; 4];
+    /// b.read_dense_into(&x, &mut out[2..])?;
+    /// assert_eq!(out, [0, 0, 7, 8]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn read_dense_into<S: Semiring>(&self, x: &Self::Dense<S>, out: &mut [S::T]) -> Result<()> {
+        out.copy_from_slice(&self.read_dense(x)?);
+        Ok(())
+    }
     /// Sets the value at flat (row-major) position `i`.
     ///
     /// ```

@@ -144,6 +144,11 @@ impl Objects for GpuBackend {
         Ok(self.read_vals::<S>(&x.buf, x.len())?)
     }
 
+    fn read_dense_into<S: Semiring>(&self, x: &GpuDense<S>, out: &mut [S::T]) -> AlgoResult<()> {
+        assert_eq!(out.len(), x.len(), "read_dense_into: lengths differ");
+        Ok(self.dev.download_scalars_into::<S::T>(&x.buf, out)?)
+    }
+
     fn set<S: Semiring>(&self, x: &mut GpuDense<S>, i: usize, value: S::T) -> AlgoResult<()> {
         assert!(i < x.len(), "position {i} out of range ({})", x.len());
         let sz = size_of::<S::T>();
