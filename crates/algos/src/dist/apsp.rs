@@ -77,17 +77,17 @@ pub fn apsp<C: Communicator, D: Distance>(
         }
     }
     let d0 = dense_with_diagonal(a)?;
-    // Every rank's replica of D, its rows and its product block, uploaded by all ranks at
-    // once (one host thread each: the copies from pageable memory overlap).
+    // Each rank uploads its rows only (all ranks at once, one host thread each); the replicas
+    // of D are made whole by an all-gather between the devices, not by k uploads of n^2
+    // values from the host.
     let blocks = g.par_each(vec![(); part.ranks()], |r, b, ()| {
         let seg = part.range(r);
         Ok((
-            b.dense::<M<D>>(n, n, &d0)?,
+            b.dense_filled::<M<D>>(n, n, M::<D>::zero())?,
             b.dense::<M<D>>(seg.len(), n, &d0[seg.start * n..seg.end * n])?,
             b.dense_filled::<M<D>>(seg.len(), n, M::<D>::zero())?,
         ))
     })?;
-    drop(d0);
     let mut d = Vec::with_capacity(part.ranks());
     let mut rows: Vec<DenseOf<C, M<D>>> = Vec::with_capacity(part.ranks());
     let mut c = Vec::with_capacity(part.ranks());
@@ -96,6 +96,7 @@ pub fn apsp<C: Communicator, D: Distance>(
         rows.push(rr);
         c.push(cr);
     }
+    comm.all_gather_from::<M<D>>(&rows, &mut d, part)?;
     let mut rounds = 0;
     for _ in 0..max_squarings(n) {
         crate::cancel::check()?;
@@ -113,7 +114,18 @@ pub fn apsp<C: Communicator, D: Distance>(
         }
         comm.all_gather_from::<M<D>>(&rows, &mut d, part)?;
     }
-    let dist = comm.backend(0).read_dense(&d[0])?;
+    drop((d, c));
+    // Every rank reads its own rows into their place in the result, all at once (the rows
+    // hold the last D whether the loop converged or ran out of squarings).
+    let mut dist = d0;
+    let mut pieces = Vec::with_capacity(part.ranks());
+    let mut rest: &mut [D] = &mut dist;
+    for (r, x) in rows.iter().enumerate() {
+        let (piece, tail) = rest.split_at_mut(part.range(r).len() * n);
+        pieces.push((piece, x));
+        rest = tail;
+    }
+    g.par_each(pieces, |_, b, (piece, x)| b.read_dense_into(x, piece))?;
     let next = next_hop.then(|| next_hops_from_distances(a, &dist));
     Ok(Apsp {
         n,
