@@ -199,6 +199,18 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
             base.as_secs_f64() / median.as_secs_f64(),
             check
         );
+        if k > 1 {
+            let (what, t) = exchange(&comm, &dg, algo, runs)?;
+            println!(
+                "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+                format!("  of which {what}"),
+                k,
+                fmt_duration(t.0),
+                fmt_duration(t.1),
+                "",
+                ""
+            );
+        }
         if counts.len() > 1 && k == counts[counts.len() - 1] {
             println!(
                 "# {k} GPUs against the distributed run on {}: {:.2}x",
@@ -213,4 +225,56 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         }
     }
     Ok(())
+}
+
+/// The dense exchange one step of `algo` makes (BFS and Bellman-Ford exchange queues instead:
+/// their row times the all-gather of `n` labels), timed alone: median and minimum of `runs`
+/// all-gathers after a warm-up, each waited for. What the distributed time is made of.
+fn exchange<S: semigraph_semiring::Semiring>(
+    comm: &NcclComm,
+    dg: &DistGraph<'_, NcclComm, S>,
+    algo: DistAlgo,
+    runs: usize,
+) -> Res<(String, (Duration, Duration))> {
+    let part = dg.partition();
+    let n = part.n();
+    fn gather<T: semigraph_semiring::Semiring>(
+        comm: &NcclComm,
+        part: &dist::Partition,
+        cols: usize,
+        runs: usize,
+    ) -> Res<(Duration, Duration)> {
+        let each = |f: &dyn Fn(usize, &GpuBackend) -> semigraph_algos::Result<_>| {
+            (0..comm.ranks())
+                .map(|r| f(r, comm.backend(r)))
+                .collect::<semigraph_algos::Result<Vec<_>>>()
+        };
+        let local = each(&|r, b| b.dense_filled::<T>(part.range(r).len(), cols, T::one()))?;
+        let mut whole = each(&|_, b| b.dense_filled::<T>(part.n(), cols, T::zero()))?;
+        let mut times = Vec::with_capacity(runs);
+        for i in 0..=runs {
+            comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+            let t = Instant::now();
+            comm.all_gather_from::<T>(&local, &mut whole, part)?;
+            comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+            if i > 0 {
+                times.push(t.elapsed());
+            }
+        }
+        Ok(median_min(times))
+    }
+    Ok(match algo {
+        DistAlgo::PageRank(_) => (
+            format!("all-gather {n} f64"),
+            gather::<semigraph_algos::PageRankSemiring>(comm, part, 1, runs.max(5))?,
+        ),
+        DistAlgo::Apsp => (
+            format!("all-gather {n}x{n} i32"),
+            gather::<MinPlus<i32>>(comm, part, n, runs)?,
+        ),
+        _ => (
+            format!("all-gather {n} u32"),
+            gather::<MinPlus<u32>>(comm, part, 1, runs.max(5))?,
+        ),
+    })
 }
