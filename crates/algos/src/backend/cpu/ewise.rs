@@ -12,11 +12,7 @@ impl ElementWise for CpuBackend {
             c.try_transpose()?
         };
         let nnz = t.nnz();
-        Ok(CpuMatrix {
-            m: SparseMatrix::Csr(t),
-            nnz,
-            rows: OnceLock::new(),
-        })
+        Ok(CpuMatrix::new(SparseMatrix::Csr(t), nnz))
     }
 
     fn ewise<S: Semiring>(

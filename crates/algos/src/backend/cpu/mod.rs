@@ -61,9 +61,31 @@ pub struct CpuMatrix<S: Semiring> {
     m: SparseMatrix<S>,
     nnz: usize,
     rows: OnceLock<Csr<S>>,
+    /// The value of every entry when all hold the same bits (a pattern), found on first use.
+    iso: OnceLock<Option<S::T>>,
 }
 
 impl<S: Semiring> CpuMatrix<S> {
+    fn new(m: SparseMatrix<S>, nnz: usize) -> Self {
+        CpuMatrix {
+            m,
+            nnz,
+            rows: OnceLock::new(),
+            iso: OnceLock::new(),
+        }
+    }
+
+    /// The one value of every entry, when all entries hold the same bits (a pattern, an
+    /// unweighted graph): a relaxation then reads no values. Found once, on first use.
+    fn iso(&self) -> Option<S::T> {
+        *self.iso.get_or_init(|| {
+            let v = self.csr().vals();
+            let first = *v.first()?;
+            v.par_iter()
+                .all(|x| x.to_bits64() == first.to_bits64())
+                .then_some(first)
+        })
+    }
     /// The matrix in its format.
     pub fn inner(&self) -> &SparseMatrix<S> {
         &self.m
@@ -191,11 +213,7 @@ impl Objects for CpuBackend {
         opts: &ConvertOptions,
     ) -> Result<CpuMatrix<S>> {
         let m = SparseMatrix::from_csr(a, format, opts)?;
-        Ok(CpuMatrix {
-            m,
-            nnz: a.nnz(),
-            rows: OnceLock::new(),
-        })
+        Ok(CpuMatrix::new(m, a.nnz()))
     }
 
     fn matrix_info<S: Semiring>(&self, a: &CpuMatrix<S>) -> MatrixInfo {
@@ -209,19 +227,11 @@ impl Objects for CpuBackend {
     }
 
     fn view<S: Semiring, S2: Semiring<T = S::T>>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S2>> {
-        Ok(CpuMatrix {
-            m: a.m.view(),
-            nnz: a.nnz,
-            rows: OnceLock::new(),
-        })
+        Ok(CpuMatrix::new(a.m.view(), a.nnz))
     }
 
     fn pattern<S: Semiring, P: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<P>> {
-        Ok(CpuMatrix {
-            m: a.m.pattern(),
-            nnz: a.nnz,
-            rows: OnceLock::new(),
-        })
+        Ok(CpuMatrix::new(a.m.pattern(), a.nnz))
     }
 
     fn dense<S: Semiring>(&self, rows: usize, cols: usize, data: &[S::T]) -> Result<CpuDense<S>> {

@@ -50,11 +50,7 @@ fn build_rows<S: Semiring>(
         vals.extend_from_slice(&v);
     }
     let csr = Csr::try_from_parts(nrows, ncols, rp, ci, vals)?;
-    Ok(CpuMatrix {
-        m: SparseMatrix::Csr(csr),
-        nnz,
-        rows: OnceLock::new(),
-    })
+    Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz))
 }
 
 /// Row `i` of `a`'s CSR without its stored zeros, as `(column, value)` pairs.

@@ -158,15 +158,21 @@ pub(super) fn relax_step<S: Semiring>(
     }
     let StepOutputs {
         parents,
-        steps,
+        mut steps,
         only_new,
     } = out;
+    let small = from.idx.len() < par_entries;
+    if let (Some(s), true, None, true) = (steps.as_deref_mut(), only_new, &parents, small) {
+        // A traversal's step: the step numbers are the visited set and the membership at once.
+        relax_marking(c, a.iso(), d, s, &mask, from, to);
+        return Ok(());
+    }
     {
         // The visited set as it was before the step (`steps` is written only at the end).
         let seen = steps.as_deref().filter(|_| only_new).map(|s| &s.data);
         let allowed =
             |j: u32| seen.is_none_or(|s| s[j as usize] == NO_PARENT) && allows(&mask, j as usize);
-        if from.idx.len() < par_entries {
+        if small {
             relax_in_place(c, d, parents, from, &allowed, to);
         } else {
             relax_sorted(c, d, parents, from, &allowed, to);
@@ -218,6 +224,61 @@ fn relax_sorted<S: Semiring>(
             }
         }
         g = h;
+    }
+}
+
+/// The sequential step of a traversal (only vertices never reached may improve, their step
+/// numbers written, no witnesses): `steps` is both the visited set and the output's
+/// membership. A vertex is allowed while its step is empty or this step's (then it was not
+/// reached before the step: the visited set as read before the step, as the mask says); its
+/// first improvement writes its step and appends it. One array read per arc where
+/// [`relax_in_place`] reads two, and no pass over the output afterwards.
+fn relax_marking<S: Semiring>(
+    c: &semigraph_formats::Csr<S>,
+    iso: Option<S::T>,
+    d: &mut CpuDense<S>,
+    steps: &mut CpuDense<Parents>,
+    mask: &crate::backend::Mask<'_, CpuBackend>,
+    from: &CpuQueue<S>,
+    to: &mut CpuQueue<S>,
+) {
+    let step = to.steps as u32;
+    debug_assert_ne!(step, NO_PARENT);
+    let (s, d) = (&mut steps.data[..], &mut d.data[..]);
+    let all = matches!(mask, crate::backend::Mask::All);
+    let idx = &mut to.idx;
+    let mut arc = |j: u32, w: S::T, k: u32, x: S::T| {
+        let ju = j as usize;
+        let sj = s[ju];
+        if (sj != NO_PARENT && sj != step) || !(all || allows(mask, ju)) {
+            return;
+        }
+        let t = S::mul_at(w, x, u64::from(k));
+        let old = d[ju];
+        if S::is_zero(t) || !S::improves(old, t) {
+            return;
+        }
+        d[ju] = S::add(old, t);
+        if sj != step {
+            s[ju] = step;
+            idx.push(j);
+        }
+    };
+    for (&k, &x) in from.idx.iter().zip(&from.vals) {
+        let (cols, vals) = c.row(k as usize);
+        match iso {
+            // A pattern: no value array to read (a second cache miss per row).
+            Some(w) => cols.iter().for_each(|&j| arc(j, w, k, x)),
+            None => cols.iter().zip(vals).for_each(|(&j, &w)| arc(j, w, k, x)),
+        }
+    }
+    to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
+    // Appends after the step see the step's entries as members (as after `relax_in_place`).
+    if to.member.len() < to.n {
+        to.member.resize(to.n, 0);
+    }
+    for &j in &to.idx {
+        to.member[j as usize] = to.stamp;
     }
 }
 

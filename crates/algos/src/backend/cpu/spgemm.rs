@@ -121,11 +121,7 @@ fn assemble<S: Semiring>(
     }
     let c = Csr::try_from_parts(m, n, rp, ci, vals)?;
     let nnz = c.nnz();
-    Ok(CpuMatrix {
-        m: SparseMatrix::Csr(c),
-        nnz,
-        rows: OnceLock::new(),
-    })
+    Ok(CpuMatrix::new(SparseMatrix::Csr(c), nnz))
 }
 
 /// `C<mask> = A (+).(x) B^T` under a kept mask, by dot products: for each entry `(i, j)` of
