@@ -45,7 +45,8 @@ impl CpuBackend {
     }
 
     /// The CPU backend with another frontier size from which a relaxation step runs in
-    /// parallel (sorting its terms) rather than in place: smaller frontiers cost less alone
+    /// parallel (its terms dealt by range of targets, each range applied by one task) rather
+    /// than in place: smaller frontiers cost less alone
     /// than rayon's fork-join. Tests set 0 or `usize::MAX` to exercise each path.
     pub fn with_parallel_threshold(entries: usize) -> CpuBackend {
         CpuBackend {
