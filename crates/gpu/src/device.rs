@@ -394,6 +394,18 @@ impl Device {
         Ok(buf)
     }
 
+    /// The staging buffer, unless another transfer holds it (then `None`: the caller copies
+    /// through pageable memory). Never waits: a transfer holds the lock while rayon's workers
+    /// copy pieces, and a worker waiting for its pieces may take up another task, such as
+    /// another rank's upload to the same device, that would wait for the same lock forever.
+    fn staging_buffer(&self) -> Option<std::sync::MutexGuard<'_, Option<PinnedHostSlice<u8>>>> {
+        match self.staging.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Copies `src` to `dst` through the page-locked staging buffer, pipelined: the host
     /// copies one piece into one half of the buffer (on several threads) while the bus carries
     /// the previous piece from the other half. Copies from pageable memory ran at 2.4-6 GB/s
@@ -405,7 +417,9 @@ impl Device {
         dst: &mut cudarc::driver::CudaViewMut<'_, u8>,
     ) -> Result<(), DriverError> {
         let bytes = src.len();
-        let mut staging = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(mut staging) = self.staging_buffer() else {
+            return self.stream.memcpy_htod(src, dst);
+        };
         let want = (2 * bytes)
             .min(STAGING_MAX)
             .next_power_of_two()
@@ -526,7 +540,18 @@ impl Device {
         dst: *mut u8,
         bytes: usize,
     ) -> Result<(), GpuError> {
-        let mut staging = self.staging.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(mut staging) = self.staging_buffer() else {
+            // Another transfer holds the buffer: through pageable memory instead.
+            let mut tmp = vec![0u8; bytes];
+            self.stream
+                .memcpy_dtoh(src, tmp.as_mut_slice())
+                .map_err(|e| driver("download", e))?;
+            self.sync()?;
+            // SAFETY: `dst` has room for `bytes` bytes (the caller's contract) and does not
+            // overlap the fresh `tmp`.
+            unsafe { std::ptr::copy_nonoverlapping(tmp.as_ptr(), dst, bytes) };
+            return Ok(());
+        };
         let want = bytes.min(STAGING_MAX).next_power_of_two().min(STAGING_MAX);
         if staging.as_ref().is_none_or(|s| s.len() < want) {
             *staging = None;

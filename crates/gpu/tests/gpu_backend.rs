@@ -292,6 +292,35 @@ fn csr_kernel_ops(k: CsrKernel) -> Result<(), Failed> {
     Ok(())
 }
 
+/// Transfers from several threads at once on one device (as the ranks of a distributed run
+/// on one GPU): each arrives whole whether it got the staging buffer or went through pageable
+/// memory, and none waits for another's buffer (rayon workers run the copies).
+fn concurrent_transfers_arrive_whole() -> Result<(), Failed> {
+    use rayon::prelude::*;
+    let gpu = GpuBackend::new()?;
+    let results: Vec<Result<(), String>> = (0..8u32)
+        .into_par_iter()
+        .map(|t| {
+            let len = (3 << 20) + t as usize * 4099;
+            let want: Vec<u32> = (0..len as u32).map(|i| i.wrapping_mul(t + 7)).collect();
+            let x = gpu
+                .dense::<semigraph_algos::Parents>(len, 1, &want)
+                .map_err(|e| e.to_string())?;
+            let got = gpu.read_dense(&x).map_err(|e| e.to_string())?;
+            if got != want {
+                return Err(format!("thread {t}: {len} values differ"));
+            }
+            Ok(())
+        })
+        .collect();
+    let failures: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; ").into())
+    }
+}
+
 /// The domain of min-plus's fast form over `f32` (no NaN, -inf or -0).
 fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
@@ -436,6 +465,11 @@ fn main() -> ExitCode {
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
     h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
+    h.test_needing(
+        &needs,
+        "concurrent_transfers_arrive_whole",
+        concurrent_transfers_arrive_whole,
+    );
     h.test_needing(&needs, "sizing_scans_cross_tiles", sizing_scans_cross_tiles);
     h.test_needing(
         &needs,
