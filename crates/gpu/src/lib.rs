@@ -37,6 +37,7 @@ pub mod error;
 pub mod host;
 pub mod nccl;
 mod params;
+mod transfer;
 // Benchmark peers and timing: not part of the library, built only with the `peers` feature,
 // which the `semigraph` binary and the criterion benches turn on.
 #[cfg(feature = "peers")]

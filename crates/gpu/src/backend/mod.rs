@@ -15,8 +15,9 @@ use crate::codegen::Kernel;
 use crate::params::*;
 
 mod queue;
-use crate::device::{CompileStats, Device, bits, bytes_of};
+use crate::device::{CompileStats, Device, bits};
 use crate::error::{GpuError, driver};
+use crate::transfer::bytes_of;
 pub use queue::GpuQueue;
 
 /// Threads per block of the one-dimensional kernels.

@@ -33,12 +33,13 @@ mod relax;
 
 use super::{BLOCK, DevCsr, GpuBackend, GpuDense, GpuMatrix, MAX_GRID};
 use crate::codegen::Kernel;
-use crate::device::{bits, bytes_of, scalars_from};
+use crate::device::bits;
 use crate::error::{GpuError, driver};
 use crate::params::{
     QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
     QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs, QueueWitnessArgs,
 };
+use crate::transfer::{bytes_of, scalars_from};
 
 /// A work queue in device memory.
 pub struct GpuQueue<S: Semiring> {
