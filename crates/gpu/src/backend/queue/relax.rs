@@ -212,10 +212,24 @@ impl GpuBackend {
             if !q.refused.swap(false, Ordering::Relaxed) {
                 let hint = q.hint();
                 if tune.loop_entries > 0 && hint <= tune.loop_entries.min(limit) {
-                    return self.relax_loop(step, q, spare, max_steps - done, limit);
+                    return self.relax_run(
+                        Kernel::QueueRelaxLoop,
+                        step,
+                        q,
+                        spare,
+                        max_steps - done,
+                        limit,
+                    );
                 }
                 if tune.grid_entries > 0 && (hint == UNKNOWN || hint <= tune.grid_entries) {
-                    return self.relax_grid(step, q, spare, max_steps - done, limit);
+                    return self.relax_run(
+                        Kernel::QueueRelaxGrid,
+                        step,
+                        q,
+                        spare,
+                        max_steps - done,
+                        limit,
+                    );
                 }
             }
             self.relax_step(step.reborrow(), q, spare)?;
@@ -224,74 +238,30 @@ impl GpuBackend {
         Ok(())
     }
 
-    /// Up to `max_steps` steps in one cooperative launch of a block per multiprocessor
-    /// ([`Kernel::QueueRelaxGrid`]), which stops by itself before a frontier longer than
-    /// `limit` or [`GRID_ENTRIES`].
-    fn relax_grid<S: Semiring>(
-        &self,
-        step: RelaxStep<'_, '_, Self, S>,
-        q: &mut GpuQueue<S>,
-        spare: &mut GpuQueue<S>,
-        max_steps: usize,
-        limit: usize,
-    ) -> Result<(), GpuError> {
-        let cfg = LaunchConfig {
-            grid_dim: (self.sms, 1, 1),
-            block_dim: (GRID_BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let limit = limit.min(self.tuning().grid_entries);
-        self.relax_run(
-            Kernel::QueueRelaxGrid,
-            cfg,
-            step,
-            q,
-            spare,
-            max_steps,
-            limit,
-        )
-    }
-
-    /// Up to `max_steps` steps of a small frontier in one launch of one block.
-    fn relax_loop<S: Semiring>(
-        &self,
-        step: RelaxStep<'_, '_, Self, S>,
-        q: &mut GpuQueue<S>,
-        spare: &mut GpuQueue<S>,
-        max_steps: usize,
-        limit: usize,
-    ) -> Result<(), GpuError> {
-        let cfg = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (LOOP_BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let limit = limit.min(self.tuning().loop_entries);
-        self.relax_run(
-            Kernel::QueueRelaxLoop,
-            cfg,
-            step,
-            q,
-            spare,
-            max_steps,
-            limit,
-        )
-    }
-
-    /// Up to `max_steps` steps from `q` in one launch of `kernel` ([`Kernel::QueueRelaxLoop`],
-    /// or [`Kernel::QueueRelaxGrid`] launched cooperatively), stopping before a frontier of
-    /// more than `limit` entries; the frontier ends in `q`.
-    #[allow(clippy::too_many_arguments)]
+    /// Up to `max_steps` steps from `q` in one launch of `kernel`: [`Kernel::QueueRelaxLoop`]
+    /// (one block, a small frontier) or [`Kernel::QueueRelaxGrid`] (a block per
+    /// multiprocessor, launched cooperatively), stopping before a frontier of more than `limit`
+    /// entries or the kernel's own bound (`loop_entries`, `grid_entries`); the frontier ends
+    /// in `q`.
     fn relax_run<S: Semiring>(
         &self,
         kernel: Kernel,
-        cfg: LaunchConfig,
         step: RelaxStep<'_, '_, Self, S>,
         q: &mut GpuQueue<S>,
         spare: &mut GpuQueue<S>,
         max_steps: usize,
         limit: usize,
     ) -> Result<(), GpuError> {
+        let (blocks, threads, bound) = match kernel {
+            Kernel::QueueRelaxGrid => (self.sms, GRID_BLOCK, self.tuning().grid_entries),
+            _ => (1, LOOP_BLOCK, self.tuning().loop_entries),
+        };
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let limit = limit.min(bound);
         let RelaxStep {
             d,
             a,
