@@ -74,6 +74,21 @@ fn check_products<B: Frontier, S: Semiring>(
         gv.iter().zip(&wv).all(|(g, w)| same::<S>(*g, *w)),
         "{what}: vxm: got {gv:?}, want {wv:?}"
     );
+    // Read back whole (a shared pattern's values written out), without stored zeros.
+    let got = b.read_matrix(m).expect("read_matrix");
+    let want = a.clone().without_zeros().expect("valid");
+    assert_eq!(
+        (got.row_ptr(), got.col_idx()),
+        (want.row_ptr(), want.col_idx()),
+        "{what}: read_matrix structure"
+    );
+    assert!(
+        got.vals()
+            .iter()
+            .zip(want.vals())
+            .all(|(g, w)| same::<S>(*g, *w)),
+        "{what}: read_matrix values"
+    );
 }
 
 /// Views and patterns of a min-plus matrix in `format`: a min-max view (the same zero: shares
@@ -150,6 +165,28 @@ pub fn check_views<B: Frontier>(b: &B, format: Format) {
             &b.pattern::<MaxMin<i32>, OrAnd>(&w).expect("pattern"),
             &a.pattern::<OrAnd>(),
             seed + 20,
+        );
+        // A pattern of a matrix without zeros (the CPU shares its structure), a pattern of
+        // that pattern, both used after their source was dropped.
+        let m = b.matrix(&a, format, &unlimited()).expect("matrix");
+        let p = b.pattern::<W, PlusTimes<f64>>(&m).expect("pattern");
+        let pp = b
+            .pattern::<PlusTimes<f64>, OrAnd>(&p)
+            .expect("pattern of a pattern");
+        drop(m);
+        check_products(
+            b,
+            &what("pattern, source dropped"),
+            &p,
+            &a.pattern::<PlusTimes<f64>>(),
+            seed + 25,
+        );
+        check_products(
+            b,
+            &what("pattern of a pattern"),
+            &pp,
+            &a.pattern::<OrAnd>(),
+            seed + 27,
         );
 
         let h = b.matrix(&holed, format, &unlimited()).expect("matrix");

@@ -5,11 +5,10 @@ use super::*;
 impl ElementWise for CpuBackend {
     fn transpose_matrix<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S>> {
         // The stored CSR itself when it holds no zero (no copy of it).
-        let c = a.csr();
-        let t = if c.vals().par_iter().any(|v| S::is_zero(*v)) {
-            self.read_matrix(a)?.try_transpose()?
+        let t = if a.zero_free() {
+            a.csr().try_transpose()?
         } else {
-            c.try_transpose()?
+            self.read_matrix(a)?.try_transpose()?
         };
         let nnz = t.nnz();
         Ok(CpuMatrix::new(SparseMatrix::Csr(t), nnz))

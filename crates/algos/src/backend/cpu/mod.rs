@@ -1,8 +1,6 @@
 //! The CPU backend: multi-threaded (rayon), every format, every semiring; the reference that
 //! the GPU backend is tested against, and what runs where there is no GPU.
 
-use std::sync::OnceLock;
-
 use rayon::prelude::*;
 use semigraph_formats::{ConvertOptions, Csr, Format, SparseMatrix};
 use semigraph_semiring::{Scalar, Semiring};
@@ -14,19 +12,22 @@ use crate::backend::{
 use crate::error::{Error, Result, try_vec};
 
 mod ewise;
+mod matrix;
 mod operators;
 mod products;
 mod queue;
 mod reductions;
 mod spgemm;
+pub use matrix::CpuMatrix;
+use matrix::{Rows, Vals};
 pub use queue::CpuQueue;
 
 /// The CPU backend. Work runs on rayon's global thread pool (`RAYON_NUM_THREADS` sets its
 /// size).
 #[derive(Clone, Copy, Debug)]
 pub struct CpuBackend {
-    /// Frontiers of at least this many entries relax in parallel (see
-    /// [`CpuBackend::with_parallel_threshold`]).
+    /// Frontiers of at least this many entries relax in parallel, and scatters of at least
+    /// this many values run in parallel (see [`CpuBackend::with_parallel_threshold`]).
     par_entries: usize,
 }
 
@@ -44,60 +45,13 @@ impl CpuBackend {
         }
     }
 
-    /// The CPU backend with another frontier size from which a relaxation step runs in
-    /// parallel (its terms dealt by range of targets, each range applied by one task) rather
-    /// than in place: smaller frontiers cost less alone
-    /// than rayon's fork-join. Tests set 0 or `usize::MAX` to exercise each path.
+    /// The CPU backend with another size from which a relaxation step (or a scatter) runs in
+    /// parallel, its terms dealt by range of targets, each range applied by one task, rather
+    /// than in place: smaller frontiers cost less alone than rayon's fork-join. Tests set 0 or
+    /// `usize::MAX` to exercise each path.
     pub fn with_parallel_threshold(entries: usize) -> CpuBackend {
         CpuBackend {
             par_entries: entries,
-        }
-    }
-}
-
-/// A matrix of the CPU backend: the chosen format, plus CSR rows built on first use by
-/// [`Products::vxm`] when the format is not CSR.
-#[derive(Debug)]
-pub struct CpuMatrix<S: Semiring> {
-    m: SparseMatrix<S>,
-    nnz: usize,
-    rows: OnceLock<Csr<S>>,
-    /// The value of every entry when all hold the same bits (a pattern), found on first use.
-    iso: OnceLock<Option<S::T>>,
-}
-
-impl<S: Semiring> CpuMatrix<S> {
-    fn new(m: SparseMatrix<S>, nnz: usize) -> Self {
-        CpuMatrix {
-            m,
-            nnz,
-            rows: OnceLock::new(),
-            iso: OnceLock::new(),
-        }
-    }
-
-    /// The one value of every entry, when all entries hold the same bits (a pattern, an
-    /// unweighted graph): a relaxation then reads no values. Found once, on first use.
-    fn iso(&self) -> Option<S::T> {
-        *self.iso.get_or_init(|| {
-            let v = self.csr().vals();
-            let first = *v.first()?;
-            v.par_iter()
-                .all(|x| x.to_bits64() == first.to_bits64())
-                .then_some(first)
-        })
-    }
-    /// The matrix in its format.
-    pub fn inner(&self) -> &SparseMatrix<S> {
-        &self.m
-    }
-
-    fn csr(&self) -> &Csr<S> {
-        match &self.m {
-            SparseMatrix::Csr(c) => c,
-            m => self
-                .rows
-                .get_or_init(|| m.to_csr().expect("a matrix built from CSR converts back")),
         }
     }
 }
@@ -185,7 +139,7 @@ impl Objects for CpuBackend {
     }
 
     fn same_pattern<S: Semiring>(&self, a: &CpuMatrix<S>, b: &CpuMatrix<S>) -> Result<bool> {
-        let (a, b) = (a.csr(), b.csr());
+        let (a, b) = (a.rows(), b.rows());
         Ok((a.nrows(), a.ncols()) == (b.nrows(), b.ncols())
             && a.row_ptr() == b.row_ptr()
             && a.col_idx() == b.col_idx())
@@ -218,21 +172,21 @@ impl Objects for CpuBackend {
     }
 
     fn matrix_info<S: Semiring>(&self, a: &CpuMatrix<S>) -> MatrixInfo {
-        let (nrows, ncols) = a.m.shape();
+        let (nrows, ncols) = a.shape();
         MatrixInfo {
             nrows,
             ncols,
-            nnz: a.nnz,
-            format: a.m.format(),
+            nnz: a.nnz(),
+            format: a.format(),
         }
     }
 
     fn view<S: Semiring, S2: Semiring<T = S::T>>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<S2>> {
-        Ok(CpuMatrix::new(a.m.view(), a.nnz))
+        Ok(a.view())
     }
 
     fn pattern<S: Semiring, P: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuMatrix<P>> {
-        Ok(CpuMatrix::new(a.m.pattern(), a.nnz))
+        Ok(a.pattern())
     }
 
     fn dense<S: Semiring>(&self, rows: usize, cols: usize, data: &[S::T]) -> Result<CpuDense<S>> {

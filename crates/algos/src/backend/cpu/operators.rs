@@ -9,6 +9,9 @@ use crate::backend::{Bound, Combine, NO_PARENT, Operators};
 /// Rows per parallel block of a matrix operation.
 const ROW_BLOCK: usize = 2048;
 
+/// One piece's `(target, value)` pairs of a parallel scatter, a list per range of targets.
+type Dealt<T> = Vec<Vec<(u32, T)>>;
+
 /// One block of rows of a result: each row's length, then the columns and values of all.
 type RowBlock<T> = (Vec<u32>, Vec<u32>, Vec<T>);
 
@@ -197,11 +200,44 @@ impl Operators for CpuBackend {
             u.data.len(),
             "scatter_op: index and value lengths"
         );
-        for (&k, &v) in idx.data.iter().zip(&u.data) {
-            if let Some(t) = w.data.get_mut(k as usize).filter(|_| !S::is_zero(v)) {
-                *t = union::<S, F>(*t, v);
+        let (n, len) = (w.data.len(), idx.data.len());
+        let threads = rayon::current_num_threads();
+        if len < self.par_entries.max(1) || threads == 1 {
+            for (&k, &v) in idx.data.iter().zip(&u.data) {
+                if let Some(t) = w.data.get_mut(k as usize).filter(|_| !S::is_zero(v)) {
+                    *t = union::<S, F>(*t, v);
+                }
             }
+            return Ok(());
         }
+        // Pieces of the input deal their pairs by range of targets; each range then applies
+        // its pairs from every piece in order: each target sees its updates in input order,
+        // as the sequential loop (the operator need not commute).
+        let width = n.div_ceil(threads * 8).max(1 << 12);
+        let piece = len.div_ceil(threads * 4);
+        let dealt: Vec<Dealt<S::T>> = idx
+            .data
+            .par_chunks(piece)
+            .zip(u.data.par_chunks(piece))
+            .map(|(ks, vs)| {
+                let mut lists = vec![Vec::new(); n.div_ceil(width)];
+                for (&k, &v) in ks.iter().zip(vs) {
+                    if (k as usize) < n && !S::is_zero(v) {
+                        lists[k as usize / width].push((k, v));
+                    }
+                }
+                lists
+            })
+            .collect();
+        w.data
+            .par_chunks_mut(width)
+            .enumerate()
+            .for_each(|(r, wr)| {
+                for &(k, v) in dealt.iter().flat_map(|lists| &lists[r]) {
+                    let t = &mut wr[k as usize - r * width];
+                    *t = union::<S, F>(*t, v);
+                }
+            });
         Ok(())
     }
 
@@ -310,13 +346,13 @@ impl Operators for CpuBackend {
     }
 
     fn reduce_rows_arg<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<Parents>> {
-        let c = a.csr();
+        let c = a.rows();
         let data = (0..c.nrows())
             .into_par_iter()
             .with_min_len(1024)
             .map(|i| {
                 let mut best: Option<(u32, S::T)> = None;
-                for (j, v) in entries(c, i) {
+                for (j, v) in c.entries(i).filter(|(_, v)| !S::is_zero(*v)) {
                     if best.is_none_or(|(_, b)| S::improves(b, v)) {
                         best = Some((j, v));
                     }
@@ -332,11 +368,11 @@ impl Operators for CpuBackend {
     }
 
     fn reduce_rows<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<S>> {
-        let c = a.csr();
+        let c = a.rows();
         let data = (0..c.nrows())
             .into_par_iter()
             .with_min_len(1024)
-            .map(|i| c.row(i).1.iter().fold(S::zero(), |s, &v| S::add(s, v)))
+            .map(|i| c.entries(i).fold(S::zero(), |s, (_, v)| S::add(s, v)))
             .collect();
         Ok(CpuDense {
             rows: c.nrows(),

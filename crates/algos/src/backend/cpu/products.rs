@@ -10,7 +10,7 @@ pub(super) fn mxm<S: Semiring>(
     a: &CpuMatrix<S>,
     x: &CpuDense<S>,
 ) -> Result<()> {
-    let (nrows, ncols) = a.m.shape();
+    let (nrows, ncols) = a.shape();
     let k = x.cols;
     assert_eq!(
         x.rows, ncols,
@@ -19,7 +19,9 @@ pub(super) fn mxm<S: Semiring>(
     );
     assert_eq!((y.rows, y.cols), (nrows, k), "mxm: Y has the wrong shape");
     check_mask(&mask, y.data.len());
-    if let (SparseMatrix::Csr(c), true) = (&a.m, k >= 8) {
+    let other = a.other_format();
+    if let (None, true) = (other, k >= 8) {
+        let r = a.rows();
         // A wide block: each entry (i, j) of A combines with row j of X (contiguous) into
         // row i's accumulators, instead of one strided column at a time; the mask then
         // picks which outputs are stored (masked-out ones are computed and dropped).
@@ -31,8 +33,9 @@ pub(super) fn mxm<S: Semiring>(
                 || vec![S::zero(); k],
                 |acc, (i, yrow)| {
                     acc.fill(S::zero());
-                    let (cols, vals) = c.row(i);
-                    for (&j, &av) in cols.iter().zip(vals) {
+                    let (cols, vals) = r.row(i);
+                    for (e, &j) in cols.iter().enumerate() {
+                        let av = vals.at(e);
                         let xrow = &x.data[j as usize * k..(j as usize + 1) * k];
                         for (s, &xv) in acc.iter_mut().zip(xrow) {
                             if !S::is_zero(xv) {
@@ -49,38 +52,30 @@ pub(super) fn mxm<S: Semiring>(
             );
         return Ok(());
     }
-    if let SparseMatrix::Csr(c) = &a.m {
+    let Some(m) = other else {
         // Narrow blocks, row by row: skips masked-out outputs and stops a row at a terminal
-        // value.
+        // value. A pattern (every entry the same value) reads no values: one array less to
+        // stream, which is most of the cost of a product with one column.
+        let r = a.rows();
         y.data
             .par_chunks_mut(k.max(1))
             .enumerate()
             .with_min_len(MIN_LEN / k.max(1))
             .for_each(|(i, yrow)| {
-                let (cols, vals) = c.row(i);
+                let (cols, vals) = r.row(i);
                 for (col, yv) in yrow.iter_mut().enumerate() {
                     if !allows(&mask, i * k + col) {
                         continue;
                     }
-                    let mut acc = S::zero();
-                    for (&j, &av) in cols.iter().zip(vals) {
-                        let xv = x.data[j as usize * k + col];
-                        if S::is_zero(xv) {
-                            continue;
-                        }
-                        acc = S::add(acc, S::mul_at(av, xv, j as u64));
-                        // Columns increase along a CSR row (`Semiring::FIRST_WINS`).
-                        if (S::HAS_TERMINAL && S::is_terminal(acc))
-                            || (S::FIRST_WINS && !S::is_zero(acc))
-                        {
-                            break;
-                        }
-                    }
+                    let acc = match vals {
+                        Vals::All(av) => row_product::<S>(cols, |_| av, &x.data, k, col),
+                        Vals::Stored(v) => row_product::<S>(cols, |e| v[e], &x.data, k, col),
+                    };
                     *yv = combine::<S>(accum, *yv, acc);
                 }
             });
         return Ok(());
-    }
+    };
     // Other formats: their reference SpMV, one column at a time.
     for col in 0..k {
         let xc: Vec<S::T> = if k == 1 {
@@ -88,7 +83,7 @@ pub(super) fn mxm<S: Semiring>(
         } else {
             (0..ncols).map(|j| x.data[j * k + col]).collect()
         };
-        let t = a.m.spmv(&xc);
+        let t = m.spmv(&xc);
         y.data
             .par_iter_mut()
             .skip(col)
@@ -104,12 +99,37 @@ pub(super) fn mxm<S: Semiring>(
     Ok(())
 }
 
+/// Column `col` of row `A[i] X`, for a row of `A` with columns `cols` and values `val(e)`
+/// (`e` the entry's place in the row): skips zeros of `X`, and stops at a terminal value or,
+/// for a semiring whose first term wins, at the first (columns increase along a CSR row).
+#[inline(always)]
+fn row_product<S: Semiring>(
+    cols: &[u32],
+    val: impl Fn(usize) -> S::T,
+    x: &[S::T],
+    k: usize,
+    col: usize,
+) -> S::T {
+    let mut acc = S::zero();
+    for (e, &j) in cols.iter().enumerate() {
+        let xv = x[j as usize * k + col];
+        if S::is_zero(xv) {
+            continue;
+        }
+        acc = S::add(acc, S::mul_at(val(e), xv, j as u64));
+        if (S::HAS_TERMINAL && S::is_terminal(acc)) || (S::FIRST_WINS && !S::is_zero(acc)) {
+            break;
+        }
+    }
+    acc
+}
+
 pub(super) fn vxm<S: Semiring>(
     x: &CpuSparse<S>,
     a: &CpuMatrix<S>,
     mask: Mask<'_, CpuBackend>,
 ) -> Result<CpuSparse<S>> {
-    let c = a.csr();
+    let c = a.rows();
     assert_eq!(
         x.n,
         c.nrows(),
@@ -123,8 +143,7 @@ pub(super) fn vxm<S: Semiring>(
         .par_iter()
         .zip(&x.vals)
         .flat_map_iter(|(&k, &xv)| {
-            let (cols, vals) = c.row(k as usize);
-            cols.iter().zip(vals).filter_map(move |(&j, &av)| {
+            c.entries(k as usize).filter_map(move |(j, av)| {
                 if !allows(&mask, j as usize) {
                     return None;
                 }
@@ -300,7 +319,7 @@ impl Products for CpuBackend {
         d: &CpuDense<S>,
         at: &CpuSparse<M>,
     ) -> Result<()> {
-        let c = a.csr();
+        let c = a.rows();
         assert_eq!(
             x.n,
             c.nrows(),
@@ -319,8 +338,7 @@ impl Products for CpuBackend {
             .par_iter()
             .zip(&x.vals)
             .flat_map_iter(|(&k, &xv)| {
-                let (cols, vals) = c.row(k as usize);
-                cols.iter().zip(vals).filter_map(move |(&j, &av)| {
+                c.entries(k as usize).filter_map(move |(j, av)| {
                     let t = S::mul_at(av, xv, k as u64);
                     (!S::is_zero(t)
                         && t.to_bits64() == dd[j as usize].to_bits64()

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
 use super::CpuBackend;
-use super::{CpuDense, CpuMatrix, allows, check_mask};
+use super::{CpuDense, CpuMatrix, Rows, Vals, allows, check_mask};
 use crate::backend::NO_PARENT;
 use crate::backend::{Defer, Frontier, Parents, QueueInfo, RelaxStep, StepOutputs};
 use crate::error::Result;
@@ -87,7 +87,7 @@ pub(super) fn relax_step<S: Semiring>(
         out,
         defer,
     } = step;
-    let c = a.csr();
+    let c = a.rows();
     assert_eq!(
         from.n,
         c.nrows(),
@@ -138,7 +138,7 @@ pub(super) fn relax_step<S: Semiring>(
     let small = from.idx.len() < par_entries;
     if let (Some(s), true, None, true) = (steps.as_deref_mut(), only_new, &parents, small) {
         // A traversal's step: the step numbers are the visited set and the membership at once.
-        relax_marking(c, a.iso(), d, s, &mask, from, to);
+        relax_marking(c, d, s, &mask, from, to);
         return Ok(());
     }
     {
@@ -173,7 +173,7 @@ type Term<T> = (u32, T, u32);
 /// pass over the range's terms finds the witnesses (the smallest source whose term equals the
 /// final value). The output lists the ranges in order.
 fn relax_partitioned<S: Semiring>(
-    c: &semigraph_formats::Csr<S>,
+    c: Rows<'_, S>,
     d: &mut CpuDense<S>,
     parents: Option<&mut CpuDense<Parents>>,
     from: &CpuQueue<S>,
@@ -194,8 +194,7 @@ fn relax_partitioned<S: Semiring>(
         .map(|(ids, xs)| {
             let mut lists: Vec<Vec<Term<S::T>>> = vec![Vec::new(); ranges];
             for (&k, &x) in ids.iter().zip(xs) {
-                let (cols, vals) = c.row(k as usize);
-                for (&j, &w) in cols.iter().zip(vals) {
+                for (j, w) in c.entries(k as usize) {
                     if !allowed(j) {
                         continue;
                     }
@@ -266,8 +265,7 @@ fn relax_partitioned<S: Semiring>(
 /// first improvement writes its step and appends it. One array read per arc where
 /// [`relax_in_place`] reads two, and no pass over the output afterwards.
 fn relax_marking<S: Semiring>(
-    c: &semigraph_formats::Csr<S>,
-    iso: Option<S::T>,
+    c: Rows<'_, S>,
     d: &mut CpuDense<S>,
     steps: &mut CpuDense<Parents>,
     mask: &crate::backend::Mask<'_, CpuBackend>,
@@ -298,10 +296,10 @@ fn relax_marking<S: Semiring>(
     };
     for (&k, &x) in from.idx.iter().zip(&from.vals) {
         let (cols, vals) = c.row(k as usize);
-        match iso {
+        match vals {
             // A pattern: no value array to read (a second cache miss per row).
-            Some(w) => cols.iter().for_each(|&j| arc(j, w, k, x)),
-            None => cols.iter().zip(vals).for_each(|(&j, &w)| arc(j, w, k, x)),
+            Vals::All(w) => cols.iter().for_each(|&j| arc(j, w, k, x)),
+            Vals::Stored(v) => cols.iter().zip(v).for_each(|(&j, &w)| arc(j, w, k, x)),
         }
     }
     to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
@@ -318,7 +316,7 @@ fn relax_marking<S: Semiring>(
 /// so far, so the final value is the same `add` over the improving terms), the first
 /// improvement of a vertex appends it, and a second pass finds the witnesses. No sort.
 fn relax_in_place<S: Semiring>(
-    c: &semigraph_formats::Csr<S>,
+    c: Rows<'_, S>,
     d: &mut CpuDense<S>,
     parents: Option<&mut CpuDense<Parents>>,
     from: &CpuQueue<S>,
@@ -330,8 +328,7 @@ fn relax_in_place<S: Semiring>(
     }
     let stamp = to.stamp;
     for (&k, &x) in from.idx.iter().zip(&from.vals) {
-        let (cols, vals) = c.row(k as usize);
-        for (&j, &w) in cols.iter().zip(vals) {
+        for (j, w) in c.entries(k as usize) {
             if !allowed(j) {
                 continue;
             }
@@ -353,8 +350,7 @@ fn relax_in_place<S: Semiring>(
             p.data[j as usize] = NO_PARENT;
         }
         for (&k, &x) in from.idx.iter().zip(&from.vals) {
-            let (cols, vals) = c.row(k as usize);
-            for (&j, &w) in cols.iter().zip(vals) {
+            for (j, w) in c.entries(k as usize) {
                 if to.member[j as usize] != stamp || !allowed(j) {
                     continue;
                 }
@@ -515,7 +511,7 @@ impl Frontier for CpuBackend {
         q: &CpuQueue<S>,
         a: &CpuMatrix<M>,
     ) -> Result<(QueueInfo, usize)> {
-        let c = a.csr();
+        let c = a.rows();
         assert_eq!(
             q.n,
             c.nrows(),
