@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use crate::csr::Csr;
-use crate::error::{FormatError, check, filled};
+use crate::error::{FormatError, check, filled, with_capacity};
 use crate::index::{Index, check_fits};
 
 /// Bytes [`EdgeList::to_csr`](crate::EdgeList::to_csr) (and `to_pattern_csr`) hold at their
@@ -75,13 +75,27 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         csr_build_bytes::<I>(nrows, ncols, m, std::mem::size_of::<S::T>()),
         what,
     )?;
-    // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are.
-    let sorted = (1..m)
+    // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are, and
+    // whether any arc repeats (side by side) found in the same pass.
+    // Pieces on every core, each a plain loop over its arcs' (source, target) keys.
+    const PIECE: usize = 1 << 16;
+    let key = |k: usize| (u64::from(src[k]) << 32) | u64::from(dst[k]);
+    let (sorted, repeats) = (0..m.div_ceil(PIECE))
         .into_par_iter()
-        .with_min_len(1 << 16)
-        .all(|k| (src[k - 1], dst[k - 1]) <= (src[k], dst[k]));
+        .map(|p| {
+            let (mut sorted, mut repeats) = (true, false);
+            let mut last = key((p * PIECE).saturating_sub(1));
+            for k in (p * PIECE).max(1)..((p + 1) * PIECE).min(m) {
+                let next = key(k);
+                sorted &= last <= next;
+                repeats |= last == next;
+                last = next;
+            }
+            (sorted, repeats)
+        })
+        .reduce(|| (true, false), |a, b| (a.0 && b.0, a.1 || b.1));
     if sorted {
-        return sorted_csr(nrows, ncols, src, dst, value);
+        return sorted_csr(nrows, ncols, (src, dst), repeats, value);
     }
     if m < u32::MAX as usize && parallel() {
         return par_csr_from_arcs(nrows, ncols, src, dst, value);
@@ -129,7 +143,9 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         row_ptr[r] = row_ptr[r - 1];
     }
     row_ptr[0] = I::default();
-    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
+    if has_repeats(nrows, &row_ptr, &cols) {
+        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+    }
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
@@ -145,12 +161,13 @@ pub(crate) fn csr_order(from: &[u32], to: &[u32]) -> Vec<usize> {
 }
 
 /// [`csr_from_arcs`] of arcs in CSR order: the row pointers counted, the columns and values
-/// copied, repeated arcs (side by side) combined.
+/// written once (no zeroed arrays first), repeated arcs (side by side, `repeats` says whether
+/// there are any) combined.
 fn sorted_csr<S: Semiring, I: Index>(
     nrows: usize,
     ncols: usize,
-    src: &[u32],
-    dst: &[u32],
+    (src, dst): (&[u32], &[u32]),
+    repeats: bool,
     value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
@@ -172,18 +189,30 @@ fn sorted_csr<S: Semiring, I: Index>(
                 *p = ix(k);
             }
         });
-    let mut cols = filled(m, I::default(), "column indices")?;
-    let mut vals = filled(m, S::zero(), "values")?;
-    cols.par_iter_mut()
-        .zip(vals.par_iter_mut())
-        .enumerate()
-        .with_min_len(1 << 14)
-        .try_for_each(|(k, (c, v))| {
-            *c = ix(dst[k] as usize);
-            *v = value(k)?;
-            Ok::<(), FormatError>(())
-        })?;
-    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
+    let mut cols = with_capacity::<I>(m, "column indices")?;
+    cols.par_extend(
+        dst.par_iter()
+            .with_min_len(1 << 14)
+            .map(|&j| ix(j as usize)),
+    );
+    // The first arc (in list order) whose value is refused is the one reported.
+    let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
+    let mut vals = with_capacity::<S::T>(m, "values")?;
+    vals.par_extend((0..m).into_par_iter().with_min_len(1 << 14).map(|k| {
+        value(k).unwrap_or_else(|e| {
+            let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
+            if f.as_ref().is_none_or(|(first, _)| k < *first) {
+                *f = Some((k, e));
+            }
+            S::zero()
+        })
+    }));
+    if let Some((_, e)) = fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    if repeats {
+        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+    }
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
@@ -213,7 +242,9 @@ fn par_csr_from_arcs<S: Semiring, I: Index>(
             Ok::<(), FormatError>(())
         })?;
     drop(keys);
-    combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals);
+    if has_repeats(nrows, &row_ptr, &cols) {
+        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+    }
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
 
@@ -444,41 +475,82 @@ fn atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, FormatError> {
     Ok(v)
 }
 
-/// Combines repeated arcs (equal columns side by side in a row of sorted rows) with `S::add`
-/// in list order, in place, if there are any.
+/// Whether a row of sorted rows holds a column twice (side by side).
+fn has_repeats<I: Index>(nrows: usize, row_ptr: &[I], cols: &[I]) -> bool {
+    (0..nrows).into_par_iter().with_min_len(1 << 12).any(|r| {
+        let (a, b) = (row_ptr[r].to_usize(), row_ptr[r + 1].to_usize());
+        cols[a..b].windows(2).any(|w| w[0] == w[1])
+    })
+}
+
+/// Combines repeated arcs (equal columns side by side in a row of sorted rows, as
+/// [`has_repeats`] finds) with `S::add` in list order, in place: chunks of rows compact their
+/// entries to the front of their range on every core, then the chunks move down to their
+/// places in order (one `memmove` each) and the row pointers follow. Holds one index per row
+/// besides the matrix.
 fn combine_repeats<S: Semiring, I: Index>(
     nrows: usize,
     row_ptr: &mut [I],
     cols: &mut Vec<I>,
     vals: &mut Vec<S::T>,
-) {
+) -> Result<(), FormatError> {
+    const ROWS: usize = 1 << 12;
     let ix = |v: usize| I::try_from_usize(v).expect("fewer entries than before");
-    let repeats = (0..nrows).into_par_iter().with_min_len(1 << 12).any(|r| {
-        let (a, b) = (row_ptr[r].to_usize(), row_ptr[r + 1].to_usize());
-        cols[a..b].windows(2).any(|w| w[0] == w[1])
-    });
-    if !repeats {
-        return;
-    }
-    let mut w = 0usize;
-    let mut start = 0usize;
-    for r in 0..nrows {
-        let end = row_ptr[r + 1].to_usize();
-        let first = w;
-        for p in start..end {
-            if w > first && cols[w - 1] == cols[p] {
-                vals[w - 1] = S::add(vals[w - 1], vals[p]);
-            } else {
-                cols[w] = cols[p];
-                vals[w] = vals[p];
-                w += 1;
-            }
+    // Each row's end, counted from its chunk's first entry, once the chunk is compacted.
+    let mut ends = filled(nrows, I::default(), "the rows' ends")?;
+    {
+        let ptr = &*row_ptr;
+        let (mut cr, mut vr) = (&mut cols[..], &mut vals[..]);
+        let mut parts = Vec::with_capacity(nrows.div_ceil(ROWS));
+        for r0 in (0..nrows).step_by(ROWS) {
+            let len = ptr[(r0 + ROWS).min(nrows)].to_usize() - ptr[r0].to_usize();
+            let (c, rest_c) = std::mem::take(&mut cr).split_at_mut(len);
+            let (v, rest_v) = std::mem::take(&mut vr).split_at_mut(len);
+            (cr, vr) = (rest_c, rest_v);
+            parts.push((r0, c, v));
         }
-        start = end;
-        row_ptr[r + 1] = ix(w);
+        parts
+            .into_par_iter()
+            .zip(ends.par_chunks_mut(ROWS))
+            .for_each(|((r0, cs, vs), ends)| {
+                let base = ptr[r0].to_usize();
+                let mut w = 0usize;
+                for (r, end) in (r0..).zip(ends.iter_mut()) {
+                    let (a, b) = (ptr[r].to_usize() - base, ptr[r + 1].to_usize() - base);
+                    let first = w;
+                    for p in a..b {
+                        if w > first && cs[w - 1] == cs[p] {
+                            vs[w - 1] = S::add(vs[w - 1], vs[p]);
+                        } else {
+                            cs[w] = cs[p];
+                            vs[w] = vs[p];
+                            w += 1;
+                        }
+                    }
+                    *end = ix(w);
+                }
+            });
     }
+    // Chunks in order: each moves down to where the entries kept before it end.
+    let mut w = 0usize;
+    for r0 in (0..nrows).step_by(ROWS) {
+        let r1 = (r0 + ROWS).min(nrows);
+        let base = row_ptr[r0].to_usize();
+        let kept = ends[r1 - 1].to_usize();
+        cols.copy_within(base..base + kept, w);
+        vals.copy_within(base..base + kept, w);
+        // Row r0's pointer is this chunk's start; row_ptr[r1] (the next chunk's base) is
+        // read before it is written.
+        row_ptr[r0] = ix(w);
+        for r in r0 + 1..r1 {
+            row_ptr[r] = ix(w + ends[r - 1].to_usize());
+        }
+        w += kept;
+    }
+    row_ptr[nrows] = ix(w);
     cols.truncate(w);
     vals.truncate(w);
+    Ok(())
 }
 
 /// Sorts each row's keys (rows `row_ptr` over `keys`, whose first key is entry `base`),

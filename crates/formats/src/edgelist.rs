@@ -349,13 +349,20 @@ impl EdgeList {
 
     /// Checks every arc lies inside `nrows x ncols`.
     fn check_bounds(&self) -> Result<(), FormatError> {
-        if let Some(k) = (0..self.src.len())
-            .into_par_iter()
-            .with_min_len(1 << 16)
-            .find_first(|&k| {
-                self.src[k] as usize >= self.nrows || self.dst[k] as usize >= self.ncols
-            })
-        {
+        // Pieces on every core, each by its largest ids (a loop the compiler vectorises; an
+        // arc at a time through `find_first` took 0.5 s for 67 M arcs on 2 cores), then the
+        // first bad arc of the first bad piece.
+        const PIECE: usize = 1 << 16;
+        let out =
+            |k: usize| self.src[k] as usize >= self.nrows || self.dst[k] as usize >= self.ncols;
+        let top = |v: &[u32]| v.iter().fold(0, |m, &x| m.max(x)) as usize;
+        let bad = self
+            .src
+            .par_chunks(PIECE)
+            .zip(self.dst.par_chunks(PIECE))
+            .position_first(|(s, d)| top(s) >= self.nrows || top(d) >= self.ncols)
+            .and_then(|p| (p * PIECE..self.src.len()).find(|&k| out(k)));
+        if let Some(k) = bad {
             return Err(FormatError::InvalidStructure {
                 format: crate::Format::Coo,
                 reason: format!(

@@ -252,6 +252,15 @@ pub(crate) fn filled<T: Clone + Send + Sync>(
     })
 }
 
+/// An empty vector with room for `n` elements of `what` (see [`filled`]).
+pub(crate) fn with_capacity<T>(n: usize, what: &str) -> Result<Vec<T>, FormatError> {
+    crate::memory::try_with_capacity(n).map_err(|(needed, available)| FormatError::TooLarge {
+        what: what.to_string(),
+        needed,
+        available,
+    })
+}
+
 /// Refuses, with the bytes needed and available, `needed` bytes of `what`.
 pub(crate) fn check(needed: u64, what: impl FnOnce() -> String) -> Result<(), FormatError> {
     crate::memory::check(needed).map_err(|(needed, available)| FormatError::TooLarge {

@@ -3,32 +3,19 @@
 
 use std::path::PathBuf;
 
+mod common;
+use common::sorted_arcs;
+
 use semigraph_formats::generate::{self, Rng};
 use semigraph_formats::io::{IdBase, ReadOptions, read_graph, read_sources, write_graph};
 use semigraph_formats::{EdgeList, ReadErrorKind, Weights};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("semigraph-io-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    common::tmp("io", name)
 }
 
 fn q() -> ReadOptions {
     ReadOptions::default()
-}
-
-fn sorted_arcs(g: &EdgeList) -> Vec<(i64, i64, Option<String>)> {
-    let mut v: Vec<_> = (0..g.len())
-        .map(|k| {
-            (
-                g.vertex_label(g.src[k] as usize),
-                g.vertex_label(g.dst[k] as usize),
-                g.weights.get(k).map(|w| w.to_string()),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]
@@ -457,97 +444,6 @@ fn long_dimacs_and_ldbc_files_read_as_one_pass() {
     let err = read_graph(&v, &q()).unwrap_err();
     assert_eq!(err.line, Some(300_003), "{err}");
     assert!(err.to_string().contains("listed twice"), "{err}");
-}
-
-/// The binary formats (`SciPy` `.npz`, GAP `.sg`/`.wsg`) hold the arcs and weights exactly;
-/// damaged or foreign files are refused with the reason.
-#[test]
-fn binary_formats_round_trip() {
-    let mut g = generate::kronecker(10, 8, 5);
-    let unweighted = g.clone();
-    g.weights = Weights::Int((0..g.len()).map(|k| (k % 97) as i64 - 40).collect());
-    let mut real = g.clone();
-    real.weights = Weights::Real((0..g.len()).map(|k| k as f64 * 0.25 - 3.0).collect());
-    for (name, g) in [("u", &unweighted), ("i", &g), ("r", &real)] {
-        for ext in ["npz", "sg", "wsg"] {
-            if ext == "wsg" && name == "r" {
-                // Reals that are not integers: refused, not rounded.
-                assert!(write_graph(tmp(&format!("{name}.{ext}")), g, None).is_err());
-                continue;
-            }
-            let p = tmp(&format!("{name}.{ext}"));
-            write_graph(&p, g, None).unwrap();
-            let back = read_graph(&p, &q()).unwrap();
-            assert_eq!((back.nrows, back.ncols), (g.nrows, g.ncols), "{name}.{ext}");
-            let mut want = sorted_arcs(g);
-            if ext == "sg" {
-                // No weights in a .sg.
-                want.iter_mut().for_each(|a| a.2 = None);
-            }
-            if ext == "wsg" && name == "u" {
-                want.iter_mut().for_each(|a| a.2 = Some("1".into()));
-            }
-            assert_eq!(sorted_arcs(&back), want, "{name}.{ext}");
-            // Written in CSR order: read back, the list is sorted and builds directly.
-            assert!(
-                (1..back.len())
-                    .all(|k| (back.src[k - 1], back.dst[k - 1]) <= (back.src[k], back.dst[k])),
-                "{name}.{ext} in CSR order"
-            );
-        }
-    }
-    let p = tmp("bad.npz");
-    std::fs::write(&p, b"PK\x03\x04 not really a zip").unwrap();
-    assert!(read_graph(&p, &q()).is_err());
-    let p = tmp("bad.sg");
-    std::fs::write(&p, [1u8, 5, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0]).unwrap();
-    let e = read_graph(&p, &q()).unwrap_err();
-    assert!(e.to_string().contains("ends early"), "{e}");
-}
-
-/// Damaged binary files (every few bytes flipped, cut at many lengths) are refused with a
-/// reason, never read as another graph and never a panic; a flipped element of a stored
-/// `.npz` array is caught by the archive's checksum.
-#[test]
-fn damaged_binary_files_are_refused() {
-    let mut g = generate::kronecker(7, 4, 3);
-    g.weights = Weights::Int((0..g.len()).map(|k| k as i64 % 13).collect());
-    for ext in ["npz", "sg", "wsg"] {
-        let p = tmp(&format!("fuzz.{ext}"));
-        write_graph(&p, &g, None).unwrap();
-        let bytes = std::fs::read(&p).unwrap();
-        let want = sorted_arcs(&read_graph(&p, &q()).unwrap());
-        let d = tmp(&format!("fuzz-damaged.{ext}"));
-        let mut caught = 0;
-        for at in (0..bytes.len()).step_by(5) {
-            let mut b = bytes.clone();
-            b[at] ^= 0x5a;
-            std::fs::write(&d, &b).unwrap();
-            match read_graph(&d, &q()) {
-                Err(_) => caught += 1,
-                // .sg has no checksum: a changed neighbour is another graph, in range.
-                Ok(h) if ext != "npz" => assert!(h.src.len() == h.dst.len(), "{ext} at {at}"),
-                Ok(h) => assert_eq!(sorted_arcs(&h), want, "{ext}: byte {at} flipped"),
-            }
-        }
-        assert!(caught > 0, "{ext}: no damage caught");
-        for len in (0..bytes.len()).step_by(7) {
-            std::fs::write(&d, &bytes[..len]).unwrap();
-            assert!(
-                read_graph(&d, &q()).is_err(),
-                "{ext} cut at {len} of {}",
-                bytes.len()
-            );
-        }
-    }
-    // A flipped element of the indices array: the checksum names it.
-    let p = tmp("fuzz.npz");
-    let mut b = std::fs::read(&p).unwrap();
-    let at = b.windows(11).position(|w| w == b"indices.npy").unwrap() + 200;
-    b[at] ^= 1;
-    std::fs::write(&p, &b).unwrap();
-    let e = read_graph(&p, &q()).unwrap_err();
-    assert!(e.to_string().contains("checksum"), "{e}");
 }
 
 /// A line longer than the limit is refused with its number, in the middle or at the end of a

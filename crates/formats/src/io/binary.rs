@@ -14,14 +14,41 @@ use rayon::prelude::*;
 use crate::edgelist::{EdgeList, Weights};
 use crate::error::{ReadError, ReadErrorKind};
 
-/// One `.npy` array: element type, shape, little-endian bytes.
-struct Array {
+/// One `.npy` array: element type, shape, little-endian bytes (read on first use when the
+/// array is stored in the file, see [`Stored`]).
+struct Array<'f> {
     descr: String,
     shape: Vec<usize>,
     data: Vec<u8>,
+    stored: Option<Stored<'f>>,
 }
 
-impl Array {
+/// Where a stored (not deflated) array's elements lie in the file, and the zip entry's
+/// checksum over its `.npy` header and elements.
+struct Stored<'f> {
+    /// The array's name, which its errors begin with.
+    name: String,
+    file: &'f std::fs::File,
+    offset: u64,
+    header: Vec<u8>,
+    crc: u32,
+}
+
+impl Array<'_> {
+    /// The elements' bytes, read now if they are still in the file.
+    fn load(&mut self) -> Result<(), String> {
+        if let Some(s) = self.stored.take() {
+            let bytes = self.len() * self.width().unwrap_or(0);
+            self.data = crate::memory::try_filled(bytes, 0u8)
+                .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
+            s.read(&mut self.data, 1, |b, out| {
+                out.copy_from_slice(b);
+                None
+            })?;
+        }
+        Ok(())
+    }
+
     /// The number of elements.
     fn len(&self) -> usize {
         self.shape.iter().product()
@@ -33,27 +60,53 @@ impl Array {
     }
 
     /// The elements as `u32` ids below `bound` (indices of any integer width).
-    fn ids(&self, bound: usize, what: &str) -> Result<Vec<u32>, String> {
-        if self.descr == "<i4" || self.descr == "<u4" {
-            // The common case, without a wider copy: converted, then checked (on every core).
-            let mut ids = crate::memory::try_with_capacity(self.len())
-                .map_err(|(needed, _)| format!("{what}: {needed} bytes do not fit in memory"))?;
-            self.data
-                .par_chunks_exact(4)
-                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
-                .collect_into_vec(&mut ids);
-            let ok =
-                |x: u32| (x as u64) < bound as u64 && (self.descr == "<u4" || x <= i32::MAX as u32);
-            return match ids.par_iter().find_first(|&&x| !ok(x)) {
-                Some(x) => Err(format!("{what} holds {x}, out of range (0..{bound})")),
-                None => Ok(ids),
-            };
+    fn ids(mut self, bound: usize, what: &str) -> Result<Vec<u32>, String> {
+        if self.descr != "<i4" && self.descr != "<u4" {
+            return narrow(&self.indices(what)?, bound, what);
         }
-        narrow(&self.indices(what)?, bound, what)
+        // The common case, without a wider copy: converted and checked as the pieces are
+        // read, on every core (or from the bytes of a deflated entry).
+        let signed = self.descr == "<i4";
+        let ok = |x: u32| (x as u64) < bound as u64 && (!signed || x <= i32::MAX as u32);
+        let mut ids = crate::memory::try_filled(self.len(), 0u32)
+            .map_err(|(needed, _)| format!("{what}: {needed} bytes do not fit in memory"))?;
+        let convert = |b: &[u8], out: &mut [u32]| {
+            let mut bad = None;
+            for (i, (o, b)) in out.iter_mut().zip(b.chunks_exact(4)).enumerate() {
+                *o = u32::from_le_bytes(b.try_into().expect("4 bytes"));
+                if !ok(*o) && bad.is_none() {
+                    bad = Some(i);
+                }
+            }
+            bad
+        };
+        let bad = match self.stored.take() {
+            Some(s) => s.read(&mut ids, 4, convert)?,
+            None => {
+                const PIECE: usize = 1 << 18;
+                ids.par_chunks_mut(PIECE)
+                    .zip(self.data.par_chunks(4 * PIECE))
+                    .enumerate()
+                    .filter_map(|(p, (out, b))| convert(b, out).map(|i| p * PIECE + i))
+                    .min()
+            }
+        };
+        match bad {
+            Some(i) => Err(format!(
+                "{what} holds {}, out of range (0..{bound})",
+                if signed {
+                    i64::from(ids[i] as i32)
+                } else {
+                    i64::from(ids[i])
+                }
+            )),
+            None => Ok(ids),
+        }
     }
 
     /// The elements as `u64` (indices: non-negative integers of any width).
-    fn indices(&self, what: &str) -> Result<Vec<u64>, String> {
+    fn indices(&mut self, what: &str) -> Result<Vec<u64>, String> {
+        self.load()?;
         let w = self.width().unwrap_or(0);
         let kind = self.descr.as_bytes().get(1).copied();
         if !matches!(kind, Some(b'i' | b'u')) || ![1, 2, 4, 8].contains(&w) || self.big_endian() {
@@ -83,7 +136,8 @@ impl Array {
     }
 
     /// The elements as weights: reals, integers, or none (booleans all true).
-    fn weights(&self) -> Result<Weights, String> {
+    fn weights(mut self) -> Result<Weights, String> {
+        self.load()?;
         let w = self.width().unwrap_or(0);
         let kind = self.descr.as_bytes().get(1).copied();
         if self.big_endian() {
@@ -101,7 +155,9 @@ impl Array {
                     .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")) as f64)
                     .collect(),
             ),
-            (Some(b'b'), 1) if d.iter().all(|&b| b == 1) => Weights::None,
+            (Some(b'b'), 1) if d.par_chunks(1 << 16).all(|p| p.iter().all(|&b| b == 1)) => {
+                Weights::None
+            }
             (Some(b'b'), 1) => Weights::Int(d.iter().map(|&b| i64::from(b != 0)).collect()),
             (Some(b'i'), 1 | 2 | 4 | 8) => Weights::Int(
                 d.par_chunks_exact(w)
@@ -126,7 +182,7 @@ impl Array {
 }
 
 /// Reads one `.npy` array (format versions 1 to 3).
-fn read_array(r: &mut dyn Read) -> Result<Array, String> {
+fn read_array(r: &mut dyn Read) -> Result<Array<'static>, String> {
     let (mut a, bytes, _) = read_header(r)?;
     a.data
         .try_reserve_exact(bytes)
@@ -156,7 +212,7 @@ impl Read for Tee<'_> {
 
 /// Reads the header of a `.npy` array: the array without its elements, their bytes, and the
 /// header's length.
-fn read_header(r: &mut dyn Read) -> Result<(Array, usize, usize), String> {
+fn read_header(r: &mut dyn Read) -> Result<(Array<'static>, usize, usize), String> {
     let mut head = [0u8; 8];
     r.read_exact(&mut head).map_err(|e| e.to_string())?;
     if &head[..6] != b"\x93NUMPY" {
@@ -197,6 +253,7 @@ fn read_header(r: &mut dyn Read) -> Result<(Array, usize, usize), String> {
         descr,
         shape,
         data: Vec::new(),
+        stored: None,
     };
     let bytes = a
         .len()
@@ -205,50 +262,79 @@ fn read_header(r: &mut dyn Read) -> Result<(Array, usize, usize), String> {
     Ok((a, bytes, at + hlen))
 }
 
-/// Reads the elements of a `.npy` array stored (not deflated) at `offset` of `file`, by
-/// positioned reads of pieces on every core (the page cache copied in parallel), and checks
-/// the zip entry's checksum `crc` over the `header` bytes and the elements.
-#[cfg(unix)]
-fn read_stored(
-    file: &std::fs::File,
-    (offset, header, crc): (u64, &[u8], u32),
-    a: &mut Array,
-    bytes: usize,
-) -> Result<(), String> {
-    use std::os::unix::fs::FileExt;
-    const PIECE: usize = 8 << 20;
-    a.data = crate::memory::try_filled(bytes, 0u8)
-        .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
-    let sums = a
-        .data
-        .par_chunks_mut(PIECE)
-        .enumerate()
-        .map(|(i, piece)| {
-            file.read_exact_at(piece, offset + (i * PIECE) as u64)?;
-            let mut h = crc32fast::Hasher::new();
-            h.update(piece);
-            Ok(h)
-        })
-        .collect::<io::Result<Vec<_>>>()
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => format!("the file ends within its {bytes} bytes"),
-            _ => e.to_string(),
-        })?;
-    let mut all = crc32fast::Hasher::new();
-    all.update(header);
-    for h in &sums {
-        all.combine(h);
+impl Stored<'_> {
+    /// Reads the elements into `out` (`width` bytes each) by positioned reads of pieces on
+    /// every core (the page cache copied in parallel), each piece's bytes handed to `convert`
+    /// (which writes the piece's elements and may name its first bad one), and checks the
+    /// checksum. Returns the first bad element's place, if any.
+    fn read<T: Send>(
+        &self,
+        out: &mut [T],
+        width: usize,
+        convert: impl Fn(&[u8], &mut [T]) -> Option<usize> + Sync,
+    ) -> Result<Option<usize>, String> {
+        // A piece's bytes pass through a buffer of the thread's that stays in its cache.
+        const PIECE: usize = 1 << 20;
+        thread_local! {
+            static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let per = PIECE / width;
+        let bytes = out.len() * width;
+        let sums = out
+            .par_chunks_mut(per)
+            .enumerate()
+            .map(|(i, piece)| {
+                BUF.with_borrow_mut(|buf| {
+                    buf.resize(PIECE, 0);
+                    let b = &mut buf[..piece.len() * width];
+                    self.read_at(b, self.offset + (i * PIECE) as u64)?;
+                    let mut h = crc32fast::Hasher::new();
+                    h.update(b);
+                    Ok((h, convert(b, piece).map(|j| i * per + j)))
+                })
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::UnexpectedEof => {
+                    format!("{}: the file ends within its {bytes} bytes", self.name)
+                }
+                _ => format!("{}: {e}", self.name),
+            })?;
+        let mut all = crc32fast::Hasher::new();
+        all.update(&self.header);
+        for (h, _) in &sums {
+            all.combine(h);
+        }
+        match all.finalize() {
+            c if c == self.crc => Ok(sums.iter().find_map(|&(_, bad)| bad)),
+            c => Err(format!(
+                "{}: checksum {c:08x} where the archive says {:08x} (a damaged file)",
+                self.name, self.crc
+            )),
+        }
     }
-    match all.finalize() {
-        c if c == crc => Ok(()),
-        c => Err(format!(
-            "checksum {c:08x} where the archive says {crc:08x} (a damaged file)"
-        )),
+
+    #[cfg(unix)]
+    fn read_at(&self, buf: &mut [u8], at: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(self.file, buf, at)
+    }
+
+    #[cfg(windows)]
+    fn read_at(&self, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {
+        use std::os::windows::fs::FileExt;
+        while !buf.is_empty() {
+            match self.file.seek_read(buf, at)? {
+                0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+                n => (buf, at) = (&mut buf[n..], at + n as u64),
+            }
+        }
+        Ok(())
     }
 }
 
-/// Reads a `SciPy` `.npz` sparse matrix (CSR, CSC or COO) as the arcs of a graph.
-pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
+/// Reads a `SciPy` `.npz` sparse matrix (CSR, CSC or COO) as the arcs of a graph; with
+/// `pattern`, without its values (the value array's length is still checked).
+pub(crate) fn read_npz(path: &Path, pattern: bool) -> Result<EdgeList, ReadError> {
     let bad = |m: String| ReadError::file(path, ReadErrorKind::BadHeader(format!(".npz: {m}")));
     let file = std::fs::File::open(path).map_err(|e| ReadError::file(path, e.into()))?;
     let reader = file
@@ -263,7 +349,6 @@ pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
             ))
         })?;
         let at = |m| bad(format!("{name}: {m}"));
-        #[cfg(unix)]
         if let (zip::CompressionMethod::Stored, Some(start)) = (f.compression(), f.data_start()) {
             let mut head = Vec::new();
             let (mut a, bytes, header) = read_header(&mut Tee(&mut f, &mut head)).map_err(at)?;
@@ -274,13 +359,19 @@ pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
                     header + bytes
                 )));
             }
-            let place = (start + header as u64, &head[..], f.crc32());
-            read_stored(&file, place, &mut a, bytes).map_err(at)?;
+            a.stored = Some(Stored {
+                name: name.to_string(),
+                file: &file,
+                offset: start + header as u64,
+                header: head,
+                crc: f.crc32(),
+            });
             return Ok(a);
         }
         read_array(&mut f).map_err(at)
     };
-    let format = array("format")?;
+    let mut format = array("format")?;
+    format.load().map_err(bad)?;
     let format = String::from_utf8_lossy(&format.data)
         .trim_end_matches('\0')
         .to_string();
@@ -330,7 +421,11 @@ pub(crate) fn read_npz(path: &Path) -> Result<EdgeList, ReadError> {
             src.len()
         )));
     }
-    let weights = data.weights().map_err(bad)?;
+    let weights = if pattern {
+        Weights::None
+    } else {
+        data.weights().map_err(bad)?
+    };
     if let Weights::Real(w) = &weights
         && let Some(k) = w.iter().position(|x| x.is_nan())
     {
@@ -362,18 +457,26 @@ pub(super) fn expand_ptr(ptr: &[u64], major: usize, nnz: usize) -> Result<Vec<u3
             major + 1
         ));
     }
-    if ptr.windows(2).any(|w| w[0] > w[1]) {
+    if ptr.par_windows(2).any(|w| w[0] > w[1]) {
         return Err("indptr decreases".into());
     }
-    let mut out = vec![0u32; nnz];
-    let mut rest: &mut [u32] = &mut out;
-    let mut parts = Vec::with_capacity(major);
-    for (r, w) in ptr.windows(2).enumerate() {
-        let (part, tail) = rest.split_at_mut((w[1] - w[0]) as usize);
-        parts.push((r as u32, part));
-        rest = tail;
-    }
-    parts.into_par_iter().for_each(|(r, p)| p.fill(r));
+    // Pieces of the entries on every core: each finds the row of its first entry, then walks.
+    const PIECE: usize = 1 << 16;
+    let mut out = crate::memory::try_filled(nnz, 0u32).map_err(|(needed, _)| {
+        format!("the rows of {nnz} entries: {needed} bytes do not fit in memory")
+    })?;
+    out.par_chunks_mut(PIECE)
+        .enumerate()
+        .for_each(|(c, piece)| {
+            let k0 = (c * PIECE) as u64;
+            let mut r = ptr.partition_point(|&p| p <= k0) - 1;
+            for (k, o) in (k0..).zip(piece) {
+                while ptr[r + 1] <= k {
+                    r += 1;
+                }
+                *o = r as u32;
+            }
+        });
     Ok(out)
 }
 

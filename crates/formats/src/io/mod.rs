@@ -114,6 +114,11 @@ pub struct ReadOptions {
     pub undirected: bool,
     /// Told how far a read has come; `None` reports nothing.
     pub progress: Option<Progress>,
+    /// Only the arcs are wanted (BFS, components, triangles, PageRank): the result has no
+    /// weights ([`Weights::None`](crate::Weights::None)) whatever the file holds. A `.npz`
+    /// file's value array is then not read at all (for Kronecker 22 with `int64` values,
+    /// 537 MB); text files are still parsed whole, their weights checked, then dropped.
+    pub pattern: bool,
 }
 
 /// A callback told `(path, bytes read, bytes in the file)` as a file is read (compressed
@@ -233,7 +238,7 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
                 ),
             ));
         }
-        InputFormat::Npz => binary::read_npz(path)?,
+        InputFormat::Npz => binary::read_npz(path, opts.pattern)?,
         InputFormat::Gap { weighted } => sg::read_sg(path, weighted)?,
         InputFormat::Ldbc if path.as_os_str() == "-" => {
             return Err(ReadError::file(
@@ -249,6 +254,10 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
             text::read_ldbc(open_reader(&v, opts)?, &v, open_reader(&e, opts)?, &e)?
         }
     };
+    if opts.pattern {
+        g.weights = crate::Weights::None;
+        g.first_nonfinite = None;
+    }
     if opts.undirected {
         g.symmetrize();
     }
