@@ -24,6 +24,9 @@ pub struct CpuQueue<S: Semiring> {
     /// `member[i] == stamp`: `i` was appended since the last clear (sized on first use).
     member: Vec<u32>,
     stamp: u32,
+    /// `member` does not yet mark `idx` (a traversal step leaves it to the first append,
+    /// which few steps are followed by: one random write a vertex saved).
+    unmarked: bool,
 }
 
 impl<S: Semiring> CpuQueue<S> {
@@ -36,6 +39,7 @@ impl<S: Semiring> CpuQueue<S> {
             before: 0,
             member: Vec::new(),
             stamp: 1,
+            unmarked: false,
         }
     }
 
@@ -46,13 +50,25 @@ impl<S: Semiring> CpuQueue<S> {
             self.stamp = 0;
         }
         self.stamp += 1;
+        self.unmarked = false;
+    }
+
+    /// The membership marked for every entry (sized on first use).
+    fn mark(&mut self) {
+        if self.member.len() < self.n {
+            self.member.resize(self.n, 0);
+        }
+        if self.unmarked {
+            for &j in &self.idx {
+                self.member[j as usize] = self.stamp;
+            }
+            self.unmarked = false;
+        }
     }
 
     /// Appends `(i, v)` unless `i` was appended since the last generation.
     fn append(&mut self, i: u32, v: S::T) {
-        if self.member.len() < self.n {
-            self.member.resize(self.n, 0);
-        }
+        self.mark();
         if self.member[i as usize] != self.stamp {
             self.member[i as usize] = self.stamp;
             self.idx.push(i);
