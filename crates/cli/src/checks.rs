@@ -13,19 +13,24 @@ use crate::args::Choice;
 use crate::output::Field;
 use crate::{CliError, Res};
 
-/// Refuses, before anything is built, a run whose host memory (the CSR built from `g`, the
-/// graph on backend `b` with a pull matrix when `pull`, and a traversal's state when
-/// `traversal`) exceeds what the machine has: `semigraph_algos::memory`'s bounds, each
-/// checked against the peak a counting allocator measures.
+/// Refuses, before anything is built, a run whose host memory (the CSR built from `g` unless
+/// `built` (then it is held already), the graph on backend `b` with a pull matrix when `pull`,
+/// and a traversal's state when `traversal`) exceeds what the machine has:
+/// `semigraph_algos::memory`'s bounds, each checked against the peak a counting allocator
+/// measures.
 pub(crate) fn plan<B: Backend>(
     b: &B,
     g: &EdgeList,
     value_bytes: usize,
-    pull: bool,
-    traversal: bool,
+    (pull, traversal): (bool, bool),
+    built: bool,
 ) -> Res<()> {
     let n = g.num_vertices();
-    let csr = semigraph_formats::csr_build_bytes::<u32>(g.nrows, g.ncols, g.len(), value_bytes);
+    let csr = if built {
+        0
+    } else {
+        semigraph_formats::csr_build_bytes::<u32>(g.nrows, g.ncols, g.len(), value_bytes)
+    };
     let graph = semigraph_algos::graph_host_bytes(b.kind(), n, g.len(), value_bytes, pull);
     let state = if traversal {
         semigraph_algos::traversal_host_bytes(b.kind(), n, value_bytes)

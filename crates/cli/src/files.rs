@@ -236,6 +236,16 @@ pub(crate) fn save(c: &Common, path: &Path, g: &EdgeList, fmt: Option<OutputForm
 }
 
 pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
+    read(file, c, false)
+}
+
+/// [`load`] for a command that needs only the arcs: the weights are not kept (a `.npz` file's
+/// value array is not read).
+pub(crate) fn load_pattern(file: &Path, c: &Common) -> Res<EdgeList> {
+    read(file, c, true)
+}
+
+fn read(file: &Path, c: &Common, pattern: bool) -> Res<EdgeList> {
     let start = std::time::Instant::now();
     let g = read_graph(
         file,
@@ -243,6 +253,7 @@ pub(crate) fn load(file: &Path, c: &Common) -> Res<EdgeList> {
             format: c.input_format,
             undirected: c.undirected,
             progress: (!c.quiet && std::io::stderr().is_terminal()).then(read_bar),
+            pattern,
             ..Default::default()
         },
     )?;

@@ -8,7 +8,7 @@ use semigraph_algos::{
     ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance, Frontier,
     Graph, GraphOptions, Mask, apsp, bellman_ford, bfs, delta_stepping,
 };
-use semigraph_formats::{ConvertOptions, EdgeList, Format, Stats, Weight};
+use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, Stats, Weight};
 use semigraph_semiring::{MinPlus, Semiring};
 
 use serde_json::json;
@@ -98,7 +98,50 @@ pub(crate) trait Job {
     type Out;
     /// The graph file the job reads: its errors are reported as `FILE: message`.
     fn file(&self) -> &std::path::Path;
+    /// What needs no backend (the host CSR), done before [`dispatch`] waits for the GPU that
+    /// is opening meanwhile (`opening::open_gpu_early`).
+    fn prepare(&mut self) -> Res<()> {
+        Ok(())
+    }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)>;
+}
+
+/// A job's host CSR of `g`'s arcs (the pattern), built by [`Job::prepare`] (or by `run` if
+/// nothing prepared it), with the time it took.
+pub(crate) struct Prepared<S: Semiring>(Option<(Csr<S, u32>, Duration)>);
+
+impl<S: Semiring> Prepared<S>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    pub(crate) fn new() -> Self {
+        Prepared(None)
+    }
+
+    /// Builds the pattern CSR of `g` now (refused with the bytes when the host cannot hold
+    /// its build).
+    pub(crate) fn build(&mut self, file: &std::path::Path, g: &EdgeList) -> Res<()> {
+        let t = Instant::now();
+        let a = csr_of::<S>(file, g, true)?;
+        self.0 = Some((a, t.elapsed()));
+        Ok(())
+    }
+
+    pub(crate) fn is_built(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The CSR, built now if it was not, and how long its build took.
+    pub(crate) fn take(
+        mut self,
+        file: &std::path::Path,
+        g: &EdgeList,
+    ) -> Res<(Csr<S, u32>, Duration)> {
+        if self.0.is_none() {
+            self.build(file, g)?;
+        }
+        Ok(self.0.take().expect("built above"))
+    }
 }
 
 /// `e` as `FILE: message`, unless it already names the file.
@@ -114,8 +157,9 @@ fn named(file: &std::path::Path, e: CliError) -> CliError {
 /// Runs `job` on the backend `--backend` names: `gpu` fails when no GPU can be used; `auto`
 /// uses the GPU when there is one, else the CPU, and says which (and why) in the output
 /// header and, unless `--quiet`, on stderr.
-pub(crate) fn dispatch<J: Job>(c: &Common, job: J) -> Res<(Lines, J::Out)> {
+pub(crate) fn dispatch<J: Job>(c: &Common, mut job: J) -> Res<(Lines, J::Out)> {
     let file = job.file().to_path_buf();
+    job.prepare().map_err(|e| named(&file, e))?;
     let waiting = Instant::now();
     let (gpu, open) = crate::opening::open_gpu(c)?;
     let waited = waiting.elapsed();
@@ -233,6 +277,8 @@ pub(crate) struct BfsJob<'a> {
     pub(crate) direction: Direction,
     pub(crate) format: Option<Format>,
     pub(crate) max_fill: f64,
+    /// The pattern of `g`, once [`Job::prepare`] built it.
+    pub(crate) csr: Prepared<BfsSemiring>,
 }
 
 impl Job for BfsJob<'_> {
@@ -240,17 +286,18 @@ impl Job for BfsJob<'_> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
+    fn prepare(&mut self) -> Res<()> {
+        self.csr.build(self.file, self.g)
+    }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         plan(
             b,
             self.g,
             size_of::<<BfsSemiring as Semiring>::T>(),
-            true,
-            true,
+            (true, true),
+            self.csr.is_built(),
         )?;
-        let tc = Instant::now();
-        let a = csr_of::<BfsSemiring>(self.file, self.g, true)?;
-        let csr = tc.elapsed();
+        let (a, csr) = self.csr.take(self.file, self.g)?;
         let t0 = Instant::now();
         let gr = Graph::new(
             b,
@@ -337,7 +384,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         self.file
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        plan(b, self.g, size_of::<D>(), false, true)?;
+        plan(b, self.g, size_of::<D>(), (false, true), false)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let t0 = Instant::now();
         enum Built<'b, B: Frontier, D: Distance> {
@@ -447,7 +494,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for ApspJob<'_, D> {
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // APSP checks its n x n results itself, before it starts.
-        plan(b, self.g, size_of::<D>(), false, false)?;
+        plan(b, self.g, size_of::<D>(), (false, false), false)?;
         let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
         let g = Graph::new(b, &a, GraphOptions::default())?;
         let t = Instant::now();
@@ -520,7 +567,7 @@ where
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
         // The matrix (as a push matrix would be), x and y.
-        plan(b, self.g, size_of::<S::T>(), false, true)?;
+        plan(b, self.g, size_of::<S::T>(), (false, true), false)?;
         // Boolean and parent semirings read the structure only (any weight means "an arc").
         let a = if S::NAME == "or_and" || S::NAME.ends_with("secondi") {
             csr_of::<S>(self.file, self.g, true)?

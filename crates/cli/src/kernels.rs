@@ -14,8 +14,7 @@ use serde_json::json;
 
 use crate::Res;
 use crate::checks::plan;
-use crate::files::csr_of;
-use crate::jobs::{Job, Lines, ms};
+use crate::jobs::{Job, Lines, Prepared, ms};
 use crate::output::{Field, Header, Output, fmt_duration, json_number};
 
 /// Which kernel a [`KernelJob`] runs.
@@ -59,6 +58,8 @@ pub(crate) struct KernelJob<'a> {
     pub(crate) file: &'a std::path::Path,
     pub(crate) g: &'a EdgeList,
     pub(crate) kernel: GraphKernel,
+    /// The pattern of `g`, once [`Job::prepare`] built it.
+    pub(crate) csr: Prepared<OrAnd>,
 }
 
 impl Job for KernelJob<'_> {
@@ -66,12 +67,21 @@ impl Job for KernelJob<'_> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
+    fn prepare(&mut self) -> Res<()> {
+        self.csr.build(self.file, self.g)
+    }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Values)> {
         // Every kernel reads A^T (PageRank's pulls, the others' undirected graph): built with
         // the graph, on the host.
         let pull = true;
-        plan(b, self.g, size_of::<f64>(), pull, false)?;
-        let a = csr_of::<OrAnd>(self.file, self.g, true)?;
+        plan(
+            b,
+            self.g,
+            size_of::<f64>(),
+            (pull, false),
+            self.csr.is_built(),
+        )?;
+        let (a, _) = self.csr.take(self.file, self.g)?;
         let t0 = Instant::now();
         let gr = Graph::new(
             b,

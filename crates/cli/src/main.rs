@@ -27,7 +27,7 @@ use serde_json::json;
 
 use args::{Cli, Cmd, Common};
 use checks::{distances_field, pick_distances};
-use files::{generated, load, load_weighted, save, source_of};
+use files::{generated, load, load_pattern, load_weighted, save, source_of};
 use jobs::{ApspJob, BfsJob, SpmvJob, dispatch, run_sssp};
 use output::Field;
 use output::{Header, Output, write_summary, write_vertices};
@@ -95,7 +95,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
             max_fill,
             ..
         } => {
-            let g = load(&file, &c)?;
+            let g = load_pattern(&file, &c)?;
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
             let job = BfsJob {
                 file: &file,
@@ -104,6 +104,7 @@ fn run(cli: Cli) -> Res<ExitCode> {
                 direction,
                 format: format.0,
                 max_fill,
+                csr: jobs::Prepared::new(),
             };
             let (header, runs) = dispatch(&c, job)?;
             let mut h = Header::new(&command_line(), &file, &g);
@@ -398,13 +399,14 @@ fn combine_arcs(c: &Common, g: &mut EdgeList, how: Combine) -> Res<()> {
 
 /// Runs one of the graph kernels on `file` and writes its per-vertex values.
 fn run_kernel(c: &Common, file: &Path, kernel: kernels::GraphKernel) -> Res<()> {
-    let g = load(file, c)?;
+    let g = load_pattern(file, c)?;
     let (header, values) = dispatch(
         c,
         kernels::KernelJob {
             file,
             g: &g,
             kernel,
+            csr: jobs::Prepared::new(),
         },
     )?;
     let mut h = Header::new(&command_line(), file, &g);
