@@ -395,14 +395,39 @@ fn disk_cache_is_used_and_survives_corruption() {
 
 fn adaptive_plans_cover_every_row_and_entry_once() {
     use semigraph_gpu::AdaptivePlan;
-    use semigraph_gpu::backend::{ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS};
+    use semigraph_gpu::backend::ADAPTIVE_ROWS;
     // Row lengths: empty rows, short rows, one of exactly the block size, medium and long
     // rows (a whole block, split into pieces), and a run of many tiny rows.
     let mut lens = vec![0usize, 3, 0, 1024, 1025, 5000, 20000, 8192, 8193, 7];
     lens.extend(std::iter::repeat_n(1, 600));
     lens.push(0);
+    let p = check_plan(&lens);
+    assert_eq!(p.long_rows, vec![6, 8], "rows longer than a piece");
+    // Several pieces of rows planned on every core: long rows at and around the pieces'
+    // edges, the rest of mixed lengths; the same plan on 1 and 4 threads.
+    let mut lens: Vec<usize> = (0..3 * ADAPTIVE_ROWS + 77)
+        .map(|i| (i * 7919) % 13)
+        .collect();
+    for at in [ADAPTIVE_ROWS - 1, ADAPTIVE_ROWS, 2 * ADAPTIVE_ROWS + 1, 5] {
+        lens[at] = 9000 + at % 5;
+    }
+    let p = check_plan(&lens);
+    assert_eq!(p.long_rows.len(), 4, "rows longer than a piece");
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| check_plan(&lens));
+    assert_eq!(one, p, "plans on 1 and on several threads");
+}
+
+/// The adaptive plan of rows of lengths `lens`, checked: its blocks cover every row and entry
+/// once, in order, within the kernel's limits; a split row's pieces name its slot.
+fn check_plan(lens: &[usize]) -> semigraph_gpu::AdaptivePlan {
+    use semigraph_gpu::AdaptivePlan;
+    use semigraph_gpu::backend::{ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS};
     let mut rp = vec![0u32];
-    for l in &lens {
+    for l in lens {
         rp.push(rp.last().unwrap() + *l as u32);
     }
     let p = AdaptivePlan::new(&rp);
@@ -436,7 +461,7 @@ fn adaptive_plans_cover_every_row_and_entry_once() {
         (next_row as usize, next_entry),
         (lens.len(), *rp.last().unwrap())
     );
-    assert_eq!(p.long_rows, vec![6, 8], "rows longer than a piece");
+    p
 }
 
 /// Set to a cache folder, the test binary is a worker of

@@ -328,8 +328,8 @@ mod sizing;
 mod sparse;
 mod views;
 pub use plan::{
-    ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel, GemmKernel,
-    GemmPath, RowShape,
+    ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_ROWS, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel,
+    GemmKernel, GemmPath, RowShape,
 };
 
 /// Writes a product's partial results into a zeroed temporary (see `mxm`).

@@ -90,9 +90,15 @@ impl RowShape {
     /// The shape of a CSR matrix known by its row pointers only (built on the device): the
     /// row lengths exactly, the bandwidth taken as the widest (`ncols`).
     pub fn of_row_ptr(rp: &[u32], ncols: usize) -> RowShape {
+        use rayon::prelude::*;
         let n = rp.len().saturating_sub(1);
-        let lens = rp.windows(2).map(|w| (w[1] - w[0]) as usize);
-        let (max_row, sum_sq) = lens.fold((0, 0.0), |(m, s), l| (m.max(l), s + (l * l) as f64));
+        // Pieces of rows on every core (a transpose's plan is made at its first product).
+        let (max_row, sum_sq) = rp
+            .par_windows(2)
+            .with_min_len(1 << 14)
+            .map(|w| (w[1] - w[0]) as usize)
+            .fold(|| (0, 0.0), |(m, s), l| (m.max(l), s + (l * l) as f64))
+            .reduce(|| (0, 0.0), |a, b| (a.0.max(b.0), a.1 + b.1));
         let nnz = rp.last().copied().unwrap_or(0) as usize;
         let mean = nnz as f64 / n.max(1) as f64;
         RowShape {
@@ -166,6 +172,8 @@ pub const ADAPTIVE_ENTRIES: usize = 1024;
 pub const ADAPTIVE_THREADS: u32 = 256;
 /// Entries of one block's piece of a long row in [`CsrKernel::Adaptive`].
 pub const ADAPTIVE_PIECE: usize = 8192;
+/// Rows per piece of an [`AdaptivePlan`] made on every core.
+pub const ADAPTIVE_ROWS: usize = 1 << 16;
 
 /// The host plan of [`CsrKernel::Adaptive`]: per block `[r0, r1, p0, p1]` and a slot (the
 /// index of a split row, `u32::MAX` otherwise), and the split rows.
@@ -183,10 +191,35 @@ impl AdaptivePlan {
     /// Plans `rp` (CSR row pointers): consecutive rows of at most [`ADAPTIVE_ENTRIES`]
     /// entries together fill a block (at most [`ADAPTIVE_THREADS`] rows); a longer row gets
     /// blocks of its own, one per [`ADAPTIVE_PIECE`] entries.
+    ///
+    /// Made by pieces of [`ADAPTIVE_ROWS`] rows on every core (blocks never span two pieces),
+    /// so the plan does not depend on the thread count.
     pub fn new(rp: &[u32]) -> AdaptivePlan {
+        use rayon::prelude::*;
         let n = rp.len().saturating_sub(1);
+        let parts: Vec<AdaptivePlan> = (0..n.div_ceil(ADAPTIVE_ROWS))
+            .into_par_iter()
+            .map(|c| Self::rows(rp, c * ADAPTIVE_ROWS, ((c + 1) * ADAPTIVE_ROWS).min(n)))
+            .collect();
         let mut plan = AdaptivePlan::default();
-        let mut r = 0;
+        for p in parts {
+            // A piece's slots index its own split rows: past those of the pieces before it.
+            let base = plan.long_rows.len() as u32;
+            plan.blocks.extend(p.blocks);
+            plan.slots.extend(
+                p.slots
+                    .iter()
+                    .map(|&s| if s == u32::MAX { s } else { s + base }),
+            );
+            plan.long_rows.extend(p.long_rows);
+        }
+        plan
+    }
+
+    /// The plan of rows `lo..n` (greedy, in order).
+    fn rows(rp: &[u32], lo: usize, n: usize) -> AdaptivePlan {
+        let mut plan = AdaptivePlan::default();
+        let mut r = lo;
         while r < n {
             let len = (rp[r + 1] - rp[r]) as usize;
             if len > ADAPTIVE_ENTRIES {
