@@ -3,7 +3,7 @@
 use std::sync::{Arc, OnceLock};
 
 use semigraph_formats::{ConvertOptions, Csr, Format, Stats, pattern_value, view_value};
-use semigraph_semiring::Semiring;
+use semigraph_semiring::{PlusTimes, Semiring};
 
 use semigraph_semiring::ops::SemiringAdd;
 
@@ -65,7 +65,9 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
 impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// Uploads `a` (and `a^T` if `opts.pull`) to `backend`; the graph borrows `a`. A pull
     /// matrix in CSR is transposed on the backend from the uploaded `a` (one upload); in
-    /// another format it is transposed on the host and converted there.
+    /// another format it is transposed on the host and converted there. Without a format
+    /// given, a GPU transposes first and chooses the format from the transpose's row counts
+    /// (read back, `n` words); other backends from `a`'s column counts.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] if `a` is not square; format and memory errors of the
@@ -83,15 +85,31 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         let pull = if opts.pull {
             // The pull format from the statistics of `A^T` read off `A` (no host transpose);
             // in CSR, `A^T` is then made where `A` already is (on a GPU: from the one upload).
-            let format = opts.format.unwrap_or_else(|| {
-                let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
-                Stats::choose_format(&Stats::of_transpose(a).features(), gpu).0
-            });
+            // A GPU transposes first and counts the transpose's rows there (the host's count
+            // of `A`'s columns, one atomic per entry, was most of building a large graph).
+            let gpu = backend.kind() == crate::backend::BackendKind::Gpu;
+            let mut early = None;
+            let format = match opts.format {
+                Some(f) => f,
+                None if gpu => {
+                    let t = backend.transpose_matrix(&push)?;
+                    let counts = backend.read_dense(
+                        &backend.reduce_rows(&backend.pattern::<S, PlusTimes<u32>>(&t)?)?,
+                    )?;
+                    early = Some(t);
+                    Stats::choose_format(&Stats::of_transpose_counted(a, &counts).features(), gpu).0
+                }
+                None => Stats::choose_format(&Stats::of_transpose(a).features(), gpu).0,
+            };
             let pull = if format == Format::Csr {
-                let pull = backend.transpose_matrix(&push)?;
+                let pull = match early {
+                    Some(t) => t,
+                    None => backend.transpose_matrix(&push)?,
+                };
                 undirected = backend.same_pattern(&push, &pull)?;
                 pull
             } else {
+                drop(early);
                 let at = a.try_transpose()?;
                 undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
                 backend.matrix(&at, format, &opts.convert)?

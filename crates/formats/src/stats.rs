@@ -78,6 +78,22 @@ impl Stats {
         )
     }
 
+    /// [`Stats::of_transpose`] with `a`'s column counts (the rows of `a^T`) counted elsewhere:
+    /// `col_counts[j]` entries in column `j` (a GPU counts them where it transposes).
+    ///
+    /// # Panics
+    /// If `col_counts` does not have one count per column of `a`.
+    pub fn of_transpose_counted<S: Semiring, I: Index>(a: &Csr<S, I>, col_counts: &[u32]) -> Stats {
+        assert_eq!(col_counts.len(), a.ncols(), "one count per column");
+        let (diagonals, bandwidth) = diagonals(a);
+        Stats::from_rows(
+            (a.ncols(), a.nrows(), a.nnz()),
+            |i| col_counts[i] as usize,
+            diagonals,
+            bandwidth,
+        )
+    }
+
     /// The statistics of an `n x ncols` matrix of `nnz` entries whose row `i` holds
     /// `row_len(i)` of them, on `diagonals` diagonals within `bandwidth` of the main one.
     fn from_rows(
