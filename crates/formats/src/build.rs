@@ -585,6 +585,6 @@ fn too_large(what: &str, needed: u64) -> FormatError {
     FormatError::TooLarge {
         what: what.to_string(),
         needed,
-        available: crate::memory::available().unwrap_or(0),
+        available: crate::memory::usable().unwrap_or(0),
     }
 }

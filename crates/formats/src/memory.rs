@@ -76,9 +76,21 @@ fn address_space_available() -> Option<u64> {
     Some(limit.saturating_sub(kb.saturating_mul(1024)))
 }
 
-/// `Err((needed, available))` if `needed` bytes exceed what can still be allocated.
+/// Bytes kept free for what a run allocates besides its large arrays: I/O buffers, the
+/// threads' arenas, small vectors (allocations that abort rather than fail when memory runs
+/// out). Near a limit, a large array that would leave less is refused.
+pub const RESERVE: u64 = 16 << 20;
+
+/// Bytes a large array may still take: [`available`] less the [`RESERVE`], if known (the
+/// figure refusals report).
+pub fn usable() -> Option<u64> {
+    available().map(|a| a.saturating_sub(RESERVE))
+}
+
+/// `Err((needed, available))` if `needed` bytes exceed what can still be allocated while
+/// [`RESERVE`] stays free (`available` is what may be allocated beyond the reserve).
 pub fn check(needed: u64) -> Result<(), (u64, u64)> {
-    match available() {
+    match usable() {
         Some(avail) if needed > avail => Err((needed, avail)),
         _ => Ok(()),
     }
@@ -94,11 +106,11 @@ pub fn grow<T>(v: &mut Vec<T>) -> Result<(), (u64, u64)> {
     let size = std::mem::size_of::<T>().max(1) as u64;
     let needed = add as u64 * size;
     // Reading /proc costs microseconds; growth by doubling makes it rare.
-    if needed >= 1 << 24 {
+    if needed >= 1 << 20 {
         check(needed)?;
     }
     v.try_reserve(add)
-        .map_err(|_| (needed, available().unwrap_or(0)))
+        .map_err(|_| (needed, usable().unwrap_or(0)))
 }
 
 /// `n` copies of `value`, or `Err((needed, available))` instead of aborting when the machine
@@ -124,7 +136,7 @@ pub fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, (u64, u64)> {
     }
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| (needed, available().unwrap_or(0)))?;
+        .map_err(|_| (needed, usable().unwrap_or(0)))?;
     Ok(v)
 }
 

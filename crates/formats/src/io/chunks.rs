@@ -122,12 +122,24 @@ fn read_blocks(
     loop {
         let mut buf = std::mem::take(&mut carry);
         let start = buf.len();
+        // A block and what parsing it holds (the next block read meanwhile, and its arcs:
+        // at most two bytes of arcs per byte of text) must fit beside the memory's reserve:
+        // parsing allocates without asking, and would abort where a read can be refused.
+        if let Err((needed, available)) = crate::memory::check(4 * (start + block) as u64) {
+            let kind = ReadErrorKind::TooLarge {
+                what: format!("reading a block of {} bytes and its arcs", start + block),
+                needed,
+                available,
+            };
+            let _ = tx.send(Err((lines_before, kind)));
+            return;
+        }
         // A block the allocator refuses ends the read with a refusal, not an abort.
         if buf.try_reserve_exact(block).is_err() {
             let kind = ReadErrorKind::TooLarge {
                 what: format!("a read buffer of {block} bytes"),
                 needed: (start + block) as u64,
-                available: crate::memory::available().unwrap_or(0),
+                available: crate::memory::usable().unwrap_or(0),
             };
             let _ = tx.send(Err((lines_before, kind)));
             return;

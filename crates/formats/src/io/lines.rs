@@ -168,7 +168,7 @@ pub(crate) fn room_extend<T: Copy>(
         .map_err(|_| ReadErrorKind::TooLarge {
             what: format!("growing past {} {what}", v.len()),
             needed: ((v.len() + more.len()) * size_of::<T>()) as u64,
-            available: crate::memory::available().unwrap_or(0),
+            available: crate::memory::usable().unwrap_or(0),
         })?;
     v.extend_from_slice(more);
     Ok(())
@@ -366,7 +366,7 @@ impl WeightAcc {
             .map_err(|_| ReadErrorKind::TooLarge {
                 what: format!("{} unsigned weights", self.ints.len() + 1),
                 needed: (self.ints.len() as u64 + 1) * 8,
-                available: crate::memory::available().unwrap_or(0),
+                available: crate::memory::usable().unwrap_or(0),
             })?;
         u.extend(self.ints.drain(..).map(|x| x as u64));
         u.push(v as u64);
@@ -461,7 +461,7 @@ impl WeightAcc {
                 .map_err(|_| ReadErrorKind::TooLarge {
                     what: format!("{len} real weights"),
                     needed: len as u64 * 8,
-                    available: crate::memory::available().unwrap_or(0),
+                    available: crate::memory::usable().unwrap_or(0),
                 })?;
             r.extend(ints.iter().map(|&x| x as f64));
             r.extend(uints.iter().map(|&x| x as f64));

@@ -544,7 +544,7 @@ fn check_duplicates(
             ReadErrorKind::TooLarge {
                 what: format!("checking {stored} entries for repeats"),
                 needed: stored as u64 * 8,
-                available: crate::memory::available().unwrap_or(0),
+                available: crate::memory::usable().unwrap_or(0),
             },
         )
     })?;
