@@ -342,6 +342,8 @@ impl Job for BfsJob<'_> {
             }
         }
         let fmt = gr.pull_info().map(|i| i.format.name()).unwrap_or("csr");
+        crate::process::keep_until_exit(gr);
+        crate::process::keep_until_exit(a);
         Ok((
             vec![
                 Field::with(

@@ -149,6 +149,8 @@ impl Job for KernelJob<'_> {
             }
         };
         let run = t1.elapsed();
+        crate::process::keep_until_exit(gr);
+        crate::process::keep_until_exit(a);
         lines.push(Field::with(
             "time",
             format!(
@@ -199,10 +201,14 @@ pub(crate) fn write_values(out: &Output, h: &Header, g: &EdgeList, values: &Valu
             writeln!(w, "]}}")
         } else {
             h.text(w)?;
-            for v in 0..n {
-                writeln!(w, "{} {}", g.vertex_label(v), text(v))?;
-            }
-            Ok(())
+            // Formatted on every core (millions of reals: a second on one).
+            crate::output::write_lines(w, n, |v, line| {
+                use std::io::Write as _;
+                match values {
+                    Values::Real(x) => writeln!(line, "{} {:.9e}", g.vertex_label(v), x[v]),
+                    Values::Int(x) => writeln!(line, "{} {}", g.vertex_label(v), x[v]),
+                }
+            })
         }
     })
 }

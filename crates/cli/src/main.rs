@@ -110,10 +110,11 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let mut h = Header::new(&command_line(), &file, &g);
             h.extend(header);
             let out = Output::new(&c);
-            match runs.one {
-                Some(r) => write_bfs(&out, h, &g, &r)?,
+            match &runs.one {
+                Some(r) => write_bfs(&out, h, &g, r)?,
                 None => write_summary(&out, &h, &g, ["depth", "sum_of_levels"], &runs.summary)?,
             }
+            process::keep_until_exit((g, runs));
         }
         Cmd::Pagerank {
             ref file,
@@ -411,7 +412,9 @@ fn run_kernel(c: &Common, file: &Path, kernel: kernels::GraphKernel) -> Res<()> 
     )?;
     let mut h = Header::new(&command_line(), file, &g);
     h.extend(header);
-    kernels::write_values(&Output::new(c), &h, &g, &values)
+    kernels::write_values(&Output::new(c), &h, &g, &values)?;
+    process::keep_until_exit((g, values));
+    Ok(())
 }
 
 /// A BFS from one source: the `reached` header line, then each vertex's level and parent.

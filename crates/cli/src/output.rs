@@ -185,7 +185,7 @@ pub fn write_vertices(
 /// Writes lines `0..n` to `w` in order, each written by `line`: pieces of lines formatted on
 /// every core, a batch of pieces at a time (the output of millions of vertices is bound by
 /// formatting, not by the disk).
-fn write_lines(
+pub(crate) fn write_lines(
     w: &mut dyn Write,
     n: usize,
     line: impl Fn(usize, &mut Vec<u8>) -> io::Result<()> + Sync,

@@ -394,7 +394,6 @@ fn disk_cache_is_used_and_survives_corruption() {
 }
 
 fn adaptive_plans_cover_every_row_and_entry_once() {
-    use semigraph_gpu::AdaptivePlan;
     use semigraph_gpu::backend::ADAPTIVE_ROWS;
     // Row lengths: empty rows, short rows, one of exactly the block size, medium and long
     // rows (a whole block, split into pieces), and a run of many tiny rows.
