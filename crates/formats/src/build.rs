@@ -14,7 +14,7 @@ use crate::index::{Index, check_fits};
 
 /// Bytes [`EdgeList::to_csr`](crate::EdgeList::to_csr) (and `to_pattern_csr`) hold at their
 /// peak for `m` arcs of an `nrows x ncols` matrix with `I` indices and `value_bytes`-byte
-/// values, on the current thread pool (every core from 4 threads up): on one core, the arc order (`m`
+/// values, on the current thread pool (every core as [`parallel_arcs`] decides): on one core, the arc order (`m`
 /// indices), the row pointers and the column counts (`nrows + ncols + 2` indices), and the
 /// result's columns and values; on every core, the row pointers, the arcs keyed by column
 /// and position (8 bytes each), and the larger of the row counters (8 bytes per row) and the
@@ -22,7 +22,7 @@ use crate::index::{Index, check_fits};
 pub fn csr_build_bytes<I: Index>(nrows: usize, ncols: usize, m: usize, value_bytes: usize) -> u64 {
     let i = std::mem::size_of::<I>() as u64;
     let entry = i + value_bytes as u64;
-    if m < u32::MAX as usize && parallel() {
+    if m < u32::MAX as usize && parallel_arcs(m) {
         return keyed_bytes(nrows, m, i, entry);
     }
     let (n, m) = ((nrows + ncols + 2) as u64, m as u64);
@@ -97,7 +97,7 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     if sorted {
         return sorted_csr(nrows, ncols, (src, dst), repeats, value);
     }
-    if m < u32::MAX as usize && parallel() {
+    if m < u32::MAX as usize && parallel_arcs(m) {
         return par_csr_from_arcs(nrows, ncols, src, dst, value);
     }
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
@@ -344,16 +344,30 @@ pub(crate) fn par_transpose<S: Semiring, I: Index>(
     Csr::try_from_parts(n, m, row_ptr, cols, vals)
 }
 
-/// Whether the builds run on every core: with at least [`PAR_THREADS`] threads. Below, one
-/// core's counting sorts are faster than the atomic placement and sorts (measured: Kronecker
-/// 20 builds in 351 ms on one core sequentially, 824 ms in parallel on one thread, 541 ms on
-/// two). Both give the same matrix.
+/// Whether a transpose runs on every core: with at least [`PAR_THREADS`] threads. Below, one
+/// core's counting sort is faster than the atomic placement and sorts (a transpose of
+/// Kronecker 22 on the 2-core development machine: 2.6 s on one core, 3.2 s on two threads).
+/// Both give the same matrix.
 pub(crate) fn parallel() -> bool {
     rayon::current_num_threads() >= PAR_THREADS
 }
 
 /// The fewest threads for which [`parallel`] holds.
 const PAR_THREADS: usize = 4;
+
+/// Whether a CSR of `m` arcs is built on every core (placed by row, each row sorted): with at
+/// least two threads, or past [`SEQ_ENTRIES`] arcs. Below, on one thread, one core's two
+/// counting sorts are faster; past it their scatters, through the arc order, miss the caches
+/// at every arc (measured on the 2-core development machine, Kronecker edge lists, counting
+/// sorts against placement on 1 / 2 threads: 1 M arcs 32 ms against 50 / 30 ms, 4 M 205
+/// against 220 / 180 ms, 16 M 1.2-1.5 s against 0.92 / 0.60 s, 65 M 7.1 s against 3.4 /
+/// 2.2-2.5 s). Both give the same matrix.
+pub(crate) fn parallel_arcs(m: usize) -> bool {
+    rayon::current_num_threads() >= 2 || m >= SEQ_ENTRIES
+}
+
+/// The most arcs one thread builds by counting sorts (see [`parallel_arcs`]).
+const SEQ_ENTRIES: usize = 1 << 23;
 
 /// Items per task of [`place`] (at least; at most 1,024 tasks).
 const CHUNK: usize = 1 << 16;
