@@ -189,31 +189,44 @@ fn sorted_csr<S: Semiring, I: Index>(
                 *p = ix(k);
             }
         });
-    let mut cols = with_capacity::<I>(m, "column indices")?;
-    cols.par_extend(
-        dst.par_iter()
-            .with_min_len(1 << 14)
-            .map(|&j| ix(j as usize)),
-    );
-    // The first arc (in list order) whose value is refused is the one reported.
-    let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
-    let mut vals = with_capacity::<S::T>(m, "values")?;
-    vals.par_extend((0..m).into_par_iter().with_min_len(1 << 14).map(|k| {
-        value(k).unwrap_or_else(|e| {
-            let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
-            if f.as_ref().is_none_or(|(first, _)| k < *first) {
-                *f = Some((k, e));
-            }
-            S::zero()
-        })
-    }));
-    if let Some((_, e)) = fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+    let (mut cols, mut vals) = entries::<S, I>(m, |k| (dst[k] as usize, k), value)?;
     if repeats {
         combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
     }
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
+}
+
+/// The columns and values of `m` entries, written once on every core (no zeroed arrays
+/// first): entry `e` holds column `at(e).0` and the value of arc `at(e).1`. The first entry
+/// (in order) whose value is refused is the one reported.
+fn entries<S: Semiring, I: Index>(
+    m: usize,
+    at: impl Fn(usize) -> (usize, usize) + Sync,
+    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
+) -> Result<(Vec<I>, Vec<S::T>), FormatError> {
+    let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
+    let mut cols = with_capacity::<I>(m, "column indices")?;
+    cols.par_extend(
+        (0..m)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .map(|e| ix(at(e).0)),
+    );
+    let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
+    let mut vals = with_capacity::<S::T>(m, "values")?;
+    vals.par_extend((0..m).into_par_iter().with_min_len(1 << 14).map(|e| {
+        value(at(e).1).unwrap_or_else(|err| {
+            let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
+            if f.as_ref().is_none_or(|(first, _)| e < *first) {
+                *f = Some((e, err));
+            }
+            S::zero()
+        })
+    }));
+    match fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok((cols, vals)),
+    }
 }
 
 /// [`csr_from_arcs`] on every core, for fewer than `2^32` arcs.
@@ -225,22 +238,15 @@ fn par_csr_from_arcs<S: Semiring, I: Index>(
     value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
-    let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
     let (mut row_ptr, keys) =
         place::<I>(nrows, m, "the arcs keyed by column", true, |k0, k1, out| {
             out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
         })?;
-    let mut cols = filled(m, I::default(), "column indices")?;
-    let mut vals = filled(m, S::zero(), "values")?;
-    cols.par_iter_mut()
-        .zip(vals.par_iter_mut())
-        .zip(keys.par_iter())
-        .with_min_len(1 << 14)
-        .try_for_each(|((c, v), &key)| {
-            *c = ix((key >> 32) as usize);
-            *v = value((key & 0xffff_ffff) as usize)?;
-            Ok::<(), FormatError>(())
-        })?;
+    let (mut cols, mut vals) = entries::<S, I>(
+        m,
+        |e| ((keys[e] >> 32) as usize, (keys[e] & 0xffff_ffff) as usize),
+        value,
+    )?;
     drop(keys);
     if has_repeats(nrows, &row_ptr, &cols) {
         combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
