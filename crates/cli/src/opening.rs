@@ -22,11 +22,18 @@ pub(crate) fn open_gpu_early(c: &Common) {
     if c.backend == BackendChoice::Cpu {
         return;
     }
-    let opening = std::thread::spawn(|| {
-        let t = Instant::now();
-        let gpu = GpuBackend::new().map_err(|e| e.to_string());
-        (gpu, t.elapsed())
-    });
+    // A thread the system refuses (a tight address-space limit) leaves the opening to
+    // `open_gpu`, on this thread.
+    let Ok(opening) = std::thread::Builder::new()
+        .name("semigraph-open-gpu".into())
+        .spawn(|| {
+            let t = Instant::now();
+            let gpu = GpuBackend::new().map_err(|e| e.to_string());
+            (gpu, t.elapsed())
+        })
+    else {
+        return;
+    };
     *EARLY.lock().unwrap_or_else(|e| e.into_inner()) = Some(opening);
 }
 

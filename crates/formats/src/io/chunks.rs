@@ -217,7 +217,13 @@ pub(crate) fn par_lines<T: Send>(
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel(1);
         let block = block_size();
-        s.spawn(move || read_blocks(reader, block, tx));
+        // A thread the system refuses (address space or thread limits) is an error, not a
+        // panic; its stack is small (it only reads and decompresses into heap buffers).
+        std::thread::Builder::new()
+            .name("semigraph-read".into())
+            .stack_size(512 << 10)
+            .spawn_scoped(s, move || read_blocks(reader, block, tx))
+            .map_err(|e| ReadError::file(path, ReadErrorKind::Io(e)))?;
         let mut line = first_line;
         for block in rx {
             let block = block.map_err(|(before, kind)| err_at(path, first_line + before, kind))?;
