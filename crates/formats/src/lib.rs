@@ -45,10 +45,10 @@ pub mod rng;
 pub mod select;
 pub mod stats;
 pub mod storage;
+mod transpose;
 pub mod weight;
 
 pub use build::csr_build_bytes;
-pub use build::transpose_bytes;
 pub use coo::Coo;
 pub use csr::Csr;
 pub use dense::Dense;
@@ -65,4 +65,5 @@ pub use named::Named;
 pub use select::Features;
 pub use stats::Stats;
 pub use storage::Storage;
+pub use transpose::transpose_bytes;
 pub use weight::{Weight, WeightValue, real_text};
