@@ -3,6 +3,7 @@
 //! Run `semigraph --help` for the subcommands and options, and `semigraph demo` for a
 //! self-checking tour that needs no data.
 
+mod algo_jobs;
 mod args;
 mod bench;
 mod checks;
