@@ -79,7 +79,9 @@ impl Stats {
     }
 
     /// [`Stats::of_transpose`] with `a`'s column counts (the rows of `a^T`) counted elsewhere:
-    /// `col_counts[j]` entries in column `j` (a GPU counts them where it transposes).
+    /// `col_counts[j]` entries in column `j` (a GPU counts them where it transposes; its
+    /// transpose drops stored zeros, so with zeros in `a` the counts are the transpose's, while
+    /// the entry count stays `a`'s: a difference the format choice tolerates).
     ///
     /// # Panics
     /// If `col_counts` does not have one count per column of `a`.
