@@ -81,7 +81,7 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             ..
         } => {
             let opts = PageRankOptions::from_args(*iterations, *damping, *tolerance);
-            kernel(c, file, &open, &gpus, |dg, _| {
+            kernel(c, file, kernel_blocks(true), &open, &gpus, |dg, _| {
                 let r = dist::pagerank(dg, &opts)?;
                 Ok((
                     format!("{} iterations", r.iterations),
@@ -89,7 +89,7 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
                 ))
             })
         }
-        Cmd::Wcc { file, .. } => kernel(c, file, &open, &gpus, |dg, g| {
+        Cmd::Wcc { file, .. } => kernel(c, file, kernel_blocks(false), &open, &gpus, |dg, g| {
             let r = dist::wcc(dg)?;
             let count = r.count();
             // Labels as the smallest vertex id of each component in the file's numbering.
@@ -132,7 +132,17 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
 const PUSH: DistOptions = DistOptions {
     push: true,
     out: false,
+    packed: false,
 };
+
+/// The blocks of the graph kernels (pull and out-blocks; packed columns for PageRank).
+const fn kernel_blocks(packed: bool) -> DistOptions {
+    DistOptions {
+        push: false,
+        out: true,
+        packed,
+    }
+}
 
 type Gpus<'a> = &'a dyn Fn(std::time::Duration) -> Field;
 
@@ -212,6 +222,7 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
     let blocks = DistOptions {
         push: false,
         out: false,
+        packed: false,
     };
     let (r, t) = on_gpus(file, &a, blocks, open, |dg| {
         dist::apsp(dg, next_hop.is_some())
@@ -225,6 +236,7 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
 fn kernel(
     c: &Common,
     file: &Path,
+    blocks: DistOptions,
     open: &dyn Fn() -> Res<NcclComm>,
     gpus: Gpus<'_>,
     f: impl FnOnce(
@@ -234,7 +246,7 @@ fn kernel(
 ) -> Res<()> {
     let g = load(file, c)?;
     let a = csr_of::<semigraph_semiring::OrAnd>(file, &g, true)?;
-    let ((what, values), t) = on_gpus(file, &a, DistOptions::default(), open, |dg| f(dg, &g))?;
+    let ((what, values), t) = on_gpus(file, &a, blocks, open, |dg| f(dg, &g))?;
     let mut h = Header::new(&command_line(), file, &g);
     h.push(gpus(t));
     h.push(Field::text("result", what));

@@ -293,6 +293,7 @@ fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
         DistOptions {
             push: false,
             out: false,
+            packed: false,
         },
     )
     .map_err(e)?;

@@ -48,7 +48,7 @@ use crate::{CpuBackend, Graph, GraphOptions};
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1), (2, 0, 2)])?;
 /// let cpu = CpuBackend::new();
 /// let comm = LocalComm::new(vec![&cpu, &cpu]);
-/// let g = DistGraph::new(&comm, &a, DistOptions { push: false, out: false })?;
+/// let g = DistGraph::new(&comm, &a, DistOptions { push: false, out: false, packed: false })?;
 /// let r = dist::apsp(&g, false)?;
 /// assert_eq!(r.dist, vec![0, 4, 5, 3, 0, 1, 2, 6, 0]);
 /// # Ok::<(), semigraph_algos::Error>(())

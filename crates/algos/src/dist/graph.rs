@@ -20,6 +20,11 @@ pub struct DistOptions {
     /// both ways, PageRank counts out-degrees). Not built for an undirected graph (the pull
     /// block is it).
     pub out: bool,
+    /// The pull blocks also over packed columns ([`DistGraph::packed`]): only the vertices
+    /// with out-arcs are columns of `A^T`, so a product whose input is a vector of every
+    /// vertex (PageRank's scaled ranks) needs only those entries exchanged. Not built when
+    /// every vertex has out-arcs. Costs a second copy of the pull blocks.
+    pub packed: bool,
 }
 
 impl Default for DistOptions {
@@ -28,6 +33,7 @@ impl Default for DistOptions {
         DistOptions {
             push: true,
             out: true,
+            packed: true,
         }
     }
 }
@@ -53,7 +59,57 @@ pub struct DistGraph<'a, C: Communicator, S: Semiring> {
     pull: Vec<MatrixOf<C, S>>,
     push: Option<Vec<MatrixOf<C, S>>>,
     out: Option<Vec<MatrixOf<C, S>>>,
+    packed: Option<Packed<MatrixOf<C, S>>>,
     undirected: bool,
+}
+
+/// The pull blocks of a [`DistGraph`] over packed columns ([`DistOptions::packed`]).
+///
+/// The vertices with out-arcs (the columns that occur in `A^T`) are numbered `0..n'` in
+/// order, so each rank's share of them is a contiguous block of that numbering
+/// ([`partition`](Self::partition)). For a vector `x` of every vertex, in blocks of the
+/// ranks' vertices: rank `r`'s `select(r) (+).(x) x_r` (with `(+)` adding to nothing, as
+/// plus-times's `0 + v = v`) is its block of the packed `x'`; an all-gather over the packed
+/// partition makes `x'` whole (`n'` values, against `n` for `x`); `pull(r) (+).(x) x'`
+/// equals `g.pull(r) (+).(x) x`, term by term in the same order.
+///
+/// ```
+/// use semigraph_algos::dist::{DistGraph, DistOptions, LocalComm};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend};
+/// use semigraph_semiring::OrAnd;
+///
+/// // Only 0 and 2 have out-arcs: they are the packed columns 0 and 1.
+/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (2, 3, true), (2, 0, true)])?;
+/// let cpu = CpuBackend::new();
+/// let comm = LocalComm::new(vec![&cpu, &cpu]);
+/// let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+/// let p = g.packed().expect("vertices 1 and 3 have no out-arcs");
+/// assert_eq!(p.partition().n(), 2);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub struct Packed<M> {
+    part: Partition,
+    pull: Vec<M>,
+    select: Vec<M>,
+}
+
+impl<M> Packed<M> {
+    /// Which packed columns each rank owns (the vertices with out-arcs among its own).
+    pub fn partition(&self) -> &Partition {
+        &self.part
+    }
+
+    /// Rank `r`'s pull block with packed column numbers (`|R| x n'`).
+    pub fn pull(&self, r: usize) -> &M {
+        &self.pull[r]
+    }
+
+    /// Rank `r`'s selection (`n'_r x |R|`, one entry a row, at the local number of its
+    /// `i`-th vertex with out-arcs): the product with a block of a vector is that block
+    /// packed.
+    pub fn select(&self, r: usize) -> &M {
+        &self.select[r]
+    }
 }
 
 impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
@@ -93,9 +149,16 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         let mut pull = Vec::with_capacity(part.ranks());
         let mut push = Vec::new();
         let mut out = Vec::new();
+        let columns = opts.packed.then(|| PackedColumns::of(a, &part)).flatten();
+        let mut packed_pull = Vec::new();
+        let mut select = Vec::new();
         for r in 0..part.ranks() {
             let block = rows_of(&at, part.range(r))?;
             pull.push(upload(r, &block)?);
+            if let Some(c) = &columns {
+                packed_pull.push(upload(r, &c.renumbered(&block)?)?);
+                select.push(upload(r, &c.select::<S>(&part, r)?)?);
+            }
             if opts.push {
                 push.push(upload(r, &block.transpose())?);
             }
@@ -110,8 +173,19 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
             pull,
             push: opts.push.then_some(push),
             out: (opts.out && !undirected).then_some(out),
+            packed: columns.map(|c| Packed {
+                part: c.part,
+                pull: packed_pull,
+                select,
+            }),
             undirected,
         })
+    }
+
+    /// The pull blocks over packed columns, if the graph was built with them
+    /// ([`DistOptions::packed`]) and some vertex has no out-arc.
+    pub fn packed(&self) -> Option<&Packed<MatrixOf<C, S>>> {
+        self.packed.as_ref()
     }
 
     /// The communicator.
@@ -224,6 +298,76 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
             .enumerate()
             .map(|(r, item)| f(r, self.comm.backend(r), item))
             .collect()
+    }
+}
+
+/// The numbering of the vertices with out-arcs (see [`Packed`]), made on the host.
+struct PackedColumns {
+    /// `id[v]`: the packed number of `v`, for a vertex with out-arcs.
+    id: Vec<u32>,
+    /// Where each rank's vertices with out-arcs start in the packed numbering.
+    part: Partition,
+}
+
+impl PackedColumns {
+    /// `None` when every vertex has out-arcs (packing would change nothing).
+    fn of<S: Semiring>(a: &Csr<S>, part: &Partition) -> Option<PackedColumns> {
+        let rp = a.row_ptr();
+        let n = a.nrows();
+        let mut id = vec![u32::MAX; n];
+        let mut offsets = Vec::with_capacity(part.ranks() + 1);
+        let mut next = 0u32;
+        for r in 0..part.ranks() {
+            offsets.push(next as usize);
+            for v in part.range(r) {
+                if rp[v + 1] > rp[v] {
+                    id[v] = next;
+                    next += 1;
+                }
+            }
+        }
+        offsets.push(next as usize);
+        if next as usize == n {
+            return None;
+        }
+        let part = Partition::from_offsets(offsets).ok()?;
+        Some(PackedColumns { id, part })
+    }
+
+    /// `block` (rows of `A^T`, whose columns all have out-arcs) with packed column numbers.
+    fn renumbered<S: Semiring>(&self, block: &Csr<S>) -> Result<Csr<S>> {
+        use rayon::prelude::*;
+        let cols: Vec<u32> = block
+            .col_idx()
+            .par_iter()
+            .map(|&c| self.id[c as usize])
+            .collect();
+        Ok(Csr::try_from_parts(
+            block.nrows(),
+            self.part.n(),
+            block.row_ptr().to_vec(),
+            cols,
+            block.vals().to_vec(),
+        )?)
+    }
+
+    /// Rank `r`'s selection matrix: row `i` holds `S::one()` at the local number of its
+    /// `i`-th vertex with out-arcs.
+    fn select<S: Semiring>(&self, part: &Partition, r: usize) -> Result<Csr<S>> {
+        let own = part.range(r);
+        let cols: Vec<u32> = own
+            .clone()
+            .filter(|&v| self.id[v] != u32::MAX)
+            .map(|v| (v - own.start) as u32)
+            .collect();
+        let rows = cols.len();
+        Ok(Csr::try_from_parts(
+            rows,
+            own.len(),
+            (0..=rows as u32).collect(),
+            cols,
+            vec![S::one(); rows],
+        )?)
     }
 }
 

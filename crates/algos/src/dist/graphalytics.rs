@@ -23,7 +23,8 @@ type Label = LabelSemiring;
 /// Each rank keeps its vertices' ranks and out-degrees (row sums of its out-block); each
 /// iteration the dangling rank is a sum over the ranks, every rank scales its block, an
 /// all-gather makes the scaled ranks whole on every rank, and each rank's pull block gives
-/// its vertices' new ranks. Sums over the ranks are added in another order than on one
+/// its vertices' new ranks. On a graph with [`Packed`](super::Packed) columns only the
+/// vertices with out-arcs are exchanged (Kronecker graphs: about half of them). Sums over the ranks are added in another order than on one
 /// device: results agree to rounding.
 ///
 /// # Arguments
@@ -38,8 +39,9 @@ type Label = LabelSemiring;
 /// out-blocks; communication errors.
 ///
 /// # Complexity
-/// Per iteration and rank `O(m / k + n / k)` and an all-gather of `n` values; one scalar per
-/// rank read back per iteration (two with a tolerance).
+/// Per iteration and rank `O(m / k + n / k)` and an all-gather of `n` values (`n'`, the
+/// vertices with out-arcs, when packed); one scalar per rank read back per iteration (two
+/// with a tolerance).
 ///
 /// # Example
 /// ```
@@ -99,7 +101,17 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
         });
     }
     let nf = n as f64;
-    let at = g.each(|r, b| b.pattern::<S, Pr>(g.pull(r)))?;
+    // The pull blocks read the scaled ranks of the vertices with out-arcs alone: over packed
+    // columns when the graph has them, the all-gather moves those entries only.
+    let packed = g.packed();
+    let at = g.each(|r, b| match packed {
+        Some(p) => b.pattern::<S, Pr>(p.pull(r)),
+        None => b.pattern::<S, Pr>(g.pull(r)),
+    })?;
+    let select = match packed {
+        Some(p) => Some(g.each(|r, b| b.pattern::<S, Pr>(p.select(r)))?),
+        None => None,
+    };
     // Each rank's blocks: outdeg (absent for dangling vertices), d / outdeg, the ranks.
     let outdeg = g.each(|r, b| match g.out(r, "distributed PageRank")? {
         Some(o) => b.reduce_rows(&b.pattern::<S, Pr>(o)?),
@@ -115,7 +127,17 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
     let mut pr = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 1.0 / nf))?;
     let mut next = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 0.0))?;
     let mut w = g.each(|r, b| b.dense_filled::<Pr>(own(r), 1, 0.0))?;
-    let mut whole_w: Vec<DenseOf<C, Pr>> = g.each(|_, b| b.dense_filled::<Pr>(n, 1, 0.0))?;
+    // What travels: each rank's block of the scaled ranks, packed or whole.
+    let (mut sent, whole_part) = match packed {
+        Some(p) => {
+            let part = p.partition();
+            let blocks = g.each(|r, b| b.dense_filled::<Pr>(part.range(r).len(), 1, 0.0))?;
+            (Some(blocks), part)
+        }
+        None => (None, part),
+    };
+    let mut whole_w: Vec<DenseOf<C, Pr>> =
+        g.each(|_, b| b.dense_filled::<Pr>(whole_part.n(), 1, 0.0))?;
     let (mut iterations, mut delta) = (0, None);
     // A sum over the ranks of a reduction of each rank's blocks.
     let total = |x: &[DenseOf<C, Pr>], masked: bool| -> Result<f64> {
@@ -129,14 +151,17 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
     while iterations < opts.iterations {
         crate::cancel::check()?;
         let teleport = (1.0 - d) / nf + d * total(&pr, true)? / nf;
-        // w = PR * d / outdeg on each rank's block, then whole on every rank; each rank's
-        // next = teleport + A^T(R, :) w.
+        // w = PR * d / outdeg on each rank's block (packed: its vertices with out-arcs),
+        // then whole on every rank; each rank's next = teleport + A^T(R, :) w.
         for r in 0..part.ranks() {
             let b = comm.backend(r);
             copy(b, &mut w[r], &pr[r])?;
             b.ewise(&mut w[r], Mask::All, Ewise::Mul, &scale[r])?;
+            if let (Some(sent), Some(select)) = (&mut sent, &select) {
+                b.mxm(&mut sent[r], Mask::All, Accum::Replace, &select[r], &w[r])?;
+            }
         }
-        comm.all_gather_from::<Pr>(&w, &mut whole_w, part)?;
+        comm.all_gather_from::<Pr>(sent.as_deref().unwrap_or(&w), &mut whole_w, whole_part)?;
         for r in 0..part.ranks() {
             let b = comm.backend(r);
             b.apply(&mut next[r], Mask::All, UnaryOp::Fill(teleport))?;

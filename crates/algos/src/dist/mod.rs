@@ -9,7 +9,8 @@
 //!   rank), `semigraph-gpu`'s `NcclComm` is one GPU a rank through NCCL.
 //! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
 //!   (and, as asked, the same arcs for pushing and its vertices' out-arcs), with helpers for
-//!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]).
+//!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]), and its pull blocks
+//!   over the vertices with out-arcs alone ([`Packed`]) for products that read every vertex.
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
 //!   all-gather of its output blocks after each (of only the new vertices for the
 //!   traversals): [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their `_resident`
@@ -40,7 +41,7 @@ mod traverse;
 
 pub use apsp::apsp;
 pub use comm::{Communicator, DenseOf, LocalComm, QueueOf, Reduce};
-pub use graph::{DistGraph, DistOptions, MatrixOf};
+pub use graph::{DistGraph, DistOptions, MatrixOf, Packed};
 pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
 pub use partition::Partition;
 pub use traverse::{bellman_ford, bfs, bfs_resident};

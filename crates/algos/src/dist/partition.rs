@@ -33,6 +33,29 @@ impl Partition {
         })
     }
 
+    /// The blocks `offsets[r]..offsets[r + 1]`.
+    ///
+    /// # Errors
+    /// `InvalidArgument` unless `offsets` has at least two entries, starts at 0 and never
+    /// decreases.
+    ///
+    /// ```
+    /// use semigraph_algos::dist::Partition;
+    ///
+    /// let p = Partition::from_offsets(vec![0, 3, 3, 5])?;
+    /// assert_eq!((p.ranks(), p.range(1), p.owner(4)), (3, 3..3, 2));
+    /// assert!(Partition::from_offsets(vec![0, 4, 2]).is_err());
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn from_offsets(offsets: Vec<usize>) -> Result<Partition> {
+        if offsets.len() < 2 || offsets[0] != 0 || offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(Error::InvalidArgument(format!(
+                "partition offsets start at 0, never decrease and name at least one block: {offsets:?}"
+            )));
+        }
+        Ok(Partition { offsets })
+    }
+
     /// `k` blocks balanced by weight, where vertex `v` weighs its arcs plus one (its row
     /// `row_ptr[v]..row_ptr[v + 1]` of the matrix the ranks split, plus the vector work):
     /// block `r` ends at the first vertex where the running weight reaches `r + 1` k-ths of

@@ -91,6 +91,25 @@ fn same_as_one_device(g: &TestGraph, k: usize, source: usize, all_pairs: bool) {
             "{what}: rank of {v}: {x} vs {y}"
         );
     }
+    // Packed columns exchange only the vertices with out-arcs; the sums are the same terms
+    // in the same order as over whole columns.
+    let sinks = (0..a.nrows()).any(|v| a.row_ptr()[v + 1] == a.row_ptr()[v]);
+    assert_eq!(many.packed().is_some(), sinks, "{what}: packed columns");
+    let whole = DistGraph::new(
+        &comm,
+        &a,
+        DistOptions {
+            packed: false,
+            ..DistOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(whole.packed().is_none());
+    assert_eq!(
+        dist::pagerank(&whole, &opts).unwrap().ranks,
+        got.ranks,
+        "{what}: PageRank over packed and whole columns"
+    );
     let tol = PageRankOptions {
         tolerance: Some(1e-10),
         iterations: 200,
@@ -320,6 +339,7 @@ fn distributed_errors_are_values() {
         DistOptions {
             push: false,
             out: false,
+            packed: false,
         },
     )
     .unwrap();

@@ -96,14 +96,138 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let a = csr_of::<MinPlus<i32>>(&file, &g, !weighted)?;
     drop(g);
+    println!(
+        "# {algo:?} on {label}: {} vertices, {} arcs; {runs} timed runs after a warm-up, medians",
+        a.nrows(),
+        a.nnz()
+    );
+    println!(
+        "# (graphs uploaded once, before the runs; times to the results on the device: BFS levels, ranks, labels; SSSP and APSP to the host)"
+    );
+    println!(
+        "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+        "what", "gpus", "median", "min", "vs 1 GPU", "check"
+    );
+    // The one-GPU algorithm: the reference answer and the baseline time, unless one GPU
+    // cannot hold the graph (then the first GPU count's answer is the reference).
+    let (mut want, base) = match one_gpu(algo, &a, s, runs)? {
+        Ok((want, base, base_min)) => {
+            println!(
+                "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+                "one-GPU algorithm",
+                1,
+                fmt_duration(base),
+                fmt_duration(base_min),
+                "1.00x",
+                "ref"
+            );
+            (Some(want), Some(base))
+        }
+        Err(why) => {
+            println!("# one-GPU algorithm not run: {why}");
+            println!("# the first GPU count's answer is the reference of the others");
+            (None, None)
+        }
+    };
+    let mut dist_one = None;
+    for &k in &counts {
+        let comm = NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?;
+        let t = Instant::now();
+        let opts = DistOptions {
+            push: matches!(algo, DistAlgo::Bfs | DistAlgo::Sssp),
+            out: matches!(algo, DistAlgo::Wcc | DistAlgo::PageRank(_)),
+            packed: matches!(algo, DistAlgo::PageRank(_)),
+        };
+        let dg = DistGraph::new(&comm, &a, opts)?;
+        comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+        let setup = t.elapsed();
+        let sync = || comm.synchronize().map_err(|e| CliError(e.to_string()));
+        let b0 = comm.backend(0);
+        let (got, median, min) = timed(runs, || match algo {
+            DistAlgo::Bfs => clock(
+                || dist::bfs_resident(&dg, s, &BfsOptions::default()),
+                sync,
+                |r| Ok(ints(&b0.read_dense(&r.levels)?)),
+            ),
+            DistAlgo::Sssp => clock(|| dist::bellman_ford(&dg, s), sync, |r| Ok(ints(&r.dist))),
+            DistAlgo::PageRank(o) => clock(
+                || dist::pagerank_resident(&dg, &o),
+                sync,
+                |r| Ok(Answer::Reals(b0.read_dense(&r.ranks)?)),
+            ),
+            DistAlgo::Wcc => clock(
+                || dist::wcc_resident(&dg),
+                sync,
+                |r| Ok(ints(&b0.read_dense(&r.labels)?)),
+            ),
+            DistAlgo::Apsp => clock(|| dist::apsp(&dg, false), sync, |r| Ok(ints(&r.dist))),
+        })?;
+        let check = match &want {
+            Some(want) if got.agrees(want) => "ok",
+            Some(_) => "WRONG",
+            None => "ref",
+        };
+        want.get_or_insert(got);
+        let base_k = *dist_one.get_or_insert(median);
+        let vs = base.map_or("-".into(), |b| {
+            format!("{:.2}x", b.as_secs_f64() / median.as_secs_f64())
+        });
+        println!(
+            "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+            format!("distributed (setup {})", fmt_duration(setup)),
+            k,
+            fmt_duration(median),
+            fmt_duration(min),
+            vs,
+            check
+        );
+        if k > 1 {
+            let (what, t) = exchange(&comm, &dg, algo, runs)?;
+            println!(
+                "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+                format!("  of which {what}"),
+                k,
+                fmt_duration(t.0),
+                fmt_duration(t.1),
+                "",
+                ""
+            );
+        }
+        if counts.len() > 1 && k == counts[counts.len() - 1] {
+            println!(
+                "# {k} GPUs against the distributed run on {}: {:.2}x",
+                counts[0],
+                base_k.as_secs_f64() / median.as_secs_f64()
+            );
+        }
+        if check == "WRONG" {
+            return Err(CliError(format!(
+                "--gpus {k}: the distributed result differs from one GPU's"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The one-GPU algorithm on `a` uploaded once (as the distributed graph is), timed as
+/// [`timed`]: its answer, median and minimum; `Ok(Err(why))` when the GPU refuses the graph
+/// (its memory), so that the distributed rows still run. The graph is freed on return.
+fn one_gpu(
+    algo: DistAlgo,
+    a: &semigraph_formats::Csr<MinPlus<i32>>,
+    s: usize,
+    runs: usize,
+) -> Res<Result<(Answer, Duration, Duration), String>> {
     let one = GpuBackend::new().map_err(|e| CliError(format!("--gpus: {e}")))?;
-    // The one-GPU algorithm on a graph uploaded once (as the distributed graph is): the
-    // reference answer and the baseline time.
     let opts = GraphOptions {
         pull: !matches!(algo, DistAlgo::Apsp),
         ..Default::default()
     };
-    let gw = Graph::new(&one, &a, opts)?;
+    let gw = match Graph::new(&one, a, opts) {
+        Ok(gw) => gw,
+        Err(e @ semigraph_algos::Error::OutOfMemory { .. }) => return Ok(Err(e.to_string())),
+        Err(e) => return Err(e.into()),
+    };
     // BFS's graph: the same upload seen in its semiring (no transfer).
     let gp = gw.pattern::<BfsSemiring>()?;
     let sync_one = || one.synchronize().map_err(CliError::from);
@@ -134,97 +258,7 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
             }
         }
     };
-    println!(
-        "# {algo:?} on {label}: {} vertices, {} arcs; {runs} timed runs after a warm-up, medians",
-        a.nrows(),
-        a.nnz()
-    );
-    println!(
-        "# (graphs uploaded once, before the runs; times to the results on the device: BFS levels, ranks, labels; SSSP and APSP to the host)"
-    );
-    let (want, base, base_min) = timed(runs, run_one)?;
-    println!(
-        "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
-        "what", "gpus", "median", "min", "vs 1 GPU", "check"
-    );
-    println!(
-        "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
-        "one-GPU algorithm",
-        1,
-        fmt_duration(base),
-        fmt_duration(base_min),
-        "1.00x",
-        "ref"
-    );
-    let mut dist_one = None;
-    for &k in &counts {
-        let comm = NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?;
-        let t = Instant::now();
-        let opts = DistOptions {
-            push: matches!(algo, DistAlgo::Bfs | DistAlgo::Sssp),
-            out: matches!(algo, DistAlgo::Wcc | DistAlgo::PageRank(_)),
-        };
-        let dg = DistGraph::new(&comm, &a, opts)?;
-        comm.synchronize().map_err(|e| CliError(e.to_string()))?;
-        let setup = t.elapsed();
-        let sync = || comm.synchronize().map_err(|e| CliError(e.to_string()));
-        let b0 = comm.backend(0);
-        let (got, median, min) = timed(runs, || match algo {
-            DistAlgo::Bfs => clock(
-                || dist::bfs_resident(&dg, s, &BfsOptions::default()),
-                sync,
-                |r| Ok(ints(&b0.read_dense(&r.levels)?)),
-            ),
-            DistAlgo::Sssp => clock(|| dist::bellman_ford(&dg, s), sync, |r| Ok(ints(&r.dist))),
-            DistAlgo::PageRank(o) => clock(
-                || dist::pagerank_resident(&dg, &o),
-                sync,
-                |r| Ok(Answer::Reals(b0.read_dense(&r.ranks)?)),
-            ),
-            DistAlgo::Wcc => clock(
-                || dist::wcc_resident(&dg),
-                sync,
-                |r| Ok(ints(&b0.read_dense(&r.labels)?)),
-            ),
-            DistAlgo::Apsp => clock(|| dist::apsp(&dg, false), sync, |r| Ok(ints(&r.dist))),
-        })?;
-        let check = if got.agrees(&want) { "ok" } else { "WRONG" };
-        let base_k = *dist_one.get_or_insert(median);
-        println!(
-            "{:<28} {:>5} {:>12} {:>12} {:>9.2}x {:>8}",
-            format!("distributed (setup {})", fmt_duration(setup)),
-            k,
-            fmt_duration(median),
-            fmt_duration(min),
-            base.as_secs_f64() / median.as_secs_f64(),
-            check
-        );
-        if k > 1 {
-            let (what, t) = exchange(&comm, &dg, algo, runs)?;
-            println!(
-                "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
-                format!("  of which {what}"),
-                k,
-                fmt_duration(t.0),
-                fmt_duration(t.1),
-                "",
-                ""
-            );
-        }
-        if counts.len() > 1 && k == counts[counts.len() - 1] {
-            println!(
-                "# {k} GPUs against the distributed run on {}: {:.2}x",
-                counts[0],
-                base_k.as_secs_f64() / median.as_secs_f64()
-            );
-        }
-        if check != "ok" {
-            return Err(CliError(format!(
-                "--gpus {k}: the distributed result differs from one GPU's"
-            )));
-        }
-    }
-    Ok(())
+    Ok(Ok(timed(runs, run_one)?))
 }
 
 /// The dense exchange one step of `algo` makes (BFS and Bellman-Ford exchange queues instead:
@@ -264,10 +298,14 @@ fn exchange<S: semigraph_semiring::Semiring>(
         Ok(median_min(times))
     }
     Ok(match algo {
-        DistAlgo::PageRank(_) => (
-            format!("all-gather {n} f64"),
-            gather::<semigraph_algos::PageRankSemiring>(comm, part, 1, runs.max(5))?,
-        ),
+        DistAlgo::PageRank(_) => {
+            // The scaled ranks of the vertices with out-arcs when the columns are packed.
+            let part = dg.packed().map_or(part, |p| p.partition());
+            (
+                format!("all-gather {} f64", part.n()),
+                gather::<semigraph_algos::PageRankSemiring>(comm, part, 1, runs.max(5))?,
+            )
+        }
         DistAlgo::Apsp => (
             format!("all-gather {n}x{n} i32"),
             gather::<MinPlus<i32>>(comm, part, n, runs)?,
