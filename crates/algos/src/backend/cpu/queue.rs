@@ -319,13 +319,9 @@ fn relax_marking<S: Semiring>(
         }
     }
     to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
-    // Appends after the step see the step's entries as members (as after `relax_in_place`).
-    if to.member.len() < to.n {
-        to.member.resize(to.n, 0);
-    }
-    for &j in &to.idx {
-        to.member[j as usize] = to.stamp;
-    }
+    // Appends after the step see the step's entries as members (as after `relax_in_place`):
+    // marked by the first append (`CpuQueue::mark`), which few traversal steps are followed by.
+    to.unmarked = true;
 }
 
 /// The sequential step for small frontiers: terms improve `d` in place (each against the value
