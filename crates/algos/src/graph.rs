@@ -114,6 +114,8 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
                 undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
                 backend.matrix(&at, format, &opts.convert)?
             };
+            // Pulls are SpMVs with it: their kernel chosen now, while the graph is built.
+            backend.prepare(&pull)?;
             Some(pull)
         } else {
             None

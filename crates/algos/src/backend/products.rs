@@ -39,6 +39,26 @@ pub trait Products: Objects {
         a: &Self::Matrix<S>,
         x: &Self::Dense<S>,
     ) -> Result<()>;
+    /// Makes ready now what the first product with `a` would otherwise prepare, so that a
+    /// matrix built once for many products (a [`Graph`](crate::Graph)'s) pays it while it is
+    /// built, not in its first traversal: a GPU chooses the SpMV kernel of a matrix built on
+    /// the device and plans it (its row pointers read back). Nothing to do by default (the
+    /// CPU backend prepares nothing). Products with `a` are correct without it.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 4)])?, Format::Csr, &ConvertOptions::default())?;
+    /// b.prepare(&a)?;
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn prepare<S: Semiring>(&self, a: &Self::Matrix<S>) -> Result<()> {
+        let _ = a;
+        Ok(())
+    }
     /// `x (+).(x) A` for a sparse `x`, keeping only output positions the mask allows
     /// (SpMSpV, push). The result holds the non-zero outputs.
     ///

@@ -332,6 +332,13 @@ impl GpuBackend {
 }
 
 impl Products for GpuBackend {
+    /// Chooses and plans the SpMV kernel of a CSR matrix built on the device (a transpose),
+    /// reading its row pointers back now rather than at its first product.
+    fn prepare<S: Semiring>(&self, a: &GpuMatrix<S>) -> semigraph_algos::Result<()> {
+        self.csr_kernel_of(a)?;
+        Ok(())
+    }
+
     fn spgemm<S: Semiring>(
         &self,
         mask: semigraph_algos::MatrixMask<'_, Self, S>,
