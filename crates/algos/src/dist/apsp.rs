@@ -32,7 +32,8 @@ use crate::{CpuBackend, Graph, GraphOptions};
 /// As [`Apsp`], with [`ApspMethod::Squaring`].
 ///
 /// # Errors
-/// `OutOfMemory` (refused before any work) when the `n x n` results do not fit the host;
+/// `InvalidArgument` for a graph built from an edge list ([`DistGraph::from_edges`]: APSP
+/// reads the host matrix); `OutOfMemory` (refused before any work) when the `n x n` results do not fit the host;
 /// `NegativeCycle`; backend errors (each rank holds `D` whole: `n^2` values, and two blocks of
 /// its rows).
 ///
@@ -58,7 +59,13 @@ pub fn apsp<C: Communicator, D: Distance>(
     next_hop: bool,
 ) -> Result<Apsp<D>> {
     type M<D> = MinPlus<D>;
-    let (a, comm, part) = (g.csr(), g.comm(), g.partition());
+    let (comm, part) = (g.comm(), g.partition());
+    let a = g.csr().ok_or_else(|| {
+        Error::InvalidArgument(
+            "distributed APSP needs the graph's host matrix (a graph built by DistGraph::new)"
+                .into(),
+        )
+    })?;
     let n = g.n();
     let method = ApspMethod::Squaring;
     let needed = apsp_host_bytes(BackendKind::Gpu, n, size_of::<D>(), next_hop, method);

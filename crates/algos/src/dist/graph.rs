@@ -1,8 +1,9 @@
 //! [`DistGraph`]: an adjacency matrix split by rows over the ranks of a [`Communicator`].
 
-use semigraph_formats::{ConvertOptions, Csr, Format};
+use semigraph_formats::Csr;
 use semigraph_semiring::Semiring;
 
+use super::build::{Blocks, PackedColumns, rows_of};
 use super::{Communicator, DenseOf, Partition};
 use crate::backend::Objects;
 use crate::error::{Error, Result};
@@ -53,14 +54,17 @@ impl Default for DistOptions {
 /// the whole vector the next product reads. The 1-D split scales while the products' `m / k`
 /// dominates the `n` values each rank receives per step (docs/GPU.md, several GPUs).
 pub struct DistGraph<'a, C: Communicator, S: Semiring> {
-    comm: &'a C,
-    a: &'a Csr<S>,
-    part: Partition,
-    pull: Vec<MatrixOf<C, S>>,
-    push: Option<Vec<MatrixOf<C, S>>>,
-    out: Option<Vec<MatrixOf<C, S>>>,
-    packed: Option<Packed<MatrixOf<C, S>>>,
-    undirected: bool,
+    pub(super) comm: &'a C,
+    /// The host matrix, when built from one ([`DistGraph::new`]).
+    pub(super) host: Option<&'a Csr<S>>,
+    pub(super) n: usize,
+    pub(super) nnz: usize,
+    pub(super) part: Partition,
+    pub(super) pull: Vec<MatrixOf<C, S>>,
+    pub(super) push: Option<Vec<MatrixOf<C, S>>>,
+    pub(super) out: Option<Vec<MatrixOf<C, S>>>,
+    pub(super) packed: Option<Packed<MatrixOf<C, S>>>,
+    pub(super) undirected: bool,
 }
 
 /// The pull blocks of a [`DistGraph`] over packed columns ([`DistOptions::packed`]).
@@ -88,9 +92,9 @@ pub struct DistGraph<'a, C: Communicator, S: Semiring> {
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub struct Packed<M> {
-    part: Partition,
-    pull: Vec<M>,
-    select: Vec<M>,
+    pub(super) part: Partition,
+    pub(super) pull: Vec<M>,
+    pub(super) select: Vec<M>,
 }
 
 impl<M> Packed<M> {
@@ -142,44 +146,19 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         let at = a.transpose();
         let undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
         let part = Partition::by_weight(at.row_ptr(), comm.ranks())?;
-        let upload = |r: usize, m: &Csr<S>| {
-            comm.backend(r)
-                .matrix(m, Format::Csr, &ConvertOptions::default())
-        };
-        let mut pull = Vec::with_capacity(part.ranks());
-        let mut push = Vec::new();
-        let mut out = Vec::new();
-        let columns = opts.packed.then(|| PackedColumns::of(a, &part)).flatten();
-        let mut packed_pull = Vec::new();
-        let mut select = Vec::new();
+        let rp = a.row_ptr();
+        let columns = opts
+            .packed
+            .then(|| PackedColumns::of(&part, |v| rp[v + 1] > rp[v]))
+            .flatten();
+        let mut blocks = Blocks::new(comm, opts, columns);
         for r in 0..part.ranks() {
-            let block = rows_of(&at, part.range(r))?;
-            pull.push(upload(r, &block)?);
-            if let Some(c) = &columns {
-                packed_pull.push(upload(r, &c.renumbered(&block)?)?);
-                select.push(upload(r, &c.select::<S>(&part, r)?)?);
-            }
-            if opts.push {
-                push.push(upload(r, &block.transpose())?);
-            }
-            if opts.out && !undirected {
-                out.push(upload(r, &rows_of(a, part.range(r))?)?);
-            }
+            let out = (opts.out && !undirected)
+                .then(|| rows_of(a, part.range(r)))
+                .transpose()?;
+            blocks.add(r, &part, &rows_of(&at, part.range(r))?, out.as_ref())?;
         }
-        Ok(DistGraph {
-            comm,
-            a,
-            part,
-            pull,
-            push: opts.push.then_some(push),
-            out: (opts.out && !undirected).then_some(out),
-            packed: columns.map(|c| Packed {
-                part: c.part,
-                pull: packed_pull,
-                select,
-            }),
-            undirected,
-        })
+        Ok(blocks.finish(Some(a), a.nrows(), a.nnz(), part, undirected))
     }
 
     /// The pull blocks over packed columns, if the graph was built with them
@@ -193,9 +172,10 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         self.comm
     }
 
-    /// The host matrix the graph was built from.
-    pub fn csr(&self) -> &'a Csr<S> {
-        self.a
+    /// The host matrix the graph was built from ([`DistGraph::new`]); `None` for a graph
+    /// built from an edge list ([`DistGraph::from_edges`]).
+    pub fn csr(&self) -> Option<&'a Csr<S>> {
+        self.host
     }
 
     /// Which rank owns which vertices.
@@ -205,12 +185,12 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
 
     /// Vertices.
     pub fn n(&self) -> usize {
-        self.a.nrows()
+        self.n
     }
 
     /// Arcs (stored entries of `A`).
     pub fn nnz(&self) -> usize {
-        self.a.nnz()
+        self.nnz
     }
 
     /// Whether `A^T` has `A`'s pattern (every arc goes both ways).
@@ -299,89 +279,4 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
             .map(|(r, item)| f(r, self.comm.backend(r), item))
             .collect()
     }
-}
-
-/// The numbering of the vertices with out-arcs (see [`Packed`]), made on the host.
-struct PackedColumns {
-    /// `id[v]`: the packed number of `v`, for a vertex with out-arcs.
-    id: Vec<u32>,
-    /// Where each rank's vertices with out-arcs start in the packed numbering.
-    part: Partition,
-}
-
-impl PackedColumns {
-    /// `None` when every vertex has out-arcs (packing would change nothing).
-    fn of<S: Semiring>(a: &Csr<S>, part: &Partition) -> Option<PackedColumns> {
-        let rp = a.row_ptr();
-        let n = a.nrows();
-        let mut id = vec![u32::MAX; n];
-        let mut offsets = Vec::with_capacity(part.ranks() + 1);
-        let mut next = 0u32;
-        for r in 0..part.ranks() {
-            offsets.push(next as usize);
-            for v in part.range(r) {
-                if rp[v + 1] > rp[v] {
-                    id[v] = next;
-                    next += 1;
-                }
-            }
-        }
-        offsets.push(next as usize);
-        if next as usize == n {
-            return None;
-        }
-        let part = Partition::from_offsets(offsets).ok()?;
-        Some(PackedColumns { id, part })
-    }
-
-    /// `block` (rows of `A^T`, whose columns all have out-arcs) with packed column numbers.
-    fn renumbered<S: Semiring>(&self, block: &Csr<S>) -> Result<Csr<S>> {
-        use rayon::prelude::*;
-        let cols: Vec<u32> = block
-            .col_idx()
-            .par_iter()
-            .map(|&c| self.id[c as usize])
-            .collect();
-        Ok(Csr::try_from_parts(
-            block.nrows(),
-            self.part.n(),
-            block.row_ptr().to_vec(),
-            cols,
-            block.vals().to_vec(),
-        )?)
-    }
-
-    /// Rank `r`'s selection matrix: row `i` holds `S::one()` at the local number of its
-    /// `i`-th vertex with out-arcs.
-    fn select<S: Semiring>(&self, part: &Partition, r: usize) -> Result<Csr<S>> {
-        let own = part.range(r);
-        let cols: Vec<u32> = own
-            .clone()
-            .filter(|&v| self.id[v] != u32::MAX)
-            .map(|v| (v - own.start) as u32)
-            .collect();
-        let rows = cols.len();
-        Ok(Csr::try_from_parts(
-            rows,
-            own.len(),
-            (0..=rows as u32).collect(),
-            cols,
-            vec![S::one(); rows],
-        )?)
-    }
-}
-
-/// The rows `rows` of `m`, as a `rows.len() x ncols` matrix.
-fn rows_of<S: Semiring>(m: &Csr<S>, rows: std::ops::Range<usize>) -> Result<Csr<S>> {
-    let rp = m.row_ptr();
-    let lo = rp[rows.start];
-    let row_ptr: Vec<u32> = rp[rows.start..=rows.end].iter().map(|&p| p - lo).collect();
-    let (lo, hi) = (lo as usize, rp[rows.end] as usize);
-    Ok(Csr::try_from_parts(
-        rows.len(),
-        m.ncols(),
-        row_ptr,
-        m.col_idx()[lo..hi].to_vec(),
-        m.vals()[lo..hi].to_vec(),
-    )?)
 }

@@ -33,6 +33,7 @@
 //! ```
 
 mod apsp;
+mod build;
 mod comm;
 mod graph;
 mod graphalytics;

@@ -378,3 +378,119 @@ fn distributed_errors_are_values() {
         Err(Error::InvalidArgument(_))
     ));
 }
+
+/// A distributed graph made straight from the edge list equals the one made from its CSR in
+/// every algorithm, and block for block where the partitions agree (repeated arcs weigh in
+/// the edge list's), with repeated arcs, self loops and negative weights.
+fn from_edges_equals_from_csr(g: &TestGraph, k: usize, source: usize) {
+    let b = CpuBackend::new();
+    let comm = ranks(&b, k);
+    let mut e = semigraph_formats::EdgeList::new(g.n, g.n);
+    e.src = g.arcs.iter().map(|&(u, _, _)| u as u32).collect();
+    e.dst = g.arcs.iter().map(|&(_, v, _)| v as u32).collect();
+    e.weights = semigraph_formats::Weights::Int(g.arcs.iter().map(|&(_, _, w)| w).collect());
+    let a = e.to_csr::<MinPlus<i32>, u32>().unwrap();
+    let what = format!("{} with {k} ranks", g.name);
+    for opts in [
+        DistOptions::default(),
+        DistOptions {
+            out: false,
+            packed: false,
+            ..DistOptions::default()
+        },
+    ] {
+        let want = DistGraph::new(&comm, &a, opts).unwrap();
+        let got = DistGraph::<_, MinPlus<i32>>::from_edges(&comm, &e, opts).unwrap();
+        assert!(got.csr().is_none());
+        assert_eq!((got.n(), got.nnz()), (want.n(), want.nnz()), "{what}");
+        assert_eq!(got.packed().is_some(), want.packed().is_some(), "{what}");
+        if opts.out {
+            assert_eq!(got.is_undirected(), want.is_undirected(), "{what}");
+        }
+        // The partitions weigh the arcs as listed (repeats counted) against the CSR's: the
+        // blocks are compared where the two agree.
+        let same = got.partition() == want.partition();
+        assert!(same || g.arcs.len() > a.nnz(), "{what}: partition");
+        for r in (0..k).filter(|_| same) {
+            assert_eq!(
+                b.read_matrix(got.pull(r)).unwrap(),
+                b.read_matrix(want.pull(r)).unwrap(),
+                "{what}: rank {r}'s pull block"
+            );
+            assert_eq!(
+                b.read_matrix(got.push(r, "test").unwrap()).unwrap(),
+                b.read_matrix(want.push(r, "test").unwrap()).unwrap(),
+                "{what}: rank {r}'s push block"
+            );
+        }
+        let bfs_opts = BfsOptions::default();
+        assert_eq!(
+            dist::bfs(&got, source, &bfs_opts).unwrap().levels,
+            dist::bfs(&want, source, &bfs_opts).unwrap().levels,
+            "{what}: BFS"
+        );
+        match (
+            dist::bellman_ford(&got, source),
+            dist::bellman_ford(&want, source),
+        ) {
+            (Ok(x), Ok(y)) => assert_eq!(x.dist, y.dist, "{what}: Bellman-Ford"),
+            (Err(Error::NegativeCycle { .. }), Err(Error::NegativeCycle { .. })) => {}
+            (x, y) => panic!("{what}: {:?} against {:?}", x.is_ok(), y.is_ok()),
+        }
+        if opts.out {
+            // Bit for bit over the same partition; over another, the sums over the ranks
+            // group their terms otherwise.
+            let pr = PageRankOptions::default();
+            let (x, y) = (
+                dist::pagerank(&got, &pr).unwrap().ranks,
+                dist::pagerank(&want, &pr).unwrap().ranks,
+            );
+            let tol = if same { 0.0 } else { 1e-12 };
+            for (v, (x, y)) in x.iter().zip(&y).enumerate() {
+                assert!(
+                    (x - y).abs() <= tol * y.abs(),
+                    "{what}: PageRank of {v}: {x} vs {y}"
+                );
+            }
+            assert_eq!(
+                dist::wcc(&got).unwrap().labels,
+                dist::wcc(&want).unwrap().labels,
+                "{what}: WCC"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn distributed_graphs_from_edge_lists_equal_those_from_csr((g, k, s) in small_graph()) {
+        from_edges_equals_from_csr(&g, k, s);
+    }
+}
+
+#[test]
+fn distributed_graphs_from_edge_lists_of_generated_graphs() {
+    for (name, e) in [
+        ("kronecker 9", generate::kronecker(9, 8, 4)),
+        ("grid 10x30", generate::grid(10, 30, 1, 50, 6)),
+    ] {
+        let g = TestGraph::from_edges(name, &e);
+        for k in [1, 2, 3, 5] {
+            from_edges_equals_from_csr(&g, k, 0);
+        }
+    }
+    // Errors are values: a list that is not square, an id out of range.
+    let b = CpuBackend::new();
+    let comm = ranks(&b, 2);
+    let mut e = semigraph_formats::EdgeList::new(3, 4);
+    (e.src, e.dst) = (vec![0], vec![1]);
+    assert!(matches!(
+        DistGraph::<_, MinPlus<i32>>::from_edges(&comm, &e, DistOptions::default()),
+        Err(Error::InvalidArgument(m)) if m.contains("square")
+    ));
+    e = semigraph_formats::EdgeList::new(3, 3);
+    (e.src, e.dst) = (vec![0, 7], vec![1, 2]);
+    assert!(DistGraph::<_, MinPlus<i32>>::from_edges(&comm, &e, DistOptions::default()).is_err());
+}

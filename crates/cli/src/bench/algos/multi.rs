@@ -91,15 +91,36 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         .ok_or_else(|| CliError(format!("--gpus {gpus}: give GPU counts such as 1,2,4")))?;
     let runs = b.runs.max(1);
     let weighted = matches!(algo, DistAlgo::Sssp | DistAlgo::Apsp);
-    let (g, label) = graph(c, b, weighted)?;
+    let (mut g, label) = graph(c, b, weighted)?;
     let s = source(&g, b)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
-    let a = csr_of::<MinPlus<i32>>(&file, &g, !weighted)?;
-    drop(g);
+    // Past 2^32 - 1 arcs no CSR of the whole graph is made (32-bit row offsets): each GPU
+    // count's ranks take their blocks straight from the arcs.
+    let wide = g.len() > u32::MAX as usize;
+    let a = match wide {
+        true => None,
+        false => Some(csr_of::<MinPlus<i32>>(&file, &g, !weighted)?),
+    };
+    let edges = match wide {
+        true => {
+            if !weighted {
+                g.weights = semigraph_formats::Weights::None;
+            }
+            Some(g)
+        }
+        false => {
+            drop(g);
+            None
+        }
+    };
+    let (n, arcs) = match (&a, &edges) {
+        (Some(a), _) => (a.nrows(), a.nnz()),
+        (None, Some(g)) => (g.nrows, g.len()),
+        (None, None) => unreachable!("a CSR or the arcs"),
+    };
     println!(
         "# {algo:?} on {label}: {} vertices, {} arcs; {runs} timed runs after a warm-up, medians",
-        a.nrows(),
-        a.nnz()
+        n, arcs
     );
     println!(
         "# (graphs uploaded once, before the runs; times to the results on the device: BFS levels, ranks, labels; SSSP and APSP to the host)"
@@ -110,7 +131,14 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     );
     // The one-GPU algorithm: the reference answer and the baseline time, unless one GPU
     // cannot hold the graph (then the first GPU count's answer is the reference).
-    let (mut want, base) = match one_gpu(algo, &a, s, runs)? {
+    let one = match &a {
+        Some(a) => one_gpu(algo, a, s, runs)?,
+        None => Err(format!(
+            "{arcs} arcs: a one-device graph takes 32-bit row offsets (at most {})",
+            u32::MAX
+        )),
+    };
+    let (mut want, base) = match one {
         Ok((want, base, base_min)) => {
             println!(
                 "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
@@ -138,7 +166,11 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
             out: matches!(algo, DistAlgo::Wcc | DistAlgo::PageRank(_)),
             packed: matches!(algo, DistAlgo::PageRank(_)),
         };
-        let dg = DistGraph::new(&comm, &a, opts)?;
+        let dg = match (&a, &edges) {
+            (Some(a), _) => DistGraph::new(&comm, a, opts)?,
+            (None, Some(g)) => DistGraph::from_edges(&comm, g, opts)?,
+            (None, None) => unreachable!("a CSR or the arcs"),
+        };
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
         let setup = t.elapsed();
         let sync = || comm.synchronize().map_err(|e| CliError(e.to_string()));
@@ -167,6 +199,14 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
             Some(_) => "WRONG",
             None => "ref",
         };
+        if want.is_none() {
+            // No one-GPU answer: BFS levels are checked against the arcs themselves.
+            if let (DistAlgo::Bfs, Some(g), Answer::Ints(levels)) = (algo, &edges, &got) {
+                check_levels(g, s, levels)
+                    .map_err(|e| CliError(format!("--gpus {k}: wrong BFS levels: {e}")))?;
+                println!("# BFS levels of {k} GPUs checked against every arc: ok");
+            }
+        }
         want.get_or_insert(got);
         let base_k = *dist_one.get_or_insert(median);
         let vs = base.map_or("-".into(), |b| {
@@ -207,6 +247,58 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         }
     }
     Ok(())
+}
+
+/// BFS levels from `s` (`u32::MAX`: unreached) checked against every arc of `g`, by the
+/// rules of Graph500's validation: the source is at level 0; an arc from a reached vertex
+/// reaches a vertex at most one level further; every other reached vertex has an in-arc from
+/// the level before. Together these make the levels the hop distances from `s`.
+fn check_levels(g: &semigraph_formats::EdgeList, s: usize, levels: &[i64]) -> Result<(), String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let unreached = u32::MAX as i64;
+    if levels.len() != g.nrows || levels.get(s) != Some(&0) {
+        return Err(format!(
+            "{} levels, the source's {:?}",
+            levels.len(),
+            levels.get(s)
+        ));
+    }
+    let fed: Vec<AtomicBool> = (0..g.nrows)
+        .into_par_iter()
+        .map(|_| AtomicBool::new(false))
+        .collect();
+    let bad = (0..g.len()).into_par_iter().find_any(|&k| {
+        let (u, v) = (g.src[k] as usize, g.dst[k] as usize);
+        let (lu, lv) = (levels[u], levels[v]);
+        if lu == unreached {
+            return false;
+        }
+        if lv == unreached || lv > lu + 1 {
+            return true;
+        }
+        if lv == lu + 1 {
+            fed[v].store(true, Ordering::Relaxed);
+        }
+        false
+    });
+    if let Some(k) = bad {
+        let (u, v) = (g.src[k] as usize, g.dst[k] as usize);
+        return Err(format!(
+            "arc {u} -> {v} between levels {} and {}",
+            levels[u], levels[v]
+        ));
+    }
+    match (0..g.nrows)
+        .into_par_iter()
+        .find_any(|&v| v != s && levels[v] != unreached && !fed[v].load(Ordering::Relaxed))
+    {
+        Some(v) => Err(format!(
+            "vertex {v} at level {} has no in-arc from the level before",
+            levels[v]
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The one-GPU algorithm on `a` uploaded once (as the distributed graph is), timed as
@@ -315,4 +407,38 @@ fn exchange<S: semigraph_semiring::Semiring>(
             gather::<MinPlus<u32>>(comm, part, 1, runs.max(5))?,
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_levels;
+
+    #[test]
+    fn levels_are_checked_against_the_arcs() {
+        // 0 -> 1 -> 2, 2 -> 0, 3 alone.
+        let mut g = semigraph_formats::EdgeList::new(4, 4);
+        (g.src, g.dst) = (vec![0, 1, 2], vec![1, 2, 0]);
+        let none = u32::MAX as i64;
+        assert_eq!(check_levels(&g, 0, &[0, 1, 2, none]), Ok(()));
+        assert!(
+            check_levels(&g, 0, &[0, 2, 3, none]).is_err(),
+            "1 is one arc away"
+        );
+        assert!(
+            check_levels(&g, 0, &[0, 1, none, none]).is_err(),
+            "2 is reachable"
+        );
+        assert!(
+            check_levels(&g, 0, &[0, 1, 2, 3]).is_err(),
+            "3 has no in-arc"
+        );
+        assert!(
+            check_levels(&g, 0, &[1, 1, 2, none]).is_err(),
+            "the source is at 0"
+        );
+        assert!(
+            check_levels(&g, 0, &[0, 1, 1, none]).is_err(),
+            "2 has no in-arc at level 0"
+        );
+    }
 }
