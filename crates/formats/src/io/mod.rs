@@ -317,6 +317,10 @@ pub fn open(path: &Path, opts: &ReadOptions) -> Result<lines::Lines<Box<dyn BufR
 
 /// [`open`] without the line splitting: the (decompressed) bytes, for readers that split lines
 /// themselves (in parallel).
+/// What [`open_reader`] allocates at most: two buffers of 1 MiB and a decompressor (an xz
+/// stream of the usual presets decodes with an 8 MiB dictionary).
+const READ_BUFFERS: u64 = 12 << 20;
+
 fn open_reader(path: &Path, opts: &ReadOptions) -> Result<Box<dyn BufRead + Send>, ReadError> {
     let io = |e| ReadError::file(path, ReadErrorKind::Io(e));
     // `-` is standard input (a stream: its length is unknown).
@@ -334,6 +338,18 @@ fn open_reader(path: &Path, opts: &ReadOptions) -> Result<Box<dyn BufRead + Send
         len,
         progress: opts.progress.clone(),
     };
+    // The buffers below (and a decompressor's state) are allocated without asking: refused
+    // here, where an allocation that fails would abort.
+    if let Err((needed, available)) = crate::memory::check(READ_BUFFERS) {
+        return Err(ReadError::file(
+            path,
+            ReadErrorKind::TooLarge {
+                what: "opening the file (its read and decompression buffers)".into(),
+                needed,
+                available,
+            },
+        ));
+    }
     let mut raw = BufReader::with_capacity(1 << 20, counting);
     let magic = raw.fill_buf().map_err(io)?;
     let reader: Box<dyn BufRead + Send> = if magic.starts_with(&[0x1f, 0x8b]) {
