@@ -47,11 +47,12 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
         } => {
             let g = load(file, c)?;
             let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
-            let a = csr_of::<BfsSemiring>(file, &g, true)?;
             let opts = BfsOptions {
                 direction: *direction,
             };
-            let (r, t) = on_gpus(file, &a, PUSH, &open, |dg| dist::bfs(dg, s, &opts))?;
+            let (r, t) = on_gpus::<BfsSemiring, _>(file, Split::Pattern(&g), PUSH, &open, |dg| {
+                dist::bfs(dg, s, &opts)
+            })?;
             let mut h = Header::new(&command_line(), file, &g);
             h.push(gpus(t));
             crate::write_bfs(&Output::new(c), h, &g, &r)
@@ -153,19 +154,36 @@ fn one_source(s: &[usize]) -> Res<usize> {
     }
 }
 
-/// `a` split over the GPUs (the communicator opened, then the blocks made) and `f` run on the
-/// split graph; returns `f`'s result and the time from the split to its end (the header's
-/// `gpus` field).
+/// What a split graph is made from: a host CSR (APSP reads it), the arcs with their weights
+/// (`DistGraph::from_edges`) or the arcs alone (`pattern_from_edges`); from the arcs, no CSR
+/// of the whole graph is made (a file may hold more arcs than 32-bit offsets count).
+enum Split<'g, S: semigraph_semiring::Semiring> {
+    Csr(&'g semigraph_formats::Csr<S>),
+    Arcs(&'g semigraph_formats::EdgeList),
+    Pattern(&'g semigraph_formats::EdgeList),
+}
+
+/// The graph split over the GPUs (the communicator opened, then the blocks made) and `f` run
+/// on it; returns `f`'s result and the time from the split to its end (the header's `gpus`
+/// field).
 fn on_gpus<S: semigraph_semiring::Semiring, R>(
     file: &Path,
-    a: &semigraph_formats::Csr<S>,
+    from: Split<'_, S>,
     blocks: DistOptions,
     open: &dyn Fn() -> Res<NcclComm>,
     f: impl FnOnce(&DistGraph<'_, NcclComm, S>) -> semigraph_algos::Result<R>,
-) -> Res<(R, std::time::Duration)> {
+) -> Res<(R, std::time::Duration)>
+where
+    S::T: semigraph_formats::WeightValue,
+{
     let comm = open()?;
     let t = std::time::Instant::now();
-    let dg = DistGraph::new(&comm, a, blocks)?;
+    let dg = match from {
+        Split::Csr(a) => DistGraph::new(&comm, a, blocks),
+        Split::Arcs(g) => DistGraph::from_edges(&comm, g, blocks),
+        Split::Pattern(g) => DistGraph::pattern_from_edges(&comm, g, blocks),
+    }
+    .map_err(|e| named(file, e))?;
     let r = f(&dg).map_err(|e| named(file, e))?;
     Ok((r, t.elapsed()))
 }
@@ -182,8 +200,13 @@ fn sssp<D: Distance>(
     open: &dyn Fn() -> Res<NcclComm>,
     gpus: Gpus<'_>,
 ) -> Res<()> {
-    let a = csr_of::<MinPlus<D>>(file, g, false)?;
-    let (r, t) = on_gpus(file, &a, PUSH, open, |dg| dist::bellman_ford(dg, s))?;
+    // Past 32-bit offsets the ranks take their arcs straight from the list.
+    let a = match g.len() > u32::MAX as usize {
+        true => None,
+        false => Some(csr_of::<MinPlus<D>>(file, g, false)?),
+    };
+    let from = a.as_ref().map_or(Split::Arcs(g), Split::Csr);
+    let (r, t) = on_gpus(file, from, PUSH, open, |dg| dist::bellman_ford(dg, s))?;
     let mut h = Header::new(&command_line(), file, g);
     h.push(gpus(t));
     h.push(Field::text(
@@ -224,7 +247,7 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
         out: false,
         packed: false,
     };
-    let (r, t) = on_gpus(file, &a, blocks, open, |dg| {
+    let (r, t) = on_gpus(file, Split::Csr(&a), blocks, open, |dg| {
         dist::apsp(dg, next_hop.is_some())
     })?;
     h.push(gpus(t));
@@ -245,8 +268,7 @@ fn kernel(
     ) -> semigraph_algos::Result<(String, Values)>,
 ) -> Res<()> {
     let g = load(file, c)?;
-    let a = csr_of::<semigraph_semiring::OrAnd>(file, &g, true)?;
-    let ((what, values), t) = on_gpus(file, &a, blocks, open, |dg| f(dg, &g))?;
+    let ((what, values), t) = on_gpus(file, Split::Pattern(&g), blocks, open, |dg| f(dg, &g))?;
     let mut h = Header::new(&command_line(), file, &g);
     h.push(gpus(t));
     h.push(Field::text("result", what));

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, Weights};
+use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, FormatError, Weights};
 use semigraph_semiring::Semiring;
 
 use super::graph::Packed;
@@ -57,6 +57,35 @@ where
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     pub fn from_edges(comm: &'a C, g: &EdgeList, opts: DistOptions) -> Result<Self> {
+        Self::split_edges(comm, g, false, opts)
+    }
+
+    /// [`from_edges`](Self::from_edges) with every arc `S::one()` whatever `g`'s weights (the
+    /// pattern, as [`EdgeList::to_pattern_csr`] makes it): for BFS, PageRank and WCC.
+    ///
+    /// # Errors
+    /// As [`from_edges`](Self::from_edges), without the weights' errors.
+    ///
+    /// ```
+    /// use semigraph_algos::dist::{DistGraph, DistOptions, LocalComm};
+    /// use semigraph_algos::CpuBackend;
+    /// use semigraph_formats::{EdgeList, Weights};
+    /// use semigraph_semiring::OrAnd;
+    ///
+    /// let mut g = EdgeList::new(3, 3);
+    /// (g.src, g.dst) = (vec![0, 1], vec![1, 2]);
+    /// g.weights = Weights::Real(vec![-1.5, f64::NAN]); // ignored
+    /// let cpu = CpuBackend::new();
+    /// let comm = LocalComm::new(vec![&cpu, &cpu]);
+    /// let dg = DistGraph::<_, OrAnd>::pattern_from_edges(&comm, &g, DistOptions::default())?;
+    /// assert_eq!(dg.nnz(), 2);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn pattern_from_edges(comm: &'a C, g: &EdgeList, opts: DistOptions) -> Result<Self> {
+        Self::split_edges(comm, g, true, opts)
+    }
+
+    fn split_edges(comm: &'a C, g: &EdgeList, pattern: bool, opts: DistOptions) -> Result<Self> {
         if g.nrows != g.ncols {
             return Err(Error::InvalidArgument(format!(
                 "an adjacency matrix must be square, this one is {}x{}",
@@ -115,23 +144,41 @@ where
             let own = part.range(r);
             // The rank's in-arcs as rows of A^T: (v - lo, u).
             let lo = own.start as u32;
-            let pull = arcs_of(
-                g,
-                own.len(),
-                |_, v| own.contains(&(v as usize)),
-                |u, v| (v - lo, u),
-            )
-            .to_csr::<S, u32>()?;
+            // A weight `S` cannot hold is named by its arc in `g`'s numbering.
+            let named = |e: FormatError, swap: bool| match e {
+                FormatError::BadValue {
+                    row,
+                    col,
+                    value,
+                    ty,
+                } => {
+                    let (local, other) = (row + lo as usize, col);
+                    let (row, col) = if swap { (other, local) } else { (local, other) };
+                    Error::from(FormatError::BadValue {
+                        row,
+                        col,
+                        value,
+                        ty,
+                    })
+                }
+                e => Error::from(e),
+            };
+            let build = |sub: EdgeList, swap: bool| -> Result<Csr<S>> {
+                match pattern {
+                    true => sub.to_pattern_csr::<S, u32>().map_err(|e| named(e, swap)),
+                    false => sub.to_csr::<S, u32>().map_err(|e| named(e, swap)),
+                }
+            };
+            let keep = |v: u32| own.contains(&(v as usize));
+            let pull = build(
+                arcs_of(g, own.len(), !pattern, |_, v| keep(v), |u, v| (v - lo, u)),
+                true,
+            )?;
             let out = match opts.out {
-                true => Some(
-                    arcs_of(
-                        g,
-                        own.len(),
-                        |u, _| own.contains(&(u as usize)),
-                        |u, v| (u - lo, v),
-                    )
-                    .to_csr::<S, u32>()?,
-                ),
+                true => Some(build(
+                    arcs_of(g, own.len(), !pattern, |u, _| keep(u), |u, v| (u - lo, v)),
+                    false,
+                )?),
                 false => None,
             };
             if let Some(o) = &out {
@@ -149,10 +196,12 @@ where
 }
 
 /// The arcs `(u, v)` of `g` that `keep` keeps, renumbered by `to` (local ids), with their
-/// weights, in `g`'s order: a rank's share of an edge list, of `rows` rows.
+/// weights (unless `weights` is false), in `g`'s order: a rank's share of an edge list, of
+/// `rows` rows.
 fn arcs_of(
     g: &EdgeList,
     rows: usize,
+    weights: bool,
     keep: impl Fn(u32, u32) -> bool + Sync,
     to: impl Fn(u32, u32) -> (u32, u32) + Sync,
 ) -> EdgeList {
@@ -165,6 +214,7 @@ fn arcs_of(
     let mut sub = EdgeList::new(rows, g.ncols);
     (sub.src, sub.dst) = (src, dst);
     sub.weights = match &g.weights {
+        _ if !weights => Weights::None,
         Weights::None => Weights::None,
         Weights::Int(w) => Weights::Int(picked.par_iter().map(|&k| w[k]).collect()),
         Weights::UInt(w) => Weights::UInt(picked.par_iter().map(|&k| w[k]).collect()),
