@@ -13,6 +13,52 @@ use super::{Communicator, DistGraph, DistOptions, MatrixOf, Partition};
 use crate::backend::Objects;
 use crate::error::{Error, Result};
 
+impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
+    /// Splits `a` over the communicator's ranks (balanced by in-arcs) and uploads each rank's
+    /// blocks to its backend; the graph borrows `a`.
+    ///
+    /// # Errors
+    /// `InvalidArgument` if `a` is not square; the backends' memory and format errors.
+    ///
+    /// ```
+    /// use semigraph_algos::dist::{DistGraph, DistOptions, LocalComm};
+    /// use semigraph_algos::{arcs_to_csr, CpuBackend};
+    /// use semigraph_semiring::OrAnd;
+    ///
+    /// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (2, 3, true)])?;
+    /// let cpu = CpuBackend::new();
+    /// let comm = LocalComm::new(vec![&cpu, &cpu]);
+    /// let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+    /// assert_eq!(g.partition().ranks(), 2);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn new(comm: &'a C, a: &'a Csr<S>, opts: DistOptions) -> Result<Self> {
+        if a.nrows() != a.ncols() {
+            return Err(Error::InvalidArgument(format!(
+                "an adjacency matrix must be square, this one is {}x{}",
+                a.nrows(),
+                a.ncols()
+            )));
+        }
+        let at = a.transpose();
+        let undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
+        let part = Partition::by_weight(at.row_ptr(), comm.ranks())?;
+        let rp = a.row_ptr();
+        let columns = opts
+            .packed
+            .then(|| PackedColumns::of(&part, |v| rp[v + 1] > rp[v]))
+            .flatten();
+        let mut blocks = Blocks::new(comm, opts, columns);
+        for r in 0..part.ranks() {
+            let out = (opts.out && !undirected)
+                .then(|| rows_of(a, part.range(r)))
+                .transpose()?;
+            blocks.add(r, &part, &rows_of(&at, part.range(r))?, out.as_ref())?;
+        }
+        Ok(blocks.finish(Some(a), a.nrows(), a.nnz(), part, undirected))
+    }
+}
+
 impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S>
 where
     S::T: semigraph_formats::WeightValue,
