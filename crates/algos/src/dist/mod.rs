@@ -8,7 +8,9 @@
 //!   [`LocalComm`] simulates `k` ranks in one process (any backend, even one shared by every
 //!   rank), `semigraph-gpu`'s `NcclComm` is one GPU a rank through NCCL.
 //! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
-//!   (and, as asked, the same arcs for pushing and its vertices' out-arcs), with helpers for
+//!   (and, as asked, the same arcs for pushing and its vertices' out-arcs), made from a host
+//!   CSR ([`DistGraph::new`]) or straight from an edge list ([`DistGraph::from_edges`]: no CSR
+//!   of the whole graph, which may then pass 2^32 - 1 arcs), with helpers for
 //!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]), and its pull blocks
 //!   over the vertices with out-arcs alone ([`Packed`]) for products that read every vertex.
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
