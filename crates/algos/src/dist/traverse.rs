@@ -41,7 +41,8 @@ use crate::sssp::{Distance, ShortestPaths};
 /// Per level and rank: a push step's work is the frontier's arcs into the rank's vertices, a
 /// pull step's the rank's unvisited vertices' in-arcs (up to the first parent found) plus
 /// `O(n)` to spread the frontier; the exchange moves the level's new vertices. Two counts
-/// are read back per level and rank (the new vertices, the frontier's arcs).
+/// are read back per level and rank (the new vertices, and after a push level the
+/// frontier's arcs).
 ///
 /// # Example
 /// ```
@@ -171,9 +172,13 @@ where
         }
         reached += last.len;
         dir.shrinking = last.len < nf;
-        if weigh {
-            arcs = arcs_of(&front)?;
-        }
+        // The frontier's arcs decide only a switch to pulling: while pulling they are not
+        // counted (a kernel and a read-back per rank and level saved; the arcs left then stay
+        // higher, which can only delay a later switch back to pulling).
+        arcs = match weigh && !pulling {
+            true => arcs_of(&front)?,
+            false => 0,
+        };
     }
     let level = last.steps as u32;
     let depth = level - 1;
