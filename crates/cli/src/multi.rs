@@ -157,10 +157,31 @@ fn one_source(s: &[usize]) -> Res<usize> {
 /// What a split graph is made from: a host CSR (APSP reads it), the arcs with their weights
 /// (`DistGraph::from_edges`) or the arcs alone (`pattern_from_edges`); from the arcs, no CSR
 /// of the whole graph is made (a file may hold more arcs than 32-bit offsets count).
-enum Split<'g, S: semigraph_semiring::Semiring> {
+pub(crate) enum Split<'g, S: semigraph_semiring::Semiring> {
     Csr(&'g semigraph_formats::Csr<S>),
     Arcs(&'g semigraph_formats::EdgeList),
     Pattern(&'g semigraph_formats::EdgeList),
+}
+
+impl<'g, S: semigraph_semiring::Semiring> Split<'g, S>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    /// The graph split over `comm`'s ranks, its blocks made as the variant says.
+    pub(crate) fn split<'c>(
+        &self,
+        comm: &'c NcclComm,
+        blocks: DistOptions,
+    ) -> semigraph_algos::Result<DistGraph<'c, NcclComm, S>>
+    where
+        'g: 'c,
+    {
+        match *self {
+            Split::Csr(a) => DistGraph::new(comm, a, blocks),
+            Split::Arcs(g) => DistGraph::from_edges(comm, g, blocks),
+            Split::Pattern(g) => DistGraph::pattern_from_edges(comm, g, blocks),
+        }
+    }
 }
 
 /// The graph split over the GPUs (the communicator opened, then the blocks made) and `f` run
@@ -178,12 +199,7 @@ where
 {
     let comm = open()?;
     let t = std::time::Instant::now();
-    let dg = match from {
-        Split::Csr(a) => DistGraph::new(&comm, a, blocks),
-        Split::Arcs(g) => DistGraph::from_edges(&comm, g, blocks),
-        Split::Pattern(g) => DistGraph::pattern_from_edges(&comm, g, blocks),
-    }
-    .map_err(|e| named(file, e))?;
+    let dg = from.split(&comm, blocks).map_err(|e| named(file, e))?;
     let r = f(&dg).map_err(|e| named(file, e))?;
     Ok((r, t.elapsed()))
 }

@@ -9,6 +9,7 @@ use semigraph_algos::{ApspMethod, PageRankOptions, bellman_ford, pagerank_reside
 use semigraph_gpu::NcclComm;
 
 use super::*;
+use crate::multi::Split;
 
 /// What `--gpus` measures.
 #[derive(Clone, Copy, Debug)]
@@ -97,26 +98,18 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     // Past 2^32 - 1 arcs no CSR of the whole graph is made (32-bit row offsets): each GPU
     // count's ranks take their blocks straight from the arcs.
     let wide = g.len() > u32::MAX as usize;
-    let a = match wide {
-        true => None,
-        false => Some(csr_of::<MinPlus<i32>>(&file, &g, !weighted)?),
-    };
-    let edges = match wide {
+    let held = match wide {
         true => {
             if !weighted {
                 g.weights = semigraph_formats::Weights::None;
             }
-            Some(g)
+            Held::Arcs(g)
         }
-        false => {
-            drop(g);
-            None
-        }
+        false => Held::Csr(csr_of::<MinPlus<i32>>(&file, &g, !weighted)?),
     };
-    let (n, arcs) = match (&a, &edges) {
-        (Some(a), _) => (a.nrows(), a.nnz()),
-        (None, Some(g)) => (g.nrows, g.len()),
-        (None, None) => unreachable!("a CSR or the arcs"),
+    let (n, arcs) = match &held {
+        Held::Csr(a) => (a.nrows(), a.nnz()),
+        Held::Arcs(g) => (g.nrows, g.len()),
     };
     println!(
         "# {algo:?} on {label}: {} vertices, {} arcs; {runs} timed runs after a warm-up, medians",
@@ -131,9 +124,9 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     );
     // The one-GPU algorithm: the reference answer and the baseline time, unless one GPU
     // cannot hold the graph (then the first GPU count's answer is the reference).
-    let one = match &a {
-        Some(a) => one_gpu(algo, a, s, runs)?,
-        None => Err(format!(
+    let one = match &held {
+        Held::Csr(a) => one_gpu(algo, a, s, runs)?,
+        Held::Arcs(_) => Err(format!(
             "{arcs} arcs: a one-device graph takes 32-bit row offsets (at most {})",
             u32::MAX
         )),
@@ -166,11 +159,11 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
             out: matches!(algo, DistAlgo::Wcc | DistAlgo::PageRank(_)),
             packed: matches!(algo, DistAlgo::PageRank(_)),
         };
-        let dg = match (&a, &edges) {
-            (Some(a), _) => DistGraph::new(&comm, a, opts)?,
-            (None, Some(g)) => DistGraph::from_edges(&comm, g, opts)?,
-            (None, None) => unreachable!("a CSR or the arcs"),
-        };
+        let dg = match &held {
+            Held::Csr(a) => Split::Csr(a),
+            Held::Arcs(g) => Split::Arcs(g),
+        }
+        .split(&comm, opts)?;
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
         let setup = t.elapsed();
         let sync = || comm.synchronize().map_err(|e| CliError(e.to_string()));
@@ -201,7 +194,7 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         };
         if want.is_none() {
             // No one-GPU answer: BFS levels are checked against the arcs themselves.
-            if let (DistAlgo::Bfs, Some(g), Answer::Ints(levels)) = (algo, &edges, &got) {
+            if let (DistAlgo::Bfs, Held::Arcs(g), Answer::Ints(levels)) = (algo, &held, &got) {
                 check_levels(g, s, levels)
                     .map_err(|e| CliError(format!("--gpus {k}: wrong BFS levels: {e}")))?;
                 println!("# BFS levels of {k} GPUs checked against every arc: ok");
@@ -247,6 +240,13 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         }
     }
     Ok(())
+}
+
+/// The graph as the bench holds it: its CSR, or past 2^32 - 1 arcs (32-bit row offsets) the
+/// arcs themselves, which each GPU count's ranks take their blocks from.
+enum Held {
+    Csr(semigraph_formats::Csr<MinPlus<i32>>),
+    Arcs(semigraph_formats::EdgeList),
 }
 
 /// BFS levels from `s` (`u32::MAX`: unreached) checked against every arc of `g`, by the
