@@ -167,6 +167,61 @@ pub trait Frontier: Backend {
         }
         Ok(())
     }
+    /// Relaxes from `q` until no term improves `d` (a fixpoint), in whatever order the backend
+    /// finds fastest: each vertex `k` of `q`, and each vertex improved on the way, relaxes its
+    /// arcs with its value in `d` at that time (so `q`'s values should be `d`'s at its
+    /// vertices, as after [`queue_set`](Frontier::queue_set) from `d` or a step). For a
+    /// selecting semiring (see [`queue_relax`](Frontier::queue_relax)) whose `mul` is monotone
+    /// the fixpoint does not depend on the order: it is what
+    /// [`queue_relax_steps`](Frontier::queue_relax_steps) reaches once the frontier is empty
+    /// (shortest distances, BFS hop counts), here with no host round trip per step on a GPU
+    /// (see [`queue_fixpoint_fast`](Frontier::queue_fixpoint_fast)).
+    ///
+    /// Returns the number of appends (vertices improved, with repeats) at the fixpoint, or
+    /// `None` if the backend stopped first: after more than `limit` appends (a negative cycle
+    /// never ends), or at a bound of its own (a GPU: past `8 n` appends, or once more entries
+    /// wait at once than it takes in this mode: a wide frontier, for which steps are faster).
+    /// Then each value of `d` is the value of some path (an upper bound of the fixpoint in a
+    /// min semiring) and `q` and `spare` hold no meaningful entries: set or clear them before
+    /// use. `spare` is the second queue (`A` square). `step` writes `d` only: `parents`,
+    /// `steps` and `defer` are for level-by-level traversals (panics if given); a mask applies
+    /// as in [`queue_relax`](Frontier::queue_relax).
+    ///
+    /// The provided version runs [`queue_relax_steps`](Frontier::queue_relax_steps) in batches
+    /// and reads the length after each. Cost: at least the arcs of every vertex improved, once
+    /// per improvement.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 (weight 4), 0 -> 2 (weight 1) and 2 -> 1 (weight 1).
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (0, 2, 1), (2, 1, 1)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(3, 1, &[0, i32::MAX, i32::MAX])?;
+    /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(3)?, b.queue::<MinPlus<i32>>(3)?);
+    /// b.queue_set(&mut q, &[0], &[0], 0)?;
+    /// let appends = b.queue_relax_fixpoint(RelaxStep::new(&mut d, &a), &mut q, &mut spare, 100)?;
+    /// assert!(appends.is_some());
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 2, 1]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_relax_fixpoint<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut Self::Queue<S>,
+        spare: &mut Self::Queue<S>,
+        limit: usize,
+    ) -> Result<Option<usize>> {
+        fixpoint_by_steps(self, step, q, spare, limit)
+    }
+    /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) runs without a host
+    /// round trip per step (a GPU's one launch): algorithms that also have a level-by-level
+    /// form take the fixpoint where it is the faster. `false` in the provided version.
+    fn queue_fixpoint_fast(&self) -> bool {
+        false
+    }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).
     ///
     /// ```
@@ -312,4 +367,36 @@ pub trait Frontier: Backend {
     /// ```
     fn queue_to_dense<S: Semiring>(&self, q: &Self::Queue<S>, x: &mut Self::Dense<S>)
     -> Result<()>;
+}
+
+/// [`Frontier::queue_relax_fixpoint`] by steps: [`Frontier::queue_relax_steps`] in batches of
+/// 64, the length read after each (the provided version, and a backend's for the cases its own
+/// form does not take).
+///
+/// # Errors
+/// The backend's errors.
+pub fn fixpoint_by_steps<B: Frontier + ?Sized, S: Semiring>(
+    b: &B,
+    mut step: RelaxStep<'_, '_, B, S>,
+    q: &mut B::Queue<S>,
+    spare: &mut B::Queue<S>,
+    limit: usize,
+) -> Result<Option<usize>> {
+    assert!(
+        step.out.parents.is_none() && step.out.steps.is_none() && step.defer.is_none(),
+        "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
+    );
+    let start = b.queue_len(q)?.total;
+    loop {
+        b.queue_relax_steps(step.reborrow(), q, spare, 64, usize::MAX)?;
+        let info = b.queue_len(q)?;
+        // The running total counts the start's entries and every append since.
+        let appends = info.total - start;
+        if info.len == 0 {
+            return Ok(Some(appends));
+        }
+        if appends > limit {
+            return Ok(None);
+        }
+    }
 }

@@ -46,7 +46,7 @@ mod reductions;
 mod types;
 
 pub use ewise::ElementWise;
-pub use frontier::Frontier;
+pub use frontier::{Frontier, fixpoint_by_steps};
 pub use objects::Objects;
 pub use operators::{Bound, Combine, Operators};
 pub use products::Products;

@@ -247,6 +247,21 @@ pub trait Objects: Send + Sync {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn dense_shape<S: Semiring>(&self, x: &Self::Dense<S>) -> (usize, usize);
+    /// `x` seen in semiring `S2` of the same value type: the same values bit for bit, nothing
+    /// copied (the dense counterpart of [`view`](Self::view)). An entry of `x` is an entry of
+    /// the result only where `S2`'s zero differs from the value.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::{MaxMin, MinPlus};
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<u32>>(3, 1, &[4, 2, 7])?;
+    /// let y = b.dense_as::<_, MaxMin<u32>>(x);
+    /// assert_eq!(b.reduce(&y, Mask::All)?, 7);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn dense_as<S: Semiring, S2: Semiring<T = S::T>>(&self, x: Self::Dense<S>) -> Self::Dense<S2>;
     /// The values of `x`, row-major.
     ///
     /// ```

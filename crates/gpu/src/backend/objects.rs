@@ -140,6 +140,15 @@ impl Objects for GpuBackend {
         (x.rows, x.cols)
     }
 
+    fn dense_as<S: Semiring, S2: Semiring<T = S::T>>(&self, x: GpuDense<S>) -> GpuDense<S2> {
+        GpuDense {
+            buf: x.buf,
+            rows: x.rows,
+            cols: x.cols,
+            _s: PhantomData,
+        }
+    }
+
     fn read_dense<S: Semiring>(&self, x: &GpuDense<S>) -> AlgoResult<Vec<S::T>> {
         Ok(self.read_vals::<S>(&x.buf, x.len())?)
     }

@@ -36,7 +36,7 @@ pub use builtins::check_builtin_operators;
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
-use queues::{check_queue_ops, check_relax_step, check_witness};
+use queues::{check_queue_ops, check_relax_fixpoint, check_relax_step, check_witness};
 pub use sparse::check_sparse_products;
 pub use views::check_views;
 

@@ -232,6 +232,14 @@ impl Objects for CpuBackend {
         (x.rows, x.cols)
     }
 
+    fn dense_as<S: Semiring, S2: Semiring<T = S::T>>(&self, x: CpuDense<S>) -> CpuDense<S2> {
+        CpuDense {
+            rows: x.rows,
+            cols: x.cols,
+            data: x.data,
+        }
+    }
+
     fn read_dense<S: Semiring>(&self, x: &CpuDense<S>) -> Result<Vec<S::T>> {
         Ok(x.data.clone())
     }
