@@ -327,6 +327,12 @@ kernel_args! {
         bound: U64, fi: IdxOut, fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
         sync: HdrOut,
     }
+    /// Relaxation to a fixpoint from a seed queue through a worklist of (vertex, value)
+    /// entries (`wl`, `cap` slots) and counters (`ctr`), both zero at launch.
+    QueueRelaxAsync => QueueRelaxAsyncArgs {
+        rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, qi: IdxIn, qv: ValsIn, qh: HdrIn,
+        wl: HdrOut, cap: U64, ctr: HdrOut, spill: U64,
+    }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {
         qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64, ii: IdxOut, iv: ValsOut, ih: HdrOut,

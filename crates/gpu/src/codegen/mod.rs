@@ -133,6 +133,8 @@ pub enum Kernel {
     QueueRelaxLoop,
     /// Several relaxation steps in one cooperative launch, grid-wide barriers between phases.
     QueueRelaxGrid,
+    /// Relaxation to a fixpoint in any order: a worklist taken by warps as it fills, no steps.
+    QueueRelaxAsync,
     /// Routes a queue's vertices by their current value into two queues (near/far).
     QueueSplit,
     /// `add` over a queue's values.
@@ -189,7 +191,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 68] = [
+    pub const ALL: [Kernel; 69] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -223,6 +225,7 @@ impl Kernel {
         Kernel::QueueFill,
         Kernel::QueueRelaxLoop,
         Kernel::QueueRelaxGrid,
+        Kernel::QueueRelaxAsync,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
         Kernel::QueueArcs,
@@ -296,6 +299,7 @@ impl Kernel {
             Kernel::QueueFill => ("fill", "queue", "base"),
             Kernel::QueueRelaxLoop => ("relax", "queue", "block_loop"),
             Kernel::QueueRelaxGrid => ("relax", "queue", "grid_loop"),
+            Kernel::QueueRelaxAsync => ("relax", "queue", "async"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
             Kernel::QueueArcs => ("arcs", "queue", "base"),
@@ -501,9 +505,13 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
                 | Kernel::QueueWitness
                 | Kernel::QueueRelaxLoop
                 | Kernel::QueueRelaxGrid
+                | Kernel::QueueRelaxAsync
                 | Kernel::QueueImproveDense
         ) {
             s.push_str(relax::HELPERS);
+        }
+        if kernel == Kernel::QueueRelaxAsync {
+            s.push_str(relax::ASYNC_HELPERS);
         }
         if matches!(
             kernel,

@@ -253,6 +253,96 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::QueueRelaxAsync => {
+            r#"// Relaxation to a fixpoint in any order (Frontier::queue_relax_fixpoint), for values of at most
+// 4 bytes: a worklist of (vertex, value) entries, one appended at every improvement, taken by
+// warps as it fills, with no step barrier. Slot s of the worklist is entry s of the seed queue
+// (qi, qv; length qh[0]) below that length, then wl[s - seeds]: the value's bits << 32 | the
+// vertex + 1 (0: not written yet; `cap` slots, zero at launch), one 64-bit store, so an entry
+// is read whole and carries its value (no fence orders it against the update). ctr (zero at
+// launch): [0] slots taken, [1] slots appended, [2] appended minus finished (mod 2^64: with
+// the seeds, the work outstanding), [3] stopped (appends past `cap`, or work outstanding past
+// `spill`). An entry whose vertex has a better value by the time it is taken is skipped (the
+// improvement appended its own). A warp takes 32 slots at a time and leaves once nothing is
+// outstanding; slots are written in order, so a warp's slots are written by the time it waits
+// on them or the work is done.
+extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
+    const unsigned int lane = threadIdx.x & 31u;
+    const unsigned long long seeds = qh[0];
+    volatile unsigned long long* vc = ctr;
+    for (;;) {
+        unsigned long long base = 0;
+        if (lane == 0) base = atomicAdd(&ctr[0], 32ull);
+        base = __shfl_sync(SG_FULL, base, 0);
+        if (base >= seeds + cap) return;
+        unsigned long long slot = base + lane;
+        bool mine = slot < seeds + cap;
+        for (;;) {
+            sg_idx_t k = SG_SENTINEL;
+            sr_t x = SR_ZERO;
+            // Read beside the slots, so that the check adds no wait to an entry's path.
+            unsigned long long stop = lane == 0 ? vc[3] : 0ull;
+            if (mine) {
+                if (slot < seeds) {
+                    k = qi[slot];
+                    x = qv[slot];
+                } else {
+                    unsigned long long w = *(volatile unsigned long long*)&wl[slot - seeds];
+                    if (w != 0ull) {
+                        k = (sg_idx_t)(w & 0xffffffffull) - 1u;
+                        x = sr_from_word((sr_word_t)(w >> 32));
+                    }
+                }
+            }
+            bool ready = k != SG_SENTINEL;
+            if (__shfl_sync(SG_FULL, (unsigned int)(stop != 0ull), 0)) return;
+            unsigned int rb = __ballot_sync(SG_FULL, ready);
+            if (rb == 0u) {
+                if (__ballot_sync(SG_FULL, mine) == 0u) break;
+                // Nothing written yet: leave once nothing is outstanding (lane 0's reading,
+                // for the whole warp).
+                bool idle = lane == 0 && seeds + vc[2] == 0ull;
+                if (__shfl_sync(SG_FULL, (unsigned int)idle, 0)) return;
+                __nanosleep(32);
+                continue;
+            }
+            mine = mine && !ready;
+            sg_idx_t st = 0;
+            unsigned int deg = 0;
+            if (ready) {
+                sr_t now = sg_unit_value(sg_unit_load(&d[k]), &d[k]);
+                st = rp[k];
+                deg = rp[k + 1] - st;
+                if (sr_improves(x, now)) deg = 0u;  // stale: a better value was appended
+            }
+            // Rows of more than 32 arcs by the whole warp, a lane an arc.
+            unsigned int lb;
+            while ((lb = __ballot_sync(SG_FULL, deg > 32u)) != 0u) {
+                unsigned int src = __ffs(lb) - 1u;
+                sg_idx_t kk = __shfl_sync(SG_FULL, k, src);
+                sr_t xx = sg_shfl_val(x, src);
+                sg_idx_t s0 = __shfl_sync(SG_FULL, st, src);
+                unsigned int dd = __shfl_sync(SG_FULL, deg, src);
+                for (unsigned int o = 0; o < dd; o += 32u)
+                    sg_fix_arc(o + lane < dd, kk, xx, s0 + o + lane, ci, av, d, wl, seeds, cap,
+                               spill, ctr);
+                if (lane == src) deg = 0u;
+            }
+            // The others lane by lane.
+            unsigned int md = deg;
+            for (unsigned int o = 16; o > 0; o >>= 1) {
+                unsigned int v = __shfl_xor_sync(SG_FULL, md, o);
+                md = v > md ? v : md;
+            }
+            for (unsigned int r = 0; r < md; ++r)
+                sg_fix_arc(r < deg, k, x, st + r, ci, av, d, wl, seeds, cap, spill, ctr);
+            // Finished, after their appends were counted.
+            if (lane == 0) atomicAdd(&ctr[2], 0ull - (unsigned long long)__popc(rb));
+        }
+    }
+}
+"#
+        }
         Kernel::QueueSplit => {
             r#"// Routes each vertex i of the queue by its current value v = d[i]: lo <= v < hi to the inside
 // queue, v >= hi to the outside queue (if any), v < lo dropped; a receiving queue holds a vertex

@@ -310,3 +310,50 @@ __device__ void sg_witness_phase(const sg_idx_t* __restrict__ rp, const sg_idx_t
     }
 }
 "#;
+
+/// Helpers of [`Kernel::QueueRelaxAsync`](super::Kernel::QueueRelaxAsync) (after [`HELPERS`]):
+/// a warp shuffle of a semiring value, and the work on one arc with its append to the worklist.
+pub(super) const ASYNC_HELPERS: &str = r#"// The value v of lane src, in every lane of the warp.
+__device__ __forceinline__ sr_t sg_shfl_val(sr_t v, unsigned int src) {
+    if (sizeof(sr_word_t) == 8) {
+        unsigned long long w = (unsigned long long)sr_to_word(v);
+        return sr_from_word((sr_word_t)__shfl_sync(SG_FULL, w, src));
+    }
+    unsigned int w = (unsigned int)sr_to_word(v);
+    return sr_from_word((sr_word_t)__shfl_sync(SG_FULL, w, src));
+}
+// Arc p of A from entry (k, x) in QueueRelaxAsync (if ok): where the term improves d[j], the
+// entry (j, term) is appended to the worklist, the work outstanding counted before the slot is
+// taken; appends past `cap`, or work outstanding past `spill`, stop the run (ctr[3]). The swap
+// first guesses that d[j] is the zero (a vertex not reached yet), so a first visit, or a
+// visit that does not improve, is one atomic. Every lane of the warp calls it together.
+__device__ __forceinline__ void sg_fix_arc(bool ok, sg_idx_t kk, sr_t x, unsigned long long p,
+        const sg_idx_t* __restrict__ ci, const sg_vals av, sr_t* d, unsigned long long* wl,
+        unsigned long long seeds, unsigned long long cap, unsigned long long spill,
+        unsigned long long* ctr) {
+    bool app = false;
+    sg_idx_t j = 0;
+    sr_t t = SR_ZERO;
+    if (ok) {
+        j = ci[p];
+        t = sr_mul(av[p], x, kk);
+        unsigned long long guess = sizeof(sr_t) >= 4 ? (unsigned long long)sr_to_word(SR_ZERO)
+                                                     : sg_unit_load(&d[j]);
+        app = !sr_is_zero(t) && sr_atomic_improve_from(&d[j], t, guess);
+    }
+    unsigned int b = __ballot_sync(SG_FULL, app);
+    if (b == 0u) return;
+    unsigned int lane = threadIdx.x & 31u, leader = __ffs(b) - 1u;
+    unsigned long long pos = 0;
+    if (lane == leader) {
+        unsigned long long c = (unsigned long long)__popc(b);
+        unsigned long long work = seeds + atomicAdd(&ctr[2], c) + c;
+        pos = atomicAdd(&ctr[1], c);
+        if (pos + c > cap || work > spill) ctr[3] = 1ull;
+    }
+    pos = __shfl_sync(SG_FULL, pos, leader) + (unsigned long long)__popc(b & ((1u << lane) - 1u));
+    if (app && pos < cap)
+        *(volatile unsigned long long*)&wl[pos] =
+            ((unsigned long long)sr_to_word(t) << 32) | (unsigned long long)(j + 1u);
+}
+"#;

@@ -37,7 +37,8 @@ use crate::device::bits;
 use crate::error::{GpuError, driver};
 use crate::params::{
     QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs, QueueWitnessArgs,
+    QueueRelaxAsyncArgs, QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs,
+    QueueWitnessArgs,
 };
 use crate::transfer::{bytes_of, scalars_from};
 
@@ -121,6 +122,30 @@ const GRID_ENTRIES: usize = 1 << 16;
 /// Threads of each block of [`Kernel::QueueRelaxGrid`] (one block per multiprocessor).
 const GRID_BLOCK: u32 = 512;
 
+/// Most appends of [`Kernel::QueueRelaxAsync`]'s worklist, per vertex (its 8-byte slots are
+/// allocated for the run): a traversal past them has improved each vertex eight times on
+/// average, and steps would do less work. BFS on road graphs appends 1.2-3.4 times as many
+/// entries as vertices, now and then about 4 times (NY on 4 or 16 blocks: 2 of 6 runs).
+const FIX_APPENDS: usize = 8;
+
+/// Most entries waiting at once in [`Kernel::QueueRelaxAsync`]'s worklist before it stops, at
+/// least (a frontier this wide fills the GPU in steps, which do no repeated work); graphs of
+/// more than a million vertices allow one per [`FIX_VERTICES_PER_PENDING`] vertices (H100:
+/// NE, 1.5 M vertices, stopped at 8,192 and ran its levels in 47 ms instead of 7.3; uniform
+/// random graphs of 2^20 vertices lose 8-20% to the stop at 32,768).
+const FIX_PENDING: usize = 1 << 15;
+
+/// Vertices per entry allowed to wait in the fixpoint's worklist past [`FIX_PENDING`].
+const FIX_VERTICES_PER_PENDING: usize = 32;
+
+/// Vertices per block of [`Kernel::QueueRelaxAsync`] by default, with at least
+/// [`FIX_MIN_BLOCKS`] and at most a block per multiprocessor (H200, BFS: NY, 264 k vertices,
+/// 3.36 ms on 4 blocks, 4.96 on one, 3.45 on 16; NE, 1.5 M, 8.35 ms on 4, 6.99 on 16).
+const FIX_VERTICES_PER_BLOCK: usize = 1 << 16;
+
+/// Fewest blocks of [`Kernel::QueueRelaxAsync`] by default.
+const FIX_MIN_BLOCKS: u32 = 4;
+
 /// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
 /// cooperative launch ([`Kernel::QueueRelaxGrid`]).
 #[derive(Clone, Copy, Debug)]
@@ -133,6 +158,12 @@ struct Tuning {
     /// Longest frontier of the cooperative launch (`SEMIGRAPH_GRID_ENTRIES`, default
     /// [`GRID_ENTRIES`]; 0 turns it off).
     grid_entries: usize,
+    /// Most entries waiting at once in the fixpoint's worklist (`SEMIGRAPH_FIX_PENDING`,
+    /// default [`FIX_PENDING`]; 0 turns the fixpoint kernel off).
+    fix_pending: usize,
+    /// Blocks of the fixpoint kernel (`SEMIGRAPH_FIX_BLOCKS`; 0, the default, sizes them to
+    /// the graph: [`FIX_VERTICES_PER_BLOCK`]).
+    fix_blocks: u32,
 }
 
 impl GpuBackend {
@@ -182,6 +213,9 @@ impl GpuBackend {
                     .map_or(LOOP_ARCS, |v| v.min(u32::MAX as u64) as u32),
                 grid_entries: env("SEMIGRAPH_GRID_ENTRIES")
                     .map_or(GRID_ENTRIES, |v| v.min(u32::MAX as u64) as usize),
+                fix_pending: env("SEMIGRAPH_FIX_PENDING")
+                    .map_or(FIX_PENDING, |v| v.min(u32::MAX as u64) as usize),
+                fix_blocks: env("SEMIGRAPH_FIX_BLOCKS").map_or(0, |v| v.min(1024) as u32),
             }
         })
     }
@@ -338,6 +372,23 @@ impl Frontier for GpuBackend {
         limit: usize,
     ) -> AlgoResult<()> {
         Ok(self.relax_steps(step, q, spare, max_steps, limit)?)
+    }
+
+    fn queue_relax_fixpoint<S: Semiring>(
+        &self,
+        mut step: RelaxStep<'_, '_, Self, S>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        limit: usize,
+    ) -> AlgoResult<Option<usize>> {
+        match self.relax_fixpoint(step.reborrow(), q, spare, limit)? {
+            Some(r) => Ok(r),
+            None => semigraph_algos::backend::fixpoint_by_steps(self, step, q, spare, limit),
+        }
+    }
+
+    fn queue_fixpoint_fast(&self) -> bool {
+        self.tuning().fix_pending > 0
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

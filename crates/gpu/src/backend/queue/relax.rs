@@ -1,7 +1,8 @@
 //! The relaxation steps of the GPU work queues: one arc-balanced step over the whole GPU
 //! ([`Kernel::QueueRelax`]), and a run of steps in one block for a small frontier
 //! ([`Kernel::QueueRelaxLoop`]) or in one cooperative launch ([`Kernel::QueueRelaxGrid`]), with
-//! the checks that pick between them.
+//! the checks that pick between them; and relaxation to a fixpoint with no steps
+//! ([`Kernel::QueueRelaxAsync`]).
 
 use super::*;
 
@@ -342,5 +343,81 @@ impl GpuBackend {
         q.set_hint(UNKNOWN);
         spare.set_hint(UNKNOWN);
         Ok(())
+    }
+
+    /// [`Frontier::queue_relax_fixpoint`](semigraph_algos::Frontier::queue_relax_fixpoint):
+    /// one launch of [`Kernel::QueueRelaxAsync`] (blocks of [`LOOP_BLOCK`] threads, one per
+    /// [`FIX_VERTICES_PER_BLOCK`] vertices, at least [`FIX_MIN_BLOCKS`]) through a worklist of at most `min(limit, FIX_APPENDS x n)` appends, stopping
+    /// once more than `fix_pending` entries (or one per [`FIX_VERTICES_PER_PENDING`]
+    /// vertices) wait at once; `Some(None)` where the kernel
+    /// stopped; `None` where it does not apply (a mask, values of more than 4 bytes, or the
+    /// mode turned off): then the provided version.
+    pub(super) fn relax_fixpoint<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut GpuQueue<S>,
+        spare: &mut GpuQueue<S>,
+        limit: usize,
+    ) -> Result<Option<Option<usize>>, GpuError> {
+        let tune = self.tuning();
+        // Entries hold a value in 32 bits beside the vertex.
+        if !matches!(step.mask, Mask::All) || tune.fix_pending == 0 || size_of::<S::T>() > 4 {
+            return Ok(None);
+        }
+        let RelaxStep {
+            d, a, out, defer, ..
+        } = step;
+        assert!(
+            out.parents.is_none() && out.steps.is_none() && defer.is_none(),
+            "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
+        );
+        let info = &a.info;
+        assert_eq!(info.nrows, info.ncols, "relax_fixpoint: A must be square");
+        let c = self.check_step(d, &out, q.n, a, spare.n)?;
+        let cap = limit.min(FIX_APPENDS.saturating_mul(q.n)).max(1);
+        let what = "the fixpoint's worklist";
+        self.dev.check_fits(what, cap as u64 * 8)?;
+        let mut wl = self.dev.zeros::<u64>(cap, what)?;
+        // The counters: the spare queue's header, zeroed (the queue is emptied after).
+        self.dev
+            .stream
+            .memset_zeros(&mut spare.hdr)
+            .map_err(|e| driver("clear the fixpoint's counters", e))?;
+        let f = self.dev.func::<S>(Kernel::QueueRelaxAsync)?;
+        let blocks = match tune.fix_blocks {
+            0 => (q.n / FIX_VERTICES_PER_BLOCK).clamp(FIX_MIN_BLOCKS as usize, self.sms as usize)
+                as u32,
+            b => b.min(self.sms),
+        };
+        let cfg = LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (LOOP_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        QueueRelaxAsyncArgs {
+            rp: &c.rp,
+            ci: &c.ci,
+            av: c.vals.arg(),
+            d: &mut d.buf,
+            qi: &q.idx,
+            qv: &q.vals,
+            qh: &q.hdr,
+            wl: &mut wl,
+            cap: cap as u64,
+            ctr: &mut spare.hdr,
+            spill: tune.fix_pending.max(q.n / FIX_VERTICES_PER_PENDING) as u64,
+        }
+        .launch(&self.dev, &f, cfg)?;
+        let [_, appended, _, stopped] = self.read_hdr(spare)?;
+        // Both queues empty, as after a run to the end.
+        for x in [&mut *q, &mut *spare] {
+            self.dev
+                .stream
+                .memset_zeros(&mut x.hdr)
+                .map_err(|e| driver("clear a queue", e))?;
+            x.set_hint(0);
+            x.refused.store(false, Ordering::Relaxed);
+        }
+        Ok(Some((stopped == 0).then_some(appended as usize)))
     }
 }
