@@ -216,9 +216,10 @@ pub trait Frontier: Backend {
     ) -> Result<Option<usize>> {
         fixpoint_by_steps(self, step, q, spare, limit)
     }
-    /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) runs without a host
-    /// round trip per step (a GPU's one launch): algorithms that also have a level-by-level
-    /// form take the fixpoint where it is the faster. `false` in the provided version.
+    /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) beats the steps on
+    /// graphs of short rows (a GPU's one launch, with no host round trip per step):
+    /// algorithms that also have a level-by-level form take the fixpoint there. `false` in
+    /// the provided version and on the CPU backend.
     fn queue_fixpoint_fast(&self) -> bool {
         false
     }
