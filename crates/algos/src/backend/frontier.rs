@@ -383,10 +383,7 @@ pub fn fixpoint_by_steps<B: Frontier + ?Sized, S: Semiring>(
     spare: &mut B::Queue<S>,
     limit: usize,
 ) -> Result<Option<usize>> {
-    assert!(
-        step.out.parents.is_none() && step.out.steps.is_none() && step.defer.is_none(),
-        "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
-    );
+    step.assert_values_only();
     let start = b.queue_len(q)?.total;
     loop {
         b.queue_relax_steps(step.reborrow(), q, spare, 64, usize::MAX)?;

@@ -167,6 +167,15 @@ impl<'a, 'm, B: Frontier + ?Sized + 'a + 'm, S: Semiring> RelaxStep<'a, 'm, B, S
         self
     }
 
+    /// Panics unless the step writes `d` only (no parents, step numbers or deferral): what
+    /// [`Frontier::queue_relax_fixpoint`] takes, whose order of relaxations is the backend's.
+    pub fn assert_values_only(&self) {
+        assert!(
+            self.out.parents.is_none() && self.out.steps.is_none() && self.defer.is_none(),
+            "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
+        );
+    }
+
     /// The same step, reborrowed for one more.
     pub fn reborrow(&mut self) -> RelaxStep<'_, 'm, B, S> {
         RelaxStep {

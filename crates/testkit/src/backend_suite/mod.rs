@@ -25,6 +25,7 @@ use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
 mod builtins;
+mod fixpoint;
 mod graphalytics;
 mod operators;
 mod products;
@@ -33,10 +34,11 @@ mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
 pub use builtins::check_builtin_operators;
+use fixpoint::check_relax_fixpoint;
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
-use queues::{check_queue_ops, check_relax_fixpoint, check_relax_step, check_witness};
+use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use sparse::check_sparse_products;
 pub use views::check_views;
 

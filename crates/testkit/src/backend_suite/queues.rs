@@ -26,7 +26,7 @@ where
 
 /// Whether relaxation is defined for `S` ([`Frontier::queue_relax`]): a selecting semiring
 /// whose `add` keeps one particular operand (not `any`).
-fn relaxes<S: Semiring>() -> bool
+pub(super) fn relaxes<S: Semiring>() -> bool
 where
     S::T: TestValue,
 {
@@ -348,98 +348,6 @@ pub(super) fn check_relax_step<B: Frontier, S: Semiring>(
                     .all(|(a, c)| same::<S>(*a, *c))
             );
         }
-    }
-}
-
-/// [`Frontier::queue_relax_fixpoint`] against a host fixpoint: every vertex with a random value
-/// queued, relaxed until nothing improves. Where the host converges in at most `n` rounds with
-/// at most `n` improvements the backend must reach the fixpoint (values equal, appends counted;
-/// a GPU's own bound on appends is `8 n`); where it does not converge (a negative cycle) the
-/// backend must stop (`None`) within its limit; in between, it may do either.
-pub(super) fn check_relax_fixpoint<B: Frontier, S: Semiring>(
-    b: &B,
-    m: &B::Matrix<S>,
-    e: &[(usize, usize, S::T)],
-    n: usize,
-    seed: u64,
-) where
-    S::T: TestValue,
-{
-    use semigraph_algos::RelaxStep;
-    if !relaxes::<S>() {
-        return;
-    }
-    let name = S::full_name();
-    let start = random_values::<S>(n, seed + 650);
-    // The host fixpoint, Gauss-Seidel over the arcs, with its count of improvements.
-    let mut want = start.clone();
-    let (mut rounds, mut improved, mut converged) = (0, 0usize, false);
-    while rounds <= n + 1 {
-        rounds += 1;
-        let mut changed = false;
-        for &(i, j, w) in e {
-            if S::is_zero(want[i]) {
-                continue;
-            }
-            let t = S::mul_at(w, want[i], i as u64);
-            if !S::is_zero(t) && S::improves(want[j], t) {
-                want[j] = S::add(want[j], t);
-                changed = true;
-                improved += 1;
-            }
-        }
-        if !changed {
-            converged = true;
-            break;
-        }
-    }
-    let seeds: Vec<(u32, S::T)> = start
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| !S::is_zero(**v))
-        .map(|(i, v)| (i as u32, *v))
-        .collect();
-    let (idx, vals): (Vec<u32>, Vec<S::T>) = seeds.iter().copied().unzip();
-    let mut d = b.dense::<S>(n, 1, &start).unwrap();
-    let mut q = b.queue::<S>(n).unwrap();
-    let mut spare = b.queue::<S>(n).unwrap();
-    b.queue_set(&mut q, &idx, &vals, 0).unwrap();
-    // Unbounded where the host converged (a backend may still stop at its own bounds, which
-    // an easy instance must not reach), else bounded.
-    let limit = if converged { usize::MAX } else { 8 * n + 8 };
-    let got = b
-        .queue_relax_fixpoint(RelaxStep::new(&mut d, m), &mut q, &mut spare, limit)
-        .expect("relax_fixpoint");
-    match got {
-        Some(appends) => {
-            assert!(
-                converged,
-                "relax_fixpoint {name}: a fixpoint where the host found none"
-            );
-            let gd = b.read_dense(&d).unwrap();
-            for (j, (g, w)) in gd.iter().zip(&want).enumerate() {
-                assert!(
-                    same::<S>(*g, *w),
-                    "relax_fixpoint {name}: d[{j}] = {g:?}, want {w:?}"
-                );
-            }
-            // A vertex that changed was appended, or waited already (a seed, or an entry
-            // not yet taken when it improved again).
-            let changed = gd
-                .iter()
-                .zip(&start)
-                .filter(|(g, s)| !same::<S>(**g, **s))
-                .count();
-            assert!(
-                appends + seeds.len() >= changed,
-                "relax_fixpoint {name}: {appends} appends and {} seeds for {changed} vertices changed",
-                seeds.len()
-            );
-        }
-        None => assert!(
-            !converged || rounds > n || improved > n,
-            "relax_fixpoint {name}: stopped on an easy instance ({improved} improvements, {rounds} rounds)"
-        ),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::backend::{
 use crate::error::{Error, Result, try_vec};
 
 mod ewise;
+mod fixpoint;
 mod matrix;
 mod operators;
 mod products;

@@ -486,11 +486,6 @@ impl Frontier for CpuBackend {
         relax_step(step, from, to, self.par_entries)
     }
 
-    /// One core, first in first out, each vertex waiting at most once (the label-correcting
-    /// queue of Bellman-Ford-Moore): from one source with unit steps (BFS hop counts) it is a
-    /// breadth-first search, each vertex taken once; with a mask, the provided version.
-    /// [`queue_fixpoint_fast`](Frontier::queue_fixpoint_fast) stays `false`: BFS through it
-    /// and a witness pass took 21-22 ms on NY against 9.0-9.2 ms by level steps (2 cores).
     fn queue_relax_fixpoint<S: Semiring>(
         &self,
         step: RelaxStep<'_, '_, Self, S>,
@@ -501,63 +496,7 @@ impl Frontier for CpuBackend {
         if !matches!(step.mask, crate::backend::Mask::All) {
             return crate::backend::fixpoint_by_steps(self, step, q, spare, limit);
         }
-        let RelaxStep {
-            d, a, out, defer, ..
-        } = step;
-        assert!(
-            out.parents.is_none() && out.steps.is_none() && defer.is_none(),
-            "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
-        );
-        let c = a.rows();
-        let n = c.ncols();
-        assert_eq!(c.nrows(), n, "queue_relax_fixpoint: A must be square");
-        assert_eq!(q.n, n, "queue_relax_fixpoint: the queue has the wrong n");
-        assert_eq!(
-            d.data.len(),
-            n,
-            "queue_relax_fixpoint: d has the wrong length"
-        );
-        let d = &mut d.data[..];
-        let mut waiting = crate::error::try_vec(n, false, "the fixpoint's waiting marks")?;
-        let mut fifo = std::collections::VecDeque::with_capacity(q.idx.len().max(16));
-        for &k in &q.idx {
-            if !std::mem::replace(&mut waiting[k as usize], true) {
-                fifo.push_back(k);
-            }
-        }
-        let mut appends = 0usize;
-        let mut stopped = false;
-        while let Some(k) = fifo.pop_front() {
-            waiting[k as usize] = false;
-            let x = d[k as usize];
-            let (cols, vals) = c.row(k as usize);
-            let mut arc = |j: u32, w: S::T| {
-                let ju = j as usize;
-                let t = S::mul_at(w, x, u64::from(k));
-                if S::is_zero(t) || !S::improves(d[ju], t) {
-                    return;
-                }
-                d[ju] = S::add(d[ju], t);
-                if !std::mem::replace(&mut waiting[ju], true) {
-                    fifo.push_back(j);
-                    appends += 1;
-                }
-            };
-            match vals {
-                Vals::All(w) => cols.iter().for_each(|&j| arc(j, w)),
-                Vals::Stored(v) => cols.iter().zip(v).for_each(|(&j, &w)| arc(j, w)),
-            }
-            if appends > limit {
-                stopped = true;
-                break;
-            }
-        }
-        for x in [&mut *q, &mut *spare] {
-            x.idx.clear();
-            x.vals.clear();
-            x.new_generation();
-        }
-        Ok((!stopped).then_some(appends))
+        super::fixpoint::relax_fixpoint(step, q, spare, limit)
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

@@ -364,13 +364,8 @@ impl GpuBackend {
         if !matches!(step.mask, Mask::All) || tune.fix_pending == 0 || size_of::<S::T>() > 4 {
             return Ok(None);
         }
-        let RelaxStep {
-            d, a, out, defer, ..
-        } = step;
-        assert!(
-            out.parents.is_none() && out.steps.is_none() && defer.is_none(),
-            "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
-        );
+        step.assert_values_only();
+        let RelaxStep { d, a, out, .. } = step;
         let info = &a.info;
         assert_eq!(info.nrows, info.ncols, "relax_fixpoint: A must be square");
         let c = self.check_step(d, &out, q.n, a, spare.n)?;

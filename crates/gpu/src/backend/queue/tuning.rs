@@ -1,0 +1,97 @@
+//! The limits of the queue kernels: defaults measured on the GPU machines, each overridden by
+//! an environment variable read once.
+
+use std::sync::OnceLock;
+
+#[cfg(doc)]
+use crate::codegen::Kernel;
+
+/// Threads of the one block of [`Kernel::QueueRelaxLoop`] (its tile holds this many entries).
+pub(super) const LOOP_BLOCK: u32 = 1024;
+
+/// Longest frontier that [`Kernel::QueueRelaxLoop`] runs by default: frontiers past one tile
+/// are read a tile at a time, which on road graphs (NY: up to 1,173 entries and 3,465 arcs a
+/// level) keeps every level in the one block instead of a launch of the whole GPU per step.
+pub(super) const LOOP_ENTRIES: usize = 4 * LOOP_BLOCK as usize;
+
+/// Most arcs of a step that [`Kernel::QueueRelaxLoop`] runs by default: past them the step's
+/// arcs take the one block longer than a launch of the whole GPU (H200, Bellman-Ford on NY
+/// with weights 1..1000: 15.3 ms with 4,096, 16.1 ms with 8,192; BFS levels of NY have at
+/// most 3,465 arcs).
+pub(super) const LOOP_ARCS: u32 = 4096;
+
+/// Longest frontier that [`Kernel::QueueRelaxGrid`] runs by default: past it a step has work
+/// enough to fill the GPU, and runs as its own launches with a grid sized to it.
+pub(super) const GRID_ENTRIES: usize = 1 << 16;
+
+/// Threads of each block of [`Kernel::QueueRelaxGrid`] (one block per multiprocessor).
+pub(super) const GRID_BLOCK: u32 = 512;
+
+/// Most appends of [`Kernel::QueueRelaxAsync`]'s worklist, per vertex (its 8-byte slots are
+/// allocated for the run): a traversal past them has improved each vertex eight times on
+/// average, and steps would do less work. BFS on road graphs appends 1.2-3.4 times as many
+/// entries as vertices, now and then about 4 times (NY on 4 or 16 blocks: 2 of 6 runs).
+pub(super) const FIX_APPENDS: usize = 8;
+
+/// Most entries waiting at once in [`Kernel::QueueRelaxAsync`]'s worklist before it stops, at
+/// least (a frontier this wide fills the GPU in steps, which do no repeated work); graphs of
+/// more than a million vertices allow one per [`FIX_VERTICES_PER_PENDING`] vertices (H100:
+/// NE, 1.5 M vertices, stopped at 8,192 and ran its levels in 47 ms instead of 7.3; uniform
+/// random graphs of 2^20 vertices lose 8-20% to the stop at 32,768).
+pub(super) const FIX_PENDING: usize = 1 << 15;
+
+/// Vertices per entry allowed to wait in the fixpoint's worklist past [`FIX_PENDING`].
+pub(super) const FIX_VERTICES_PER_PENDING: usize = 32;
+
+/// Vertices per block of [`Kernel::QueueRelaxAsync`] by default, with at least
+/// [`FIX_MIN_BLOCKS`] and at most a block per multiprocessor (H200, BFS: NY, 264 k vertices,
+/// 3.36 ms on 4 blocks, 4.96 on one, 3.45 on 16; NE, 1.5 M, 8.35 ms on 4, 6.99 on 16).
+pub(super) const FIX_VERTICES_PER_BLOCK: usize = 1 << 16;
+
+/// Fewest blocks of [`Kernel::QueueRelaxAsync`] by default.
+pub(super) const FIX_MIN_BLOCKS: u32 = 4;
+
+/// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
+/// cooperative launch ([`Kernel::QueueRelaxGrid`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tuning {
+    /// Longest frontier (`SEMIGRAPH_LOOP_ENTRIES`, default [`LOOP_ENTRIES`]; 0 turns the one
+    /// block off).
+    pub(super) loop_entries: usize,
+    /// Most arcs of a step's frontier (`SEMIGRAPH_LOOP_ARCS`, default [`LOOP_ARCS`]).
+    pub(super) loop_arcs: u32,
+    /// Longest frontier of the cooperative launch (`SEMIGRAPH_GRID_ENTRIES`, default
+    /// [`GRID_ENTRIES`]; 0 turns it off).
+    pub(super) grid_entries: usize,
+    /// Most entries waiting at once in the fixpoint's worklist (`SEMIGRAPH_FIX_PENDING`,
+    /// default [`FIX_PENDING`]; 0 turns the fixpoint kernel off).
+    pub(super) fix_pending: usize,
+    /// Blocks of the fixpoint kernel (`SEMIGRAPH_FIX_BLOCKS`; 0, the default, sizes them to
+    /// the graph: [`FIX_VERTICES_PER_BLOCK`]).
+    pub(super) fix_blocks: u32,
+}
+
+/// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
+/// `SEMIGRAPH_LOOP_ENTRIES` / `SEMIGRAPH_LOOP_ARCS` (read once; 0 entries turns the
+/// one-block path off).
+pub(super) fn get() -> Tuning {
+    static T: OnceLock<Tuning> = OnceLock::new();
+    *T.get_or_init(|| {
+        let env = |k: &str| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        Tuning {
+            loop_entries: env("SEMIGRAPH_LOOP_ENTRIES")
+                .map_or(LOOP_ENTRIES, |v| v.min(u32::MAX as u64) as usize),
+            loop_arcs: env("SEMIGRAPH_LOOP_ARCS")
+                .map_or(LOOP_ARCS, |v| v.min(u32::MAX as u64) as u32),
+            grid_entries: env("SEMIGRAPH_GRID_ENTRIES")
+                .map_or(GRID_ENTRIES, |v| v.min(u32::MAX as u64) as usize),
+            fix_pending: env("SEMIGRAPH_FIX_PENDING")
+                .map_or(FIX_PENDING, |v| v.min(u32::MAX as u64) as usize),
+            fix_blocks: env("SEMIGRAPH_FIX_BLOCKS").map_or(0, |v| v.min(1024) as u32),
+        }
+    })
+}
