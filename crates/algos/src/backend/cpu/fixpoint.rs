@@ -12,9 +12,11 @@ use crate::error::Result;
 
 /// One core, first in first out, each vertex waiting at most once (the label-correcting
 /// queue of Bellman-Ford-Moore): from one source with unit steps (BFS hop counts) it is a
-/// breadth-first search, each vertex taken once; with a mask, the provided version.
+/// breadth-first search, each vertex taken once. The queue is a ring of `n` slots (a vertex
+/// waits at most once), so nothing grows while it runs.
 /// [`queue_fixpoint_fast`](crate::Frontier::queue_fixpoint_fast) stays `false`: BFS through it
-/// and a witness pass took 21-22 ms on NY against 9.0-9.2 ms by level steps (2 cores).
+/// and a witness pass took 12-13 ms on NY against 7-8 ms by level steps (2 cores; the level
+/// steps find the parents in the same pass, the fixpoint needs a second one).
 /// The caller takes masked steps elsewhere (the provided version).
 pub(super) fn relax_fixpoint<S: Semiring>(
     step: RelaxStep<'_, '_, CpuBackend, S>,
@@ -35,15 +37,21 @@ pub(super) fn relax_fixpoint<S: Semiring>(
     );
     let d = &mut d.data[..];
     let mut waiting = crate::error::try_vec(n, false, "the fixpoint's waiting marks")?;
-    let mut fifo = std::collections::VecDeque::with_capacity(q.idx.len().max(16));
+    let mut ring = crate::error::try_vec(n.max(1), 0u32, "the fixpoint's queue")?;
+    // `ring[head..head + len]` (mod n) wait, oldest first.
+    let (mut head, mut len) = (0usize, 0usize);
     for &k in &q.idx {
         if !std::mem::replace(&mut waiting[k as usize], true) {
-            fifo.push_back(k);
+            ring[len] = k;
+            len += 1;
         }
     }
     let mut appends = 0usize;
     let mut stopped = false;
-    while let Some(k) = fifo.pop_front() {
+    while len > 0 {
+        let k = ring[head];
+        head = if head + 1 == n { 0 } else { head + 1 };
+        len -= 1;
         waiting[k as usize] = false;
         let x = d[k as usize];
         let (cols, vals) = c.row(k as usize);
@@ -55,7 +63,9 @@ pub(super) fn relax_fixpoint<S: Semiring>(
             }
             d[ju] = S::add(d[ju], t);
             if !std::mem::replace(&mut waiting[ju], true) {
-                fifo.push_back(j);
+                let tail = head + len;
+                ring[if tail >= n { tail - n } else { tail }] = j;
+                len += 1;
                 appends += 1;
             }
         };

@@ -36,9 +36,10 @@ enum Stored<S: Semiring> {
     Csr(Arc<Csr<S>>),
     /// Another format.
     Other(SparseMatrix<S>),
-    /// Every entry `S::one()`, at the places of another matrix's entries (which held no zero):
-    /// a pattern made without copying the structure or writing a value.
-    Pattern(Arc<dyn Structure>),
+    /// Every entry the same value (not the zero), at the places of another matrix's entries
+    /// (which held no zero): a pattern, or a view of an unweighted matrix, made without
+    /// copying the structure or writing a value.
+    Pattern(Arc<dyn Structure>, S::T),
 }
 
 /// A matrix of the CPU backend: the chosen format (or a pattern sharing another matrix's
@@ -80,31 +81,49 @@ impl<S: Semiring> CpuMatrix<S> {
     /// entries): on a CSR without stored zeros it shares the structure (no copy, no value
     /// array), else it is written out.
     pub(super) fn pattern<P: Semiring>(&self) -> CpuMatrix<P> {
-        let shared: Option<Arc<dyn Structure>> = match &self.m {
-            Stored::Csr(c) if self.zero_free() => Some(c.clone()),
-            Stored::Pattern(on) => Some(on.clone()),
+        let shared = match &self.m {
+            Stored::Csr(c) if self.zero_free() => Some(c.clone() as Arc<dyn Structure>),
+            Stored::Pattern(on, _) => Some(on.clone()),
             _ => None,
         };
-        match shared {
-            Some(on) => {
-                let p = CpuMatrix::stored(Stored::Pattern(on), self.nnz);
-                p.iso.get_or_init(|| Some(P::one()));
-                p.zero_free.get_or_init(|| !P::is_zero(P::one()));
-                p
-            }
+        match shared.and_then(|on| CpuMatrix::on_structure(on, P::one(), self.nnz)) {
+            Some(p) => p,
             None => CpuMatrix::new(SparseMatrix::Csr(self.csr().pattern()), self.nnz),
         }
     }
 
-    /// The same values seen through semiring `S2` (a stored zero becomes `S2`'s zero).
-    pub(super) fn view<S2: Semiring<T = S::T>>(&self) -> CpuMatrix<S2> {
-        match &self.m {
-            Stored::Other(m) => CpuMatrix::new(m.view(), self.nnz),
-            _ => CpuMatrix::new(
-                SparseMatrix::Csr(self.csr().map(view_value::<S, S2>)),
-                self.nnz,
-            ),
+    /// Every entry `value` at the places of `on`'s entries, sharing the structure; `None`
+    /// when `value` is the zero (the entries would be no entries).
+    fn on_structure(on: Arc<dyn Structure>, value: S::T, nnz: usize) -> Option<CpuMatrix<S>> {
+        if S::is_zero(value) {
+            return None;
         }
+        let p = CpuMatrix::stored(Stored::Pattern(on, value), nnz);
+        p.iso.get_or_init(|| Some(value));
+        p.zero_free.get_or_init(|| true);
+        Some(p)
+    }
+
+    /// The same values seen through semiring `S2` (a stored zero becomes `S2`'s zero). A CSR
+    /// whose entries all hold one value (an unweighted graph, a pattern) shares its structure
+    /// with the view; other CSR matrices are copied.
+    pub(super) fn view<S2: Semiring<T = S::T>>(&self) -> CpuMatrix<S2> {
+        let shared = match &self.m {
+            Stored::Other(m) => return CpuMatrix::new(m.view(), self.nnz),
+            Stored::Pattern(on, v) => Some((on.clone(), *v)),
+            Stored::Csr(c) => self
+                .iso()
+                .filter(|v| !S::is_zero(*v))
+                .map(|v| (c.clone() as Arc<dyn Structure>, v)),
+        };
+        shared
+            .and_then(|(on, v)| CpuMatrix::on_structure(on, view_value::<S, S2>(v), self.nnz))
+            .unwrap_or_else(|| {
+                CpuMatrix::new(
+                    SparseMatrix::Csr(self.csr().map(view_value::<S, S2>)),
+                    self.nnz,
+                )
+            })
     }
 
     /// The number of entries.
@@ -117,7 +136,7 @@ impl<S: Semiring> CpuMatrix<S> {
         match &self.m {
             Stored::Csr(c) => (c.nrows(), c.ncols()),
             Stored::Other(m) => m.shape(),
-            Stored::Pattern(on) => (on.row_ptr().len() - 1, on.ncols()),
+            Stored::Pattern(on, _) => (on.row_ptr().len() - 1, on.ncols()),
         }
     }
 
@@ -164,13 +183,13 @@ impl<S: Semiring> CpuMatrix<S> {
             Stored::Other(m) => self
                 .rows
                 .get_or_init(|| m.to_csr().expect("a matrix built from CSR converts back")),
-            Stored::Pattern(on) => self.rows.get_or_init(|| {
+            Stored::Pattern(on, v) => self.rows.get_or_init(|| {
                 Csr::try_from_parts(
                     on.row_ptr().len() - 1,
                     on.ncols(),
                     on.row_ptr().to_vec(),
                     on.col_idx().to_vec(),
-                    vec![S::one(); self.nnz],
+                    vec![*v; self.nnz],
                 )
                 .expect("a pattern has the structure of a valid CSR")
             }),
@@ -180,7 +199,7 @@ impl<S: Semiring> CpuMatrix<S> {
     /// The rows, read without a copy; values not read when every entry holds the same.
     pub(super) fn rows(&self) -> Rows<'_, S> {
         let (row_ptr, col_idx, ncols) = match &self.m {
-            Stored::Pattern(on) => (on.row_ptr(), on.col_idx(), on.ncols()),
+            Stored::Pattern(on, _) => (on.row_ptr(), on.col_idx(), on.ncols()),
             _ => {
                 let c = self.csr();
                 (c.row_ptr(), c.col_idx(), c.ncols())

@@ -284,14 +284,30 @@ impl Objects for CpuBackend {
     }
 
     fn compact<S: Semiring>(&self, x: &CpuDense<S>) -> Result<CpuSparse<S>> {
-        let (idx, vals) = x
+        // Pieces compacted on every core, then joined in order (rayon's `unzip` of a filter
+        // took 6 ms for 264 k values on 2 cores; this, well under one).
+        let pieces: Vec<(Vec<u32>, Vec<S::T>)> = x
             .data
-            .par_iter()
+            .par_chunks(COMPACT_PIECE)
             .enumerate()
-            .with_min_len(4096)
-            .filter(|(_, v)| !S::is_zero(**v))
-            .map(|(i, v)| (i as u32, *v))
-            .unzip();
+            .map(|(p, chunk)| {
+                let base = (p * COMPACT_PIECE) as u32;
+                let mut piece = (Vec::new(), Vec::new());
+                for (i, v) in chunk.iter().enumerate() {
+                    if !S::is_zero(*v) {
+                        piece.0.push(base + i as u32);
+                        piece.1.push(*v);
+                    }
+                }
+                piece
+            })
+            .collect();
+        let total = pieces.iter().map(|p| p.0.len()).sum();
+        let (mut idx, mut vals) = (Vec::with_capacity(total), Vec::with_capacity(total));
+        for (i, v) in pieces {
+            idx.extend_from_slice(&i);
+            vals.extend_from_slice(&v);
+        }
         Ok(CpuSparse {
             n: x.data.len(),
             idx,
@@ -305,3 +321,6 @@ impl Objects for CpuBackend {
 }
 
 impl Backend for CpuBackend {}
+
+/// Values a task of [`Objects::compact`] reads.
+const COMPACT_PIECE: usize = 1 << 15;
