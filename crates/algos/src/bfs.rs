@@ -191,16 +191,6 @@ semigraph_semiring::semiring! {
     }
 }
 
-/// Largest out-degree of a graph whose BFS tries the fixpoint of hop counts first (road
-/// networks and grids: at most a dozen; a graph of hubs widens its frontier at once).
-const FIXPOINT_DEGREE: usize = 64;
-
-/// Largest average out-degree of a graph whose BFS tries the fixpoint first (road networks
-/// 2.4-2.8, grids 4): past it the frontier grows by several times a level, and the fixpoint
-/// stops on a wide frontier after work that the level steps then redo (uniform random
-/// graphs of degree 8, H200: 0.94 -> 1.29 ms).
-const FIXPOINT_AVERAGE_DEGREE: usize = 5;
-
 /// BFS as the fixpoint of hop counts ([`Frontier::queue_relax_fixpoint`], in any order), then
 /// every parent in one witness pass (the smallest in-neighbour one level up, as the steps
 /// give), for a backend that relaxes without a host round trip per level: a road network's
@@ -350,9 +340,8 @@ pub fn bfs_resident<B: Frontier>(
     // Graphs of short rows on a backend that relaxes without steps (a GPU): the hop counts
     // as a fixpoint, unless the frontier turns out wide.
     if opts.direction == Direction::Auto
-        && b.queue_fixpoint_fast()
-        && g.max_out_degree() <= FIXPOINT_DEGREE
-        && g.nnz() <= FIXPOINT_AVERAGE_DEGREE * n
+        && b.queue_fixpoint_fast::<Hops>()
+        && g.short_rows()
         && let Some(r) = bfs_fixpoint(g, source)?
     {
         return Ok(r);

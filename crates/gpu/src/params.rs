@@ -328,10 +328,12 @@ kernel_args! {
         sync: HdrOut,
     }
     /// Relaxation to a fixpoint from a seed queue through a worklist of (vertex, value)
-    /// entries (`wl`, `cap` slots) and counters (`ctr`), both zero at launch.
+    /// entries (`wl`, `cap` slots) and counters (`ctr`), both zero at launch; with
+    /// `use_defer`, entries not below `bound` go to the far queue.
     QueueRelaxAsync => QueueRelaxAsyncArgs {
         rp: IdxIn, ci: IdxIn, av: MatIn, d: ValsOut, qi: IdxIn, qv: ValsIn, qh: HdrIn,
-        wl: HdrOut, cap: U64, ctr: HdrOut, spill: U64,
+        wl: HdrOut, cap: U64, ctr: HdrOut, spill: U64, use_defer: I32, bound: U64, fi: IdxOut,
+        fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

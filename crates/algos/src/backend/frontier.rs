@@ -183,9 +183,13 @@ pub trait Frontier: Backend {
     /// wait at once than it takes in this mode: a wide frontier, for which steps are faster).
     /// Then each value of `d` is the value of some path (an upper bound of the fixpoint in a
     /// min semiring) and `q` and `spare` hold no meaningful entries: set or clear them before
-    /// use. `spare` is the second queue (`A` square). `step` writes `d` only: `parents`,
-    /// `steps` and `defer` are for level-by-level traversals (panics if given); a mask applies
-    /// as in [`queue_relax`](Frontier::queue_relax).
+    /// use. `spare` is the second queue (`A` square). `step` writes `d` only: `parents` and
+    /// `steps` are for level-by-level traversals (panics if given); a mask applies as in
+    /// [`queue_relax`](Frontier::queue_relax). With a deferral ([`RelaxStep::defer`]) an
+    /// entry whose value is not below the bound when its turn comes is not relaxed but set
+    /// aside in the far queue (a vertex once, as the steps do), and the fixpoint is over the
+    /// others: a bucket of delta-stepping in one call. Which vertices wait in far then
+    /// depends on the order; each has a value not below the bound that some path gives.
     ///
     /// The provided version runs [`queue_relax_steps`](Frontier::queue_relax_steps) in batches
     /// and reads the length after each. Cost: at least the arcs of every vertex improved, once
@@ -216,11 +220,11 @@ pub trait Frontier: Backend {
     ) -> Result<Option<usize>> {
         fixpoint_by_steps(self, step, q, spare, limit)
     }
-    /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) beats the steps on
-    /// graphs of short rows (a GPU's one launch, with no host round trip per step):
-    /// algorithms that also have a level-by-level form take the fixpoint there. `false` in
-    /// the provided version and on the CPU backend.
-    fn queue_fixpoint_fast(&self) -> bool {
+    /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) in semiring `S` beats
+    /// the steps on graphs of short rows (a GPU's one launch, with no host round trip per
+    /// step, for values of at most 4 bytes): algorithms that also have a step-by-step form
+    /// take the fixpoint there. `false` in the provided version and on the CPU backend.
+    fn queue_fixpoint_fast<S: Semiring>(&self) -> bool {
         false
     }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).

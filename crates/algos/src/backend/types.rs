@@ -167,12 +167,13 @@ impl<'a, 'm, B: Frontier + ?Sized + 'a + 'm, S: Semiring> RelaxStep<'a, 'm, B, S
         self
     }
 
-    /// Panics unless the step writes `d` only (no parents, step numbers or deferral): what
-    /// [`Frontier::queue_relax_fixpoint`] takes, whose order of relaxations is the backend's.
+    /// Panics unless the step writes `d` only (no parents or step numbers; a deferral sets
+    /// entries aside): what [`Frontier::queue_relax_fixpoint`] takes, whose order of
+    /// relaxations is the backend's.
     pub fn assert_values_only(&self) {
         assert!(
-            self.out.parents.is_none() && self.out.steps.is_none() && self.defer.is_none(),
-            "queue_relax_fixpoint: the step writes d only (no parents, steps or deferral)"
+            self.out.parents.is_none() && self.out.steps.is_none(),
+            "queue_relax_fixpoint: the step writes d only (no parents or step numbers)"
         );
     }
 

@@ -265,10 +265,12 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
 // `spill`). An entry whose vertex has a better value by the time it is taken is skipped (the
 // improvement appended its own). A warp takes 32 slots at a time and leaves once nothing is
 // outstanding; slots are written in order, so a warp's slots are written by the time it waits
-// on them or the work is done.
+// on them or the work is done. With use_defer, an entry not below `bound` when taken goes to the
+// far queue (fi, fv, fh; a vertex once by fmember == fstamp) instead of relaxing its arcs.
 extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     const unsigned int lane = threadIdx.x & 31u;
     const unsigned long long seeds = qh[0];
+    const sr_t vb = sr_from_bits(bound);
     volatile unsigned long long* vc = ctr;
     for (;;) {
         unsigned long long base = 0;
@@ -313,7 +315,12 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
                 sr_t now = sg_unit_value(sg_unit_load(&d[k]), &d[k]);
                 st = rp[k];
                 deg = rp[k + 1] - st;
-                if (sr_improves(x, now)) deg = 0u;  // stale: a better value was appended
+                if (sr_improves(x, now)) {
+                    deg = 0u;  // stale: a better value was appended
+                } else if (use_defer && !(x < vb)) {
+                    sg_defer_entry(k, x, fi, fv, fh, fmember, fstamp);
+                    deg = 0u;
+                }
             }
             // Rows of more than 32 arcs by the whole warp, a lane an arc.
             unsigned int lb;

@@ -34,7 +34,7 @@ mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
 pub use builtins::check_builtin_operators;
-use fixpoint::check_relax_fixpoint;
+use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;

@@ -9,8 +9,8 @@ use semigraph_semiring::testing::TestValue;
 use semigraph_semiring::{OrAnd, Semiring};
 
 use super::{
-    check_matrix_operators, check_relax_fixpoint, check_relax_step, check_sparse_products,
-    check_terms, check_witness, entries, random_csr, random_values,
+    check_matrix_operators, check_relax_fixpoint, check_relax_fixpoint_deferred, check_relax_step,
+    check_sparse_products, check_terms, check_witness, entries, random_csr, random_values,
 };
 
 /// Every backend operation that involves a matrix, on `format`, against references:
@@ -129,6 +129,7 @@ where
         check_relax_step::<B, S>(b, &m, &e, nrows, ncols, seed);
         if nrows == ncols {
             check_relax_fixpoint::<B, S>(b, &m, &e, nrows, seed);
+            check_relax_fixpoint_deferred::<B, S>(b, &m, &e, nrows, seed);
         }
     }
 }

@@ -7,13 +7,14 @@ use semigraph_semiring::Semiring;
 
 use super::queue::CpuQueue;
 use super::{CpuBackend, Vals};
-use crate::backend::RelaxStep;
+use crate::backend::{Defer, RelaxStep};
 use crate::error::Result;
 
 /// One core, first in first out, each vertex waiting at most once (the label-correcting
 /// queue of Bellman-Ford-Moore): from one source with unit steps (BFS hop counts) it is a
 /// breadth-first search, each vertex taken once. The queue is a ring of `n` slots (a vertex
-/// waits at most once), so nothing grows while it runs.
+/// waits at most once), so nothing grows while it runs. A deferred vertex (its value not
+/// below the deferral's bound when its turn comes) goes to the far queue instead.
 /// [`queue_fixpoint_fast`](crate::Frontier::queue_fixpoint_fast) stays `false`: BFS through it
 /// and a witness pass took 12-13 ms on NY against 7-8 ms by level steps (2 cores; the level
 /// steps find the parents in the same pass, the fixpoint needs a second one).
@@ -25,7 +26,9 @@ pub(super) fn relax_fixpoint<S: Semiring>(
     limit: usize,
 ) -> Result<Option<usize>> {
     step.assert_values_only();
-    let RelaxStep { d, a, .. } = step;
+    let RelaxStep {
+        d, a, mut defer, ..
+    } = step;
     let c = a.rows();
     let n = c.ncols();
     assert_eq!(c.nrows(), n, "queue_relax_fixpoint: A must be square");
@@ -54,6 +57,12 @@ pub(super) fn relax_fixpoint<S: Semiring>(
         len -= 1;
         waiting[k as usize] = false;
         let x = d[k as usize];
+        if let Some(Defer { bound, far }) = &mut defer
+            && x.partial_cmp(bound) != Some(std::cmp::Ordering::Less)
+        {
+            far.append(k, x);
+            continue;
+        }
         let (cols, vals) = c.row(k as usize);
         let mut arc = |j: u32, w: S::T| {
             let ju = j as usize;

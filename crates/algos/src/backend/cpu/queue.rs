@@ -67,7 +67,7 @@ impl<S: Semiring> CpuQueue<S> {
     }
 
     /// Appends `(i, v)` unless `i` was appended since the last generation.
-    fn append(&mut self, i: u32, v: S::T) {
+    pub(super) fn append(&mut self, i: u32, v: S::T) {
         self.mark();
         if self.member[i as usize] != self.stamp {
             self.member[i as usize] = self.stamp;

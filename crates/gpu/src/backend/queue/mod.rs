@@ -304,8 +304,8 @@ impl Frontier for GpuBackend {
         }
     }
 
-    fn queue_fixpoint_fast(&self) -> bool {
-        self.tuning().fix_pending > 0
+    fn queue_fixpoint_fast<S: Semiring>(&self) -> bool {
+        self.tuning().fix_pending > 0 && size_of::<S::T>() <= 4
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

@@ -347,11 +347,12 @@ impl GpuBackend {
 
     /// [`Frontier::queue_relax_fixpoint`](semigraph_algos::Frontier::queue_relax_fixpoint):
     /// one launch of [`Kernel::QueueRelaxAsync`] (blocks of [`LOOP_BLOCK`] threads, one per
-    /// [`FIX_VERTICES_PER_BLOCK`] vertices, at least [`FIX_MIN_BLOCKS`]) through a worklist of at most `min(limit, FIX_APPENDS x n)` appends, stopping
+    /// [`FIX_VERTICES_PER_BLOCK`] vertices, at least [`FIX_MIN_BLOCKS`]) through a worklist of at most `min(limit, FIX_APPENDS x n)` appends (`SEMIGRAPH_FIX_APPENDS`), stopping
     /// once more than `fix_pending` entries (or one per [`FIX_VERTICES_PER_PENDING`]
     /// vertices) wait at once; `Some(None)` where the kernel
     /// stopped; `None` where it does not apply (a mask, values of more than 4 bytes, or the
-    /// mode turned off): then the provided version.
+    /// mode turned off): then the provided version. A deferral's entries go to its far queue
+    /// as they are taken.
     pub(super) fn relax_fixpoint<S: Semiring>(
         &self,
         step: RelaxStep<'_, '_, Self, S>,
@@ -365,11 +366,13 @@ impl GpuBackend {
             return Ok(None);
         }
         step.assert_values_only();
-        let RelaxStep { d, a, out, .. } = step;
+        let RelaxStep {
+            d, a, out, defer, ..
+        } = step;
         let info = &a.info;
         assert_eq!(info.nrows, info.ncols, "relax_fixpoint: A must be square");
         let c = self.check_step(d, &out, q.n, a, spare.n)?;
-        let cap = limit.min(FIX_APPENDS.saturating_mul(q.n)).max(1);
+        let cap = limit.min(tune.fix_appends.saturating_mul(q.n)).max(1);
         let what = "the fixpoint's worklist";
         self.dev.check_fits(what, cap as u64 * 8)?;
         let mut wl = self.dev.zeros::<u64>(cap, what)?;
@@ -389,6 +392,17 @@ impl GpuBackend {
             block_dim: (LOOP_BLOCK, 1, 1),
             shared_mem_bytes: 0,
         };
+        let mut sc = self.scratch();
+        let sc = &mut *sc;
+        let fa = FarArgs::new(
+            defer,
+            q.n,
+            "relax_fixpoint",
+            &mut sc.idx,
+            &mut sc.far_vals,
+            &mut sc.hdr,
+            &mut sc.member,
+        );
         QueueRelaxAsyncArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -401,6 +415,13 @@ impl GpuBackend {
             cap: cap as u64,
             ctr: &mut spare.hdr,
             spill: tune.fix_pending.max(q.n / FIX_VERTICES_PER_PENDING) as u64,
+            use_defer: fa.use_defer,
+            bound: fa.bound,
+            fi: fa.fi,
+            fv: fa.fv,
+            fh: fa.fh,
+            fmember: fa.fm,
+            fstamp: fa.fstamp,
         }
         .launch(&self.dev, &f, cfg)?;
         let [_, appended, _, stopped] = self.read_hdr(spare)?;

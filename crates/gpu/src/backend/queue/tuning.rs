@@ -69,6 +69,9 @@ pub(super) struct Tuning {
     /// Blocks of the fixpoint kernel (`SEMIGRAPH_FIX_BLOCKS`; 0, the default, sizes them to
     /// the graph: [`FIX_VERTICES_PER_BLOCK`]).
     pub(super) fix_blocks: u32,
+    /// Most appends of the fixpoint's worklist per vertex (`SEMIGRAPH_FIX_APPENDS`, default
+    /// [`FIX_APPENDS`]; at least 1).
+    pub(super) fix_appends: usize,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -92,6 +95,8 @@ pub(super) fn get() -> Tuning {
             fix_pending: env("SEMIGRAPH_FIX_PENDING")
                 .map_or(FIX_PENDING, |v| v.min(u32::MAX as u64) as usize),
             fix_blocks: env("SEMIGRAPH_FIX_BLOCKS").map_or(0, |v| v.min(1024) as u32),
+            fix_appends: env("SEMIGRAPH_FIX_APPENDS")
+                .map_or(FIX_APPENDS, |v| v.clamp(1, 1024) as usize),
         }
     })
 }
