@@ -182,7 +182,9 @@ class Graph:
         """Shortest paths: ``(distances, predecessors)``, float64 (inf where unreachable) and
         int32 (-1 for the source and unreachable vertices). ``algorithm`` is ``"auto"``,
         ``"bellman-ford"`` (any weights; a reachable negative cycle raises
-        :class:`NegativeCycleError` naming it) or ``"delta-stepping"`` (weights >= 0)."""
+        :class:`NegativeCycleError` naming it), ``"delta-stepping"`` (weights >= 0) or
+        ``"fixpoint"`` (relaxation in any order, then the predecessors in one pass; Bellman-Ford
+        where a weight is not positive)."""
         return self._g.sssp(source, algorithm)
 
     def apsp(self, next_hop: bool = True):

@@ -11,9 +11,9 @@ use self_cell::self_cell;
 use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
     Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod,
-    UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, lcc, pagerank,
-    pagerank_resident, reachability, sssp_choice, triangle_count, triangles_per_vertex, wcc,
-    wcc_resident, widest_path,
+    UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc,
+    pagerank, pagerank_resident, reachability, sssp_choice, triangle_count, triangles_per_vertex,
+    wcc, wcc_resident, widest_path,
 };
 use semigraph_formats::Csr;
 use semigraph_gpu::{GpuBackend, GpuDense};
@@ -285,9 +285,10 @@ impl Graph {
             "auto" => SsspMethod::Auto,
             "bellman-ford" => SsspMethod::BellmanFord,
             "delta-stepping" => SsspMethod::DeltaStepping,
+            "fixpoint" => SsspMethod::Fixpoint,
             other => {
                 return Err(PyValueError::new_err(format!(
-                    "algorithm={other:?}: expected \"auto\", \"bellman-ford\" or \"delta-stepping\""
+                    "algorithm={other:?}: expected \"auto\", \"bellman-ford\", \"delta-stepping\" or \"fixpoint\""
                 )));
             }
         };
@@ -301,6 +302,7 @@ impl Graph {
                 match method {
                     SsspMethod::DeltaStepping => DeltaGraph::from_graph(g.view()?, None)
                         .and_then(|d| delta_stepping(&d, source)),
+                    SsspMethod::Fixpoint => fixpoint_paths(g, source, None),
                     _ => bellman_ford(g, source),
                 }
             })

@@ -169,7 +169,7 @@ def test_bfs_results_stay_on_the_gpu_and_export_without_copy(graph, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("algorithm", ["auto", "bellman-ford", "delta-stepping"])
+@pytest.mark.parametrize("algorithm", ["auto", "bellman-ford", "delta-stepping", "fixpoint"])
 def test_sssp_matches_scipy_dijkstra(graph, backend, algorithm):
     name, a = graph
     s = 1

@@ -93,7 +93,7 @@ pub use rank::{
 };
 pub use relax::negative_cycle;
 pub use sssp::{
-    DeltaGraph, Distance, ShortestPaths, SsspMethod, auto_delta, bellman_ford, delta_stepping,
-    sssp_choice,
+    DeltaGraph, Distance, FIXPOINT_DELTA_FACTOR, ShortestPaths, SsspMethod, auto_delta,
+    bellman_ford, delta_stepping, fixpoint_paths, sssp_choice,
 };
 pub use triangles::{lcc, triangle_count, triangles_per_vertex};

@@ -141,12 +141,14 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         let t0 = Instant::now();
         enum Built<'b, B: Frontier, D: Distance> {
             Bf(Graph<'b, B, MinPlus<D>>),
+            Fixpoint(Graph<'b, B, MinPlus<D>>),
             Delta(DeltaGraph<'b, B, D>),
         }
         let built = match resolve_algo(self.algo, b, &a) {
             SsspMethod::BellmanFord | SsspMethod::Auto => {
                 Built::Bf(Graph::new(b, &a, GraphOptions::default())?)
             }
+            SsspMethod::Fixpoint => Built::Fixpoint(Graph::new(b, &a, GraphOptions::default())?),
             SsspMethod::DeltaStepping => {
                 Built::Delta(DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?)
             }
@@ -158,6 +160,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             let t1 = Instant::now();
             let sp = match &built {
                 Built::Bf(gr) => bellman_ford(gr, s),
+                Built::Fixpoint(gr) => semigraph_algos::fixpoint_paths(gr, s, self.delta),
                 Built::Delta(gr) => delta_stepping(gr, s),
             }
             .map_err(|e| labelled(self.g, e))?;
@@ -197,6 +200,11 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
                 "algorithm",
                 format!("bellman-ford, {rounds} rounds"),
                 json!({"name": "bellman-ford", "rounds": rounds}),
+            ),
+            Built::Fixpoint(_) => Field::with(
+                "algorithm",
+                format!("fixpoint, {rounds} rounds"),
+                json!({"name": "fixpoint", "rounds": rounds}),
             ),
             Built::Delta(gr) => Field::with(
                 "algorithm",

@@ -11,7 +11,7 @@ use semigraph_algos::testing::{
 };
 use semigraph_algos::{
     ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Direction, Distance, Error,
-    Frontier, Graph, GraphOptions, apsp, bellman_ford, bfs, delta_stepping,
+    Frontier, Graph, GraphOptions, apsp, bellman_ford, bfs, delta_stepping, fixpoint_paths,
 };
 use semigraph_formats::generate::{self, Rng};
 use semigraph_formats::{Format, edgelist::WeightSpec};
@@ -176,5 +176,8 @@ fn compare_sssp<B: Frontier, D: Distance>(
             tg.name
         );
         check_shortest_paths(&tg.arcs, &got, &oracle_dijkstra(tg.n, &tg.arcs, s)).unwrap();
+        let want = fixpoint_paths(&Graph::new(cpu, &a, opts).unwrap(), s, None).unwrap();
+        let got = fixpoint_paths(&Graph::new(b, &a, opts).unwrap(), s, None).unwrap();
+        assert_eq!(got, want, "{}: fixpoint {ty}", tg.name);
     }
 }

@@ -80,7 +80,7 @@ pub enum BenchCmd {
         /// The algorithm.
         #[arg(long, value_parser = named::<SsspMethod>(), default_value = "auto")]
         algo: SsspMethod,
-        /// Bucket width of delta-stepping (default: automatic per backend).
+        /// Bucket width of delta-stepping and of the fixpoint (default: automatic per backend).
         #[arg(long)]
         delta: Option<f64>,
         /// Distance type, as for `sssp`.

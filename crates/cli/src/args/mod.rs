@@ -67,11 +67,12 @@ pub enum Cmd {
         /// the graph file's numbering) and print one summary line per source.
         #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
         sources: Option<PathBuf>,
-        /// The algorithm: auto picks Bellman-Ford on a GPU (frontier relaxation, no bucket
-        /// bookkeeping) or when a weight is negative, delta-stepping otherwise.
+        /// The algorithm: auto picks Bellman-Ford when a weight is negative, the fixpoint
+        /// (buckets relaxed in any order, then the predecessors) on graphs of short rows with
+        /// positive weights, else Bellman-Ford on a GPU and delta-stepping on the CPU.
         #[arg(long, value_parser = named::<SsspMethod>(), default_value = "auto")]
         algo: SsspMethod,
-        /// Bucket width of delta-stepping (default: automatic, see the docs).
+        /// Bucket width of delta-stepping and of the fixpoint (default: automatic, see the docs).
         #[arg(long)]
         delta: Option<f64>,
         /// Distance type: auto (the narrowest that holds every path length exactly: i32 or

@@ -202,8 +202,43 @@ fn check_shortest_paths_in<B: Frontier, D: semigraph_algos::Distance>(
         check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd, s)?, &want).unwrap();
         trace(&tg.name, "delta-stepping, delta 1");
         check_shortest_paths(&tg.arcs, &semigraph_algos::delta_stepping(&gd1, s)?, &want).unwrap();
+        trace(&tg.name, "fixpoint");
+        let fp = semigraph_algos::fixpoint_paths(&gp, s, None)?;
+        assert_eq!(
+            semigraph_algos::fixpoint_paths(&gp, s, Some(D::INFINITY))?,
+            fp,
+            "fixpoint in one bucket, {}",
+            tg.name
+        );
+        check_shortest_paths(&tg.arcs, &fp, &want).unwrap();
+        check_smallest_witnesses(&a, &fp, &tg.name);
     }
     Ok(())
+}
+
+/// Where every weight is positive, [`semigraph_algos::fixpoint_paths`] gives each vertex the
+/// smallest predecessor on a shortest path (elsewhere it runs Bellman-Ford).
+fn check_smallest_witnesses<D: semigraph_algos::Distance>(
+    a: &semigraph_formats::Csr<semigraph_semiring::MinPlus<D>>,
+    sp: &semigraph_algos::ShortestPaths<D>,
+    name: &str,
+) {
+    use semigraph_semiring::Number;
+    if !a.vals().iter().all(|&w| w > <D as Number>::ZERO) {
+        return;
+    }
+    let mut want = vec![semigraph_algos::NO_PARENT; sp.dist.len()];
+    for (u, v, w) in a.iter() {
+        let du = sp.dist[u];
+        if du != D::INFINITY
+            && v != sp.source
+            && du.sat_plus(w).to_bits64() == sp.dist[v].to_bits64()
+        {
+            want[v] = want[v].min(u as u32);
+        }
+    }
+    assert_eq!(sp.pred, want, "fixpoint predecessors, {name}");
+    assert_eq!(sp.rounds, 1, "fixpoint rounds, {name}");
 }
 
 /// With `SEMIGRAPH_TEST_TRACE` set, prints the phase a long test is in (to stderr, with the

@@ -60,6 +60,12 @@ fn sssp_typed<D: Distance>(
                 let (t, r, c, v) = measure(be, runs, || delta_stepping(&gd, s), check)?;
                 (t, r, c, v, format!("delta-stepping, delta {}", gd.delta()))
             }
+            SsspMethod::Fixpoint => {
+                let gr = Graph::new(be, a, GraphOptions::default())?;
+                let run = || semigraph_algos::fixpoint_paths(&gr, s, delta.map(D::from_f64));
+                let (t, r, c, v) = measure(be, runs, run, check)?;
+                (t, r, c, v, "fixpoint".to_string())
+            }
             _ => {
                 let gr = Graph::new(be, a, GraphOptions::default())?;
                 let (t, r, c, v) = measure(be, runs, || bellman_ford(&gr, s), check)?;

@@ -1,0 +1,188 @@
+//! Shortest paths as a relaxation to a fixpoint in any order, then every predecessor in one
+//! witness pass ([`fixpoint_paths`]).
+
+use semigraph_semiring::{MaxMin, MinPlus, Number};
+
+use super::{Distance, ShortestPaths, auto_delta, bellman_ford, finish};
+use crate::backend::{BackendKind, Frontier, NO_PARENT, Parents, RelaxStep};
+use crate::error::{Error, Result, check_vertex};
+use crate::graph::Graph;
+
+/// Improvements per vertex after which the relaxation stops and Bellman-Ford's rounds run
+/// instead (a backend may stop at a bound of its own first: a GPU at 8 per vertex). One
+/// core's first-in-first-out queue makes 21.75 per vertex on NY with uniform weights
+/// 1..1000 in one bucket.
+const APPENDS_PER_VERTEX: usize = 32;
+
+/// How much wider [`fixpoint_paths`]'s automatic buckets are on the CPU than delta-stepping's
+/// there ([`auto_delta`]): each bucket is one call, in which one core's queue sets the order.
+/// NY, weights 1..1000 (2 cores): 4 times 27.1 ms, 16 times 22.5 ms, 32 times 25.8 ms, 64
+/// times 26.8 ms (delta-stepping 29.2 ms).
+pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;
+
+/// The same on a GPU, whose buckets cost a launch and two reads each and whose order within a
+/// bucket is the warps': H100, weights 1..1000 ([`auto_delta`] 363), NY / BAY / FLA with a
+/// width of 35,000: 7.8 / 6.4-6.7 / 22.3-23.1 ms, 46,000: 7.7 / 6.4-6.5 / 21.2-21.3 ms,
+/// 75,000: 8.1 / 6.1 / 18.6 ms, 100,000: NY stopped (Bellman-Ford again, 17.9-18.1 ms) / 6.7-7.0
+/// / 18.5-18.6 ms; Bellman-Ford 10.6-10.8 / 8.3 / 37.1-37.4 ms.
+pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
+
+/// Single-source shortest paths relaxed to a fixpoint bucket by bucket, each bucket in
+/// whatever order the backend finds fastest ([`Frontier::queue_relax_fixpoint`] with a
+/// deferral: on a GPU one launch over a worklist, no round waiting for the one before; on the
+/// CPU one core's first-in-first-out queue), then every predecessor in one
+/// [`witness`](crate::backend::Products::witness) pass: the predecessor of `v` is the smallest
+/// `u` with `d(u) + w(u, v) = d(v)`. Buckets are delta-stepping's (values below `delta`
+/// first, then the next `delta` past the smallest value waiting), so that few vertices are
+/// relaxed before their distance is final; within one the order is free. Distances equal
+/// Bellman-Ford's bit for bit (the fixpoint does not depend on the order); predecessors may
+/// differ from its where several shortest paths tie, and are the same on every backend.
+///
+/// The witness pass gives a tree when every arc strictly lengthens a path: all weights
+/// positive and, in floating point, none so small that adding it to the largest distance
+/// changes nothing. Where that does not hold (zero or negative weights, a weight lost in a
+/// sum), or where a bucket's relaxation stops (past `32 n` improvements, or a backend's bound
+/// such as a GPU's on a wide frontier), [`bellman_ford`] runs instead and its answer is
+/// returned, negative cycles named.
+///
+/// # Arguments
+/// - `g`: the graph in [`MinPlus`] over `D`.
+/// - `source`: a vertex id.
+/// - `delta`: the bucket width; `None` picks [`auto_delta`] times [`FIXPOINT_DELTA_FACTOR`]
+///   on the CPU, [`FIXPOINT_GPU_DELTA_FACTOR`] on a GPU; [`Distance::INFINITY`] makes one
+///   bucket.
+///
+/// # Returns
+/// [`ShortestPaths`]; `rounds` is 1 (one relaxation to the fixpoint), or Bellman-Ford's.
+///
+/// # Errors
+/// `InvalidArgument` for a `delta` that is not positive; as [`bellman_ford`].
+///
+/// # Complexity
+/// The arcs of each vertex once per improvement of its distance (few with narrow buckets,
+/// at most `32` on average before Bellman-Ford takes over), one pass over the arcs of the
+/// reached vertices for the predecessors, `O(m)` on the host for the smallest weight, and a
+/// constant number of backend calls per bucket (one read of the smallest value waiting).
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, bellman_ford, fixpoint_paths, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MinPlus;
+///
+/// // Two shortest paths to 3 (0-1-3 and 0-2-3): the predecessor is the smaller, 1.
+/// let a = arcs_to_csr::<MinPlus<i32>>(4, &[(0, 2, 1), (0, 1, 1), (2, 3, 1), (1, 3, 1)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// let sp = fixpoint_paths(&g, 0, None)?;
+/// assert_eq!(sp.dist, bellman_ford(&g, 0)?.dist);
+/// assert_eq!(sp.path_to(3), Some(vec![0, 1, 3]));
+/// assert_eq!(fixpoint_paths(&g, 0, Some(1))?, sp); // one bucket per distance
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn fixpoint_paths<B: Frontier, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+    source: usize,
+    delta: Option<D>,
+) -> Result<ShortestPaths<D>> {
+    check_vertex(source, g.n())?;
+    match relaxed(g, source, delta)? {
+        Some(sp) => Ok(sp),
+        None => bellman_ford(g, source),
+    }
+}
+
+/// The smallest of `vals`, if every one is positive (and none is NaN).
+pub(super) fn positive_minimum<D: Distance>(vals: &[D]) -> Option<D> {
+    use rayon::prelude::*;
+    let zero = <D as Number>::ZERO;
+    let min = vals
+        .par_iter()
+        .with_min_len(1 << 16)
+        // A NaN counts as the lowest value: no fixpoint over it.
+        .map(|&w| match w.partial_cmp(&w) {
+            None => <D as Number>::LOWEST,
+            Some(_) => w,
+        })
+        .reduce(|| D::INFINITY, |a, b| if b < a { b } else { a });
+    (min > zero).then_some(min)
+}
+
+/// [`fixpoint_paths`] where its conditions hold, `None` where Bellman-Ford must run.
+fn relaxed<B: Frontier, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+    source: usize,
+    delta: Option<D>,
+) -> Result<Option<ShortestPaths<D>>> {
+    let (b, n) = (g.backend(), g.n());
+    let Some(smallest) = positive_minimum(g.csr().vals()) else {
+        return Ok(None);
+    };
+    let delta = match delta {
+        Some(x) => x,
+        None => {
+            let factor = match b.kind() {
+                BackendKind::Gpu => FIXPOINT_GPU_DELTA_FACTOR,
+                _ => FIXPOINT_DELTA_FACTOR,
+            };
+            D::from_f64(auto_delta(g.csr()).to_f64() * factor)
+        }
+    };
+    if delta.partial_cmp(&<D as Number>::ZERO) != Some(std::cmp::Ordering::Greater) {
+        return Err(Error::InvalidArgument(format!(
+            "delta must be positive, not {delta}"
+        )));
+    }
+    let zero = <D as Number>::ZERO;
+    let mut d = b.unit::<MinPlus<D>>(n, source, zero)?;
+    let (mut near, mut spare) = (b.queue::<MinPlus<D>>(n)?, b.queue::<MinPlus<D>>(n)?);
+    let (mut far, mut rest) = (b.queue::<MinPlus<D>>(n)?, None);
+    b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
+    let limit = n.saturating_mul(APPENDS_PER_VERTEX);
+    let width = delta.to_f64();
+    let mut threshold = delta;
+    loop {
+        // The bucket below `threshold` to its fixpoint; later values wait in far.
+        let step = RelaxStep::new(&mut d, g.push()).defer(threshold, &mut far);
+        if b.queue_relax_fixpoint(step, &mut near, &mut spare, limit)?
+            .is_none()
+        {
+            return Ok(None);
+        }
+        let (waiting, m) = b.queue_reduce(&far)?;
+        if waiting.len == 0 {
+            break;
+        }
+        // The next bucket holds the smallest value waiting (a value is at least its
+        // vertex's distance); vertices settled below `lo` drop out (as delta-stepping).
+        let i = (m.to_f64() / width).floor();
+        let mut hi = D::from_f64((i + 1.0) * width);
+        if hi <= m || hi <= threshold {
+            hi = m.sat_plus(delta);
+        }
+        let lo = std::mem::replace(&mut threshold, hi);
+        b.queue_clear(&mut near)?;
+        let r = match rest.as_mut() {
+            Some(q) => q,
+            None => rest.insert(b.queue::<MinPlus<D>>(n)?),
+        };
+        b.queue_clear(r)?;
+        b.queue_split(&far, &d, lo, threshold, &mut near, Some(r))?;
+        std::mem::swap(&mut far, r);
+    }
+    let x = b.compact(&d)?;
+    let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
+    b.witness(&mut p, &x, g.push(), &d, &x)?;
+    if !D::INTEGER {
+        // A floating-point sum may lose a small weight (d + w = d): then a predecessor could
+        // be at the same distance and the witnesses could close a cycle. Adding half the
+        // smallest weight to the largest distance must still change it.
+        let d2 = b.dense_as::<MinPlus<D>, MaxMin<D>>(d);
+        let largest = b.reduce(&d2, b.keep(&p))?;
+        d = b.dense_as(d2);
+        let half = smallest.times(D::from_f64(0.5));
+        if largest != <D as Number>::LOWEST && largest.plus(half) <= largest {
+            return Ok(None);
+        }
+    }
+    Ok(Some(finish(b, source, &d, &p, 1)?))
+}
