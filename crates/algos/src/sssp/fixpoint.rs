@@ -15,13 +15,14 @@ use crate::graph::Graph;
 const APPENDS_PER_VERTEX: usize = 32;
 
 /// Bellman-Ford steps [`fixpoint_paths`] runs before its buckets, to see how fast the
-/// frontier grows.
-const PROBE_STEPS: usize = 8;
+/// frontier grows (with 8, uniform random graphs of 2^20 vertices and degree 2 or 4 still had
+/// frontiers under [`PROBE_WIDTH`], and lost 3.7-5x through buckets that stopped).
+const PROBE_STEPS: usize = 16;
 
 /// Longest frontier after [`PROBE_STEPS`] steps for which the buckets go on: past it the
 /// graph spreads too fast for relaxation in any order (H100, a uniform random graph of 2^20
 /// vertices and degree 4: 17.7 ms through buckets that stopped, 3.7 ms by Bellman-Ford),
-/// while road networks and grids reach a few dozen vertices in as many steps.
+/// while road networks and grids reach a few dozen to a few hundred vertices in as many steps.
 const PROBE_WIDTH: usize = 4096;
 
 /// How much wider [`fixpoint_paths`]'s automatic buckets are on the CPU than delta-stepping's
@@ -48,7 +49,7 @@ pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 /// Bellman-Ford's bit for bit (the fixpoint does not depend on the order); predecessors may
 /// differ from its where several shortest paths tie, and are the same on every backend.
 ///
-/// It first runs eight of Bellman-Ford's steps: if the frontier has grown past 4,096 vertices
+/// It first runs sixteen of Bellman-Ford's steps: if the frontier has grown past 4,096 vertices
 /// by then (a graph of few, wide levels, where relaxation in any order does much repeated
 /// work), Bellman-Ford runs instead; else the buckets start from that frontier.
 ///
@@ -154,10 +155,19 @@ fn relaxed<B: Frontier, D: Distance>(
     // A few of Bellman-Ford's steps first: where the frontier grows fast (a random graph, few
     // and wide levels) Bellman-Ford wins, and only these steps are lost; elsewhere the
     // buckets go on from this frontier.
-    let probe = RelaxStep::new(&mut d, g.push());
-    b.queue_relax_steps(probe, &mut near, &mut spare, PROBE_STEPS, usize::MAX)?;
-    if b.queue_len(&near)?.len > PROBE_WIDTH {
-        return Ok(None);
+    // (A backend may end a batch of steps early, before a frontier too long for its kernel:
+    // the count of steps run says when the probe is done.)
+    loop {
+        let info = b.queue_len(&near)?;
+        if info.len > PROBE_WIDTH {
+            return Ok(None);
+        }
+        if info.len == 0 || info.steps >= PROBE_STEPS {
+            break;
+        }
+        let probe = RelaxStep::new(&mut d, g.push());
+        let more = PROBE_STEPS - info.steps;
+        b.queue_relax_steps(probe, &mut near, &mut spare, more, usize::MAX)?;
     }
     let limit = n.saturating_mul(APPENDS_PER_VERTEX);
     let width = delta.to_f64();
