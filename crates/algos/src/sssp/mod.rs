@@ -258,14 +258,16 @@ impl SsspMethod {
 
 /// The algorithm [`SsspMethod::Auto`] runs on `a` on a backend of `kind` (beside
 /// [`apsp_choice`](crate::apsp_choice)): Bellman-Ford when a weight is negative (the others
-/// need none); [`fixpoint_paths`] for graphs of short rows
-/// ([`short_rows`](crate::graph::short_rows): road networks, grids) with positive weights
-/// (on a GPU also distances of at most 4 bytes, what its fixpoint launch holds): H100, weights
-/// 1..1000, NY 7.7 against Bellman-Ford's 10.6-10.8 ms, FLA 21.2 against 37.1-37.4 ms; CPU,
-/// 16 threads, NY 26.2-29.3 against delta-stepping's 33.0-35.5 ms. Otherwise Bellman-Ford on a GPU
-/// (frontier relaxation with no bucket bookkeeping: a GPU is latency-bound on the thin
-/// frontiers of narrow buckets, and every bucket costs a read-back), delta-stepping on the
-/// CPU (less work per vertex). `O(n + m)`.
+/// need none) and on a GPU (frontier relaxation with no bucket bookkeeping: a GPU is
+/// latency-bound on the thin frontiers of narrow buckets, and every bucket costs a
+/// read-back); on the CPU [`fixpoint_paths`] for graphs of short rows
+/// ([`short_rows`](crate::graph::short_rows): road networks, grids, sparse random graphs)
+/// with positive weights (16 threads, weights 1..1000: NY 25-30 against delta-stepping's 30-41
+/// ms, a uniform random graph of 2^16 vertices 9.1 against 15.2 ms), else delta-stepping
+/// (less work per vertex). On a GPU [`fixpoint_paths`] wins on road networks and grids (H100:
+/// FLA 29-30 against 37-38 ms, a 1000 x 1000 grid 33 against 44 ms) but loses 3.5-4.5x on
+/// sparse random graphs (few, wide levels), which short rows do not tell apart: ask for it
+/// with [`SsspMethod::Fixpoint`]. `O(n + m)`.
 ///
 /// ```
 /// use semigraph_algos::{arcs_to_csr, sssp_choice, BackendKind, SsspMethod};
@@ -273,8 +275,6 @@ impl SsspMethod {
 ///
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
 /// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::Fixpoint);
-/// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::Fixpoint);
-/// let a = arcs_to_csr::<MinPlus<i64>>(3, &[(0, 1, 4), (1, 2, 1)])?;
 /// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::BellmanFord);
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 0)])?;
 /// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::DeltaStepping);
@@ -284,16 +284,12 @@ impl SsspMethod {
 /// ```
 pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspMethod {
     let negative = a.vals().iter().any(|&w| w < <D as Number>::ZERO);
-    let gpu = kind == BackendKind::Gpu;
-    if negative {
+    if negative || kind == BackendKind::Gpu {
         SsspMethod::BellmanFord
-    } else if (!gpu || size_of::<D>() <= 4)
-        && crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a))
+    } else if crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a))
         && fixpoint::positive_minimum(a.vals()).is_some()
     {
         SsspMethod::Fixpoint
-    } else if gpu {
-        SsspMethod::BellmanFord
     } else {
         SsspMethod::DeltaStepping
     }
