@@ -4,7 +4,7 @@
 
 use cudarc::driver::{CudaContext, CudaView};
 use cudarc::nccl::{Comm, ReduceOp, group_end, group_start};
-use semigraph_algos::dist::{Communicator, Partition, Reduce};
+use semigraph_algos::dist::{Communicator, Group, Partition, Reduce};
 use semigraph_algos::{Frontier, QueueInfo};
 use semigraph_semiring::{Scalar, ScalarType, Semiring};
 
@@ -250,6 +250,35 @@ impl Communicator for NcclComm {
                 t.name()
             ))),
         }
+    }
+
+    fn broadcast_within<S: Semiring>(
+        &self,
+        src: &[GpuDense<S>],
+        dst: &mut [GpuDense<S>],
+        groups: &[Group],
+    ) -> semigraph_algos::Result<()> {
+        // NCCL's broadcast spans a whole communicator, so a group's is the root's sends to
+        // each member and the members' receives (point to point), all in one NCCL group.
+        self.group("broadcast within groups (send, receive)", |comms| {
+            for (root, members) in groups {
+                let from = &src[*root];
+                let bytes = from.shape().0 * from.shape().1 * size_of::<S::T>();
+                let send = bytes_of(from, bytes);
+                for &r in members.iter().filter(|&&r| r != *root) {
+                    assert_eq!(
+                        dst[r].shape(),
+                        from.shape(),
+                        "broadcast_within: block shapes"
+                    );
+                    comms[*root].send(&send, r as i32)?;
+                    let mut to = dst[r].bytes_mut().slice_mut(0..bytes);
+                    comms[r].recv(&mut to, *root as i32)?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
     }
 
     fn all_gather_queue<S: Semiring>(

@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     });
     h.test_needing(&needs, "distributed_ranks_on_one_gpu", || {
         let b = GpuBackend::new().map_err(|e| e.to_string())?;
-        for k in [1, 3] {
+        for k in [1, 3, 4] {
             same_as_one_gpu(&LocalComm::new(vec![&b; k]), &b)?;
         }
         Ok(())
@@ -300,6 +300,13 @@ fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
     let got = dist::apsp(&many, false).map_err(e)?;
     if got.dist != want.dist {
         return Err(format!("APSP on {k} ranks: distances differ"));
+    }
+    // The same on a square grid of the ranks (SUMMA), where the ranks make one.
+    if k.isqrt() * k.isqrt() == k {
+        let got = dist::apsp_grid(comm, &a, false).map_err(e)?;
+        if got.dist != want.dist {
+            return Err(format!("APSP on a grid of {k} ranks: distances differ"));
+        }
     }
     Ok(())
 }

@@ -1,9 +1,11 @@
 //! All-pairs shortest paths over the ranks of a [`Communicator`]: min-plus squaring with the
 //! rows of the distance matrix split over the ranks.
 
+use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Semiring};
 
-use super::{Communicator, DenseOf, DistGraph};
+use super::comm::par_ranks;
+use super::{Communicator, DenseOf, DistGraph, Grid, Summa};
 use crate::apsp::{Apsp, ApspMethod, apsp_host_bytes, next_hops_from_distances};
 use crate::backend::{Accum, BackendKind, ElementWise, Mask, Objects, Products};
 use crate::error::{Error, Result};
@@ -68,22 +70,7 @@ pub fn apsp<C: Communicator, D: Distance>(
     })?;
     let n = g.n();
     let method = ApspMethod::Squaring;
-    let needed = apsp_host_bytes(BackendKind::Gpu, n, size_of::<D>(), next_hop, method);
-    if let Err((needed, available)) = semigraph_formats::memory::check(needed) {
-        return Err(Error::OutOfMemory {
-            what: format!("all-pairs shortest paths of {n} vertices ({n}x{n} results)"),
-            needed,
-            available: Some(available),
-        });
-    }
-    if a.vals().iter().any(|&w| w < M::<D>::one()) {
-        let cpu = CpuBackend::new();
-        if let Some(cycle) = crate::negative_cycle(&Graph::new(&cpu, a, GraphOptions::default())?)?
-        {
-            return Err(Error::NegativeCycle { cycle });
-        }
-    }
-    let d0 = dense_with_diagonal(a)?;
+    let d0 = prepare(a, next_hop)?;
     // Each rank uploads its rows only (all ranks at once, one host thread each); the replicas
     // of D are made whole by an all-gather between the devices, not by k uploads of n^2
     // values from the host.
@@ -140,5 +127,144 @@ pub fn apsp<C: Communicator, D: Distance>(
         next,
         rounds,
         method,
+    })
+}
+
+/// What both layouts do first: the host's memory checked for the results, negative cycles
+/// looked for (only when a weight is negative) and named, and `D`'s first value, `A` with a
+/// zero diagonal, on the host.
+fn prepare<D: Distance>(a: &Csr<MinPlus<D>>, next_hop: bool) -> Result<Vec<D>> {
+    let n = a.nrows();
+    let method = ApspMethod::Squaring;
+    let needed = apsp_host_bytes(BackendKind::Gpu, n, size_of::<D>(), next_hop, method);
+    if let Err((needed, available)) = semigraph_formats::memory::check(needed) {
+        return Err(Error::OutOfMemory {
+            what: format!("all-pairs shortest paths of {n} vertices ({n}x{n} results)"),
+            needed,
+            available: Some(available),
+        });
+    }
+    if a.vals().iter().any(|&w| w < MinPlus::<D>::one()) {
+        let cpu = CpuBackend::new();
+        if let Some(cycle) = crate::negative_cycle(&Graph::new(&cpu, a, GraphOptions::default())?)?
+        {
+            return Err(Error::NegativeCycle { cycle });
+        }
+    }
+    dense_with_diagonal(a)
+}
+
+/// All-pairs shortest paths by repeated min-plus squaring with `D` held in blocks over a
+/// square grid of the ranks ([`Grid`]) and squared by [`Summa`]: no rank holds more than four
+/// blocks of `n^2 / k` values, so `D` may be larger than one device, where [`apsp`]'s row
+/// split keeps `D` whole on every rank. Stops when no rank improves anything (at most
+/// `ceil(log2(n - 1)) + 1` squarings). Distances equal those of [`apsp`](fn@crate::apsp) by
+/// squaring; negative cycles are looked for first on the host, as [`apsp`] does.
+///
+/// # Arguments
+/// - `comm`: the ranks, a square number of them (1, 4, 9, ...);
+/// - `a`: the graph on the host (`n x n`, min-plus over the distance type);
+/// - `next_hop`: also compute next hops, on the host from the distances (as [`apsp`]).
+///
+/// # Returns
+/// As [`Apsp`], with [`ApspMethod::Squaring`].
+///
+/// # Errors
+/// `InvalidArgument` when the ranks are not a square number or `a` is not square;
+/// `OutOfMemory` (refused before any work) when the `n x n` results do not fit the host;
+/// `NegativeCycle`; the backends' and the communicator's.
+///
+/// # Complexity
+/// `O(n^3 / k)` semiring operations per squaring and rank; per squaring each rank receives
+/// `2 (q - 1)` blocks of `n^2 / k` values (`q = sqrt(k)`), against the `n^2 (k - 1) / k` of
+/// the row split.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::dist::{self, LocalComm};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1), (2, 0, 2)])?;
+/// let cpu = CpuBackend::new();
+/// let comm = LocalComm::new(vec![&cpu; 4]); // a 2 x 2 grid
+/// let r = dist::apsp_grid(&comm, &a, false)?;
+/// assert_eq!(r.dist, vec![0, 4, 5, 3, 0, 1, 2, 6, 0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn apsp_grid<C: Communicator, D: Distance>(
+    comm: &C,
+    a: &Csr<MinPlus<D>>,
+    next_hop: bool,
+) -> Result<Apsp<D>> {
+    type M<D> = MinPlus<D>;
+    let n = a.nrows();
+    if a.ncols() != n {
+        return Err(Error::InvalidArgument(format!(
+            "APSP needs a square matrix, not {n}x{}",
+            a.ncols()
+        )));
+    }
+    let grid = Grid::square(comm.ranks(), n)?;
+    let d0 = prepare(a, next_hop)?;
+    if n == 0 {
+        let next = next_hop.then(Vec::new);
+        let (dist, rounds, method) = (d0, 0, ApspMethod::Squaring);
+        return Ok(Apsp {
+            n,
+            dist,
+            next,
+            rounds,
+            method,
+        });
+    }
+    let nb = grid.block();
+    let inf = M::<D>::zero();
+    // Each rank's block of D, padded with no paths, uploaded by all ranks at once.
+    let blocks = par_ranks(comm, vec![(); comm.ranks()], |r, b, ()| {
+        let (i, j) = grid.coords(r);
+        let (rows, cols) = (grid.rows(i), grid.rows(j));
+        let mut block = vec![inf; nb * nb];
+        for (to, from) in block.chunks_exact_mut(nb).zip(rows) {
+            to[..cols.len()].copy_from_slice(&d0[from * n + cols.start..from * n + cols.end]);
+        }
+        Ok((
+            b.dense::<M<D>>(nb, nb, &block)?,
+            b.dense_filled::<M<D>>(nb, nb, inf)?,
+        ))
+    })?;
+    let (mut d, mut c): (Vec<DenseOf<C, M<D>>>, Vec<_>) = blocks.into_iter().unzip();
+    let mut summa = Summa::<C, M<D>>::new(comm, grid)?;
+    let mut rounds = 0;
+    for _ in 0..max_squarings(n) {
+        crate::cancel::check()?;
+        rounds += 1;
+        summa.gemm(&mut c, Accum::Replace, &d, &d)?;
+        let mut changed = 0;
+        for (r, (d, c)) in d.iter_mut().zip(&c).enumerate() {
+            changed += comm.backend(r).improve_dense(d, c)?;
+        }
+        if changed == 0 {
+            break;
+        }
+    }
+    drop((c, summa));
+    // Every rank reads its block back and writes its rows into their place, all at once.
+    let got = par_ranks(comm, d, |_, b, x| b.read_dense(&x))?;
+    let mut dist = d0;
+    for (r, block) in got.iter().enumerate() {
+        let (i, j) = grid.coords(r);
+        let cols = grid.rows(j);
+        for (from, to) in block.chunks_exact(nb).zip(grid.rows(i)) {
+            dist[to * n + cols.start..to * n + cols.end].copy_from_slice(&from[..cols.len()]);
+        }
+    }
+    let next = next_hop.then(|| next_hops_from_distances(a, &dist));
+    Ok(Apsp {
+        n,
+        dist,
+        next,
+        rounds,
+        method: ApspMethod::Squaring,
     })
 }

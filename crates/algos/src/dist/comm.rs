@@ -27,6 +27,10 @@ pub enum Reduce {
     Max,
 }
 
+/// A group of ranks for [`Communicator::broadcast_within`]: its root, and its members (the
+/// root may be one of them).
+pub type Group = (usize, Vec<usize>);
+
 /// The ranks of a distributed computation, each with its backend, and the collectives between
 /// them. Vectors are *replicated*: every rank holds an `n x c` array of its own (row-major),
 /// the collectives make them equal.
@@ -59,6 +63,38 @@ pub trait Communicator: Sync {
     /// All-reduce in place: every rank's `x` becomes the element-wise `add` (the semiring's)
     /// of all ranks' `x`; `op` names that `add` ([`Reduce`]).
     fn all_reduce<S: Semiring>(&self, x: &mut [DenseOf<Self, S>], op: Reduce) -> Result<()>;
+
+    /// Broadcasts within groups of ranks: for every `(root, members)` of `groups`, rank
+    /// `root`'s `src[root]` is copied into `dst[r]` of every rank `r` of `members` other than
+    /// `root` (each such `dst[r]` of `src[root]`'s shape). A rank receives from one group at
+    /// most; `src` and the `dst` of ranks that receive nothing are left as they are. The rows
+    /// and columns of a grid of ranks exchange their blocks so ([`Summa`](super::Summa)).
+    ///
+    /// ```
+    /// use semigraph_algos::dist::{Communicator, LocalComm};
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let cpu = CpuBackend::new();
+    /// let comm = LocalComm::new(vec![&cpu; 3]);
+    /// let src: Vec<_> = (0..3)
+    ///     .map(|r| cpu.dense::<MinPlus<i32>>(1, 2, &[r, r]))
+    ///     .collect::<Result<_, _>>()?;
+    /// let mut dst: Vec<_> = (0..3)
+    ///     .map(|_| cpu.dense::<MinPlus<i32>>(1, 2, &[9, 9]))
+    ///     .collect::<Result<_, _>>()?;
+    /// comm.broadcast_within::<MinPlus<i32>>(&src, &mut dst, &[(2, vec![0, 2])])?;
+    /// assert_eq!(cpu.read_dense(&dst[0])?, vec![2, 2]); // from rank 2
+    /// assert_eq!(cpu.read_dense(&dst[1])?, vec![9, 9]); // not a member
+    /// assert_eq!(cpu.read_dense(&dst[2])?, vec![9, 9]); // the root keeps its own
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn broadcast_within<S: Semiring>(
+        &self,
+        src: &[DenseOf<Self, S>],
+        dst: &mut [DenseOf<Self, S>],
+        groups: &[Group],
+    ) -> Result<()>;
 
     /// All-gather of sparse blocks: rank `r`'s queue `local[r]` holds entries of its own
     /// vertices numbered from 0 (ids below `part.range(r).len()`); every rank's `whole` (a
@@ -189,6 +225,23 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
         self.write_all(x, rows, cols, &acc)
     }
 
+    fn broadcast_within<S: Semiring>(
+        &self,
+        src: &[B::Dense<S>],
+        dst: &mut [B::Dense<S>],
+        groups: &[Group],
+    ) -> Result<()> {
+        for (root, members) in groups {
+            let from = self.backends[*root];
+            let (rows, cols) = from.dense_shape(&src[*root]);
+            let data = from.read_dense(&src[*root])?;
+            for &r in members.iter().filter(|&&r| r != *root) {
+                dst[r] = self.backends[r].dense::<S>(rows, cols, &data)?;
+            }
+        }
+        Ok(())
+    }
+
     fn all_gather_queue<S: Semiring>(
         &self,
         local: &mut [B::Queue<S>],
@@ -216,4 +269,21 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
             steps,
         })
     }
+}
+
+/// `f(r, backend, item)` for every rank at once, one task per rank on rayon's pool, with
+/// `items[r]`: one rank's waits (a count read back, an allocation sized by the device)
+/// overlap the other ranks' work.
+pub(crate) fn par_ranks<C: Communicator, T: Send, U: Send>(
+    comm: &C,
+    items: Vec<T>,
+    f: impl Fn(usize, &C::Backend, T) -> Result<U> + Sync,
+) -> Result<Vec<U>> {
+    use rayon::prelude::*;
+    assert_eq!(items.len(), comm.ranks(), "one item per rank");
+    items
+        .into_par_iter()
+        .enumerate()
+        .map(|(r, item)| f(r, comm.backend(r), item))
+        .collect()
 }

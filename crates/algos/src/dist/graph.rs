@@ -226,12 +226,7 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         items: Vec<T>,
         f: impl Fn(usize, &C::Backend, T) -> Result<U> + Sync,
     ) -> Result<Vec<U>> {
-        use rayon::prelude::*;
         assert_eq!(items.len(), self.part.ranks(), "one item per rank");
-        items
-            .into_par_iter()
-            .enumerate()
-            .map(|(r, item)| f(r, self.comm.backend(r), item))
-            .collect()
+        super::comm::par_ranks(self.comm, items, f)
     }
 }

@@ -13,6 +13,8 @@
 //!   of the whole graph, which may then pass 2^32 - 1 arcs), with helpers for
 //!   blocks of vectors ([`DistGraph::local_unit`], [`DistGraph::whole`]), and its pull blocks
 //!   over the vertices with out-arcs alone ([`Packed`]) for products that read every vertex.
+//! - [`Grid`] and [`Summa`]: a square grid of ranks holding a dense matrix in blocks, and the
+//!   semiring GEMM over it by SUMMA; [`apsp_grid`] squares `D` so, no rank holding it whole.
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
 //!   all-gather of its output blocks after each (of only the new vertices for the
 //!   traversals): [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their `_resident`
@@ -39,12 +41,14 @@ mod build;
 mod comm;
 mod graph;
 mod graphalytics;
+mod grid;
 mod partition;
 mod traverse;
 
-pub use apsp::apsp;
-pub use comm::{Communicator, DenseOf, LocalComm, QueueOf, Reduce};
+pub use apsp::{apsp, apsp_grid};
+pub use comm::{Communicator, DenseOf, Group, LocalComm, QueueOf, Reduce};
 pub use graph::{DistGraph, DistOptions, MatrixOf, Packed};
 pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
+pub use grid::{Grid, Summa};
 pub use partition::Partition;
 pub use traverse::{bellman_ford, bfs, bfs_resident};

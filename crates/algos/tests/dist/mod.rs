@@ -137,7 +137,23 @@ fn same_as_one_device(g: &TestGraph, k: usize, source: usize, all_pairs: bool) {
         next_hop: true,
         method: ApspMethod::Squaring,
     };
-    match (apsp(&one, &opts), dist::apsp(&many, true)) {
+    let want = apsp(&one, &opts);
+    let square = k.isqrt() * k.isqrt() == k;
+    let grid = square.then(|| ("grid", dist::apsp_grid(&comm, &a, true)));
+    for (layout, got) in [("rows", dist::apsp(&many, true))].into_iter().chain(grid) {
+        let what = format!("{what}, {layout}");
+        same_apsp(g, &what, &want, got);
+    }
+    if !square {
+        let e = dist::apsp_grid(&comm, &a, false).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{what}: {e}");
+    }
+}
+
+/// A distributed APSP's result against the one-device one: the same distances (and valid
+/// paths), or the same negative-cycle verdict.
+fn same_apsp(g: &TestGraph, what: &str, want: &Result<Apsp<i32>>, got: Result<Apsp<i32>>) {
+    match (want, got) {
         (Ok(w), Ok(got)) => {
             assert_eq!(got.dist, w.dist, "{what}: APSP");
             for i in 0..g.n {
@@ -157,7 +173,7 @@ fn same_as_one_device(g: &TestGraph, k: usize, source: usize, all_pairs: bool) {
         }
         (w, got) => panic!(
             "{what}: APSP one device {:?}, distributed {:?}",
-            w.map(|r| r.rounds),
+            w.as_ref().map(|r| r.rounds),
             got.map(|r| r.rounds)
         ),
     }
@@ -201,12 +217,94 @@ fn distributed_equals_one_device_on_generated_graphs() {
     ] {
         let g = TestGraph::from_edges(name, &e);
         for k in [1, 3, 4] {
-            same_as_one_device(&g, k, 1, k == 3);
+            same_as_one_device(&g, k, 1, k > 1);
         }
     }
     // A directed graph with several components and vertices no arc touches.
     let g = TestGraph::random(300, 400, 0, 9, 11);
     same_as_one_device(&g, 4, 0, false);
+}
+
+#[test]
+fn grid_products_equal_one_device() {
+    use semigraph_semiring::PlusTimes;
+    let b = CpuBackend::new();
+    let mut rng = 7u64;
+    let mut next = move || {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (rng >> 33) as i64
+    };
+    // n below, at and above q, not a multiple of q; 1, 4 and 9 ranks.
+    for (k, n) in [(1, 5), (4, 1), (4, 7), (9, 2), (9, 10), (4, 0)] {
+        let comm = ranks(&b, k);
+        let grid = dist::Grid::square(k, n).unwrap();
+        let nb = grid.block();
+        let a: Vec<i64> = (0..n * n).map(|_| next() % 7 - 3).collect();
+        let m: Vec<i64> = (0..n * n).map(|_| next() % 5).collect();
+        let one = |x: &[i64]| b.dense::<PlusTimes<i64>>(n, n, x).unwrap();
+        let mut want = b.dense_filled::<PlusTimes<i64>>(n, n, 0).unwrap();
+        b.gemm(&mut want, Mask::All, Accum::Replace, &one(&a), &one(&m))
+            .unwrap();
+        let want = b.read_dense(&want).unwrap();
+        // Each rank's block, padded with zeros.
+        let blocks = |x: &[i64]| -> Vec<_> {
+            (0..k)
+                .map(|r| {
+                    let (i, j) = grid.coords(r);
+                    let mut v = vec![0; nb * nb];
+                    for (to, row) in v.chunks_exact_mut(nb.max(1)).zip(grid.rows(i)) {
+                        for (t, col) in to.iter_mut().zip(grid.rows(j)) {
+                            *t = x[row * n + col];
+                        }
+                    }
+                    b.dense::<PlusTimes<i64>>(nb, nb, &v).unwrap()
+                })
+                .collect()
+        };
+        let mut summa = dist::Summa::<_, PlusTimes<i64>>::new(&comm, grid).unwrap();
+        // C = 1 + A B with Accum::Add over a C of ones.
+        let mut c: Vec<_> = (0..k)
+            .map(|_| b.dense_filled::<PlusTimes<i64>>(nb, nb, 1).unwrap())
+            .collect();
+        summa
+            .gemm(&mut c, Accum::Add, &blocks(&a), &blocks(&m))
+            .unwrap();
+        for (r, c) in c.iter().enumerate() {
+            let (i, j) = grid.coords(r);
+            let got = b.read_dense(c).unwrap();
+            for (row, got) in grid.rows(i).zip(got.chunks_exact(nb.max(1))) {
+                for (col, &g) in grid.rows(j).zip(got) {
+                    assert_eq!(g, want[row * n + col] + 1, "k={k} n={n} ({row}, {col})");
+                }
+            }
+        }
+    }
+    for k in [2, 3, 5, 8] {
+        let e = dist::Grid::square(k, 10).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{k} ranks: {e}");
+    }
+    // APSP on a grid of more ranks than vertices, and of an empty graph.
+    for n in [0, 1, 2] {
+        let arcs: Vec<(usize, usize, i64)> = (1..n).map(|v| (v - 1, v, 3)).collect();
+        let g = TestGraph {
+            name: format!("path of {n}"),
+            n,
+            arcs,
+        };
+        let a = g.csr::<i32>();
+        let got = dist::apsp_grid(&ranks(&b, 9), &a, true).unwrap();
+        let want = apsp(
+            &Graph::new(&b, &a, GraphOptions::default()).unwrap(),
+            &ApspOptions {
+                next_hop: true,
+                method: ApspMethod::Squaring,
+            },
+        )
+        .unwrap();
+        assert_eq!(got.dist, want.dist, "path of {n}");
+    }
 }
 
 #[test]

@@ -226,6 +226,40 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
                 ""
             );
         }
+        if let (DistAlgo::Apsp, Held::Csr(a)) = (algo, &held)
+            && k.isqrt() * k.isqrt() == k
+        {
+            // D in blocks over a square grid of the GPUs, squared by SUMMA.
+            let (got, median, min) = timed(runs, || {
+                clock(
+                    || dist::apsp_grid(&comm, a, false),
+                    sync,
+                    |r| Ok(ints(&r.dist)),
+                )
+            })?;
+            let check = match &want {
+                Some(want) if got.agrees(want) => "ok",
+                _ => "WRONG",
+            };
+            let vs = base.map_or("-".into(), |b| {
+                format!("{:.2}x", b.as_secs_f64() / median.as_secs_f64())
+            });
+            let q = k.isqrt();
+            println!(
+                "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+                format!("grid {q}x{q} (SUMMA)"),
+                k,
+                fmt_duration(median),
+                fmt_duration(min),
+                vs,
+                check
+            );
+            if check == "WRONG" {
+                return Err(CliError(format!(
+                    "--gpus {k}: the grid's APSP differs from one GPU's"
+                )));
+            }
+        }
         if counts.len() > 1 && k == counts[counts.len() - 1] {
             println!(
                 "# {k} GPUs against the distributed run on {}: {:.2}x",
