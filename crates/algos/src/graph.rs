@@ -60,6 +60,52 @@ pub struct Graph<'b, B: Backend, S: Semiring> {
     /// Whether `A`'s arcs go both ways (`A^T` has `A`'s pattern), known when the pull matrix
     /// was built.
     undirected: bool,
+    /// [`Graph::value_facts`], found on first use.
+    facts: OnceLock<ValueFacts>,
+}
+
+/// Facts about a graph's values, as `f64`, that algorithms choose their parameters by (a
+/// bucket width, whether weights are positive): found in one parallel pass over `A`'s host
+/// values on first use and kept with the graph ([`Graph::value_facts`]), so that repeated
+/// calls on one graph do not scan its arcs again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ValueFacts {
+    /// The smallest value; `-inf` where a value is NaN.
+    pub lowest: f64,
+    /// The smallest value above 0; `inf` where there is none.
+    pub smallest_positive: f64,
+    /// The largest finite value, at least 0.
+    pub largest_finite: f64,
+}
+
+impl ValueFacts {
+    /// The facts of `vals` (one parallel pass).
+    pub fn of<T: Copy + Sync>(vals: &[T], f64_of: impl Fn(T) -> f64 + Sync) -> ValueFacts {
+        use rayon::prelude::*;
+        let none = ValueFacts {
+            lowest: f64::INFINITY,
+            smallest_positive: f64::INFINITY,
+            largest_finite: 0.0,
+        };
+        vals.par_iter()
+            .with_min_len(1 << 16)
+            .map(|&v| {
+                let w = f64_of(v);
+                ValueFacts {
+                    lowest: if w.is_nan() { f64::NEG_INFINITY } else { w },
+                    smallest_positive: if w > 0.0 { w } else { f64::INFINITY },
+                    largest_finite: if w.is_finite() { w.max(0.0) } else { 0.0 },
+                }
+            })
+            .reduce(
+                || none,
+                |a, b| ValueFacts {
+                    lowest: a.lowest.min(b.lowest),
+                    smallest_positive: a.smallest_positive.min(b.smallest_positive),
+                    largest_finite: a.largest_finite.max(b.largest_finite),
+                },
+            )
+    }
 }
 
 impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
@@ -129,7 +175,14 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             push,
             pull,
             undirected,
+            facts: OnceLock::new(),
         })
+    }
+
+    /// [`ValueFacts`] of `A`'s values, found by `make` on the first call and kept. Every
+    /// caller of one semiring passes the same `make`.
+    pub(crate) fn value_facts(&self, make: fn(&Csr<S>) -> ValueFacts) -> ValueFacts {
+        *self.facts.get_or_init(|| make(self.csr()))
     }
 
     /// The backend.
@@ -209,6 +262,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             push: matrix(&self.push)?,
             pull: self.pull.as_ref().map(matrix).transpose()?,
             undirected: self.undirected,
+            facts: OnceLock::new(),
         })
     }
     /// Number of vertices.

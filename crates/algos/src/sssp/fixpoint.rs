@@ -3,7 +3,7 @@
 
 use semigraph_semiring::{MaxMin, MinPlus, Number};
 
-use super::{Distance, ShortestPaths, auto_delta, bellman_ford, finish};
+use super::{Distance, ShortestPaths, bellman_ford, delta_of, finish, weight_facts};
 use crate::backend::{BackendKind, Frontier, NO_PARENT, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
@@ -76,7 +76,8 @@ pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 /// # Complexity
 /// The arcs of each vertex once per improvement of its distance (few with narrow buckets,
 /// at most `32` on average before Bellman-Ford takes over), one pass over the arcs of the
-/// reached vertices for the predecessors, `O(m)` on the host for the smallest weight, and a
+/// reached vertices for the predecessors, `O(m)` on the host for the smallest and largest
+/// weights on a graph's first call (kept with the graph: [`Graph`]'s views start anew), and a
 /// constant number of backend calls per bucket (one read of the smallest value waiting).
 ///
 /// # Example
@@ -106,22 +107,6 @@ pub fn fixpoint_paths<B: Frontier, D: Distance>(
     }
 }
 
-/// The smallest of `vals`, if every one is positive (and none is NaN).
-pub(super) fn positive_minimum<D: Distance>(vals: &[D]) -> Option<D> {
-    use rayon::prelude::*;
-    let zero = <D as Number>::ZERO;
-    let min = vals
-        .par_iter()
-        .with_min_len(1 << 16)
-        // A NaN counts as the lowest value: no fixpoint over it.
-        .map(|&w| match w.partial_cmp(&w) {
-            None => <D as Number>::LOWEST,
-            Some(_) => w,
-        })
-        .reduce(|| D::INFINITY, |a, b| if b < a { b } else { a });
-    (min > zero).then_some(min)
-}
-
 /// [`fixpoint_paths`] where its conditions hold, `None` where Bellman-Ford must run.
 fn relaxed<B: Frontier, D: Distance>(
     g: &Graph<'_, B, MinPlus<D>>,
@@ -129,9 +114,12 @@ fn relaxed<B: Frontier, D: Distance>(
     delta: Option<D>,
 ) -> Result<Option<ShortestPaths<D>>> {
     let (b, n) = (g.backend(), g.n());
-    let Some(smallest) = positive_minimum(g.csr().vals()) else {
+    // The weights' smallest and largest, kept with the graph: found once, not per call.
+    let facts = g.value_facts(weight_facts::<D>);
+    if facts.lowest.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return Ok(None);
-    };
+    }
+    let smallest = D::from_f64(facts.lowest);
     let delta = match delta {
         Some(x) => x,
         None => {
@@ -139,7 +127,7 @@ fn relaxed<B: Frontier, D: Distance>(
                 BackendKind::Gpu => FIXPOINT_GPU_DELTA_FACTOR,
                 _ => FIXPOINT_DELTA_FACTOR,
             };
-            D::from_f64(auto_delta(g.csr()).to_f64() * factor)
+            D::from_f64(delta_of::<D>(&facts, n, g.nnz()).to_f64() * factor)
         }
     };
     if delta.partial_cmp(&<D as Number>::ZERO) != Some(std::cmp::Ordering::Greater) {

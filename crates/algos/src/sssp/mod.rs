@@ -16,7 +16,7 @@ use semigraph_semiring::{MinPlus, Number};
 use crate::backend::NO_PARENT;
 use crate::backend::{BackendKind, Frontier, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
-use crate::graph::{Graph, GraphOptions};
+use crate::graph::{Graph, GraphOptions, ValueFacts};
 use crate::relax::{Relaxed, Start, cycle_at_limit, relax_rounds};
 use crate::traverse::Traversal;
 
@@ -287,7 +287,7 @@ pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspM
     if negative || kind == BackendKind::Gpu {
         SsspMethod::BellmanFord
     } else if crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a))
-        && fixpoint::positive_minimum(a.vals()).is_some()
+        && weight_facts(a).lowest > 0.0
     {
         SsspMethod::Fixpoint
     } else {
@@ -407,18 +407,20 @@ pub const GPU_DELTA_FACTOR: f64 = 1024.0;
 
 /// The automatic delta of the CPU: see [`DeltaGraph::new`].
 pub fn auto_delta<D: Distance>(a: &Csr<MinPlus<D>>) -> D {
-    let n = a.nrows().max(1) as f64;
-    let avg_degree = (a.nnz() as f64 / n).max(1.0);
-    let (mut max_w, mut min_pos) = (0.0f64, f64::INFINITY);
-    for &w in a.vals() {
-        let w = w.to_f64();
-        if w.is_finite() {
-            max_w = max_w.max(w);
-            if w > 0.0 {
-                min_pos = min_pos.min(w);
-            }
-        }
-    }
+    delta_of::<D>(&weight_facts(a), a.nrows(), a.nnz())
+}
+
+/// [`ValueFacts`] of a min-plus graph's weights (the one `make` of
+/// [`Graph::value_facts`] for min-plus graphs).
+pub(crate) fn weight_facts<D: Distance>(a: &Csr<MinPlus<D>>) -> ValueFacts {
+    ValueFacts::of(a.vals(), D::to_f64)
+}
+
+/// [`auto_delta`] of a graph of `n` vertices and `nnz` arcs whose weights have `facts`.
+pub(crate) fn delta_of<D: Distance>(facts: &ValueFacts, n: usize, nnz: usize) -> D {
+    let n = n.max(1) as f64;
+    let avg_degree = (nnz as f64 / n).max(1.0);
+    let (max_w, min_pos) = (facts.largest_finite, facts.smallest_positive);
     let mut d = max_w / avg_degree;
     if min_pos.is_finite() {
         d = d.max(min_pos);

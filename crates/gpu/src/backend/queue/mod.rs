@@ -60,6 +60,10 @@ pub struct GpuQueue<S: Semiring> {
     /// the next step runs over the whole GPU (so a caller that reads and calls again always
     /// progresses).
     refused: AtomicBool,
+    /// The worklist of a relaxation to a fixpoint that took this queue as its spare: made on
+    /// the first such call, kept (all zero between calls) for the next ones of the run, freed
+    /// with the queue.
+    worklist: Option<CudaSlice<u64>>,
     _s: PhantomData<S>,
 }
 
@@ -214,6 +218,7 @@ impl Frontier for GpuBackend {
             stamp: 0,
             hint: AtomicUsize::new(0),
             refused: AtomicBool::new(false),
+            worklist: None,
             _s: PhantomData,
         })
     }

@@ -373,9 +373,15 @@ impl GpuBackend {
         assert_eq!(info.nrows, info.ncols, "relax_fixpoint: A must be square");
         let c = self.check_step(d, &out, q.n, a, spare.n)?;
         let cap = limit.min(tune.fix_appends.saturating_mul(q.n)).max(1);
-        let what = "the fixpoint's worklist";
-        self.dev.check_fits(what, cap as u64 * 8)?;
-        let mut wl = self.dev.zeros::<u64>(cap, what)?;
+        // The worklist lives with the spare queue, made once a run (the buckets of one run
+        // each call this): zero at launch, and cleared after by the slots used.
+        if spare.worklist.as_ref().is_none_or(|w| w.len() < cap) {
+            let what = "the fixpoint's worklist";
+            spare.worklist = None;
+            self.dev.check_fits(what, cap as u64 * 8)?;
+            spare.worklist = Some(self.dev.zeros::<u64>(cap, what)?);
+        }
+        let mut wl = spare.worklist.take().expect("made above");
         // The counters: the spare queue's header, zeroed (the queue is emptied after).
         self.dev
             .stream
@@ -425,6 +431,15 @@ impl GpuBackend {
         }
         .launch(&self.dev, &f, cfg)?;
         let [_, appended, _, stopped] = self.read_hdr(spare)?;
+        // Slots are written below `appended` alone (and below `cap`).
+        let used = (appended as usize).min(cap);
+        if used > 0 {
+            self.dev
+                .stream
+                .memset_zeros(&mut wl.slice_mut(0..used))
+                .map_err(|e| driver("clear the fixpoint's worklist", e))?;
+        }
+        spare.worklist = Some(wl);
         // Both queues empty, as after a run to the end.
         for x in [&mut *q, &mut *spare] {
             self.dev
