@@ -39,27 +39,65 @@ pub(crate) fn square_until_fixed<B: Backend, S: Semiring>(
 pub(crate) fn dense_with_diagonal<S: Semiring>(a: &Csr<S>) -> Result<Vec<S::T>> {
     use rayon::prelude::*;
     let n = a.nrows();
+    let mut d = square_filled(n, S::zero())?;
+    d.par_chunks_mut(n.max(1))
+        .enumerate()
+        .for_each(|(i, row)| fill_row(a, i, 0..n, row));
+    Ok(d)
+}
+
+/// An `n x n` host array of `value`, filled in parallel (so are its pages first touched);
+/// `OutOfMemory` where it cannot be had.
+pub(crate) fn square_filled<T: Copy + Send + Sync>(n: usize, value: T) -> Result<Vec<T>> {
+    use rayon::prelude::*;
     let what = || format!("{n}x{n} distance matrix");
     let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
         what: what(),
         needed: u64::MAX,
         available: None,
     })?;
-    let mut d: Vec<S::T> = Vec::new();
+    let mut d: Vec<T> = Vec::new();
     d.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
         what: what(),
-        needed: (len as u64).saturating_mul(size_of::<S::T>() as u64),
+        needed: (len as u64).saturating_mul(size_of::<T>() as u64),
         available: None,
     })?;
-    d.par_extend(rayon::iter::repeat_n(S::zero(), len));
-    d.par_chunks_mut(n.max(1)).enumerate().for_each(|(i, row)| {
-        let (cols, vals) = a.row(i);
-        for (&j, &w) in cols.iter().zip(vals) {
-            row[j as usize] = S::add(row[j as usize], w);
-        }
-        row[i] = S::add(row[i], S::one());
-    });
+    d.par_extend(rayon::iter::repeat_n(value, len));
     Ok(d)
+}
+
+/// The block of [`dense_with_diagonal`] at rows `rows` and columns `cols`, in a `side x side`
+/// array (`side` at least both lengths) whose places past them hold the zero: one rank's
+/// block of a grid, made from `A` without the whole dense array.
+pub(crate) fn dense_block_with_diagonal<S: Semiring>(
+    a: &Csr<S>,
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+    side: usize,
+) -> Result<Vec<S::T>> {
+    use rayon::prelude::*;
+    let mut d = square_filled(side, S::zero())?;
+    d.par_chunks_mut(side.max(1))
+        .zip(rows)
+        .for_each(|(row, i)| fill_row(a, i, cols.clone(), row));
+    Ok(d)
+}
+
+/// Row `i` of `A` with `one` added on the diagonal, its columns `cols` added into `row`
+/// (`row[0]` is column `cols.start`).
+fn fill_row<S: Semiring>(a: &Csr<S>, i: usize, cols: std::ops::Range<usize>, row: &mut [S::T]) {
+    let (idx, vals) = a.row(i);
+    for (&j, &w) in idx.iter().zip(vals) {
+        let j = j as usize;
+        if cols.contains(&j) {
+            let x = &mut row[j - cols.start];
+            *x = S::add(*x, w);
+        }
+    }
+    if cols.contains(&i) {
+        let x = &mut row[i - cols.start];
+        *x = S::add(*x, S::one());
+    }
 }
 
 /// Squarings that suffice without a negative cycle: paths have at most `n - 1` arcs, and

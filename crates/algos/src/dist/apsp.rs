@@ -9,7 +9,9 @@ use super::{Communicator, DenseOf, DistGraph, Grid, Summa};
 use crate::apsp::{Apsp, ApspMethod, apsp_host_bytes, next_hops_from_distances};
 use crate::backend::{Accum, BackendKind, ElementWise, Mask, Objects, Products};
 use crate::error::{Error, Result};
-use crate::squaring::{dense_with_diagonal, max_squarings};
+use crate::squaring::{
+    dense_block_with_diagonal, dense_with_diagonal, max_squarings, square_filled,
+};
 use crate::sssp::Distance;
 use crate::{CpuBackend, Graph, GraphOptions};
 
@@ -70,7 +72,8 @@ pub fn apsp<C: Communicator, D: Distance>(
     })?;
     let n = g.n();
     let method = ApspMethod::Squaring;
-    let d0 = prepare(a, next_hop)?;
+    checks(a, next_hop)?;
+    let d0 = dense_with_diagonal(a)?;
     // Each rank uploads its rows only (all ranks at once, one host thread each); the replicas
     // of D are made whole by an all-gather between the devices, not by k uploads of n^2
     // values from the host.
@@ -130,10 +133,9 @@ pub fn apsp<C: Communicator, D: Distance>(
     })
 }
 
-/// What both layouts do first: the host's memory checked for the results, negative cycles
-/// looked for (only when a weight is negative) and named, and `D`'s first value, `A` with a
-/// zero diagonal, on the host.
-fn prepare<D: Distance>(a: &Csr<MinPlus<D>>, next_hop: bool) -> Result<Vec<D>> {
+/// What both layouts check first: the host's memory for the results, and negative cycles
+/// (looked for only when a weight is negative, and named).
+fn checks<D: Distance>(a: &Csr<MinPlus<D>>, next_hop: bool) -> Result<()> {
     let n = a.nrows();
     let method = ApspMethod::Squaring;
     let needed = apsp_host_bytes(BackendKind::Gpu, n, size_of::<D>(), next_hop, method);
@@ -151,7 +153,7 @@ fn prepare<D: Distance>(a: &Csr<MinPlus<D>>, next_hop: bool) -> Result<Vec<D>> {
             return Err(Error::NegativeCycle { cycle });
         }
     }
-    dense_with_diagonal(a)
+    Ok(())
 }
 
 /// All-pairs shortest paths by repeated min-plus squaring with `D` held in blocks over a
@@ -206,10 +208,10 @@ pub fn apsp_grid<C: Communicator, D: Distance>(
         )));
     }
     let grid = Grid::square(comm.ranks(), n)?;
-    let d0 = prepare(a, next_hop)?;
+    checks(a, next_hop)?;
     if n == 0 {
         let next = next_hop.then(Vec::new);
-        let (dist, rounds, method) = (d0, 0, ApspMethod::Squaring);
+        let (dist, rounds, method) = (Vec::new(), 0, ApspMethod::Squaring);
         return Ok(Apsp {
             n,
             dist,
@@ -220,14 +222,11 @@ pub fn apsp_grid<C: Communicator, D: Distance>(
     }
     let nb = grid.block();
     let inf = M::<D>::zero();
-    // Each rank's block of D, padded with no paths, uploaded by all ranks at once.
+    // Each rank's block of D made from A (no dense n x n array on the host), padded with no
+    // paths, and uploaded, all ranks at once.
     let blocks = par_ranks(comm, vec![(); comm.ranks()], |r, b, ()| {
         let (i, j) = grid.coords(r);
-        let (rows, cols) = (grid.rows(i), grid.rows(j));
-        let mut block = vec![inf; nb * nb];
-        for (to, from) in block.chunks_exact_mut(nb).zip(rows) {
-            to[..cols.len()].copy_from_slice(&d0[from * n + cols.start..from * n + cols.end]);
-        }
+        let block = dense_block_with_diagonal(a, grid.rows(i), grid.rows(j), nb)?;
         Ok((
             b.dense::<M<D>>(nb, nb, &block)?,
             b.dense_filled::<M<D>>(nb, nb, inf)?,
@@ -249,15 +248,20 @@ pub fn apsp_grid<C: Communicator, D: Distance>(
         }
     }
     drop((c, summa));
-    // Every rank reads its block back and writes its rows into their place, all at once.
+    // Every rank reads its block back (all at once), then every row of the result is put
+    // together from the q blocks it crosses, in parallel.
     let got = par_ranks(comm, d, |_, b, x| b.read_dense(&x))?;
-    let mut dist = d0;
-    for (r, block) in got.iter().enumerate() {
-        let (i, j) = grid.coords(r);
-        let cols = grid.rows(j);
-        for (from, to) in block.chunks_exact(nb).zip(grid.rows(i)) {
-            dist[to * n + cols.start..to * n + cols.end].copy_from_slice(&from[..cols.len()]);
-        }
+    let mut dist = square_filled(n, inf)?;
+    {
+        use rayon::prelude::*;
+        dist.par_chunks_mut(n).enumerate().for_each(|(v, row)| {
+            let (i, at) = (v / nb, (v % nb) * nb);
+            for j in 0..grid.q() {
+                let cols = grid.rows(j);
+                let block = &got[grid.rank(i, j)];
+                row[cols.clone()].copy_from_slice(&block[at..at + cols.len()]);
+            }
+        });
     }
     let next = next_hop.then(|| next_hops_from_distances(a, &dist));
     Ok(Apsp {
