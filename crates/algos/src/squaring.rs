@@ -49,6 +49,15 @@ pub(crate) fn dense_with_diagonal<S: Semiring>(a: &Csr<S>) -> Result<Vec<S::T>> 
 /// An `n x n` host array of `value`, filled in parallel (so are its pages first touched);
 /// `OutOfMemory` where it cannot be had.
 pub(crate) fn square_filled<T: Copy + Send + Sync>(n: usize, value: T) -> Result<Vec<T>> {
+    square_from(n, |_| value)
+}
+
+/// An `n x n` host array whose entry `x` (row-major) is `f(x)`, made in parallel in one pass;
+/// `OutOfMemory` where it cannot be had.
+pub(crate) fn square_from<T: Send>(
+    n: usize,
+    f: impl Fn(usize) -> T + Sync + Send,
+) -> Result<Vec<T>> {
     use rayon::prelude::*;
     let what = || format!("{n}x{n} distance matrix");
     let len = n.checked_mul(n).ok_or_else(|| Error::OutOfMemory {
@@ -62,7 +71,7 @@ pub(crate) fn square_filled<T: Copy + Send + Sync>(n: usize, value: T) -> Result
         needed: (len as u64).saturating_mul(size_of::<T>() as u64),
         available: None,
     })?;
-    d.par_extend(rayon::iter::repeat_n(value, len));
+    d.par_extend((0..len).into_par_iter().map(f));
     Ok(d)
 }
 

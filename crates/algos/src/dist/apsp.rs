@@ -10,7 +10,7 @@ use crate::apsp::{Apsp, ApspMethod, apsp_host_bytes, next_hops_from_distances};
 use crate::backend::{Accum, BackendKind, ElementWise, Mask, Objects, Products};
 use crate::error::{Error, Result};
 use crate::squaring::{
-    dense_block_with_diagonal, dense_with_diagonal, max_squarings, square_filled,
+    dense_block_with_diagonal, dense_with_diagonal, max_squarings, square_filled, square_from,
 };
 use crate::sssp::Distance;
 use crate::{CpuBackend, Graph, GraphOptions};
@@ -248,21 +248,24 @@ pub fn apsp_grid<C: Communicator, D: Distance>(
         }
     }
     drop((c, summa));
-    // Every rank reads its block back (all at once), then every row of the result is put
-    // together from the q blocks it crosses, in parallel.
-    let got = par_ranks(comm, d, |_, b, x| b.read_dense(&x))?;
-    let mut dist = square_filled(n, inf)?;
-    {
-        use rayon::prelude::*;
-        dist.par_chunks_mut(n).enumerate().for_each(|(v, row)| {
-            let (i, at) = (v / nb, (v % nb) * nb);
-            for j in 0..grid.q() {
-                let cols = grid.rows(j);
-                let block = &got[grid.rank(i, j)];
-                row[cols.clone()].copy_from_slice(&block[at..at + cols.len()]);
-            }
-        });
-    }
+    // Every rank reads its block back, all at once, into host memory first touched in
+    // parallel (a copy into fresh pages is the slower); then the result is made from the
+    // blocks in one parallel pass. One rank's block is the result itself.
+    let dist = if grid.q() == 1 {
+        let mut dist = square_filled(n, inf)?;
+        comm.backend(0).read_dense_into(&d[0], &mut dist)?;
+        dist
+    } else {
+        let got = par_ranks(comm, d, |_, b, x| {
+            let mut block = square_filled(nb, inf)?;
+            b.read_dense_into(&x, &mut block)?;
+            Ok(block)
+        })?;
+        square_from(n, |x| {
+            let (v, c) = (x / n, x % n);
+            got[grid.rank(v / nb, c / nb)][(v % nb) * nb + c % nb]
+        })?
+    };
     let next = next_hop.then(|| next_hops_from_distances(a, &dist));
     Ok(Apsp {
         n,

@@ -259,6 +259,18 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
                     "--gpus {k}: the grid's APSP differs from one GPU's"
                 )));
             }
+            if k > 1 {
+                let t = grid_exchange(&comm, a.nrows(), runs.max(3))?;
+                println!(
+                    "{:<28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+                    "  of which block exchange",
+                    k,
+                    fmt_duration(t.0),
+                    fmt_duration(t.1),
+                    "",
+                    ""
+                );
+            }
         }
         if counts.len() > 1 && k == counts[counts.len() - 1] {
             println!(
@@ -441,6 +453,36 @@ fn exchange<S: semigraph_semiring::Semiring>(
             gather::<MinPlus<u32>>(comm, part, 1, runs.max(5))?,
         ),
     })
+}
+
+/// The blocks one SUMMA product over a square grid of `comm`'s ranks moves (`q` steps, each
+/// a broadcast along the grid's rows and one along its columns, of `ceil(n / q)`-square
+/// blocks of `i32`), timed alone: median and minimum of `runs` products after a warm-up.
+fn grid_exchange(comm: &NcclComm, n: usize, runs: usize) -> Res<(Duration, Duration)> {
+    type M = MinPlus<i32>;
+    let grid = dist::Grid::square(comm.ranks(), n)?;
+    let nb = grid.block();
+    let blocks = |v: i32| -> Res<Vec<_>> {
+        (0..comm.ranks())
+            .map(|r| Ok(comm.backend(r).dense_filled::<M>(nb, nb, v)?))
+            .collect()
+    };
+    let (src, mut a, mut b) = (blocks(1)?, blocks(0)?, blocks(0)?);
+    let mut times = Vec::with_capacity(runs);
+    for i in 0..=runs {
+        comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+        let t = Instant::now();
+        for l in 0..grid.q() {
+            let (rows, cols) = grid.step_groups(l);
+            comm.broadcast_within::<M>(&src, &mut a, &rows)?;
+            comm.broadcast_within::<M>(&src, &mut b, &cols)?;
+        }
+        comm.synchronize().map_err(|e| CliError(e.to_string()))?;
+        if i > 0 {
+            times.push(t.elapsed());
+        }
+    }
+    Ok(median_min(times))
 }
 
 #[cfg(test)]
