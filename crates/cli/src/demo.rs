@@ -42,7 +42,7 @@ fn mteps(arcs: usize, t: Duration) -> (f64, &'static str) {
 }
 
 pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
-    let rows = match crate::opening::open_gpu(c)?.0 {
+    let rows = match crate::opening::open_gpu(c)?.gpu {
         Ok(gpu) => {
             if !c.quiet {
                 eprintln!("semigraph demo: backend {}", gpu.name());

@@ -158,25 +158,32 @@ pub(crate) fn dispatch<J: Job>(c: &Common, mut job: J) -> Res<(Lines, J::Out)> {
     let file = job.file().to_path_buf();
     job.prepare().map_err(|e| named(&file, e))?;
     let waiting = Instant::now();
-    let (gpu, open) = crate::opening::open_gpu(c)?;
+    let opened = crate::opening::open_gpu(c)?;
     let waited = waiting.elapsed();
-    let (mut h, out, name, note, detail) = match gpu {
+    let open = opened.took;
+    let (mut h, out, name, note, detail) = match &opened.gpu {
         Ok(gpu) => {
             let spin = spinner(c, &format!("running on {}", gpu.name()));
-            let r = job.run(&gpu).map_err(|e| named(&file, e));
+            let r = job.run(gpu).map_err(|e| named(&file, e));
             spin.finish_and_clear();
             let (h, out) = r?;
+            opened.save_profile();
             let stats = gpu.compile_stats();
+            let loaded = opened.profile.as_ref().map_or(0, |p| p.1);
             let note = format!(
-                " ({} kernels compiled in {:.2} s, {} from the disk cache in {:.3} s)",
+                " ({} kernels compiled in {:.2} s, {} from the disk cache in {:.3} s, {} of {} \
+                 loaded ahead)",
                 stats.compiled,
                 stats.compile_time.as_secs_f64(),
                 stats.from_disk,
-                stats.disk_time.as_secs_f64()
+                stats.disk_time.as_secs_f64(),
+                stats.preloaded,
+                loaded
             );
             let detail = json!({"kernels_compiled": stats.compiled,
                 "compile_ms": ms(stats.compile_time), "kernels_from_disk": stats.from_disk,
-                "disk_ms": ms(stats.disk_time)});
+                "disk_ms": ms(stats.disk_time), "kernels_loaded_ahead": loaded,
+                "kernels_used_ahead": stats.preloaded});
             (h, out, gpu.name(), note, detail)
         }
         Err(why) => {

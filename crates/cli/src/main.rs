@@ -83,8 +83,8 @@ fn run(cli: Cli) -> Res<ExitCode> {
     if multi::wanted(&c) {
         return multi::run(&c, &cli.cmd).map(|()| ExitCode::SUCCESS);
     }
-    if cli.cmd.runs_on_a_backend() {
-        opening::open_gpu_early(&c);
+    if let Some(command) = cli.cmd.backend_command() {
+        opening::open_gpu_early(&c, command);
     }
     match cli.cmd {
         Cmd::Bfs {

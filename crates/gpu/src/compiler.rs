@@ -169,7 +169,9 @@ impl Compiler {
         self.dir.as_deref()
     }
 
-    fn identity(&self, src: &str) -> (u64, String) {
+    /// The cache identity of `src` under this compiler: its 64-bit hash (which names the cache
+    /// file) and the full identity line the file holds.
+    pub(crate) fn identity(&self, src: &str) -> (u64, String) {
         let opts = self.options.join(" ");
         let ver = format!("{}.{}", self.version.0, self.version.1);
         let parts: [&[u8]; 3] = [src.as_bytes(), opts.as_bytes(), ver.as_bytes()];
@@ -191,8 +193,17 @@ impl Compiler {
     /// [`GpuError::Compile`] with the key, options, NVRTC log and source when NVRTC rejects
     /// the source; [`GpuError::Nvrtc`] when NVRTC itself fails.
     pub fn compile(&self, key: &KernelKey, src: &str) -> Result<Compiled, GpuError> {
+        self.compile_identified(key, src, self.identity(src))
+    }
+
+    /// [`compile`](Self::compile) with the identity of `src` known.
+    pub(crate) fn compile_identified(
+        &self,
+        key: &KernelKey,
+        src: &str,
+        (h, identity): (u64, String),
+    ) -> Result<Compiled, GpuError> {
         let start = Instant::now();
-        let (h, identity) = self.identity(src);
         let cached = self
             .memory
             .then(|| {
@@ -213,7 +224,7 @@ impl Compiler {
         let file = self
             .dir
             .as_ref()
-            .map(|d| d.join(format!("{}-{h:016x}.cubin", key.name())));
+            .map(|d| d.join(entry_name(&key.name(), h)));
         if let Some(bin) = file.as_deref().and_then(|f| read_entry(f, &identity)) {
             let bin = Arc::new(bin);
             memory_cache()
@@ -298,8 +309,20 @@ fn default_dir() -> Option<PathBuf> {
     }
 }
 
+/// The cache file name of kernel `name` whose identity hashes to `h`.
+pub(crate) fn entry_name(name: &str, h: u64) -> String {
+    format!("{name}-{h:016x}.cubin")
+}
+
 /// Reads a cache file; `None` unless it is complete and made for `identity`.
 fn read_entry(path: &Path, identity: &str) -> Option<Vec<u8>> {
+    read_any_entry(path).and_then(|(id, bin)| (id == identity).then_some(bin))
+}
+
+/// Reads a complete cache file of any identity: the identity line and the CUBIN (a file
+/// named in a kernel profile, whose source is not known yet; the identity is compared when it
+/// is).
+pub(crate) fn read_any_entry(path: &Path) -> Option<(String, Vec<u8>)> {
     let data = std::fs::read(path).ok()?;
     let mut rest = data.as_slice();
     let mut line = || {
@@ -308,18 +331,17 @@ fn read_entry(path: &Path, identity: &str) -> Option<Vec<u8>> {
         rest = &rest[nl + 1..];
         Some(l)
     };
-    if line()? != MAGIC || line()? != identity {
+    if line()? != MAGIC {
         return None;
     }
+    let identity = line()?;
     let len: usize = line()?.parse().ok()?;
     let sum = u64::from_str_radix(&line()?, 16).ok()?;
-    (rest.len() == len && hash64(0, &[rest]) == sum).then(|| rest.to_vec())
+    (rest.len() == len && hash64(0, &[rest]) == sum).then(|| (identity, rest.to_vec()))
 }
 
 /// Writes a cache file through a temporary name and a rename.
 fn write_entry(path: &Path, identity: &str, bin: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().expect("cache files live in a folder");
-    std::fs::create_dir_all(dir)?;
     let mut data = format!(
         "{MAGIC}\n{identity}\n{}\n{:016x}\n",
         bin.len(),
@@ -327,6 +349,14 @@ fn write_entry(path: &Path, identity: &str, bin: &[u8]) -> std::io::Result<()> {
     )
     .into_bytes();
     data.extend_from_slice(bin);
+    write_atomic(path, &data)
+}
+
+/// Writes `data` to `path` through a temporary name in the same folder and a rename, so that
+/// a concurrent reader sees the old file or the new one, never half of one.
+pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().expect("cache files live in a folder");
+    std::fs::create_dir_all(dir)?;
     // Unique per process (pid) and within it (a counter).
     static SEQ: AtomicU64 = AtomicU64::new(0);
     let tmp = dir.join(format!(
@@ -334,7 +364,7 @@ fn write_entry(path: &Path, identity: &str, bin: &[u8]) -> std::io::Result<()> {
         std::process::id(),
         SEQ.fetch_add(1, Ordering::Relaxed)
     ));
-    std::fs::write(&tmp, &data)?;
+    std::fs::write(&tmp, data)?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })

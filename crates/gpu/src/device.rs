@@ -31,6 +31,9 @@ pub struct CompileStats {
     pub disk_time: Duration,
     /// Kernels this process had compiled or read already.
     pub from_memory: usize,
+    /// Kernels loaded ahead of use from a kernel profile ([`crate::GpuBackend::preload_kernels`])
+    /// and used since.
+    pub preloaded: usize,
 }
 
 /// What identifies a loaded kernel: the semiring's type, the kernel, the operator's type.
@@ -44,6 +47,12 @@ pub(crate) struct Device {
     pub name: String,
     pub arch: String,
     funcs: Mutex<HashMap<FuncId, CudaFunction>>,
+    /// Kernels loaded ahead of use ([`Device::preload`]), by cache identity hash: the identity
+    /// line and the function, taken by the first request whose source has that identity.
+    preloaded: Mutex<HashMap<u64, (String, CudaFunction)>>,
+    /// The cache file names of the kernels loaded so far, in order of first use (what a
+    /// kernel profile records).
+    used: Mutex<Vec<String>>,
     stats: Mutex<CompileStats>,
     /// Work counters: kernel launches, host synchronisations, allocations.
     launches: AtomicU64,
@@ -159,6 +168,8 @@ impl Device {
             name,
             arch,
             funcs: Mutex::new(HashMap::new()),
+            preloaded: Mutex::new(HashMap::new()),
+            used: Mutex::new(Vec::new()),
             stats: Mutex::new(CompileStats::default()),
             launches: AtomicU64::new(0),
             syncs: AtomicU64::new(0),
@@ -213,9 +224,42 @@ impl Device {
             return Ok(f.clone());
         }
         let (key, src) = keyed();
-        let c = self.compiler.compile(&key, &src)?;
+        let name = key.name();
+        let identity = self.compiler.identity(&src);
+        self.used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(crate::compiler::entry_name(&name, identity.0));
+        let ready = self
+            .preloaded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&identity.0)
+            .filter(|(id, _)| *id == identity.1);
+        let f = match ready {
+            Some((_, f)) => {
+                lock(&self.stats).preloaded += 1;
+                f
+            }
+            None => self.load(&key, &src, identity)?,
+        };
+        self.funcs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, f.clone());
+        Ok(f)
+    }
+
+    /// Compiles (or reads from a cache) and loads kernel `key` of source `src`.
+    fn load(
+        &self,
+        key: &KernelKey,
+        src: &str,
+        identity: (u64, String),
+    ) -> Result<CudaFunction, GpuError> {
+        let c = self.compiler.compile_identified(key, src, identity)?;
         {
-            let mut st = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+            let mut st = lock(&self.stats);
             match c.origin {
                 Origin::Compiled => {
                     st.compiled += 1;
@@ -233,14 +277,50 @@ impl Device {
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(c.cubin.to_vec()))
             .map_err(|e| driver(format!("load module {name}"), e))?;
-        let f = module
+        module
             .load_function(&name)
-            .map_err(|e| driver(format!("load function {name}"), e))?;
-        self.funcs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, f.clone());
-        Ok(f)
+            .map_err(|e| driver(format!("load function {name}"), e))
+    }
+
+    /// Loads the disk-cache entries `names` (file names, as a kernel profile lists them) ahead
+    /// of use: each CUBIN is read, its module loaded and its function fetched (which the
+    /// driver's lazy loading needs to load the code). Entries that are missing, damaged or
+    /// already loaded are skipped. Returns how many were loaded.
+    pub fn preload(&self, names: &[String]) -> usize {
+        let Some(dir) = self.compiler.cache_dir() else {
+            return 0;
+        };
+        let mut loaded = 0;
+        for file in names {
+            let Some((kernel, h)) = file
+                .strip_suffix(".cubin")
+                .and_then(|f| f.rsplit_once('-'))
+                .and_then(|(k, h)| Some((k, u64::from_str_radix(h, 16).ok()?)))
+            else {
+                continue;
+            };
+            if lock(&self.preloaded).contains_key(&h) {
+                continue;
+            }
+            let Some((identity, bin)) = crate::compiler::read_any_entry(&dir.join(file)) else {
+                continue;
+            };
+            let Ok(f) = self
+                .ctx
+                .load_module(cudarc::nvrtc::Ptx::from_binary(bin))
+                .and_then(|m| m.load_function(kernel))
+            else {
+                continue;
+            };
+            lock(&self.preloaded).insert(h, (identity, f));
+            loaded += 1;
+        }
+        loaded
+    }
+
+    /// The cache file names of the kernels this device loaded, in order of first use.
+    pub fn used_entries(&self) -> Vec<String> {
+        lock(&self.used).clone()
     }
 
     /// Counts a kernel launch.
@@ -362,6 +442,12 @@ impl Device {
 }
 
 /// The bits of `v` as a kernel parameter (zero-extended to 64 bits).
+/// `m` locked, whether or not a thread panicked while holding it (the counters and maps it
+/// guards stay consistent: each update is one insertion or addition).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 pub(crate) fn bits<T: Scalar>(v: T) -> u64 {
     let size = T::TYPE.size_bytes();
     let mask = if size >= 8 {

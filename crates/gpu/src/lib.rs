@@ -38,6 +38,7 @@ pub mod host;
 pub mod nccl;
 mod params;
 mod transfer;
+mod warm;
 // Benchmark peers and timing: not part of the library, built only with the `peers` feature,
 // which the `semigraph` binary and the criterion benches turn on.
 #[cfg(feature = "peers")]

@@ -460,11 +460,61 @@ fn never<T>(_: T) -> bool {
     false
 }
 
+/// A kernel profile saved by one backend loads its kernels in the next (`preload_kernels`):
+/// the same BFS then takes every kernel from the preloaded ones, none compiled or read, and
+/// gives the same result. Without a disk cache nothing is saved or loaded.
+fn kernels_loaded_ahead_from_a_profile() -> Result<(), Failed> {
+    let tag = format!("test-preload-{}", std::process::id());
+    let a = semigraph_formats::generate::kronecker(10, 8, 3)
+        .to_pattern_csr::<semigraph_algos::BfsSemiring, u32>()?;
+    let opts = GraphOptions {
+        pull: true,
+        ..Default::default()
+    };
+    let first = GpuBackend::new()?;
+    let r1 = semigraph_algos::bfs(&Graph::new(&first, &a, opts)?, 0, &Default::default())?;
+    first.save_kernel_profile(&tag)?;
+    let second = GpuBackend::new()?;
+    let loaded = second.preload_kernels(&tag);
+    let r2 = semigraph_algos::bfs(&Graph::new(&second, &a, opts)?, 0, &Default::default())?;
+    assert_eq!(r1, r2);
+    let (st1, st2) = (first.compile_stats(), second.compile_stats());
+    let Some(dir) = second.compiler().cache_dir() else {
+        assert_eq!((loaded, st2.preloaded), (0, 0));
+        return Ok(());
+    };
+    let used = st1.compiled + st1.from_disk + st1.from_memory + st1.preloaded;
+    assert!(used >= 2, "the first BFS loaded {used} kernels");
+    assert_eq!(
+        loaded, used,
+        "every kernel of the first backend loaded ahead"
+    );
+    assert_eq!(
+        (st2.preloaded, st2.compiled, st2.from_disk, st2.from_memory),
+        (used, 0, 0, 0),
+        "the second backend's kernels all came from the profile"
+    );
+    let file = dir
+        .join("profiles")
+        .join(format!("{tag}-{}.txt", second.compiler().arch()));
+    assert_eq!(std::fs::read_to_string(&file)?.lines().count(), used);
+    // An invalid tag is refused, not written outside the cache.
+    assert!(second.save_kernel_profile("../escape").is_err());
+    assert_eq!(second.preload_kernels("../escape"), 0);
+    std::fs::remove_file(&file)?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let needs = Needs::gpu(GpuBackend::new().err().map(|e| e.to_string()));
     let mut h = Harness::new();
     semigraph_testkit::backend_suite::register(&mut h, Some(&needs), GpuBackend::new);
     h.test_needing(&needs, "downloads_arrive_whole", downloads_arrive_whole);
+    h.test_needing(
+        &needs,
+        "kernels_loaded_ahead_from_a_profile",
+        kernels_loaded_ahead_from_a_profile,
+    );
     h.test_needing(
         &needs,
         "concurrent_transfers_arrive_whole",

@@ -121,4 +121,64 @@ impl GpuBackend {
         }
         Ok(())
     }
+
+    /// Loads, ahead of use, the kernels that work tagged `tag` loaded the last times it ran
+    /// in any process ([`save_kernel_profile`](Self::save_kernel_profile)): their CUBINs
+    /// read from the disk cache and loaded on the device, so that the first call of an
+    /// algorithm does not wait for them. Meant to run while something else is under way (the
+    /// CLI runs it on the thread that opens the GPU, while the input is read). A kernel is
+    /// used only when a request's generated source has the cache identity of the file it was
+    /// loaded from; missing, damaged or unused entries cost only their loading. Returns how
+    /// many kernels were loaded (0 without a profile or a disk cache).
+    ///
+    /// # Example
+    /// ```no_run
+    /// use semigraph_gpu::GpuBackend;
+    /// let gpu = GpuBackend::new()?;
+    /// gpu.preload_kernels("my-app-bfs");
+    /// // ... the first BFS, then:
+    /// gpu.save_kernel_profile("my-app-bfs")?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn preload_kernels(&self, tag: &str) -> usize {
+        match self.profile_path(tag) {
+            Some(path) => self.dev.preload(&crate::warm::read_profile(&path)),
+            None => 0,
+        }
+    }
+
+    /// Records the kernels this backend has loaded so far as the profile of `tag` (newest
+    /// first, merged with the profile's earlier entries, at most 48), for
+    /// [`preload_kernels`](Self::preload_kernels) in later processes. Does nothing without a
+    /// disk cache.
+    ///
+    /// # Errors
+    /// `InvalidInput` for a tag other than ASCII letters, digits, `-` and `_`; the error of
+    /// writing the profile file.
+    pub fn save_kernel_profile(&self, tag: &str) -> std::io::Result<()> {
+        let Some(dir) = self.dev.compiler.cache_dir() else {
+            return Ok(());
+        };
+        let path = self.profile_path(tag).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("kernel profile tag {tag:?}: use ASCII letters, digits, '-' and '_'"),
+            )
+        })?;
+        debug_assert!(path.starts_with(dir));
+        let old = crate::warm::read_profile(&path);
+        let names = crate::warm::merge_profile(&self.dev.used_entries(), &old);
+        if names == old {
+            return Ok(());
+        }
+        let mut text = names.join("\n");
+        text.push('\n');
+        crate::compiler::write_atomic(&path, text.as_bytes())
+    }
+
+    /// The profile file of `tag` in the disk cache, if there is a cache and the tag is valid.
+    fn profile_path(&self, tag: &str) -> Option<std::path::PathBuf> {
+        let dir = self.dev.compiler.cache_dir()?;
+        crate::warm::profile_path(dir, tag, &self.dev.arch)
+    }
 }
