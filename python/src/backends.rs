@@ -16,12 +16,40 @@ pub(crate) fn cpu() -> &'static CpuBackend {
     CPU.get_or_init(CpuBackend::new)
 }
 
+/// The kernel profile of the package (see [`GpuBackend::preload_kernels`]): the kernels the
+/// last processes loaded, loaded ahead in the next.
+const PROFILE: &str = "python";
+
 /// The GPU backend, opened on the first call; the reason it cannot be opened otherwise (no
-/// driver, no device, no NVRTC), the same on every later call.
+/// driver, no device, no NVRTC), the same on every later call. Once it is open, a thread loads
+/// the kernels earlier processes used ([`PROFILE`]) while the caller goes on (building its
+/// graph, typically), so that the first algorithm does not wait for them.
 pub(crate) fn gpu() -> Result<&'static GpuBackend, String> {
-    GPU.get_or_init(|| GpuBackend::new().map_err(|e| e.to_string()))
+    let mut opened = false;
+    let g = GPU
+        .get_or_init(|| {
+            opened = true;
+            GpuBackend::new().map_err(|e| e.to_string())
+        })
         .as_ref()
-        .map_err(Clone::clone)
+        .map_err(Clone::clone)?;
+    if opened {
+        // A thread the system refuses only leaves the kernels to load on first use.
+        let _ = std::thread::Builder::new()
+            .name("semigraph-preload".into())
+            .spawn(move || g.preload_kernels(PROFILE));
+    }
+    Ok(g)
+}
+
+/// Records the kernels the GPU backend loaded in this process as the package's profile (at the
+/// interpreter's exit); nothing if the GPU was never opened. A profile that cannot be written
+/// costs the next process time, never a result, so a failure is not reported.
+#[pyfunction]
+pub(crate) fn save_kernel_profile() {
+    if let Some(Ok(g)) = GPU.get() {
+        let _ = g.save_kernel_profile(PROFILE);
+    }
 }
 
 /// Which backend a call runs on.

@@ -29,5 +29,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<graph::Graph>()?;
     m.add_class::<device::DeviceArray>()?;
     errors::register(m)?;
+    // The kernels this process loads are loaded ahead in the next (see `backends::gpu`).
+    m.add_function(wrap_pyfunction!(backends::save_kernel_profile, m)?)?;
+    let save = m.getattr("save_kernel_profile")?;
+    m.py().import("atexit")?.call_method1("register", (save,))?;
     Ok(())
 }
