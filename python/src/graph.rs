@@ -12,7 +12,7 @@ use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
     Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod,
     UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc,
-    pagerank, pagerank_resident, reachability, sssp_choice, triangle_count, triangles_per_vertex,
+    pagerank, pagerank_resident, reachability, sssp_choice_of, triangle_count, triangles_per_vertex,
     wcc, wcc_resident, widest_path,
 };
 use semigraph_formats::Csr;
@@ -296,7 +296,7 @@ impl Graph {
             with_held!(self, h => {
                 let g = &h.weights;
                 let method = match method {
-                    SsspMethod::Auto => sssp_choice(g.backend().kind(), g.csr()),
+                    SsspMethod::Auto => sssp_choice_of(g),
                     m => m,
                 };
                 match method {

@@ -94,6 +94,6 @@ pub use rank::{
 pub use relax::negative_cycle;
 pub use sssp::{
     DeltaGraph, Distance, FIXPOINT_DELTA_FACTOR, ShortestPaths, SsspMethod, auto_delta,
-    bellman_ford, delta_stepping, fixpoint_paths, sssp_choice,
+    bellman_ford, delta_stepping, fixpoint_paths, sssp_choice, sssp_choice_of,
 };
 pub use triangles::{lcc, triangle_count, triangles_per_vertex};

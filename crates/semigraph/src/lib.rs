@@ -55,7 +55,7 @@ pub mod prelude {
     pub use semigraph_algos::{
         Apsp, ApspMethod, ApspOptions, Bfs, BfsOptions, BfsSemiring, DeltaGraph, Direction,
         Distance, ResidentBfs, ShortestPaths, SsspMethod, apsp, bellman_ford, bfs, bfs_multi,
-        bfs_resident, delta_stepping, negative_cycle, reachability, sssp_choice,
+        bfs_resident, delta_stepping, negative_cycle, reachability, sssp_choice, sssp_choice_of,
         transitive_closure, widest_path,
     };
     // The backend's role traits (their methods need them in scope) and the types they speak.

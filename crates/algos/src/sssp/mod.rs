@@ -283,12 +283,42 @@ impl SsspMethod {
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspMethod {
-    let negative = a.vals().iter().any(|&w| w < <D as Number>::ZERO);
-    if negative || kind == BackendKind::Gpu {
+    if kind == BackendKind::Gpu {
+        return SsspMethod::BellmanFord;
+    }
+    let short = crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a));
+    choice_on_cpu(short, &weight_facts(a))
+}
+
+/// [`sssp_choice`] for a graph on its backend, from the weights' smallest value kept with the
+/// graph (found by its first caller; no pass over the weights after that).
+///
+/// ```
+/// use semigraph_algos::{arcs_to_csr, sssp_choice_of, CpuBackend, Graph, GraphOptions, SsspMethod};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// assert_eq!(sssp_choice_of(&g), SsspMethod::Fixpoint);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn sssp_choice_of<B: crate::backend::Backend, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+) -> SsspMethod {
+    if g.backend().kind() == BackendKind::Gpu {
+        return SsspMethod::BellmanFord;
+    }
+    choice_on_cpu(g.short_rows(), &g.value_facts(weight_facts::<D>))
+}
+
+/// The CPU's choice from whether the rows are short and the weights' facts: Bellman-Ford with
+/// a negative weight (or a NaN, which `lowest` reports as `-inf`), the fixpoint on short rows
+/// with positive weights, else delta-stepping.
+fn choice_on_cpu(short_rows: bool, facts: &ValueFacts) -> SsspMethod {
+    if facts.lowest < 0.0 {
         SsspMethod::BellmanFord
-    } else if crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a))
-        && weight_facts(a).lowest > 0.0
-    {
+    } else if short_rows && facts.lowest > 0.0 {
         SsspMethod::Fixpoint
     } else {
         SsspMethod::DeltaStepping
