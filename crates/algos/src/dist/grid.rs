@@ -167,6 +167,30 @@ impl<'c, C: Communicator, S: Semiring> Summa<'c, C, S> {
         self.grid
     }
 
+    /// Step `l`'s exchange of [`gemm`](Self::gemm): the blocks of `A`'s grid column `l` broadcast
+    /// along the grid's rows, and those of `B`'s grid row `l` along its columns, into the
+    /// workspace (nothing on a grid of one rank). `gemm` runs it before each step's products;
+    /// alone, it times what a product moves.
+    ///
+    /// # Errors
+    /// The communicator's.
+    ///
+    /// # Panics
+    /// When a slice does not hold one block per rank, or `l` is not below the grid's side.
+    pub fn exchange(&mut self, l: usize, a: &[DenseOf<C, S>], b: &[DenseOf<C, S>]) -> Result<()> {
+        assert!(
+            l < self.grid.q,
+            "Summa::exchange: step {l} of {}",
+            self.grid.q
+        );
+        if self.comm.ranks() == 1 {
+            return Ok(());
+        }
+        let (rows, cols) = self.grid.step_groups(l);
+        self.comm.broadcast_within::<S>(a, &mut self.a, &rows)?;
+        self.comm.broadcast_within::<S>(b, &mut self.b, &cols)
+    }
+
     /// `C = A (+).(x) B` (`Accum::Replace`) or `C = C (+) A (+).(x) B` (`Accum::Add`), every
     /// matrix given as its blocks (`x[r]` rank `r`'s, `block x block`). `c` must be none of
     /// `a` and `b`.
@@ -190,11 +214,7 @@ impl<'c, C: Communicator, S: Semiring> Summa<'c, C, S> {
             "Summa::gemm: one block per rank"
         );
         for l in 0..grid.q {
-            if k > 1 {
-                let (rows, cols) = grid.step_groups(l);
-                comm.broadcast_within::<S>(a, &mut self.a, &rows)?;
-                comm.broadcast_within::<S>(b, &mut self.b, &cols)?;
-            }
+            self.exchange(l, a, b)?;
             for (r, c) in c.iter_mut().enumerate() {
                 let (i, j) = grid.coords(r);
                 // A rank of column (row) l holds the step's block of A (B) itself.

@@ -467,15 +467,14 @@ fn grid_exchange(comm: &NcclComm, n: usize, runs: usize) -> Res<(Duration, Durat
             .map(|r| Ok(comm.backend(r).dense_filled::<M>(nb, nb, v)?))
             .collect()
     };
-    let (src, mut a, mut b) = (blocks(1)?, blocks(0)?, blocks(0)?);
+    let src = blocks(1)?;
+    let mut summa = dist::Summa::<NcclComm, M>::new(comm, grid)?;
     let mut times = Vec::with_capacity(runs);
     for i in 0..=runs {
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
         let t = Instant::now();
         for l in 0..grid.q() {
-            let (rows, cols) = grid.step_groups(l);
-            comm.broadcast_within::<M>(&src, &mut a, &rows)?;
-            comm.broadcast_within::<M>(&src, &mut b, &cols)?;
+            summa.exchange(l, &src, &src)?;
         }
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
         if i > 0 {
