@@ -48,7 +48,7 @@ pub(crate) struct Device {
     pub arch: String,
     funcs: Mutex<HashMap<FuncId, CudaFunction>>,
     /// Kernels loaded ahead of use ([`Device::preload`]), by cache identity hash: the identity
-    /// line and the function, taken by the first request whose source has that identity.
+    /// line and the function, handed to each request whose source has that identity.
     preloaded: Mutex<HashMap<u64, (String, CudaFunction)>>,
     /// The cache file names of the kernels loaded so far, in order of first use (what a
     /// kernel profile records).
@@ -230,12 +230,11 @@ impl Device {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(crate::compiler::entry_name(&name, identity.0));
-        let ready = self
-            .preloaded
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&identity.0)
-            .filter(|(id, _)| *id == identity.1);
+        // Left in the map: two requests of one source (two types with one CUDA form) share it.
+        let ready = lock(&self.preloaded)
+            .get(&identity.0)
+            .filter(|(id, _)| *id == identity.1)
+            .cloned();
         let f = match ready {
             Some((_, f)) => {
                 lock(&self.stats).preloaded += 1;

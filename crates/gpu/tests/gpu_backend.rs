@@ -486,18 +486,17 @@ fn kernels_loaded_ahead_from_a_profile() -> Result<(), Failed> {
     let used = st1.compiled + st1.from_disk + st1.from_memory + st1.preloaded;
     assert!(used >= 2, "the first BFS loaded {used} kernels");
     assert_eq!(
-        loaded, used,
-        "every kernel of the first backend loaded ahead"
-    );
-    assert_eq!(
         (st2.preloaded, st2.compiled, st2.from_disk, st2.from_memory),
         (used, 0, 0, 0),
         "the second backend's kernels all came from the profile"
     );
+    // One line per kernel file (two requests of one source share a file), each loaded ahead.
     let file = dir
         .join("profiles")
         .join(format!("{tag}-{}.txt", second.compiler().arch()));
-    assert_eq!(std::fs::read_to_string(&file)?.lines().count(), used);
+    let lines = std::fs::read_to_string(&file)?.lines().count();
+    assert!((1..=used).contains(&lines), "{lines} profile lines");
+    assert_eq!(loaded, lines, "every kernel of the profile loaded ahead");
     // An invalid tag is refused, not written outside the cache.
     assert!(second.save_kernel_profile("../escape").is_err());
     assert_eq!(second.preload_kernels("../escape"), 0);
