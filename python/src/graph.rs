@@ -12,8 +12,8 @@ use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
     Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod,
     UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc,
-    pagerank, pagerank_resident, reachability, sssp_choice_of, triangle_count, triangles_per_vertex,
-    wcc, wcc_resident, widest_path,
+    pagerank, pagerank_resident, reachability, sssp_choice_of, triangle_count,
+    triangles_per_vertex, wcc, wcc_resident, widest_path,
 };
 use semigraph_formats::Csr;
 use semigraph_gpu::{GpuBackend, GpuDense};
