@@ -66,6 +66,10 @@ pub enum GpuError {
         /// NCCL's message.
         message: String,
     },
+    /// Input the operation cannot take (arrays of different lengths, an index out of range),
+    /// found before any work.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
     /// A size that does not fit the kernels' 32-bit indices.
     #[error("{what} has {value} elements; the GPU kernels index with u32 (at most {max})")]
     TooLarge {
@@ -90,6 +94,7 @@ impl From<GpuError> for semigraph_algos::Error {
                 needed,
                 available: Some(available),
             },
+            GpuError::InvalidInput(why) => semigraph_algos::Error::InvalidArgument(why),
             e => semigraph_algos::Error::Backend {
                 backend: "gpu",
                 source: Box::new(e),

@@ -520,6 +520,11 @@ kernel_args! {
         rp: IdxIn, ci: IdxIn, av: MatIn, nrows: U64, off: U64In, cursor: U32Out, tk: U64Out,
         tv: ValsOut,
     }
+    /// The parameters of [`Kernel::CooScatter`](crate::codegen::Kernel::CooScatter).
+    CooScatter => CooScatterArgs {
+        src: IdxIn, dst: IdxIn, av: MatIn, m: U64, off: U64In, cursor: U32Out, tk: U64Out,
+        tv: ValsOut,
+    }
     /// The parameters of [`Kernel::ApplyOp`](crate::codegen::Kernel::ApplyOp).
     ApplyOp => ApplyOpArgs { y: ValsOwn, n: U64, mask: Mask, sbits: U64, side: I32 }
     /// The parameters of [`Kernel::EwiseOp`](crate::codegen::Kernel::EwiseOp).

@@ -43,6 +43,9 @@ fn main() -> ExitCode {
             Ok(())
         });
     }
+    h.test_needing(&needs, "csr_from_arcs_equals_the_host_build", || {
+        Ok(csr_from_arcs_cases()?)
+    });
     h.test_needing(&needs, "bfs_pulls_after_a_hub_as_on_the_cpu", || {
         Ok(bfs_after_a_hub()?)
     });
@@ -308,5 +311,102 @@ fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
             return Err(format!("APSP on a grid of {k} ranks: distances differ"));
         }
     }
+    Ok(())
+}
+
+/// `GpuBackend::csr_from_arcs` against the host's COO-to-CSR (without its stored zeros) on
+/// arcs with repeats (combined in list order: floating-point sums bit for bit), rows of every
+/// sort class (a warp's, a block's, a long one), a rectangular matrix, no arcs, a repeat that
+/// sums to zero, arcs without values; and its refusals.
+fn csr_from_arcs_cases() -> Result<(), String> {
+    use semigraph_algos::Objects;
+    use semigraph_formats::{Coo, Csr};
+    use semigraph_semiring::{MinPlus, OrAnd, PlusTimes, Semiring};
+    fn same<S: Semiring>(
+        b: &GpuBackend,
+        (nrows, ncols): (usize, usize),
+        arcs: &[(u32, u32)],
+        vals: Option<&[S::T]>,
+        what: &str,
+    ) -> Result<(), String> {
+        let (src, dst): (Vec<u32>, Vec<u32>) = arcs.iter().copied().unzip();
+        let v: Vec<S::T> = vals.map_or_else(|| vec![S::one(); arcs.len()], <[S::T]>::to_vec);
+        let host: Csr<S> = Coo::<S>::try_from_triplets(nrows, ncols, src.clone(), dst.clone(), v)
+            .map_err(|e| e.to_string())?
+            .to_csr()
+            .without_zeros()
+            .map_err(|e| e.to_string())?;
+        let m = b
+            .csr_from_arcs::<S>((nrows, ncols), &src, &dst, vals)
+            .map_err(|e| format!("{what}: {e}"))?;
+        let got = b.read_matrix(&m).map_err(|e| format!("{what}: {e}"))?;
+        let bits = |c: &Csr<S>| -> Vec<u64> {
+            c.vals()
+                .iter()
+                .map(|x| semigraph_semiring::Scalar::to_bits64(*x))
+                .collect()
+        };
+        if (got.row_ptr(), got.col_idx(), bits(&got))
+            != (host.row_ptr(), host.col_idx(), bits(&host))
+        {
+            return Err(format!("{what}: the device's CSR differs from the host's"));
+        }
+        Ok(())
+    }
+    let b = GpuBackend::new().map_err(|e| e.to_string())?;
+    // Arcs from a fixed generator: many repeats, a row of each sort class.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |k: u64| {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) % k) as u32
+    };
+    let n = 3000usize;
+    let mut arcs: Vec<(u32, u32)> = (0..40_000).map(|_| (next(n as u64), next(200))).collect();
+    arcs.extend((0..5000).map(|_| (7, next(n as u64)))); // a long row (past a block's 2,048)
+    arcs.extend((0..300).map(|_| (11, next(400)))); // a block's row, with repeats
+    arcs.extend([(5, 5), (5, 5), (n as u32 - 1, 0)]); // a self loop twice, the last row
+    let reals: Vec<f64> = (0..arcs.len())
+        .map(|_| f64::from(next(1000)) / 7.0 - 50.0)
+        .collect();
+    let ints: Vec<i32> = (0..arcs.len()).map(|_| next(100) as i32 - 20).collect();
+    same::<PlusTimes<f64>>(&b, (n, n), &arcs, Some(&reals), "plus-times f64")?;
+    same::<MinPlus<i32>>(&b, (n, n), &arcs, Some(&ints), "min-plus i32")?;
+    same::<OrAnd>(&b, (n, n), &arcs, None, "a pattern")?;
+    let wide: Vec<(u32, u32)> = (0..20_000).map(|_| (next(7), next(90_000))).collect();
+    same::<MinPlus<i32>>(&b, (7, 90_000), &wide, None, "7 x 90,000")?;
+    same::<PlusTimes<f64>>(&b, (5, 5), &[], Some(&[]), "no arcs")?;
+    same::<PlusTimes<f64>>(
+        &b,
+        (3, 3),
+        &[(1, 2), (1, 2), (0, 1)],
+        Some(&[1.5, -1.5, 2.0]),
+        "a zero sum",
+    )?;
+    // Refusals, before any work.
+    fn bad<T>(r: Result<T, semigraph_gpu::GpuError>, what: &str) -> Result<(), String> {
+        match r {
+            Err(semigraph_gpu::GpuError::InvalidInput(_)) => Ok(()),
+            Err(e) => Err(format!("{what}: {e}")),
+            Ok(_) => Err(format!("{what}: accepted")),
+        }
+    }
+    bad(
+        b.csr_from_arcs::<OrAnd>((3, 3), &[0, 1], &[1], None),
+        "lengths differ",
+    )?;
+    bad(
+        b.csr_from_arcs::<OrAnd>((3, 3), &[0, 3], &[1, 1], None),
+        "a source past the rows",
+    )?;
+    bad(
+        b.csr_from_arcs::<OrAnd>((3, 2), &[0, 1], &[1, 2], None),
+        "a target past the columns",
+    )?;
+    bad(
+        b.csr_from_arcs::<PlusTimes<f64>>((3, 3), &[0], &[1], Some(&[1.0, 2.0])),
+        "values of another length",
+    )?;
     Ok(())
 }

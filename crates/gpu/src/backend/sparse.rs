@@ -10,6 +10,7 @@
 //! the product (12 to 16 bytes each), checked against free device memory before anything is
 //! allocated.
 
+use rayon::prelude::*;
 use semigraph_algos::MatrixMask;
 
 use super::sizing::Words;
@@ -267,6 +268,107 @@ impl GpuBackend {
             tc.vals = c.vals.clone();
         }
         Ok(t)
+    }
+
+    /// A CSR matrix built on the device from the arcs `src[k] -> dst[k]` of an `nrows x ncols`
+    /// matrix, with values `vals[k]` (`None`: every arc `S::one()`), as
+    /// [`EdgeList::to_csr`](semigraph_formats::EdgeList::to_csr) builds it on the host: each
+    /// row's columns in increasing order, repeated arcs combined with `S::add` in the order
+    /// they are listed. Entries equal to the semiring's zero are dropped, as in every matrix
+    /// the device builds (the host's build keeps stored zeros: its
+    /// [`Csr::without_zeros`](semigraph_formats::Csr::without_zeros) is this matrix).
+    ///
+    /// The arcs are uploaded once, counted by row, placed in their rows by one scatter keyed
+    /// by column and list position, and each row sorted and its repeats combined there (the
+    /// phases of the device transpose and of the sparse products): the host only checks the
+    /// ids.
+    ///
+    /// # Errors
+    /// [`GpuError::InvalidInput`] when `src`, `dst` (and `vals`) differ in length or an id is
+    /// out of range; [`GpuError::TooLarge`] from `2^32` arcs on; [`GpuError::OutOfMemory`]
+    /// (before any allocation) when the arcs, their keyed copies and the result do not fit.
+    ///
+    /// # Complexity
+    /// `O(m)` work for the count and the scatter, each row's sort `O(len log len)`; the arcs
+    /// cross the bus once (8 bytes an arc and the values).
+    pub fn csr_from_arcs<S: Semiring>(
+        &self,
+        (nrows, ncols): (usize, usize),
+        src: &[u32],
+        dst: &[u32],
+        vals: Option<&[S::T]>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let m = src.len();
+        if dst.len() != m || vals.is_some_and(|v| v.len() != m) {
+            return Err(GpuError::InvalidInput(format!(
+                "{m} sources, {} targets and {} values: one of each per arc",
+                dst.len(),
+                vals.map_or(m, <[S::T]>::len)
+            )));
+        }
+        if m > u32::MAX as usize || nrows > u32::MAX as usize || ncols > u32::MAX as usize {
+            return Err(GpuError::TooLarge {
+                what: format!("a {nrows}x{ncols} matrix of {m} arcs"),
+                value: m.max(nrows).max(ncols) as u64,
+                max: u32::MAX as u64,
+            });
+        }
+        let largest = |ids: &[u32]| ids.par_iter().copied().max();
+        for (ids, bound, what) in [(src, nrows, "source"), (dst, ncols, "target")] {
+            if let Some(big) = largest(ids).filter(|&b| b as usize >= bound) {
+                return Err(GpuError::InvalidInput(format!(
+                    "an arc's {what} is {big}, past the {bound} of a {nrows}x{ncols} matrix"
+                )));
+            }
+        }
+        let vb = size_of::<S::T>() as u64;
+        self.dev.check_fits(
+            &format!("a {nrows}x{ncols} matrix built from {m} arcs"),
+            m as u64 * (8 + vb + 8 + vb + 4 + vb) + nrows as u64 * 24,
+        )?;
+        let src_d = self.dev.upload(src, "the arcs' sources")?;
+        let dst_d = self.dev.upload(dst, "the arcs' targets")?;
+        let (av, iso) = match vals {
+            Some(v) => (self.upload_vals::<S>(v, "the arcs' values")?, 0),
+            None => (self.upload_vals::<S>(&[S::one()], "the arcs' value")?, 1),
+        };
+        let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "arcs per row")?;
+        if m > 0 {
+            ColCountArgs {
+                ci: &src_d,
+                nnz: m as u64,
+                cnt: &mut cnt,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::ColCount)?,
+                cfg_stride(m as u64),
+            )?;
+        }
+        let (off, _) = self.offsets_dev(Words::Narrow(&cnt), nrows)?;
+        let mut cursor = self.dev.zeros::<u32>(nrows.max(1), "row cursors")?;
+        let mut tk = self.dev.uninit::<u64>(m.max(1), "keyed arcs")?;
+        let mut tv = self.uninit_vals::<S>(m.max(1), "keyed values")?;
+        if m > 0 {
+            CooScatterArgs {
+                src: &src_d,
+                dst: &dst_d,
+                av: MatValsArg { buf: &av, iso },
+                m: m as u64,
+                off: &off,
+                cursor: &mut cursor,
+                tk: &mut tk,
+                tv: &mut tv,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::CooScatter)?,
+                cfg_stride(m as u64),
+            )?;
+        }
+        drop((src_d, dst_d, av, cursor));
+        let kept = self.sort_segments::<S>(nrows, &off, &mut tk, &mut tv, &cnt)?;
+        self.gather_segments(nrows, ncols, &off, &kept, &tk, &tv)
     }
 
     /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.

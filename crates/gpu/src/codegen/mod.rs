@@ -129,6 +129,9 @@ pub enum Kernel {
     ColCount,
     /// Phase 2: each entry to its column's segment.
     ColScatter,
+    /// A CSR matrix from arcs (after [`Kernel::ColCount`] over their sources): each arc to its
+    /// row's segment, keyed by column and list position.
+    CooScatter,
     /// Several relaxation steps of a small frontier in one launch of one block.
     QueueRelaxLoop,
     /// Several relaxation steps in one cooperative launch, grid-wide barriers between phases.
@@ -191,7 +194,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 69] = [
+    pub const ALL: [Kernel; 70] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -242,6 +245,7 @@ impl Kernel {
         Kernel::SortRowsLong,
         Kernel::ColCount,
         Kernel::ColScatter,
+        Kernel::CooScatter,
         Kernel::ApplyOp,
         Kernel::EwiseOp,
         Kernel::ScatterOp,
@@ -316,6 +320,7 @@ impl Kernel {
             Kernel::GatherRows => ("gather_rows", "csr", "base"),
             Kernel::ColCount => ("col_count", "csr", "base"),
             Kernel::ColScatter => ("col_scatter", "csr", "base"),
+            Kernel::CooScatter => ("coo_scatter", "coo", "base"),
             Kernel::ApplyOp => ("apply", "vec", "op"),
             Kernel::EwiseOp => ("ewise", "vec", "op"),
             Kernel::ScatterOp => ("scatter", "vec", "op"),

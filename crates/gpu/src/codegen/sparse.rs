@@ -272,6 +272,21 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::CooScatter => {
+            r#"// Each arc k (src[k] -> dst[k], value av[k]) to row src[k]'s segment, from off[src[k]] on (the
+// place within the segment from an atomic cursor, zero at the start): key dst[k] << 32 | k
+// (m < 2^32), so that a row sorted by key has its columns in order and repeated arcs in the
+// order they are listed.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long k = sg_gid(); k < m; k += sg_nthreads()) {
+        sg_idx_t i = src[k];
+        unsigned long long p = off[i] + atomicAdd(&cursor[i], 1u);
+        tk[p] = ((unsigned long long)dst[k] << 32) | k;
+        tv[p] = av[k];
+    }
+}
+"#
+        }
         Kernel::SortRowsBlock => {
             r#"// As [`Kernel::SortRows`] for the rows listed in `rows` (count[0] of them, at most
 // SG_SORT_CAP values each), a block per row: a bitonic sort of the keyed values in shared memory, then the values of
