@@ -215,21 +215,13 @@ impl Device {
         id: FuncId,
         keyed: impl FnOnce() -> (KernelKey, String),
     ) -> Result<CudaFunction, GpuError> {
-        if let Some(f) = self
-            .funcs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&id)
-        {
+        if let Some(f) = lock(&self.funcs).get(&id) {
             return Ok(f.clone());
         }
         let (key, src) = keyed();
         let name = key.name();
         let identity = self.compiler.identity(&src);
-        self.used
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(crate::compiler::entry_name(&name, identity.0));
+        lock(&self.used).push(crate::compiler::entry_name(&name, identity.0));
         // Left in the map: two requests of one source (two types with one CUDA form) share it.
         let ready = lock(&self.preloaded)
             .get(&identity.0)
@@ -242,10 +234,7 @@ impl Device {
             }
             None => self.load(&key, &src, identity)?,
         };
-        self.funcs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, f.clone());
+        lock(&self.funcs).insert(id, f.clone());
         Ok(f)
     }
 
@@ -440,13 +429,13 @@ impl Device {
     }
 }
 
-/// The bits of `v` as a kernel parameter (zero-extended to 64 bits).
 /// `m` locked, whether or not a thread panicked while holding it (the counters and maps it
 /// guards stay consistent: each update is one insertion or addition).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The bits of `v` as a kernel parameter (zero-extended to 64 bits).
 pub(crate) fn bits<T: Scalar>(v: T) -> u64 {
     let size = T::TYPE.size_bytes();
     let mask = if size >= 8 {
