@@ -1,8 +1,10 @@
-//! Sparse x sparse products and matrix transposes on the device, and reading a matrix back.
+//! Sparse x sparse products, matrix transposes and CSR matrices from arcs on the device, and
+//! reading a matrix back.
 //!
-//! Both build their output the same way: each output row's values are written to a segment of
-//! a temporary array, keyed by column (and, for a product, by the term's position, so that the
-//! terms of one column combine in increasing `k`, as on the CPU); each row's segment is sorted
+//! All three build their output the same way: each output row's values are written to a
+//! segment of a temporary array, keyed by column (and, for a product, by the term's position,
+//! so that the terms of one column combine in increasing `k`, as on the CPU; for arcs, by their
+//! place in the list, so that repeated arcs combine in list order); each row's segment is sorted
 //! (by a thread, or by a block in shared memory), equal columns combined and the zeros
 //! dropped; the row pointers are scanned on the device from the row lengths, and a last kernel
 //! gathers the rows into CSR arrays. Offsets and row classes are found on the device too
