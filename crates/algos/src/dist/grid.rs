@@ -85,7 +85,7 @@ impl Grid {
     /// For step `l` of SUMMA, the broadcasts along the grid's rows (each row's rank at
     /// column `l` to the rest of its row) and along its columns (each column's rank at row
     /// `l` to the rest of its column), as [`Communicator::broadcast_within`]'s groups.
-    pub fn step_groups(&self, l: usize) -> (Vec<Group>, Vec<Group>) {
+    fn step_groups(&self, l: usize) -> (Vec<Group>, Vec<Group>) {
         let q = self.q;
         let rows = (0..q)
             .map(|i| (self.rank(i, l), (0..q).map(|j| self.rank(i, j)).collect()))
