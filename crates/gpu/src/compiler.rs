@@ -314,6 +314,13 @@ pub(crate) fn entry_name(name: &str, h: u64) -> String {
     format!("{name}-{h:016x}.cubin")
 }
 
+/// The kernel name and identity hash of a cache file name made by [`entry_name`]; `None` for
+/// any other name.
+pub(crate) fn parse_entry_name(file: &str) -> Option<(&str, u64)> {
+    let (name, h) = file.strip_suffix(".cubin")?.rsplit_once('-')?;
+    Some((name, u64::from_str_radix(h, 16).ok()?))
+}
+
 /// Reads a cache file; `None` unless it is complete and made for `identity`.
 fn read_entry(path: &Path, identity: &str) -> Option<Vec<u8>> {
     read_any_entry(path).and_then(|(id, bin)| (id == identity).then_some(bin))
@@ -435,6 +442,18 @@ pub fn check_cuda<S: semigraph_semiring::Semiring>() -> Result<(), GpuError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entry_names_decode() {
+        let name = entry_name("sg__relax__queue__hops__u32__u32__async", 0xfeed_beef);
+        assert_eq!(
+            parse_entry_name(&name),
+            Some(("sg__relax__queue__hops__u32__u32__async", 0xfeed_beef))
+        );
+        for bad in ["k.cubin", "k-zz.cubin", "k-12.txt", ""] {
+            assert_eq!(parse_entry_name(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn cache_entries_round_trip_and_reject_damage() {

@@ -280,11 +280,7 @@ impl Device {
         };
         let mut loaded = 0;
         for file in names {
-            let Some((kernel, h)) = file
-                .strip_suffix(".cubin")
-                .and_then(|f| f.rsplit_once('-'))
-                .and_then(|(k, h)| Some((k, u64::from_str_radix(h, 16).ok()?)))
-            else {
+            let Some((kernel, h)) = crate::compiler::parse_entry_name(file) else {
                 continue;
             };
             if lock(&self.preloaded).contains_key(&h) {
