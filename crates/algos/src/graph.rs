@@ -119,14 +119,72 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// [`Error::InvalidArgument`] if `a` is not square; format and memory errors of the
     /// backend.
     pub fn new(backend: &'b B, a: &'b Csr<S>, opts: GraphOptions) -> Result<Self> {
-        if a.nrows() != a.ncols() {
-            return Err(Error::InvalidArgument(format!(
-                "an adjacency matrix must be square, this one is {}x{}",
-                a.nrows(),
-                a.ncols()
-            )));
-        }
+        check_square(a.nrows(), a.ncols())?;
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
+        Graph::around(backend, Host::Borrowed(a), push, opts)
+    }
+
+    /// A graph of `n` vertices from its arcs `src[k] -> dst[k]` with weights `vals[k]`
+    /// (`None`: every arc `S::one()`), repeated arcs combined with `S::add` in list order
+    /// and arcs whose weight is the zero dropped (as [`Csr::try_from_arcs`] and
+    /// [`Csr::without_zeros`]); the graph owns its host CSR. A GPU builds `A` where it is
+    /// used ([`Objects::matrix_from_arcs`](crate::Objects::matrix_from_arcs): the arcs
+    /// cross the bus once, the sort runs on the device) and its host CSR is read back from
+    /// it; other backends build the CSR on the host and upload it as [`Graph::new`]. The
+    /// pull matrix as [`Graph::new`].
+    ///
+    /// # Arguments
+    /// * `n`: the vertices (ids `0..n`).
+    /// * `src`, `dst`, `vals`: one entry per arc.
+    ///
+    /// # Returns
+    /// The graph; [`Graph::csr`] is the CSR built.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] or [`Error::Format`] when the arrays differ in length or an
+    /// arc leaves `0..n`; memory errors of the host or the backend, before allocating.
+    ///
+    /// # Complexity
+    /// `O(m + n)` work for `m` arcs and each row's sort, on the backend.
+    ///
+    /// ```
+    /// use semigraph_algos::{Graph, GraphOptions, CpuBackend, bellman_ford};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let g = Graph::<_, MinPlus<i32>>::from_arcs(&b, 3, &[0, 1, 0], &[1, 2, 2], Some(&[4, 1, 9]),
+    ///     GraphOptions::default())?;
+    /// assert_eq!(bellman_ford(&g, 0)?.distance(2), Some(5));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn from_arcs(
+        backend: &'b B,
+        n: usize,
+        src: &[u32],
+        dst: &[u32],
+        vals: Option<&[S::T]>,
+        opts: GraphOptions,
+    ) -> Result<Self> {
+        let (a, push) = if backend.kind() == crate::backend::BackendKind::Gpu {
+            let push = backend.matrix_from_arcs((n, n), src, dst, vals)?;
+            (backend.read_matrix(&push)?, push)
+        } else {
+            let a = Csr::try_from_arcs(n, n, src, dst, vals)?.without_zeros()?;
+            let push = backend.matrix(&a, Format::Csr, &opts.convert)?;
+            (a, push)
+        };
+        Graph::around(backend, Host::Owned(Arc::new(a)), push, opts)
+    }
+
+    /// The graph of `push` (`A` on the backend) and `host` (`A` on the host): the pull matrix
+    /// built as `opts` asks.
+    fn around(
+        backend: &'b B,
+        host: Host<'b, S>,
+        push: B::Matrix<S>,
+        opts: GraphOptions,
+    ) -> Result<Self> {
+        let a = host.get();
         let mut undirected = false;
         let pull = if opts.pull {
             // The pull format from the statistics of `A^T` read off `A` (no host transpose);
@@ -166,12 +224,13 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         } else {
             None
         };
+        let (n, nnz, max_out) = (a.nrows(), a.nnz(), longest_row(a.row_ptr()));
         Ok(Graph {
             backend,
-            host: Host::Borrowed(a),
-            n: a.nrows(),
-            nnz: a.nnz(),
-            max_out: longest_row(a.row_ptr()),
+            host,
+            n,
+            nnz,
+            max_out,
             push,
             pull,
             undirected,
@@ -192,10 +251,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// The host CSR the graph was built from; for a view or pattern, that CSR seen the same
     /// way, made on first call (the backend's matrices are never read back).
     pub fn csr(&self) -> &Csr<S> {
-        match &self.host {
-            Host::Borrowed(a) => a,
-            Host::Derived { cell, make } => cell.get_or_init(|| make()),
-        }
+        self.host.get()
     }
 
     /// A way to make this graph's host CSR, for views of it.
@@ -204,6 +260,10 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             Host::Borrowed(a) => {
                 let a: &'b Csr<S> = a;
                 Arc::new(move || a.clone())
+            }
+            Host::Owned(a) => {
+                let a = a.clone();
+                Arc::new(move || (*a).clone())
             }
             Host::Derived { make, .. } => make.clone(),
         }
@@ -371,11 +431,34 @@ fn longest_row(row_ptr: &[u32]) -> usize {
 enum Host<'b, S: Semiring> {
     /// The CSR the graph was built from.
     Borrowed(&'b Csr<S>),
+    /// The CSR the graph built ([`Graph::from_arcs`]), shared with its views.
+    Owned(Arc<Csr<S>>),
     /// Made on first use (views and patterns).
     Derived {
         cell: OnceLock<Csr<S>>,
         make: Maker<'b, S>,
     },
+}
+
+impl<S: Semiring> Host<'_, S> {
+    /// The host CSR (a view's made now if it was not).
+    fn get(&self) -> &Csr<S> {
+        match self {
+            Host::Borrowed(a) => a,
+            Host::Owned(a) => a,
+            Host::Derived { cell, make } => cell.get_or_init(|| make()),
+        }
+    }
+}
+
+/// Refuses a matrix that is not square as an adjacency matrix.
+fn check_square(nrows: usize, ncols: usize) -> Result<()> {
+    if nrows != ncols {
+        return Err(Error::InvalidArgument(format!(
+            "an adjacency matrix must be square, this one is {nrows}x{ncols}"
+        )));
+    }
+    Ok(())
 }
 
 /// A CSR adjacency matrix with `n` vertices from `(tail, head, weight)` arcs; duplicate arcs

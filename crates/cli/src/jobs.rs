@@ -96,8 +96,9 @@ pub(crate) trait Job {
     /// The graph file the job reads: its errors are reported as `FILE: message`.
     fn file(&self) -> &std::path::Path;
     /// What needs no backend (the host CSR), done before [`dispatch`] waits for the GPU that
-    /// is opening meanwhile (`opening::open_gpu_early`).
-    fn prepare(&mut self) -> Res<()> {
+    /// is opening meanwhile (`opening::open_gpu_early`); `gpu`: the job may run on a GPU
+    /// (`--backend` is not `cpu`), which may build what it needs itself.
+    fn prepare(&mut self, _gpu: bool) -> Res<()> {
         Ok(())
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)>;
@@ -156,7 +157,8 @@ fn named(file: &std::path::Path, e: CliError) -> CliError {
 /// header and, unless `--quiet`, on stderr.
 pub(crate) fn dispatch<J: Job>(c: &Common, mut job: J) -> Res<(Lines, J::Out)> {
     let file = job.file().to_path_buf();
-    job.prepare().map_err(|e| named(&file, e))?;
+    job.prepare(c.backend != BackendChoice::Cpu)
+        .map_err(|e| named(&file, e))?;
     let waiting = Instant::now();
     let opened = crate::opening::open_gpu(c)?;
     let waited = waiting.elapsed();

@@ -67,30 +67,42 @@ impl Job for KernelJob<'_> {
     fn file(&self) -> &std::path::Path {
         self.file
     }
-    fn prepare(&mut self) -> Res<()> {
+    fn prepare(&mut self, gpu: bool) -> Res<()> {
+        // A GPU builds the CSR from the arcs itself (`Graph::from_arcs`).
+        if gpu {
+            return Ok(());
+        }
         self.csr.build(self.file, self.g)
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Values)> {
         // Every kernel reads A^T (PageRank's pulls, the others' undirected graph): built with
         // the graph, on the host.
         let pull = true;
+        // On a GPU the CSR is built on the device from the arcs, elsewhere on the host.
+        let on_device = b.kind() == semigraph_algos::BackendKind::Gpu
+            && !self.csr.is_built()
+            && self.g.nrows == self.g.ncols;
         plan(
             b,
             self.g,
             size_of::<f64>(),
             (pull, false),
-            self.csr.is_built(),
+            self.csr.is_built() || on_device,
         )?;
-        let (a, _) = self.csr.take(self.file, self.g)?;
+        let prepared = match on_device {
+            true => None,
+            false => Some(self.csr.take(self.file, self.g)?),
+        };
+        let opts = GraphOptions {
+            pull,
+            ..Default::default()
+        };
         let t0 = Instant::now();
-        let gr = Graph::new(
-            b,
-            &a,
-            GraphOptions {
-                pull,
-                ..Default::default()
-            },
-        )?;
+        let g = self.g;
+        let gr = match &prepared {
+            Some((a, _)) => Graph::new(b, a, opts)?,
+            None => Graph::from_arcs(b, g.nrows, &g.src, &g.dst, None, opts)?,
+        };
         let build = t0.elapsed();
         let t1 = Instant::now();
         let mut lines = Vec::new();
@@ -150,7 +162,7 @@ impl Job for KernelJob<'_> {
         };
         let run = t1.elapsed();
         crate::process::keep_until_exit(gr);
-        crate::process::keep_until_exit(a);
+        crate::process::keep_until_exit(prepared);
         lines.push(Field::with(
             "time",
             format!(

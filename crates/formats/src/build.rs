@@ -54,6 +54,80 @@ pub(crate) fn keyed_bytes(rows: usize, m: usize, i: u64, entry: u64) -> u64 {
         .saturating_add(placing.max(m.saturating_mul(entry)))
 }
 
+impl<S: Semiring, I: Index> Csr<S, I> {
+    /// The `nrows x ncols` CSR matrix of the arcs `src[k] -> dst[k]` with values `vals[k]`
+    /// (`None`: every arc `S::one()`): each row's columns in increasing order, repeated arcs
+    /// combined with `S::add` in the order they are listed, stored zeros kept (as
+    /// [`EdgeList::to_csr`](crate::EdgeList::to_csr)). Built on every core; the result does
+    /// not depend on the thread count.
+    ///
+    /// # Errors
+    /// [`FormatError::InvalidStructure`] when the arrays differ in length or an arc lies
+    /// outside the matrix (naming the first); [`FormatError::OutOfMemory`] before allocating
+    /// when the build's peak ([`csr_build_bytes`]) does not fit.
+    ///
+    /// # Complexity
+    /// `O(m + nrows)` work for `m` arcs, plus each row's sort.
+    ///
+    /// ```
+    /// use semigraph_formats::Csr;
+    /// use semigraph_semiring::MinPlus;
+    /// let a = Csr::<MinPlus<i32>>::try_from_arcs(2, 3, &[1, 0, 1], &[2, 1, 2], Some(&[5, 4, 3]))?;
+    /// assert_eq!(a.iter().collect::<Vec<_>>(), vec![(0, 1, 4), (1, 2, 3)]);
+    /// # Ok::<(), semigraph_formats::FormatError>(())
+    /// ```
+    pub fn try_from_arcs(
+        nrows: usize,
+        ncols: usize,
+        src: &[u32],
+        dst: &[u32],
+        vals: Option<&[S::T]>,
+    ) -> Result<Self, FormatError> {
+        if dst.len() != src.len() || vals.is_some_and(|v| v.len() != src.len()) {
+            return Err(FormatError::InvalidStructure {
+                format: crate::Format::Coo,
+                reason: "sources, targets and values differ in length".into(),
+            });
+        }
+        check_arcs(nrows, ncols, src, dst)?;
+        match vals {
+            Some(v) => csr_from_arcs(nrows, ncols, src, dst, |k| Ok(v[k])),
+            None => csr_from_arcs(nrows, ncols, src, dst, |_| Ok(S::one())),
+        }
+    }
+}
+
+/// Checks every arc `src[k] -> dst[k]` lies inside `nrows x ncols`, naming the first that
+/// does not.
+pub(crate) fn check_arcs(
+    nrows: usize,
+    ncols: usize,
+    src: &[u32],
+    dst: &[u32],
+) -> Result<(), FormatError> {
+    // Pieces on every core, each by its largest ids (a loop the compiler vectorises; an
+    // arc at a time through `find_first` took 0.5 s for 67 M arcs on 2 cores), then the
+    // first bad arc of the first bad piece.
+    const PIECE: usize = 1 << 16;
+    let out = |k: usize| src[k] as usize >= nrows || dst[k] as usize >= ncols;
+    let top = |v: &[u32]| v.iter().fold(0, |m, &x| m.max(x)) as usize;
+    let bad = src
+        .par_chunks(PIECE)
+        .zip(dst.par_chunks(PIECE))
+        .position_first(|(s, d)| top(s) >= nrows || top(d) >= ncols)
+        .and_then(|p| (p * PIECE..src.len()).find(|&k| out(k)));
+    if let Some(k) = bad {
+        return Err(FormatError::InvalidStructure {
+            format: crate::Format::Coo,
+            reason: format!(
+                "arc {k} ({} -> {}) outside {nrows} x {ncols}",
+                src[k], dst[k]
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// The CSR matrix of the arcs `src[k] -> dst[k]` with values `value(k)`: rows sorted by
 /// column, repeated arcs combined with `S::add` in the order they are listed.
 ///

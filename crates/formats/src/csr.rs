@@ -230,7 +230,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     /// # Ok::<(), semigraph_formats::FormatError>(())
     /// ```
     pub fn without_zeros(self) -> Result<Csr<S, I>, FormatError> {
-        if !self.vals.iter().any(|v| S::is_zero(*v)) {
+        if !self.vals.par_iter().any(|v| S::is_zero(*v)) {
             return Ok(self);
         }
         let mut rp = Vec::with_capacity(self.nrows + 1);

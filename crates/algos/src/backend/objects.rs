@@ -100,6 +100,37 @@ pub trait Objects: Send + Sync {
         format: Format,
         opts: &ConvertOptions,
     ) -> Result<Self::Matrix<S>>;
+    /// A CSR matrix of `nrows x ncols` from the arcs `src[k] -> dst[k]` with values `vals[k]`
+    /// (`None`: every arc `S::one()`; `GrB_Matrix_build`): each row's columns in increasing
+    /// order, repeated arcs combined with `S::add` in list order, entries equal to the zero
+    /// dropped. The default builds the CSR on the host
+    /// ([`Csr::try_from_arcs`]) and hands it to [`Objects::matrix`]; a GPU builds it where it
+    /// is used (the arcs cross the bus once, the sort runs on the device).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) or
+    /// [`Error::Format`](crate::Error::Format) when the arrays differ in length or an arc
+    /// lies outside the matrix; memory errors, refused before allocating.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let m = b.matrix_from_arcs::<MinPlus<i32>>((2, 3), &[1, 0, 1], &[2, 1, 2], Some(&[5, 4, 3]))?;
+    /// assert_eq!(b.read_matrix(&m)?.iter().collect::<Vec<_>>(), vec![(0, 1, 4), (1, 2, 3)]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn matrix_from_arcs<S: Semiring>(
+        &self,
+        (nrows, ncols): (usize, usize),
+        src: &[u32],
+        dst: &[u32],
+        vals: Option<&[S::T]>,
+    ) -> Result<Self::Matrix<S>> {
+        let a = Csr::<S>::try_from_arcs(nrows, ncols, src, dst, vals)?.without_zeros()?;
+        self.matrix(&a, Format::Csr, &ConvertOptions::default())
+    }
     /// Shape, entry count and format of `a`.
     ///
     /// ```

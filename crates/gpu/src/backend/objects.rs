@@ -37,6 +37,16 @@ impl Objects for GpuBackend {
         Ok(self.dev.sync()?)
     }
 
+    fn matrix_from_arcs<S: Semiring>(
+        &self,
+        shape: (usize, usize),
+        src: &[u32],
+        dst: &[u32],
+        vals: Option<&[S::T]>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        Ok(self.csr_from_arcs(shape, src, dst, vals)?)
+    }
+
     fn matrix<S: Semiring>(
         &self,
         a: &Csr<S>,

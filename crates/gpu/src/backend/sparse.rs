@@ -27,6 +27,16 @@ const BLOCK_ROW: u32 = 2048;
 /// a row's width).
 const LONG_BLOCKS: usize = 528;
 
+/// The temporary a scatter writes each output row's entries to ([`GpuBackend::csr_from_scatter`]):
+/// row `i`'s segment starts at `off[i]`, `cursor[i]` counts the entries placed there, `tk`
+/// and `tv` hold their keys and values.
+struct Segments<'a> {
+    off: &'a CudaSlice<u64>,
+    cursor: &'a mut CudaSlice<u32>,
+    tk: &'a mut CudaSlice<u64>,
+    tv: &'a mut CudaSlice<u8>,
+}
+
 impl GpuBackend {
     /// [`Products::spgemm`] on the device (`b_t`: `b` holds `B^T`).
     pub(super) fn spgemm_dev<S: Semiring>(
@@ -231,45 +241,27 @@ impl GpuBackend {
             &format!("the transpose of a {m}x{n} matrix"),
             nnz as u64 * (8 + 2 * size_of::<S::T>() as u64 + 4),
         )?;
-        let mut cnt = self.dev.zeros::<u32>(n.max(1), "transpose column counts")?;
-        if nnz > 0 {
-            let f = self.dev.func::<S>(Kernel::ColCount)?;
-            ColCountArgs {
-                ci: &c.ci,
-                nnz: nnz as u64,
-                cnt: &mut cnt,
+        let scatter = |s: Segments<'_>| {
+            if m == 0 {
+                return Ok(());
             }
-            .launch(&self.dev, &f, cfg_stride(nnz as u64))?;
-        }
-        let (offd, _) = self.offsets_dev(Words::Narrow(&cnt), n)?;
-        let mut cursor = self.dev.zeros::<u32>(n.max(1), "transpose cursors")?;
-        let mut tk = self.dev.uninit::<u64>(nnz.max(1), "transpose keys")?;
-        let mut tv = self.uninit_vals::<S>(nnz.max(1), "transpose values")?;
-        if m > 0 && nnz > 0 {
-            let f = self.dev.func::<S>(Kernel::ColScatter)?;
             ColScatterArgs {
                 rp: &c.rp,
                 ci: &c.ci,
                 av: c.vals.arg(),
                 nrows: m as u64,
-                off: &offd,
-                cursor: &mut cursor,
-                tk: &mut tk,
-                tv: &mut tv,
+                off: s.off,
+                cursor: s.cursor,
+                tk: s.tk,
+                tv: s.tv,
             }
-            .launch(&self.dev, &f, cfg_stride(m as u64))?;
-        }
-        let sorted = self.sort_segments::<S>(n, &offd, &mut tk, &mut tv, &cnt)?;
-        let mut t = self.gather_segments(n, m, &offd, &sorted, &tk, &tv)?;
-        // The transpose of an iso-valued matrix is one, of the same value (unless the value
-        // is the zero, whose entries the sort dropped).
-        if let Storage::Csr(tc) = &mut t.storage
-            && c.vals.iso
-            && t.info.nnz == nnz
-        {
-            tc.vals = c.vals.clone();
-        }
-        Ok(t)
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::ColScatter)?,
+                cfg_stride(m as u64),
+            )
+        };
+        self.csr_from_scatter((n, m), (&c.ci, nnz), scatter, Some((&c.vals, false)))
     }
 
     /// A CSR matrix built on the device from the arcs `src[k] -> dst[k]` of an `nrows x ncols`
@@ -278,7 +270,9 @@ impl GpuBackend {
     /// row's columns in increasing order, repeated arcs combined with `S::add` in the order
     /// they are listed. Entries equal to the semiring's zero are dropped, as in every matrix
     /// the device builds (the host's build keeps stored zeros: its
-    /// [`Csr::without_zeros`](semigraph_formats::Csr::without_zeros) is this matrix).
+    /// [`Csr::without_zeros`](semigraph_formats::Csr::without_zeros) is this matrix). Without
+    /// values and without repeated arcs the matrix holds one value for all (as an uploaded
+    /// pattern does).
     ///
     /// The arcs are uploaded once, counted by row, placed in their rows by one scatter keyed
     /// by column and list position, and each row sorted and its repeats combined there (the
@@ -330,47 +324,88 @@ impl GpuBackend {
         )?;
         let src_d = self.dev.upload(src, "the arcs' sources")?;
         let dst_d = self.dev.upload(dst, "the arcs' targets")?;
-        let (av, iso) = match vals {
-            Some(v) => (self.upload_vals::<S>(v, "the arcs' values")?, 0),
-            None => (self.upload_vals::<S>(&[S::one()], "the arcs' value")?, 1),
+        let av = match vals {
+            Some(v) => DevVals::full(self.upload_vals::<S>(v, "the arcs' values")?, false),
+            None => DevVals {
+                buf: Arc::new(self.upload_vals::<S>(&[S::one()], "the arcs' value")?),
+                iso: true,
+                zero_free: !S::is_zero(S::one()),
+            },
         };
-        let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "arcs per row")?;
-        if m > 0 {
-            ColCountArgs {
-                ci: &src_d,
-                nnz: m as u64,
-                cnt: &mut cnt,
-            }
-            .launch(
-                &self.dev,
-                &self.dev.func::<S>(Kernel::ColCount)?,
-                cfg_stride(m as u64),
-            )?;
-        }
-        let (off, _) = self.offsets_dev(Words::Narrow(&cnt), nrows)?;
-        let mut cursor = self.dev.zeros::<u32>(nrows.max(1), "row cursors")?;
-        let mut tk = self.dev.uninit::<u64>(m.max(1), "keyed arcs")?;
-        let mut tv = self.uninit_vals::<S>(m.max(1), "keyed values")?;
-        if m > 0 {
+        let scatter = |s: Segments<'_>| {
             CooScatterArgs {
                 src: &src_d,
                 dst: &dst_d,
-                av: MatValsArg { buf: &av, iso },
+                av: av.arg(),
                 m: m as u64,
-                off: &off,
-                cursor: &mut cursor,
-                tk: &mut tk,
-                tv: &mut tv,
+                off: s.off,
+                cursor: s.cursor,
+                tk: s.tk,
+                tv: s.tv,
             }
             .launch(
                 &self.dev,
                 &self.dev.func::<S>(Kernel::CooScatter)?,
                 cfg_stride(m as u64),
+            )
+        };
+        // Repeats of one value that `add` leaves as it is (a pattern's `or`, `min`) keep it.
+        let one = S::one();
+        let same = bits(S::add(one, one)) == bits(one);
+        self.csr_from_scatter((nrows, ncols), (&src_d, m), scatter, Some((&av, same)))
+    }
+
+    /// The phases every build of a CSR matrix from scattered entries shares (the transpose,
+    /// the build from arcs): each output row's entries counted from `rows` (an entry's output
+    /// row, one word for each of the `entries`), the segment offsets scanned, `scatter` writing each entry's
+    /// key (`column << 32 | position`) and value to its row's segment, the rows sorted and
+    /// combined ([`GpuBackend::sort_segments`]) and gathered. `iso`: the values of the input
+    /// when they are one for all, and whether entries of that value combine into it: kept
+    /// for the output when they do, or when no entry was combined or dropped.
+    fn csr_from_scatter<S: Semiring>(
+        &self,
+        (nrows, ncols): (usize, usize),
+        (rows, entries): (&CudaSlice<u32>, usize),
+        scatter: impl FnOnce(Segments<'_>) -> Result<(), GpuError>,
+        iso: Option<(&DevVals, bool)>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let mut cnt = self.dev.zeros::<u32>(nrows.max(1), "entries per row")?;
+        if entries > 0 {
+            ColCountArgs {
+                ci: rows,
+                nnz: entries as u64,
+                cnt: &mut cnt,
+            }
+            .launch(
+                &self.dev,
+                &self.dev.func::<S>(Kernel::ColCount)?,
+                cfg_stride(entries as u64),
             )?;
         }
-        drop((src_d, dst_d, av, cursor));
+        let (off, _) = self.offsets_dev(Words::Narrow(&cnt), nrows)?;
+        let mut cursor = self.dev.zeros::<u32>(nrows.max(1), "row cursors")?;
+        let mut tk = self.dev.uninit::<u64>(entries.max(1), "keyed entries")?;
+        let mut tv = self.uninit_vals::<S>(entries.max(1), "keyed values")?;
+        if entries > 0 {
+            scatter(Segments {
+                off: &off,
+                cursor: &mut cursor,
+                tk: &mut tk,
+                tv: &mut tv,
+            })?;
+        }
+        drop(cursor);
         let kept = self.sort_segments::<S>(nrows, &off, &mut tk, &mut tv, &cnt)?;
-        self.gather_segments(nrows, ncols, &off, &kept, &tk, &tv)
+        let mut t = self.gather_segments(nrows, ncols, &off, &kept, &tk, &tv)?;
+        // One value for all stays so (unless it is the zero, whose entries the sort dropped:
+        // then there are none; or entries were combined into sums of it).
+        if let (Storage::Csr(tc), Some((v, same))) = (&mut t.storage, iso)
+            && v.iso
+            && (same || t.info.nnz == entries)
+        {
+            tc.vals = v.clone();
+        }
+        Ok(t)
     }
 
     /// [`Objects::read_matrix`] on the device: the matrix's CSR, without its zeros.

@@ -27,6 +27,7 @@ mod algorithms;
 mod builtins;
 mod fixpoint;
 mod graphalytics;
+mod graphs;
 mod operators;
 mod products;
 mod queues;
@@ -502,7 +503,8 @@ fn register_in<B, E>(
     if whole {
         semigraph_semiring::for_each_builtin!(dense);
     }
-    let others: [(&str, Check<B>); 3] = [
+    let others: [(&str, Check<B>); 4] = [
+        ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
         ("operators::builtins", |b| {
@@ -511,7 +513,7 @@ fn register_in<B, E>(
         }),
     ];
     for (name, f) in others {
-        if !whole && name.starts_with("operators") {
+        if !whole && (name.starts_with("operators") || name.starts_with("graphs")) {
             continue;
         }
         let body = move |b: &B| f(b).map_err(Failed::from);
