@@ -124,6 +124,27 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         Graph::around(backend, Host::Borrowed(a), push, opts)
     }
 
+    /// [`Graph::new`] over a CSR the graph keeps instead of borrowing (for a caller that
+    /// builds the CSR only to hand it on).
+    ///
+    /// # Errors
+    /// As [`Graph::new`].
+    ///
+    /// ```
+    /// use semigraph_algos::{Graph, GraphOptions, CpuBackend, arcs_to_csr};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let g = Graph::from_csr(&b, arcs_to_csr::<MinPlus<i32>>(2, &[(0, 1, 4)])?, GraphOptions::default())?;
+    /// assert_eq!(g.csr().get(0, 1), Some(4));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn from_csr(backend: &'b B, a: Csr<S>, opts: GraphOptions) -> Result<Self> {
+        check_square(a.nrows(), a.ncols())?;
+        let push = backend.matrix(&a, Format::Csr, &opts.convert)?;
+        Graph::around(backend, Host::Owned(Arc::new(a)), push, opts)
+    }
+
     /// A graph of `n` vertices from its arcs `src[k] -> dst[k]` with weights `vals[k]`
     /// (`None`: every arc `S::one()`), repeated arcs combined with `S::add` in list order
     /// and arcs whose weight is the zero dropped (as [`Csr::try_from_arcs`] and
@@ -170,8 +191,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
             (backend.read_matrix(&push)?, push)
         } else {
             let a = Csr::try_from_arcs(n, n, src, dst, vals)?.without_zeros()?;
-            let push = backend.matrix(&a, Format::Csr, &opts.convert)?;
-            (a, push)
+            return Graph::from_csr(backend, a, opts);
         };
         Graph::around(backend, Host::Owned(Arc::new(a)), push, opts)
     }

@@ -18,7 +18,10 @@ use crate::output::{self, Field, fmt_duration};
 use crate::{Res, labelled};
 use semigraph_algos::SsspMethod;
 
-use crate::jobs::{Job, Lines, Prepared, Runs, fill_hint, ms, mteps, reached_arcs, resolve_algo};
+use crate::jobs::{
+    Built, Job, Lines, Prepared, Runs, builds_from_arcs, fill_hint, job_graph, ms, mteps,
+    reached_arcs,
+};
 
 pub(crate) struct BfsJob<'a> {
     pub(crate) file: &'a std::path::Path,
@@ -44,22 +47,13 @@ impl Job for BfsJob<'_> {
         self.csr.build(self.file, self.g)
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        // On a GPU the arcs go to the device and the CSR is built there (the host's build
-        // from unsorted arcs took 1.1-1.3 s of a Kronecker 22 run); elsewhere, the host's.
-        let on_device = b.kind() == semigraph_algos::BackendKind::Gpu
-            && !self.csr.is_built()
-            && self.g.nrows == self.g.ncols;
         plan(
             b,
             self.g,
             size_of::<<BfsSemiring as Semiring>::T>(),
             (true, true),
-            self.csr.is_built() || on_device,
+            self.csr.is_built() || builds_from_arcs(b, self.g, Some(&self.csr)),
         )?;
-        let prepared = match on_device {
-            true => None,
-            false => Some(self.csr.take(self.file, self.g)?),
-        };
         let opts = GraphOptions {
             format: self.format,
             pull: true,
@@ -68,13 +62,11 @@ impl Job for BfsJob<'_> {
                 ..Default::default()
             },
         };
-        let t0 = Instant::now();
-        let gr = match &prepared {
-            Some((a, _)) => Graph::new(b, a, opts),
-            None => Graph::from_arcs(b, self.g.nrows, &self.g.src, &self.g.dst, None, opts),
-        }
-        .map_err(|e| fill_hint(self.file, e.into()))?;
-        let upload = t0.elapsed();
+        let Built {
+            graph: gr,
+            csr,
+            build: upload,
+        } = job_graph(b, self.file, self.g, Some(self.csr), true, opts)?;
         let mut runs = Runs::new();
         let (mut time, mut arcs, mut push, mut pull) = (Duration::ZERO, 0, 0, 0);
         for &s in &self.sources {
@@ -105,10 +97,6 @@ impl Job for BfsJob<'_> {
         }
         let fmt = gr.pull_info().map(|i| i.format.name()).unwrap_or("csr");
         crate::process::keep_until_exit(gr);
-        let csr = prepared.map(|(a, took)| {
-            crate::process::keep_until_exit(a);
-            took
-        });
         Ok((
             vec![
                 Field::with(
@@ -151,32 +139,42 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
         self.file
     }
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)> {
-        plan(b, self.g, size_of::<D>(), (false, true), false)?;
-        let a = csr_of::<MinPlus<D>>(self.file, self.g, false)?;
+        plan(
+            b,
+            self.g,
+            size_of::<D>(),
+            (false, true),
+            builds_from_arcs::<B, MinPlus<D>>(b, self.g, None),
+        )?;
+        let from =
+            job_graph::<B, MinPlus<D>>(b, self.file, self.g, None, false, GraphOptions::default())?;
         let t0 = Instant::now();
-        enum Built<'b, B: Frontier, D: Distance> {
+        enum Run<'b, B: Frontier, D: Distance> {
             Bf(Graph<'b, B, MinPlus<D>>),
             Fixpoint(Graph<'b, B, MinPlus<D>>),
             Delta(DeltaGraph<'b, B, D>),
         }
-        let built = match resolve_algo(self.algo, b, &a) {
-            SsspMethod::BellmanFord | SsspMethod::Auto => {
-                Built::Bf(Graph::new(b, &a, GraphOptions::default())?)
-            }
-            SsspMethod::Fixpoint => Built::Fixpoint(Graph::new(b, &a, GraphOptions::default())?),
+        let (gr, built_time) = (from.graph, from.csr.unwrap_or_default() + from.build);
+        let algo = match self.algo {
+            SsspMethod::Auto => semigraph_algos::sssp_choice_of(&gr),
+            other => other,
+        };
+        let built = match algo {
+            SsspMethod::BellmanFord | SsspMethod::Auto => Run::Bf(gr),
+            SsspMethod::Fixpoint => Run::Fixpoint(gr),
             SsspMethod::DeltaStepping => {
-                Built::Delta(DeltaGraph::new(b, &a, self.delta).map_err(|e| labelled(self.g, e))?)
+                Run::Delta(DeltaGraph::from_graph(gr, self.delta).map_err(|e| labelled(self.g, e))?)
             }
         };
-        let upload = t0.elapsed();
+        let upload = t0.elapsed() + built_time;
         let (mut time, mut arcs, mut rounds) = (Duration::ZERO, 0, 0);
         let mut runs = Runs::new();
         for &s in &self.sources {
             let t1 = Instant::now();
             let sp = match &built {
-                Built::Bf(gr) => bellman_ford(gr, s),
-                Built::Fixpoint(gr) => semigraph_algos::fixpoint_paths(gr, s, self.delta),
-                Built::Delta(gr) => delta_stepping(gr, s),
+                Run::Bf(gr) => bellman_ford(gr, s),
+                Run::Fixpoint(gr) => semigraph_algos::fixpoint_paths(gr, s, self.delta),
+                Run::Delta(gr) => delta_stepping(gr, s),
             }
             .map_err(|e| labelled(self.g, e))?;
             time += t1.elapsed();
@@ -211,17 +209,17 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             }
         }
         let algorithm = match &built {
-            Built::Bf(_) => Field::with(
+            Run::Bf(_) => Field::with(
                 "algorithm",
                 format!("bellman-ford, {rounds} rounds"),
                 json!({"name": "bellman-ford", "rounds": rounds}),
             ),
-            Built::Fixpoint(_) => Field::with(
+            Run::Fixpoint(_) => Field::with(
                 "algorithm",
                 format!("fixpoint, {rounds} rounds"),
                 json!({"name": "fixpoint", "rounds": rounds}),
             ),
-            Built::Delta(gr) => Field::with(
+            Run::Delta(gr) => Field::with(
                 "algorithm",
                 format!("delta-stepping, delta {}, {rounds} rounds", gr.delta()),
                 json!({"name": "delta-stepping", "delta": gr.delta().to_f64(), "rounds": rounds}),

@@ -388,7 +388,13 @@ where
     } else {
         g.to_csr::<S, u32>()
     };
-    r.map_err(|e| match e {
+    r.map_err(|e| csr_error(file, g, e))
+}
+
+/// An error building a matrix of `g`'s arcs, naming `file` and speaking its vertex
+/// numbering.
+pub(crate) fn csr_error(file: &Path, g: &EdgeList, e: FormatError) -> CliError {
+    match e {
         FormatError::BadValue {
             row,
             col,
@@ -401,5 +407,5 @@ where
             g.vertex_label(col)
         )),
         e => CliError(format!("{}: {e}", file.display())),
-    })
+    }
 }

@@ -12,7 +12,7 @@ use semigraph_semiring::{MinPlus, Semiring};
 use serde_json::json;
 
 use crate::args::{BackendChoice, Common};
-use crate::files::csr_of;
+use crate::files::{csr_error, csr_of};
 use crate::output::{Field, fmt_duration};
 use crate::{CliError, Res};
 use semigraph_algos::SsspMethod;
@@ -104,8 +104,9 @@ pub(crate) trait Job {
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, Self::Out)>;
 }
 
-/// A job's host CSR of `g`'s arcs (the pattern), built by [`Job::prepare`] (or by `run` if
-/// nothing prepared it), with the time it took.
+/// A job's host CSR of `g`'s arcs (the pattern), built by [`Job::prepare`] (or by
+/// [`job_graph`] if nothing prepared it and the backend builds no matrix from arcs), with the
+/// time it took.
 pub(crate) struct Prepared<S: Semiring>(Option<(Csr<S, u32>, Duration)>);
 
 impl<S: Semiring> Prepared<S>
@@ -128,18 +129,74 @@ where
     pub(crate) fn is_built(&self) -> bool {
         self.0.is_some()
     }
+}
 
-    /// The CSR, built now if it was not, and how long its build took.
-    pub(crate) fn take(
-        mut self,
-        file: &std::path::Path,
-        g: &EdgeList,
-    ) -> Res<(Csr<S, u32>, Duration)> {
-        if self.0.is_none() {
-            self.build(file, g)?;
-        }
-        Ok(self.0.take().expect("built above"))
+/// A job's graph ([`job_graph`]) and what building it took.
+pub(crate) struct Built<'b, B: Frontier, S: Semiring> {
+    pub(crate) graph: Graph<'b, B, S>,
+    /// The host CSR's build; `None` where the backend built `A` from the arcs.
+    pub(crate) csr: Option<Duration>,
+    /// The graph's build on the backend (from the host CSR, or from the arcs).
+    pub(crate) build: Duration,
+}
+
+/// Whether [`job_graph`] builds `A` on `b` from the arcs: on a GPU (one upload of the arcs,
+/// sorted there; the host's build from unsorted arcs took 1.1-1.3 s of a Kronecker 22 run),
+/// for a square matrix, unless the host CSR was prepared.
+pub(crate) fn builds_from_arcs<B: Frontier, S: Semiring>(
+    b: &B,
+    g: &EdgeList,
+    prepared: Option<&Prepared<S>>,
+) -> bool {
+    b.kind() == semigraph_algos::BackendKind::Gpu
+        && g.nrows == g.ncols
+        && !prepared.is_some_and(|p| p.0.is_some())
+}
+
+/// The graph of `g`'s arcs on `b` with `opts` (`pattern`: every arc `S::one()`, the weights
+/// not read), as [`builds_from_arcs`] says: from the arcs on the backend
+/// ([`Graph::from_arcs`]), else from the host CSR (`prepared`'s, or built now) that the
+/// graph keeps. Errors name the file.
+pub(crate) fn job_graph<'b, B: Frontier, S: Semiring>(
+    b: &'b B,
+    file: &std::path::Path,
+    g: &EdgeList,
+    prepared: Option<Prepared<S>>,
+    pattern: bool,
+    opts: GraphOptions,
+) -> Res<Built<'b, B, S>>
+where
+    S::T: semigraph_formats::WeightValue,
+{
+    let hint = |e: semigraph_algos::Error| fill_hint(file, e.into());
+    if builds_from_arcs(b, g, prepared.as_ref()) {
+        let vals = match pattern {
+            true => None,
+            false => g.values::<S>().map_err(|e| csr_error(file, g, e))?,
+        };
+        let t = Instant::now();
+        let graph =
+            Graph::from_arcs(b, g.nrows, &g.src, &g.dst, vals.as_deref(), opts).map_err(hint)?;
+        return Ok(Built {
+            graph,
+            csr: None,
+            build: t.elapsed(),
+        });
     }
+    let (a, csr) = match prepared.and_then(|p| p.0) {
+        Some(built) => built,
+        None => {
+            let t = Instant::now();
+            (csr_of::<S>(file, g, pattern)?, t.elapsed())
+        }
+    };
+    let t = Instant::now();
+    let graph = Graph::from_csr(b, a, opts).map_err(hint)?;
+    Ok(Built {
+        graph,
+        csr: Some(csr),
+        build: t.elapsed(),
+    })
 }
 
 /// `e` as `FILE: message`, unless it already names the file.

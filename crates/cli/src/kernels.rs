@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use semigraph_algos::{
-    Frontier, Graph, GraphOptions, PageRankOptions, lcc, pagerank, triangle_count,
-    triangles_per_vertex, wcc,
+    Frontier, GraphOptions, PageRankOptions, lcc, pagerank, triangle_count, triangles_per_vertex,
+    wcc,
 };
 use semigraph_formats::EdgeList;
 use semigraph_semiring::OrAnd;
@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::Res;
 use crate::checks::plan;
-use crate::jobs::{Job, Lines, Prepared, ms};
+use crate::jobs::{Built, Job, Lines, Prepared, builds_from_arcs, job_graph, ms};
 use crate::output::{Field, Header, Output, fmt_duration, json_number};
 
 /// Which kernel a [`KernelJob`] runs.
@@ -78,32 +78,20 @@ impl Job for KernelJob<'_> {
         // Every kernel reads A^T (PageRank's pulls, the others' undirected graph): built with
         // the graph, on the host.
         let pull = true;
-        // On a GPU the CSR is built on the device from the arcs, elsewhere on the host.
-        let on_device = b.kind() == semigraph_algos::BackendKind::Gpu
-            && !self.csr.is_built()
-            && self.g.nrows == self.g.ncols;
         plan(
             b,
             self.g,
             size_of::<f64>(),
             (pull, false),
-            self.csr.is_built() || on_device,
+            self.csr.is_built() || builds_from_arcs(b, self.g, Some(&self.csr)),
         )?;
-        let prepared = match on_device {
-            true => None,
-            false => Some(self.csr.take(self.file, self.g)?),
-        };
         let opts = GraphOptions {
             pull,
             ..Default::default()
         };
-        let t0 = Instant::now();
-        let g = self.g;
-        let gr = match &prepared {
-            Some((a, _)) => Graph::new(b, a, opts)?,
-            None => Graph::from_arcs(b, g.nrows, &g.src, &g.dst, None, opts)?,
-        };
-        let build = t0.elapsed();
+        let Built {
+            graph: gr, build, ..
+        } = job_graph(b, self.file, self.g, Some(self.csr), true, opts)?;
         let t1 = Instant::now();
         let mut lines = Vec::new();
         let values = match self.kernel {
@@ -162,7 +150,6 @@ impl Job for KernelJob<'_> {
         };
         let run = t1.elapsed();
         crate::process::keep_until_exit(gr);
-        crate::process::keep_until_exit(prepared);
         lines.push(Field::with(
             "time",
             format!(

@@ -365,6 +365,49 @@ impl EdgeList {
         )
     }
 
+    /// The weights as values of `S`, one per arc in list order (on every core); `None` for a
+    /// list without weights (every arc `S::one()`). The values
+    /// [`EdgeList::to_csr`] combines, for a matrix built elsewhere (on a GPU:
+    /// `Objects::matrix_from_arcs`).
+    ///
+    /// # Errors
+    /// [`FormatError::BadValue`] naming the first arc whose weight `S::T` cannot represent;
+    /// [`FormatError::OutOfMemory`] when the values do not fit.
+    ///
+    /// ```
+    /// use semigraph_formats::{EdgeList, Weights};
+    /// use semigraph_semiring::MinPlus;
+    /// let mut g = EdgeList::new(3, 3);
+    /// (g.src, g.dst, g.weights) = (vec![0, 1], vec![1, 2], Weights::Real(vec![2.5, 4.0]));
+    /// assert_eq!(g.values::<MinPlus<f64>>()?, Some(vec![2.5, 4.0]));
+    /// assert!(g.values::<MinPlus<i32>>().is_err()); // 2.5 is no i32
+    /// # Ok::<(), semigraph_formats::FormatError>(())
+    /// ```
+    pub fn values<S: Semiring>(&self) -> Result<Option<Vec<S::T>>, FormatError>
+    where
+        S::T: WeightValue,
+    {
+        if self.weights.len().is_none() {
+            return Ok(None);
+        }
+        let m = self.len();
+        crate::error::check(m as u64 * std::mem::size_of::<S::T>() as u64, || {
+            format!("the values of {m} arcs")
+        })?;
+        let all = (0..m)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .map(|k| self.value_of::<S>(k))
+            .collect::<Result<Vec<_>, _>>();
+        match all {
+            Ok(v) => Ok(Some(v)),
+            // The first bad arc in list order (the parallel collect reports any).
+            Err(e) => Err((0..m)
+                .find_map(|k| self.value_of::<S>(k).err())
+                .unwrap_or(e)),
+        }
+    }
+
     /// The value of arc `k` in `S`, or the error naming the arc.
     fn value_of<S: Semiring>(&self, k: usize) -> Result<S::T, FormatError>
     where
