@@ -150,7 +150,7 @@ pub(crate) fn builds_from_arcs<B: Frontier, S: Semiring>(
 ) -> bool {
     b.kind() == semigraph_algos::BackendKind::Gpu
         && g.nrows == g.ncols
-        && !prepared.is_some_and(|p| p.0.is_some())
+        && prepared.is_none_or(|p| p.0.is_none())
 }
 
 /// The graph of `g`'s arcs on `b` with `opts` (`pattern`: every arc `S::one()`, the weights
