@@ -154,7 +154,7 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             Fixpoint(Graph<'b, B, MinPlus<D>>),
             Delta(DeltaGraph<'b, B, D>),
         }
-        let (gr, built_time) = (from.graph, from.csr.unwrap_or_default() + from.build);
+        let (gr, csr, built_time) = (from.graph, from.csr, from.build);
         let algo = match self.algo {
             SsspMethod::Auto => semigraph_algos::sssp_choice_of(&gr),
             other => other,
@@ -230,14 +230,15 @@ impl<D: Distance + semigraph_formats::WeightValue> Job for SsspJob<'_, D> {
             Field::with(
                 "time",
                 format!(
-                    "build {}, sssp {} ({} source{}), {}",
+                    "csr {}, build {}, sssp {} ({} source{}), {}",
+                    csr.map_or("on the device".into(), fmt_duration),
                     fmt_duration(upload),
                     fmt_duration(time),
                     self.sources.len(),
                     if self.sources.len() == 1 { "" } else { "s" },
                     output::teps(arcs, time)
                 ),
-                json!({"build_ms": ms(upload), "sssp_ms": ms(time),
+                json!({"csr_ms": csr.map(ms), "build_ms": ms(upload), "sssp_ms": ms(time),
                     "sources": self.sources.len(), "mteps": mteps(arcs, time)}),
             ),
         ];
