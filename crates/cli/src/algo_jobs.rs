@@ -19,8 +19,8 @@ use crate::{Res, labelled};
 use semigraph_algos::SsspMethod;
 
 use crate::jobs::{
-    Built, Job, Lines, Prepared, Runs, builds_from_arcs, fill_hint, job_graph, ms, mteps,
-    reached_arcs,
+    Built, Job, Lines, Prepared, Runs, arcs_for_the_device, builds_from_arcs, fill_hint, job_graph,
+    ms, mteps, reached_arcs,
 };
 
 pub(crate) struct BfsJob<'a> {
@@ -40,8 +40,8 @@ impl Job for BfsJob<'_> {
         self.file
     }
     fn prepare(&mut self, gpu: bool) -> Res<()> {
-        // A GPU builds the CSR from the arcs itself (`Graph::from_arcs`).
-        if gpu {
+        // A GPU builds the CSR from unsorted arcs itself (`Graph::from_arcs`).
+        if arcs_for_the_device(gpu, self.g) {
             return Ok(());
         }
         self.csr.build(self.file, self.g)

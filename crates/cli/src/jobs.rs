@@ -142,15 +142,22 @@ pub(crate) struct Built<'b, B: Frontier, S: Semiring> {
 
 /// Whether [`job_graph`] builds `A` on `b` from the arcs: on a GPU (one upload of the arcs,
 /// sorted there; the host's build from unsorted arcs took 1.1-1.3 s of a Kronecker 22 run),
-/// for a square matrix, unless the host CSR was prepared.
+/// for a square matrix whose arcs are not in CSR order already (a binary CSR file's: the
+/// host takes those in one pass and uploads half the bytes), unless the host CSR was
+/// prepared.
 pub(crate) fn builds_from_arcs<B: Frontier, S: Semiring>(
     b: &B,
     g: &EdgeList,
     prepared: Option<&Prepared<S>>,
 ) -> bool {
-    b.kind() == semigraph_algos::BackendKind::Gpu
-        && g.nrows == g.ncols
-        && prepared.is_none_or(|p| p.0.is_none())
+    prepared.is_none_or(|p| p.0.is_none())
+        && arcs_for_the_device(b.kind() == semigraph_algos::BackendKind::Gpu, g)
+}
+
+/// Whether a GPU (`gpu`) would build `g`'s matrix from its arcs ([`builds_from_arcs`]):
+/// what a [`Job::prepare`] asks before building the host CSR.
+pub(crate) fn arcs_for_the_device(gpu: bool, g: &EdgeList) -> bool {
+    gpu && g.nrows == g.ncols && !g.in_csr_order()
 }
 
 /// The graph of `g`'s arcs on `b` with `opts` (`pattern`: every arc `S::one()`, the weights
@@ -175,13 +182,20 @@ where
             false => g.values::<S>().map_err(|e| csr_error(file, g, e))?,
         };
         let t = Instant::now();
-        let graph =
-            Graph::from_arcs(b, g.nrows, &g.src, &g.dst, vals.as_deref(), opts).map_err(hint)?;
-        return Ok(Built {
-            graph,
-            csr: None,
-            build: t.elapsed(),
-        });
+        match Graph::from_arcs(b, g.nrows, &g.src, &g.dst, vals.as_deref(), opts) {
+            Ok(graph) => {
+                return Ok(Built {
+                    graph,
+                    csr: None,
+                    build: t.elapsed(),
+                });
+            }
+            // The device's build holds the arcs, their keyed copies and the matrix at once
+            // (refused before allocating): where they do not fit, the host builds the CSR
+            // and the device holds the graph alone.
+            Err(semigraph_algos::Error::OutOfMemory { .. }) => {}
+            Err(e) => return Err(hint(e)),
+        }
     }
     let (a, csr) = match prepared.and_then(|p| p.0) {
         Some(built) => built,

@@ -14,7 +14,9 @@ use serde_json::json;
 
 use crate::Res;
 use crate::checks::plan;
-use crate::jobs::{Built, Job, Lines, Prepared, builds_from_arcs, job_graph, ms};
+use crate::jobs::{
+    Built, Job, Lines, Prepared, arcs_for_the_device, builds_from_arcs, job_graph, ms,
+};
 use crate::output::{Field, Header, Output, fmt_duration, json_number};
 
 /// Which kernel a [`KernelJob`] runs.
@@ -68,8 +70,8 @@ impl Job for KernelJob<'_> {
         self.file
     }
     fn prepare(&mut self, gpu: bool) -> Res<()> {
-        // A GPU builds the CSR from the arcs itself (`Graph::from_arcs`).
-        if gpu {
+        // A GPU builds the CSR from unsorted arcs itself (`Graph::from_arcs`).
+        if arcs_for_the_device(gpu, self.g) {
             return Ok(());
         }
         self.csr.build(self.file, self.g)

@@ -97,6 +97,29 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     }
 }
 
+/// Whether the arcs `src[k] -> dst[k]` are in CSR order (by source, then target, repeats
+/// side by side), and whether any arc repeats: one pass on every core, each piece a plain
+/// loop over its arcs' (source, target) keys.
+pub(crate) fn arcs_in_csr_order(src: &[u32], dst: &[u32]) -> (bool, bool) {
+    const PIECE: usize = 1 << 16;
+    let m = src.len().min(dst.len());
+    let key = |k: usize| (u64::from(src[k]) << 32) | u64::from(dst[k]);
+    (0..m.div_ceil(PIECE))
+        .into_par_iter()
+        .map(|p| {
+            let (mut sorted, mut repeats) = (true, false);
+            let mut last = key((p * PIECE).saturating_sub(1));
+            for k in (p * PIECE).max(1)..((p + 1) * PIECE).min(m) {
+                let next = key(k);
+                sorted &= last <= next;
+                repeats |= last == next;
+                last = next;
+            }
+            (sorted, repeats)
+        })
+        .reduce(|| (true, false), |a, b| (a.0 && b.0, a.1 || b.1))
+}
+
 /// Checks every arc `src[k] -> dst[k]` lies inside `nrows x ncols`, naming the first that
 /// does not.
 pub(crate) fn check_arcs(
@@ -150,25 +173,8 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         csr_build_bytes::<I>(nrows, ncols, m, std::mem::size_of::<S::T>()),
         what,
     )?;
-    // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are, and
-    // whether any arc repeats (side by side) found in the same pass.
-    // Pieces on every core, each a plain loop over its arcs' (source, target) keys.
-    const PIECE: usize = 1 << 16;
-    let key = |k: usize| (u64::from(src[k]) << 32) | u64::from(dst[k]);
-    let (sorted, repeats) = (0..m.div_ceil(PIECE))
-        .into_par_iter()
-        .map(|p| {
-            let (mut sorted, mut repeats) = (true, false);
-            let mut last = key((p * PIECE).saturating_sub(1));
-            for k in (p * PIECE).max(1)..((p + 1) * PIECE).min(m) {
-                let next = key(k);
-                sorted &= last <= next;
-                repeats |= last == next;
-                last = next;
-            }
-            (sorted, repeats)
-        })
-        .reduce(|| (true, false), |a, b| (a.0 && b.0, a.1 || b.1));
+    // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are.
+    let (sorted, repeats) = arcs_in_csr_order(src, dst);
     if sorted {
         return sorted_csr(nrows, ncols, (src, dst), repeats, value);
     }

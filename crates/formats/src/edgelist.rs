@@ -365,6 +365,22 @@ impl EdgeList {
         )
     }
 
+    /// Whether the arcs are in CSR order (by source, then target): a binary CSR file's, a
+    /// sorted list's. [`EdgeList::to_csr`] then builds in one pass; one pass to find out, on
+    /// every core.
+    ///
+    /// ```
+    /// use semigraph_formats::EdgeList;
+    /// let mut g = EdgeList::new(3, 3);
+    /// (g.src, g.dst) = (vec![0, 0, 2], vec![1, 2, 0]);
+    /// assert!(g.in_csr_order());
+    /// (g.src, g.dst) = (vec![2, 0], vec![0, 1]);
+    /// assert!(!g.in_csr_order());
+    /// ```
+    pub fn in_csr_order(&self) -> bool {
+        crate::build::arcs_in_csr_order(&self.src, &self.dst).0
+    }
+
     /// The weights as values of `S`, one per arc in list order (on every core); `None` for a
     /// list without weights (every arc `S::one()`). The values
     /// [`EdgeList::to_csr`] combines, for a matrix built elsewhere (on a GPU:
