@@ -181,11 +181,11 @@ extern "C" __global__ void KERNEL(PARAMS) {
         Kernel::SortRows => {
             r#"// Sorts row i's len[i] keyed values from off[i] by key, combines those of one column with
 // add in key order, drops the zeros, and leaves the row's entries at the front of its
-// segment: cnt[i] of them. A warp per row, a value per lane: the keys (column, then the
-// value's place in the segment, which is the term's position for a product and breaks no
-// tie for a transpose) sorted by a bitonic network of shuffles, each value then read from
-// its place into the warp's slots in shared memory, and each run of a column summed by its
-// first lane.
+// segment: cnt[i] of them. A warp per row, a value per lane: the keys (column << 32, then a
+// product's term position or an arc's place in its list; nothing for a transpose) sorted
+// with each value's place by a bitonic network of shuffles, each value then read from its
+// place into the warp's slots in shared memory, and each run of a column summed by its first
+// lane.
 // Only rows of at most `small` (<= 32) values: [`Kernel::SortRowsBlock`] and
 // [`Kernel::SortRowsLong`] sort the others (a product's long rows have none here:
 // [`Kernel::SpgemmLong`] writes them).
@@ -199,15 +199,23 @@ extern "C" __global__ void KERNEL(PARAMS) {
         if (n > small) continue;
         unsigned long long* k = tk + off[i];
         sr_t* v = tv + off[i];
-        unsigned long long key = lane < n ? ((k[lane] >> 32) << 32) | lane : ~0ull;
+        // The whole key sorts (its low half orders a column's values: a product's term
+        // positions, an arc's place in its list; not where a scatter happened to put the
+        // value), the value's place travelling with it.
+        unsigned long long key = lane < n ? k[lane] : ~0ull;
+        unsigned int at = lane;
         for (unsigned int size = 2; size <= 32; size <<= 1) {
             for (unsigned int stride = size >> 1; stride > 0; stride >>= 1) {
                 unsigned long long o = __shfl_xor_sync(SG_FULL, key, stride);
+                unsigned int oat = __shfl_xor_sync(SG_FULL, at, stride);
                 bool low = (lane & stride) == 0, up = (lane & size) == 0;
-                key = (low == up) ? (o < key ? o : key) : (o > key ? o : key);
+                if ((low == up) ? o < key : o > key) {
+                    key = o;
+                    at = oat;
+                }
             }
         }
-        if (lane < n) st[lane] = v[key & 0xffffffffull];
+        if (lane < n) st[lane] = v[at];
         unsigned long long prev = __shfl_up_sync(SG_FULL, key, 1);
         bool head = lane < n && (lane == 0 || (prev >> 32) != (key >> 32));
         unsigned int heads = __ballot_sync(SG_FULL, head);
