@@ -122,11 +122,10 @@ fn read_blocks(
     loop {
         let mut buf = std::mem::take(&mut carry);
         let start = buf.len();
-        // A block and what parsing it holds (the next block read meanwhile, and its arcs
-        // and the block before's, merged meanwhile: at most two bytes of arcs per byte of
-        // text each) must fit beside the memory's reserve: parsing allocates without asking,
-        // and would abort where a read can be refused.
-        if let Err((needed, available)) = crate::memory::check(6 * (start + block) as u64) {
+        // A block and what parsing it holds (the next block read meanwhile, and its arcs:
+        // at most two bytes of arcs per byte of text) must fit beside the memory's reserve:
+        // parsing allocates without asking, and would abort where a read can be refused.
+        if let Err((needed, available)) = crate::memory::check(4 * (start + block) as u64) {
             let kind = ReadErrorKind::TooLarge {
                 what: format!("reading a block of {} bytes and its arcs", start + block),
                 needed,
@@ -206,15 +205,14 @@ fn read_blocks(
 
 /// Parses `reader` with `parse` on every core: `parse(piece, first_line)` gets a piece of
 /// whole lines and the number (1-based) of its first line; `merge` receives the results in
-/// file order (a block's while the next block is parsed). The first error (in file order)
-/// stops the read. The reader's first line is
+/// file order. The first error (in file order) stops the read. The reader's first line is
 /// line `first_line` of the file (1, or more after a header read line by line).
 pub(crate) fn par_lines<T: Send>(
     reader: impl Read + Send,
     path: &Path,
     first_line: u64,
     parse: impl Fn(&[u8], u64) -> Result<T, ReadError> + Sync,
-    mut merge: impl FnMut(T) -> Result<(), ReadError> + Send,
+    mut merge: impl FnMut(T) -> Result<(), ReadError>,
 ) -> Result<(), ReadError> {
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel(1);
@@ -227,8 +225,6 @@ pub(crate) fn par_lines<T: Send>(
             .spawn_scoped(s, move || read_blocks(reader, block, tx))
             .map_err(|e| ReadError::file(path, ReadErrorKind::Io(e)))?;
         let mut line = first_line;
-        // The last block's parsed pieces, merged while the next block is parsed.
-        let mut pending: Option<Vec<Result<T, ReadError>>> = None;
         for block in rx {
             let block = block.map_err(|(before, kind)| err_at(path, first_line + before, kind))?;
             let parts = pieces(&block);
@@ -242,34 +238,17 @@ pub(crate) fn par_lines<T: Send>(
                 })
                 .collect();
             line += counts.iter().sum::<u64>();
-            // The block before is merged (in order, on one thread) while this one is parsed
-            // on the others: the merge's copies no longer hold the parse up.
-            let (results, merged) = rayon::join(
-                || {
-                    parts
-                        .par_iter()
-                        .zip(&firsts)
-                        .map(|(p, &first)| parse(p, first))
-                        .collect::<Vec<Result<T, ReadError>>>()
-                },
-                || merge_all(pending.take(), &mut merge),
-            );
-            merged?;
-            pending = Some(results);
+            let results: Vec<Result<T, ReadError>> = parts
+                .par_iter()
+                .zip(&firsts)
+                .map(|(p, &first)| parse(p, first))
+                .collect();
+            for r in results {
+                merge(r?)?;
+            }
         }
-        merge_all(pending, &mut merge)
+        Ok(())
     })
-}
-
-/// Hands a block's results to `merge` in order; the first error stops it.
-fn merge_all<T>(
-    results: Option<Vec<Result<T, ReadError>>>,
-    merge: &mut impl FnMut(T) -> Result<(), ReadError>,
-) -> Result<(), ReadError> {
-    for r in results.into_iter().flatten() {
-        merge(r?)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
