@@ -3,10 +3,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::chunks;
-use super::lines::{
-    Lines, WeightAcc, check_vertices, err_at, parse_u64, room_extend, show, tokens,
-};
+use super::chunks::{self, append_arcs};
+use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, show, tokens};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -186,12 +184,13 @@ pub(crate) fn read_gr(reader: impl BufRead + Send, path: &Path) -> Result<EdgeLi
         path,
         last + 1,
         |piece, first| gr_piece(piece, first, path, h),
-        |p| {
-            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(path, k))?;
-            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(path, k))?;
-            w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
-            count += p.edges;
-            last = last.max(p.last);
+        |ps| {
+            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst)).map_err(|k| ReadError::file(path, k))?;
+            for p in ps {
+                w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
+                count += p.edges;
+                last = last.max(p.last);
+            }
             Ok(())
         },
     )?;

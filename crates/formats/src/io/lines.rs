@@ -323,6 +323,17 @@ impl WeightAcc {
         self.push_real(v)
     }
 
+    /// [`push`](Self::push) of a token already parsed as the integer `v`.
+    pub(crate) fn push_integer(
+        &mut self,
+        tok: &[u8],
+        v: i64,
+        line: u64,
+    ) -> Result<(), ReadErrorKind> {
+        self.first_line.get_or_insert(line);
+        self.push_int(tok, i128::from(v), line)
+    }
+
     fn push_int(&mut self, tok: &[u8], v: i128, line: u64) -> Result<(), ReadErrorKind> {
         let refuse = |why: &str| ReadErrorKind::BadWeight {
             value: show(tok),

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
+use super::chunks::append_arcs;
 use super::lines::{
     Lines, WeightAcc, check_vertices, err_at, parse_i64, parse_u64, room, room_extend, show, tokens,
 };
@@ -67,6 +68,64 @@ impl ElPiece {
     }
 }
 
+/// An integer weight: its token and value.
+type IntWeight<'a> = (&'a [u8], i64);
+
+/// An arc line `u v` or `u v w` in its plainest form (decimal ids without signs, an integer
+/// weight of at most 18 digits, one run of spaces or tabs between fields) with both ids in
+/// `lowest..lowest + u32::MAX`: the ids and the weight (its token and value); `None` for any
+/// other line, which the general parse then reads (and refuses where it must).
+fn plain_arc(l: &[u8], lowest: u64) -> Option<(u64, u64, Option<IntWeight<'_>>)> {
+    fn digits(l: &[u8], at: &mut usize, most: usize) -> Option<u64> {
+        let start = *at;
+        let mut v = 0u64;
+        while let Some(&b) = l.get(*at).filter(|b| b.is_ascii_digit()) {
+            v = v.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+            *at += 1;
+        }
+        (*at > start && *at - start <= most).then_some(v)
+    }
+    fn gap(l: &[u8], at: &mut usize) -> bool {
+        let start = *at;
+        while matches!(l.get(*at), Some(b' ' | b'\t')) {
+            *at += 1;
+        }
+        *at > start
+    }
+    // Ids of at most 10 digits (below 10^10: no overflow; the range check does the rest).
+    let mut at = 0;
+    let u = digits(l, &mut at, 10)?;
+    if !gap(l, &mut at) {
+        return None;
+    }
+    let v = digits(l, &mut at, 10)?;
+    let fits = |x: u64| x >= lowest && x - lowest < u32::MAX as u64;
+    if !fits(u) || !fits(v) {
+        return None;
+    }
+    if at == l.len() {
+        return Some((u, v, None));
+    }
+    if !gap(l, &mut at) {
+        return None;
+    }
+    let tok = &l[at..];
+    let negative = l.get(at) == Some(&b'-');
+    at += usize::from(negative);
+    let w = digits(l, &mut at, 18)? as i64;
+    (at == l.len()).then_some((u, v, Some((tok, if negative { -w } else { w }))))
+}
+
+impl ElPiece {
+    /// Adds the arc `u -> v` (file ids, at least `lowest`).
+    fn push(&mut self, u: u64, v: u64, lowest: u64) {
+        self.min_id = self.min_id.min(u).min(v);
+        self.max_id = self.max_id.max(u).max(v);
+        self.src.push((u - lowest) as u32);
+        self.dst.push((v - lowest) as u32);
+    }
+}
+
 /// The first three fields of an arc line (empty where it has fewer) and how many it has.
 fn arc_fields(t: &[u8]) -> ([&[u8]; 3], usize) {
     let mut it = tokens(t);
@@ -85,6 +144,19 @@ fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiec
     let mut p = ElPiece::for_piece(piece);
     let mut has_w_all: Option<bool> = None;
     for (no, l) in (first..).zip(chunks::lines_of(piece)) {
+        // Most lines of most files: `u v` or `u v w` with an integer weight, ids in range.
+        if let Some((u, v, w)) = plain_arc(l, lowest)
+            && has_w_all.is_none_or(|h| h == w.is_some())
+        {
+            has_w_all = Some(w.is_some());
+            p.weighted.get_or_insert((w.is_some(), no));
+            p.push(u, v, lowest);
+            if let Some((tok, x)) = w {
+                p.w.push_integer(tok, x, no)
+                    .map_err(|k| err_at(path, no, k))?;
+            }
+            continue;
+        }
         let t = l.trim_ascii();
         if is_comment(t) {
             if let Some(rest) = t.strip_prefix(b"# vertices:") {
@@ -129,10 +201,7 @@ fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiec
             }
         };
         let (u, v) = (id(fields[0])?, id(fields[1])?);
-        p.min_id = p.min_id.min(u).min(v);
-        p.max_id = p.max_id.max(u).max(v);
-        p.src.push((u - lowest) as u32);
-        p.dst.push((v - lowest) as u32);
+        p.push(u, v, lowest);
         if has_w {
             p.w.push(fields[2], no).map_err(|k| err_at(path, no, k))?;
         }
@@ -163,17 +232,20 @@ pub(crate) fn read_edge_list(
         path,
         1,
         |piece, first| el_piece(piece, first, path, lowest),
-        |p| {
-            if let Some((has_w, no)) = p.weighted {
-                arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
-                    .map_err(|k| err_at(path, no, k))?;
+        |ps| {
+            for p in &ps {
+                if let Some((has_w, no)) = p.weighted {
+                    arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
+                        .map_err(|k| err_at(path, no, k))?;
+                }
             }
-            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(path, k))?;
-            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(path, k))?;
-            w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
-            min_id = min_id.min(p.min_id);
-            max_id = max_id.max(p.max_id);
-            declared = p.declared.or(declared);
+            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst)).map_err(|k| ReadError::file(path, k))?;
+            for p in ps {
+                w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
+                min_id = min_id.min(p.min_id);
+                max_id = max_id.max(p.max_id);
+                declared = p.declared.or(declared);
+            }
             Ok(())
         },
     )?;
@@ -426,10 +498,14 @@ pub(crate) fn read_ldbc(
         vpath,
         1,
         |piece, first| v_piece(piece, first, vpath),
-        |p| {
-            let base = labels.len();
-            runs.extend(p.runs.iter().map(|&(i, no)| (base + i, no)));
-            room_extend(&mut labels, &p.labels, "vertices").map_err(|k| ReadError::file(vpath, k))
+        |ps| {
+            for p in ps {
+                let base = labels.len();
+                runs.extend(p.runs.iter().map(|&(i, no)| (base + i, no)));
+                room_extend(&mut labels, &p.labels, "vertices")
+                    .map_err(|k| ReadError::file(vpath, k))?;
+            }
+            Ok(())
         },
     )?;
     let line_of = |i: usize| {
@@ -449,18 +525,92 @@ pub(crate) fn read_ldbc(
         epath,
         1,
         |piece, first| ldbc_piece(piece, first, epath, vpath, &|l| ids.get(&labels, l), n),
-        |p| {
-            if let Some((has_w, no)) = p.weighted {
-                arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
-                    .map_err(|k| err_at(epath, no, k))?;
+        |ps| {
+            for p in &ps {
+                if let Some((has_w, no)) = p.weighted {
+                    arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
+                        .map_err(|k| err_at(epath, no, k))?;
+                }
             }
-            room_extend(&mut g.src, &p.src, "arcs").map_err(|k| ReadError::file(epath, k))?;
-            room_extend(&mut g.dst, &p.dst, "arcs").map_err(|k| ReadError::file(epath, k))?;
-            w.append(p.w).map_err(|(no, k)| err_at(epath, no, k))
+            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst))
+                .map_err(|k| ReadError::file(epath, k))?;
+            for p in ps {
+                w.append(p.w).map_err(|(no, k)| err_at(epath, no, k))?;
+            }
+            Ok(())
         },
     )?;
     g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
     g.labels = Some(labels);
     Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::lines::parse_int;
+
+    /// What the general parse makes of an arc line: ids (checked against `lowest`) and the
+    /// weight as an integer, `None` where it would refuse or read it otherwise.
+    fn general(l: &[u8], lowest: u64) -> Option<(u64, u64, Option<i64>)> {
+        let t = l.trim_ascii();
+        let (f, nf) = arc_fields(t);
+        let id = |t: &[u8]| parse_u64(t).filter(|&v| v >= lowest && v - lowest < u32::MAX as u64);
+        let w = match nf {
+            2 => None,
+            3 => Some(i64::try_from(parse_int(f[2])?).ok()?),
+            _ => return None,
+        };
+        Some((id(f[0])?, id(f[1])?, w))
+    }
+
+    #[test]
+    fn plain_arcs_read_as_the_general_parse_reads_them() {
+        let rng = crate::rng::Rng::new(7);
+        let pieces: [&[u8]; 14] = [
+            b"0",
+            b"7",
+            b"42",
+            b"4294967295",
+            b"4294967296",
+            b"99999999999",
+            b"-3",
+            b"+5",
+            b"007",
+            b"123456789012345678",
+            b"1234567890123456789",
+            b"x",
+            b"",
+            b"1.5",
+        ];
+        let gaps: [&[u8]; 5] = [b" ", b"\t", b"  \t ", b"", b","];
+        let mut plain = 0;
+        for k in 0..40_000u64 {
+            let pick = |j: u64, n: usize| rng.below(k * 8 + j, n as u64) as usize;
+            let mut l = Vec::new();
+            let fields = 2 + pick(0, 2);
+            for f in 0..fields {
+                if f > 0 {
+                    l.extend_from_slice(gaps[pick(1 + f as u64, gaps.len())]);
+                }
+                l.extend_from_slice(pieces[pick(4 + f as u64, pieces.len())]);
+            }
+            if pick(7, 8) == 0 {
+                l.push(b' ');
+            }
+            for lowest in [0, 1] {
+                if let Some((u, v, w)) = plain_arc(&l, lowest) {
+                    plain += 1;
+                    let want = general(&l, lowest);
+                    assert_eq!(Some((u, v, w.map(|w| w.1))), want, "{:?}", show(&l));
+                    assert_eq!(
+                        w.map(|w| parse_int(w.0)),
+                        want.and_then(|g| g.2).map(|x| Some(i128::from(x)))
+                    );
+                }
+            }
+        }
+        assert!(plain > 1000, "{plain} plain lines");
+    }
 }
