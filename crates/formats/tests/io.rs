@@ -462,3 +462,87 @@ fn overlong_lines_are_refused_with_their_number() {
         assert_eq!(e.line, Some(at), "{e}");
     }
 }
+
+#[test]
+fn long_matrix_market_files_read_as_one_pass() {
+    // Symmetric integer entries in many 1 MiB pieces, comment lines between them: mirrors,
+    // values and every error's line as one pass gives them.
+    let p = tmp("long.mtx");
+    let n = 150_000u64;
+    // Distinct lower-triangle entries (row >= column), 1-based.
+    let entry = |k: u64| (k / 100 + 1 + k % 100, k / 100 + 1);
+    let body = |bad: Option<(u64, &str)>, extra: &str| -> String {
+        let mut t = format!(
+            "%%MatrixMarket matrix coordinate integer symmetric\n% made by a test\n2000 2000 {n}\n"
+        );
+        for k in 0..n {
+            if k % 40_000 == 39_999 {
+                t.push_str("% a comment between entries\n\n");
+            }
+            match bad {
+                Some((at, line)) if at == k => t.push_str(line),
+                _ => {
+                    let (i, j) = entry(k);
+                    t.push_str(&format!("{i} {j} {}\n", k as i64 - 70_000));
+                }
+            }
+        }
+        t.push_str(extra);
+        t
+    };
+    std::fs::write(&p, body(None, "")).unwrap();
+    let g = read_graph(&p, &q()).unwrap();
+    let diagonal = (0..n).filter(|&k| entry(k).0 == entry(k).1).count();
+    assert_eq!(g.len(), 2 * n as usize - diagonal);
+    let Weights::Int(w) = &g.weights else {
+        panic!("integer weights")
+    };
+    // The last entry and its mirror, in file order.
+    let (i, j) = entry(n - 1);
+    let (i, j) = (i as u32 - 1, j as u32 - 1);
+    let last = g.len() - 1;
+    assert_eq!(
+        (g.src[last], g.dst[last], w[last]),
+        (j, i, n as i64 - 1 - 70_000)
+    );
+    assert_eq!((g.src[last - 1], g.dst[last - 1]), (i, j));
+    // The line of entry k: 3 header lines, then 2 more lines per comment block before it.
+    let line_of = |k: u64| 4 + k + 2 * ((k + 1) / 40_000);
+    for (bad, needle) in [
+        ((120_000, "5 2 x\n"), "not an integer"),
+        ((90_123, "5 2\n"), "2 fields"),
+        ((149_999, "2001 1 3\n"), "out of range"),
+        ((77_777, "3 3 1 1\n"), "4 fields"),
+    ] {
+        std::fs::write(&p, body(Some(bad), "")).unwrap();
+        let e = read_graph(&p, &q()).unwrap_err();
+        assert_eq!(e.line, Some(line_of(bad.0)), "{e}");
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+    // An entry given twice: the line of the second.
+    let (i, j) = entry(5);
+    let again = format!("{j} {i} 1\n"); // its mirror: the same entry
+    std::fs::write(&p, body(Some((130_001, &again)), "")).unwrap();
+    let e = read_graph(&p, &q()).unwrap_err();
+    assert_eq!(e.line, Some(line_of(130_001)), "{e}");
+    assert!(
+        e.to_string().contains(&format!("line {}", line_of(5))),
+        "{e}"
+    );
+    // One entry too many: the line of the first one past the count; one too few: the end.
+    std::fs::write(&p, body(None, "1 1 5\n% trailing\n")).unwrap();
+    let e = read_graph(&p, &q()).unwrap_err();
+    assert_eq!(e.line, Some(line_of(n - 1) + 1), "{e}");
+    let short = body(None, "").replacen(
+        &format!("2000 2000 {n}"),
+        &format!("2000 2000 {}", n + 2),
+        1,
+    );
+    std::fs::write(&p, short).unwrap();
+    let e = read_graph(&p, &q()).unwrap_err();
+    assert_eq!(e.line, Some(line_of(n - 1)), "{e}");
+    assert!(
+        matches!(e.kind, ReadErrorKind::CountMismatch { declared, found, .. } if declared == n + 2 && found == n),
+        "{e}"
+    );
+}

@@ -12,7 +12,6 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use super::lines::{MAX_LINE, err_at};
-use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
 /// Bytes read per block (the reader thread keeps one more ahead), where memory allows.
@@ -310,9 +309,9 @@ pub(crate) fn append_all<T: Copy + Default + Send + Sync>(
 }
 
 /// The arcs of a block's pieces (`arcs` gives a piece's sources and targets) appended to
-/// `g`'s in order, on every core ([`append_all`]).
+/// `to_src` and `to_dst` in order, on every core ([`append_all`]).
 pub(crate) fn append_arcs<P>(
-    g: &mut EdgeList,
+    (to_src, to_dst): (&mut Vec<u32>, &mut Vec<u32>),
     pieces: &[P],
     arcs: impl Fn(&P) -> (&Vec<u32>, &Vec<u32>),
 ) -> Result<(), ReadErrorKind> {
@@ -323,8 +322,8 @@ pub(crate) fn append_arcs<P>(
             (&s[..], &d[..])
         })
         .unzip();
-    append_all(&mut g.src, &src, "arcs")?;
-    append_all(&mut g.dst, &dst, "arcs")
+    append_all(to_src, &src, "arcs")?;
+    append_all(to_dst, &dst, "arcs")
 }
 
 #[cfg(test)]

@@ -185,7 +185,8 @@ pub(crate) fn read_gr(reader: impl BufRead + Send, path: &Path) -> Result<EdgeLi
         last + 1,
         |piece, first| gr_piece(piece, first, path, h),
         |ps| {
-            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst)).map_err(|k| ReadError::file(path, k))?;
+            append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
+                .map_err(|k| ReadError::file(path, k))?;
             for p in ps {
                 w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
                 count += p.edges;

@@ -224,7 +224,9 @@ pub fn read_graph(path: impl AsRef<Path>, opts: &ReadOptions) -> Result<EdgeList
         None => detect_format(path)?,
     };
     let mut g = match format {
-        InputFormat::MatrixMarket => mtx::read(open(path, opts)?, path)?,
+        InputFormat::MatrixMarket => {
+            mtx::read(lines::Lines::new(open_reader(path, opts)?, path), path)?
+        }
         InputFormat::Dimacs => dimacs::read_gr(open_reader(path, opts)?, path)?,
         InputFormat::EdgeList => text::read_edge_list(open_reader(path, opts)?, path, opts.base)?,
         InputFormat::Adjacency => text::read_adjacency(open(path, opts)?, path)?,

@@ -239,7 +239,8 @@ pub(crate) fn read_edge_list(
                         .map_err(|k| err_at(path, no, k))?;
                 }
             }
-            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst)).map_err(|k| ReadError::file(path, k))?;
+            append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
+                .map_err(|k| ReadError::file(path, k))?;
             for p in ps {
                 w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
                 min_id = min_id.min(p.min_id);
@@ -532,7 +533,7 @@ pub(crate) fn read_ldbc(
                         .map_err(|k| err_at(epath, no, k))?;
                 }
             }
-            append_arcs(&mut g, &ps, |p| (&p.src, &p.dst))
+            append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
                 .map_err(|k| ReadError::file(epath, k))?;
             for p in ps {
                 w.append(p.w).map_err(|(no, k)| err_at(epath, no, k))?;
