@@ -4,7 +4,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::chunks::{self, append_arcs};
-use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, show, tokens};
+use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, plain_arc, show, tokens};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 
@@ -61,6 +61,18 @@ struct GrPiece {
     last: u64,
 }
 
+impl GrPiece {
+    /// Adds the arc `u -> v` (0-based), and `v -> u` for an edge of a PACE file.
+    fn add(&mut self, u: u32, v: u32, pace: bool) {
+        self.src.push(u);
+        self.dst.push(v);
+        if pace && u != v {
+            self.src.push(v);
+            self.dst.push(u);
+        }
+    }
+}
+
 /// Parses the lines of one piece after the `p` line (the first numbered `first`).
 fn gr_piece(piece: &[u8], first: u64, path: &Path, h: Header) -> Result<GrPiece, ReadError> {
     let guess = piece.len() / 16 + 1;
@@ -78,6 +90,27 @@ fn gr_piece(piece: &[u8], first: u64, path: &Path, h: Header) -> Result<GrPiece,
     };
     for (no, l) in (first..).zip(chunks::lines_of(piece)) {
         p.last = no;
+        // Most lines: `a u v w` with an integer weight (`u v` in PACE files), ids in range.
+        let arc = if h.pace {
+            Some(l)
+        } else {
+            l.strip_prefix(b"a")
+                .filter(|r| matches!(r.first(), Some(b' ' | b'\t')))
+                .map(<[u8]>::trim_ascii_start)
+        };
+        if let Some((u, v, w)) = arc.and_then(|a| plain_arc(a, 1))
+            && u <= h.n as u64
+            && v <= h.n as u64
+            && w.is_some() != h.pace
+        {
+            p.add((u - 1) as u32, (v - 1) as u32, h.pace);
+            if let Some((tok, x)) = w {
+                p.w.push_integer(tok, x, no)
+                    .map_err(|k| err_at(path, no, k))?;
+            }
+            p.edges += 1;
+            continue;
+        }
         // Up to 4 fields kept, all counted.
         let mut it = tokens(l);
         let mut toks: [&[u8]; 4] = [&[]; 4];
@@ -129,14 +162,8 @@ fn gr_piece(piece: &[u8], first: u64, path: &Path, h: Header) -> Result<GrPiece,
             }
         };
         let (u, v) = (id(edge[0])?, id(edge[1])?);
-        p.src.push(u);
-        p.dst.push(v);
-        if h.pace {
-            if u != v {
-                p.src.push(v);
-                p.dst.push(u);
-            }
-        } else {
+        p.add(u, v, h.pace);
+        if !h.pace {
             p.w.push(edge[2], no).map_err(|k| err_at(path, no, k))?;
         }
         p.edges += 1;

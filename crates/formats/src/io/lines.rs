@@ -187,6 +187,54 @@ pub(crate) fn err_at(path: &Path, line: u64, kind: ReadErrorKind) -> ReadError {
     ReadError::at(path, line, kind)
 }
 
+/// An integer weight: its token and value.
+pub(crate) type IntWeight<'a> = (&'a [u8], i64);
+
+/// An arc line `u v` or `u v w` in its plainest form (decimal ids without signs, an integer
+/// weight of at most 18 digits, one run of spaces or tabs between fields) with both ids in
+/// `lowest..lowest + u32::MAX`: the ids and the weight (its token and value); `None` for any
+/// other line, which the general parse then reads (and refuses where it must).
+pub(crate) fn plain_arc(l: &[u8], lowest: u64) -> Option<(u64, u64, Option<IntWeight<'_>>)> {
+    fn digits(l: &[u8], at: &mut usize, most: usize) -> Option<u64> {
+        let start = *at;
+        let mut v = 0u64;
+        while let Some(&b) = l.get(*at).filter(|b| b.is_ascii_digit()) {
+            v = v.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+            *at += 1;
+        }
+        (*at > start && *at - start <= most).then_some(v)
+    }
+    fn gap(l: &[u8], at: &mut usize) -> bool {
+        let start = *at;
+        while matches!(l.get(*at), Some(b' ' | b'\t')) {
+            *at += 1;
+        }
+        *at > start
+    }
+    // Ids of at most 10 digits (below 10^10: no overflow; the range check does the rest).
+    let mut at = 0;
+    let u = digits(l, &mut at, 10)?;
+    if !gap(l, &mut at) {
+        return None;
+    }
+    let v = digits(l, &mut at, 10)?;
+    let fits = |x: u64| x >= lowest && x - lowest < u32::MAX as u64;
+    if !fits(u) || !fits(v) {
+        return None;
+    }
+    if at == l.len() {
+        return Some((u, v, None));
+    }
+    if !gap(l, &mut at) {
+        return None;
+    }
+    let tok = &l[at..];
+    let negative = l.get(at) == Some(&b'-');
+    at += usize::from(negative);
+    let w = digits(l, &mut at, 18)? as i64;
+    (at == l.len()).then_some((u, v, Some((tok, if negative { -w } else { w }))))
+}
+
 /// Whitespace-separated tokens.
 pub(crate) fn tokens(line: &[u8]) -> impl Iterator<Item = &[u8]> {
     line.split(|b| b.is_ascii_whitespace())
