@@ -11,7 +11,7 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use super::lines::{MAX_LINE, err_at};
+use super::lines::{MAX_LINE, append_all, err_at};
 use crate::error::{ReadError, ReadErrorKind};
 
 /// Bytes read per block (the reader thread keeps one more ahead), where memory allows.
@@ -275,37 +275,6 @@ fn par_lines_in<T: Send>(
         }
         Ok(())
     })
-}
-
-/// `v` extended by the slices `parts` in order, on every core: the new elements are written
-/// (their pages touched) in parallel, then each part copied into its place; or an error
-/// saying the machine does not have the memory (`what` names the elements). One core's
-/// append of a large file's arcs was most of a text read on 16 cores.
-pub(crate) fn append_all<T: Copy + Default + Send + Sync>(
-    v: &mut Vec<T>,
-    parts: &[&[T]],
-    what: &str,
-) -> Result<(), ReadErrorKind> {
-    let more: usize = parts.iter().map(|p| p.len()).sum();
-    v.try_reserve(more).map_err(|_| ReadErrorKind::TooLarge {
-        what: format!("growing past {} {what}", v.len()),
-        needed: ((v.len() + more) * size_of::<T>()) as u64,
-        available: crate::memory::usable().unwrap_or(0),
-    })?;
-    let old = v.len();
-    v.par_extend(rayon::iter::repeat_n(T::default(), more));
-    let mut rest = &mut v[old..];
-    let mut places = Vec::with_capacity(parts.len());
-    for p in parts {
-        let (here, after) = rest.split_at_mut(p.len());
-        places.push(here);
-        rest = after;
-    }
-    places
-        .into_par_iter()
-        .zip(parts)
-        .for_each(|(to, from)| to.copy_from_slice(from));
-    Ok(())
 }
 
 /// The arcs of a block's pieces (`arcs` gives a piece's sources and targets) appended to

@@ -214,12 +214,13 @@ pub(crate) fn read_gr(reader: impl BufRead + Send, path: &Path) -> Result<EdgeLi
         |ps| {
             append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
                 .map_err(|k| ReadError::file(path, k))?;
+            let mut weights = Vec::with_capacity(ps.len());
             for p in ps {
-                w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
                 count += p.edges;
                 last = last.max(p.last);
+                weights.push(p.w);
             }
-            Ok(())
+            w.append_all(weights).map_err(|(no, k)| err_at(path, no, k))
         },
     )?;
     if count != h.m {

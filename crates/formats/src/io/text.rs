@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::chunks::append_arcs;
 use super::lines::{
-    Lines, WeightAcc, check_vertices, err_at, parse_i64, parse_u64, plain_arc, room, room_extend,
+    Lines, WeightAcc, append_all, check_vertices, err_at, parse_i64, parse_u64, plain_arc, room,
     show, tokens,
 };
 use super::{IdBase, chunks};
@@ -194,13 +194,14 @@ pub(crate) fn read_edge_list(
             }
             append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
                 .map_err(|k| ReadError::file(path, k))?;
+            let mut weights = Vec::with_capacity(ps.len());
             for p in ps {
-                w.append(p.w).map_err(|(no, k)| err_at(path, no, k))?;
                 min_id = min_id.min(p.min_id);
                 max_id = max_id.max(p.max_id);
                 declared = p.declared.or(declared);
+                weights.push(p.w);
             }
-            Ok(())
+            w.append_all(weights).map_err(|(no, k)| err_at(path, no, k))
         },
     )?;
     let b = match (base, declared) {
@@ -453,13 +454,13 @@ pub(crate) fn read_ldbc(
         1,
         |piece, first| v_piece(piece, first, vpath),
         |ps| {
-            for p in ps {
-                let base = labels.len();
+            let mut base = labels.len();
+            for p in &ps {
                 runs.extend(p.runs.iter().map(|&(i, no)| (base + i, no)));
-                room_extend(&mut labels, &p.labels, "vertices")
-                    .map_err(|k| ReadError::file(vpath, k))?;
+                base += p.labels.len();
             }
-            Ok(())
+            let parts: Vec<&[i64]> = ps.iter().map(|p| &p.labels[..]).collect();
+            append_all(&mut labels, &parts, "vertices").map_err(|k| ReadError::file(vpath, k))
         },
     )?;
     let line_of = |i: usize| {
@@ -488,10 +489,8 @@ pub(crate) fn read_ldbc(
             }
             append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
                 .map_err(|k| ReadError::file(epath, k))?;
-            for p in ps {
-                w.append(p.w).map_err(|(no, k)| err_at(epath, no, k))?;
-            }
-            Ok(())
+            w.append_all(ps.into_iter().map(|p| p.w).collect())
+                .map_err(|(no, k)| err_at(epath, no, k))
         },
     )?;
     g.first_nonfinite = w.first_nonfinite;

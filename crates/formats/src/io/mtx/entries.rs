@@ -9,9 +9,10 @@ use rayon::prelude::*;
 
 use super::{Kind, Symmetry};
 use crate::error::{ReadError, ReadErrorKind};
-use crate::io::chunks::{self, append_all};
+use crate::io::chunks;
 use crate::io::lines::{
-    Lines, err_at, exact_in_f64, parse_f64, parse_i64, parse_int, parse_u64, room, show, tokens,
+    Lines, append_all, err_at, exact_in_f64, parse_f64, parse_i64, parse_int, parse_u64, room,
+    show, tokens,
 };
 
 /// What the header says of the entries.
