@@ -162,6 +162,28 @@ fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiec
     Ok(p)
 }
 
+/// Appends a block's pieces to an edge list and its weights in order (arcs and weights on
+/// every core), checking that every arc line of the file has a weight or none has
+/// (`weighted` remembers which); `each` sees every piece first.
+fn merge_pieces(
+    ps: Vec<ElPiece>,
+    path: &Path,
+    (g, w): (&mut EdgeList, &mut WeightAcc),
+    weighted: &mut Option<bool>,
+    mut each: impl FnMut(&ElPiece),
+) -> Result<(), ReadError> {
+    for p in &ps {
+        if let Some((has_w, no)) = p.weighted {
+            arc_fields_n(if has_w { 3 } else { 2 }, weighted).map_err(|k| err_at(path, no, k))?;
+        }
+        each(p);
+    }
+    append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
+        .map_err(|k| ReadError::file(path, k))?;
+    w.append_all(ps.into_iter().map(|p| p.w).collect())
+        .map_err(|(no, k)| err_at(path, no, k))
+}
+
 /// `u v` or `u v w` per line; `#` and `%` start comments. The number of vertices is the
 /// largest id + 1 - base. Parsed on every core ([`chunks::par_lines`]).
 pub(crate) fn read_edge_list(
@@ -186,22 +208,11 @@ pub(crate) fn read_edge_list(
         1,
         |piece, first| el_piece(piece, first, path, lowest),
         |ps| {
-            for p in &ps {
-                if let Some((has_w, no)) = p.weighted {
-                    arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
-                        .map_err(|k| err_at(path, no, k))?;
-                }
-            }
-            append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
-                .map_err(|k| ReadError::file(path, k))?;
-            let mut weights = Vec::with_capacity(ps.len());
-            for p in ps {
+            merge_pieces(ps, path, (&mut g, &mut w), &mut weighted, |p| {
                 min_id = min_id.min(p.min_id);
                 max_id = max_id.max(p.max_id);
                 declared = p.declared.or(declared);
-                weights.push(p.w);
-            }
-            w.append_all(weights).map_err(|(no, k)| err_at(path, no, k))
+            })
         },
     )?;
     let b = match (base, declared) {
@@ -480,18 +491,7 @@ pub(crate) fn read_ldbc(
         epath,
         1,
         |piece, first| ldbc_piece(piece, first, epath, vpath, &|l| ids.get(&labels, l), n),
-        |ps| {
-            for p in &ps {
-                if let Some((has_w, no)) = p.weighted {
-                    arc_fields_n(if has_w { 3 } else { 2 }, &mut weighted)
-                        .map_err(|k| err_at(epath, no, k))?;
-                }
-            }
-            append_arcs((&mut g.src, &mut g.dst), &ps, |p| (&p.src, &p.dst))
-                .map_err(|k| ReadError::file(epath, k))?;
-            w.append_all(ps.into_iter().map(|p| p.w).collect())
-                .map_err(|(no, k)| err_at(epath, no, k))
-        },
+        |ps| merge_pieces(ps, epath, (&mut g, &mut w), &mut weighted, |_| {}),
     )?;
     g.first_nonfinite = w.first_nonfinite;
     g.weights = w.finish(weighted == Some(true));
