@@ -97,11 +97,25 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     }
 }
 
+/// Arcs per piece of the passes below.
+const ORDER_PIECE: usize = 1 << 16;
+
+/// Whether the arcs `src[k] -> dst[k]` are in CSR order (by source, then target): on every
+/// core, stopping at the first piece out of order.
+pub(crate) fn arcs_sorted(src: &[u32], dst: &[u32]) -> bool {
+    let m = src.len().min(dst.len());
+    let key = |k: usize| (u64::from(src[k]) << 32) | u64::from(dst[k]);
+    (0..m.div_ceil(ORDER_PIECE)).into_par_iter().all(|p| {
+        let from = (p * ORDER_PIECE).max(1);
+        (from..((p + 1) * ORDER_PIECE).min(m)).all(|k| key(k - 1) <= key(k))
+    })
+}
+
 /// Whether the arcs `src[k] -> dst[k]` are in CSR order (by source, then target, repeats
 /// side by side), and whether any arc repeats: one pass on every core, each piece a plain
 /// loop over its arcs' (source, target) keys.
 pub(crate) fn arcs_in_csr_order(src: &[u32], dst: &[u32]) -> (bool, bool) {
-    const PIECE: usize = 1 << 16;
+    const PIECE: usize = ORDER_PIECE;
     let m = src.len().min(dst.len());
     let key = |k: usize| (u64::from(src[k]) << 32) | u64::from(dst[k]);
     (0..m.div_ceil(PIECE))
@@ -580,5 +594,43 @@ fn too_large(what: &str, needed: u64) -> FormatError {
         what: what.to_string(),
         needed,
         available: crate::memory::usable().unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_checks_see_a_descent_anywhere_even_at_a_piece_boundary() {
+        let m = 3 * ORDER_PIECE + 17;
+        let src: Vec<u32> = (0..m as u32).map(|k| k / 3).collect();
+        let dst: Vec<u32> = (0..m as u32).map(|k| k % 3).collect();
+        assert!(arcs_sorted(&src, &dst));
+        assert_eq!(arcs_in_csr_order(&src, &dst), (true, false));
+        for at in [
+            1,
+            ORDER_PIECE - 1,
+            ORDER_PIECE,
+            ORDER_PIECE + 1,
+            2 * ORDER_PIECE,
+            m - 1,
+        ] {
+            let mut d = dst.clone();
+            // The arc before `at` made larger than the one at `at` (same source).
+            let mut s = src.clone();
+            s[at] = s[at - 1];
+            d[at - 1] = 5;
+            d[at] = 4;
+            let naive = (1..m).all(|k| (s[k - 1], d[k - 1]) <= (s[k], d[k]));
+            assert!(!naive, "at {at}");
+            assert!(!arcs_sorted(&s, &d), "at {at}");
+            assert!(!arcs_in_csr_order(&s, &d).0, "at {at}");
+            // A repeat there instead: sorted, with repeats.
+            d[at - 1] = d[at];
+            let sorted = (1..m).all(|k| (s[k - 1], d[k - 1]) <= (s[k], d[k]));
+            assert_eq!(arcs_sorted(&s, &d), sorted, "at {at}");
+            assert_eq!(arcs_in_csr_order(&s, &d), (sorted, true), "at {at}");
+        }
     }
 }

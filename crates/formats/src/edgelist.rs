@@ -367,7 +367,7 @@ impl EdgeList {
 
     /// Whether the arcs are in CSR order (by source, then target): a binary CSR file's, a
     /// sorted list's. [`EdgeList::to_csr`] then builds in one pass; one pass to find out, on
-    /// every core.
+    /// every core, that stops at the first piece out of order (a text file's arcs: at once).
     ///
     /// ```
     /// use semigraph_formats::EdgeList;
@@ -378,7 +378,7 @@ impl EdgeList {
     /// assert!(!g.in_csr_order());
     /// ```
     pub fn in_csr_order(&self) -> bool {
-        crate::build::arcs_in_csr_order(&self.src, &self.dst).0
+        crate::build::arcs_sorted(&self.src, &self.dst)
     }
 
     /// The weights as values of `S`, one per arc in list order (on every core); `None` for a
