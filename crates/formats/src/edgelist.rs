@@ -349,7 +349,7 @@ impl EdgeList {
 
     /// Checks every arc lies inside `nrows x ncols`.
     fn check_bounds(&self) -> Result<(), FormatError> {
-        crate::build::check_arcs(self.nrows, self.ncols, &self.src, &self.dst)
+        crate::arcs::check_arcs(self.nrows, self.ncols, &self.src, &self.dst)
     }
 
     /// Bytes that [`EdgeList::to_csr`] and [`EdgeList::to_pattern_csr`] allocate at their
@@ -378,7 +378,7 @@ impl EdgeList {
     /// assert!(!g.in_csr_order());
     /// ```
     pub fn in_csr_order(&self) -> bool {
-        crate::build::arcs_sorted(&self.src, &self.dst)
+        crate::arcs::arcs_sorted(&self.src, &self.dst)
     }
 
     /// The weights as values of `S`, one per arc in list order (on every core); `None` for a

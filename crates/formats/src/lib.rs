@@ -23,6 +23,7 @@
 //! Error policy: contract violations (out-of-bounds pushes, vectors of the wrong length)
 //! panic; data and environment problems return [`FormatError`] or [`ReadError`].
 
+mod arcs;
 mod build;
 pub mod coo;
 pub mod csr;

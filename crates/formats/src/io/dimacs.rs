@@ -4,7 +4,8 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::chunks::{self, append_arcs};
-use super::lines::{Lines, WeightAcc, check_vertices, err_at, parse_u64, plain_arc, show, tokens};
+use super::lines::{Lines, check_vertices, err_at, parse_u64, plain_arc, show, tokens};
+use super::weights::WeightAcc;
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 

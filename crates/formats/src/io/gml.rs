@@ -5,7 +5,8 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{Lines, WeightAcc, err_at, parse_i64, room, show};
+use super::lines::{Lines, err_at, parse_i64, room, show};
+use super::weights::WeightAcc;
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
 

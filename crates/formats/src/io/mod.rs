@@ -31,6 +31,7 @@ mod mtx;
 pub mod npy;
 mod sg;
 mod text;
+mod weights;
 mod write;
 
 use std::fs::File;

@@ -8,9 +8,9 @@ use rayon::prelude::*;
 
 use super::chunks::append_arcs;
 use super::lines::{
-    Lines, WeightAcc, append_all, check_vertices, err_at, parse_i64, parse_u64, plain_arc, room,
-    show, tokens,
+    Lines, append_all, check_vertices, err_at, parse_i64, parse_u64, plain_arc, room, show, tokens,
 };
+use super::weights::WeightAcc;
 use super::{IdBase, chunks};
 use crate::edgelist::EdgeList;
 use crate::error::{ReadError, ReadErrorKind};
