@@ -438,42 +438,10 @@ fn check_duplicates(
     sym: bool,
     runs: &[(u64, u64)],
 ) -> Result<(), ReadError> {
-    // Stored entries only: with symmetry, every stored entry was followed by its mirror
-    // unless it is on the diagonal; key each stored entry by its lower-triangle position.
-    let entries = || {
-        let mut k = 0usize;
-        std::iter::from_fn(move || {
-            let (i, j) = (*src.get(k)?, dst[k]);
-            k += if sym && i != j { 2 } else { 1 };
-            let (r, c) = if sym { (i.max(j), i.min(j)) } else { (i, j) };
-            Some(((r as u64) << 32) | c as u64)
-        })
-    };
-    // One 8-byte key per entry, allocated fallibly: the check never aborts a large read.
-    let stored = entries().count();
-    let mut keys: Vec<u64> = Vec::new();
-    keys.try_reserve_exact(stored).map_err(|_| {
-        ReadError::file(
-            path,
-            ReadErrorKind::TooLarge {
-                what: format!("checking {stored} entries for repeats"),
-                needed: stored as u64 * 8,
-                available: crate::memory::usable().unwrap_or(0),
-            },
-        )
-    })?;
-    keys.extend(entries());
-    keys.par_sort_unstable();
-    let dup = keys
-        .par_windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .min();
-    let Some(dup) = dup else {
+    let Some(dup) = smallest_repeat(path, src, dst, sym)? else {
         return Ok(());
     };
-    drop(keys);
-    let mut at = entries()
+    let mut at = stored_keys(src, dst, sym)
         .enumerate()
         .filter(|&(_, key)| key == dup)
         .map(|(e, _)| e as u64);
@@ -487,4 +455,124 @@ fn check_duplicates(
             first_line: line_of(runs, a),
         },
     ))
+}
+
+/// The stored entries of `src -> dst` (with symmetry, every stored entry was followed by its
+/// mirror unless it is on the diagonal), each keyed by its position `row << 32 | column` (with
+/// symmetry, in the lower triangle).
+fn stored_keys<'a>(src: &'a [u32], dst: &'a [u32], sym: bool) -> impl Iterator<Item = u64> + 'a {
+    let mut k = 0usize;
+    std::iter::from_fn(move || {
+        let (i, j) = (*src.get(k)?, dst[k]);
+        k += if sym && i != j { 2 } else { 1 };
+        let (r, c) = if sym { (i.max(j), i.min(j)) } else { (i, j) };
+        Some(((r as u64) << 32) | c as u64)
+    })
+}
+
+/// The smallest position given twice. Files listed by rows or by columns (as writers write
+/// them) have their repeats side by side: one pass finds them; other files are sorted.
+fn smallest_repeat(
+    path: &Path,
+    src: &[u32],
+    dst: &[u32],
+    sym: bool,
+) -> Result<Option<u64>, ReadError> {
+    let by_columns = |k: u64| k.rotate_left(32);
+    let (mut rows, mut columns) = (true, true);
+    let mut repeat: Option<u64> = None;
+    let mut last: Option<u64> = None;
+    for k in stored_keys(src, dst, sym) {
+        if let Some(p) = last {
+            rows &= p <= k;
+            columns &= by_columns(p) <= by_columns(k);
+            if !(rows || columns) {
+                return smallest_repeat_by_sorting(path, src, dst, sym);
+            }
+            if p == k {
+                repeat = Some(repeat.map_or(k, |r| r.min(k)));
+            }
+        }
+        last = Some(k);
+    }
+    Ok(repeat)
+}
+
+/// [`smallest_repeat`] by sorting the keys on every core.
+fn smallest_repeat_by_sorting(
+    path: &Path,
+    src: &[u32],
+    dst: &[u32],
+    sym: bool,
+) -> Result<Option<u64>, ReadError> {
+    // One 8-byte key per entry, allocated fallibly: the check never aborts a large read.
+    let stored = stored_keys(src, dst, sym).count();
+    let mut keys: Vec<u64> = Vec::new();
+    keys.try_reserve_exact(stored).map_err(|_| {
+        ReadError::file(
+            path,
+            ReadErrorKind::TooLarge {
+                what: format!("checking {stored} entries for repeats"),
+                needed: stored as u64 * 8,
+                available: crate::memory::usable().unwrap_or(0),
+            },
+        )
+    })?;
+    keys.extend(stored_keys(src, dst, sym));
+    keys.par_sort_unstable();
+    Ok(keys
+        .par_windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .min())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_found_in_one_pass_are_those_sorting_finds() {
+        let rng = crate::rng::Rng::new(11);
+        let path = Path::new("t.mtx");
+        let mut seen = [0usize; 2];
+        for case in 0..3000u64 {
+            let pick = |j: u64, n: u64| rng.below(case * 16 + j, n) as u32;
+            let (n, m) = (1 + pick(0, 9), 1 + pick(1, 30));
+            let sym = pick(2, 2) == 1;
+            let mut e: Vec<(u32, u32)> = (0..m as u64)
+                .map(|k| (pick(3 + 2 * k, n as u64), pick(4 + 2 * k, n as u64)))
+                .map(|(i, j)| if sym { (i.max(j), i.min(j)) } else { (i, j) })
+                .collect();
+            // Listed by rows, by columns, or as drawn.
+            match pick(5, 3) {
+                0 => e.sort_unstable(),
+                1 => e.sort_unstable_by_key(|&(i, j)| (j, i)),
+                _ => {}
+            }
+            let (mut src, mut dst) = (Vec::new(), Vec::new());
+            for &(i, j) in &e {
+                // As `Entries::push` stores them: the entry, then its mirror off the diagonal.
+                let (i, j) = if sym && pick(6, 2) == 1 {
+                    (j, i)
+                } else {
+                    (i, j)
+                };
+                src.push(i);
+                dst.push(j);
+                if sym && i != j {
+                    src.push(j);
+                    dst.push(i);
+                }
+            }
+            let want = smallest_repeat_by_sorting(path, &src, &dst, sym).unwrap();
+            assert_eq!(
+                smallest_repeat(path, &src, &dst, sym).unwrap(),
+                want,
+                "{e:?}"
+            );
+            seen[usize::from(want.is_some())] += 1;
+        }
+        assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
+    }
 }
