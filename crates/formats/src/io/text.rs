@@ -67,9 +67,7 @@ impl ElPiece {
             declared: None,
         }
     }
-}
 
-impl ElPiece {
     /// Adds the arc `u -> v` (file ids, at least `lowest`).
     fn push(&mut self, u: u64, v: u64, lowest: u64) {
         self.min_id = self.min_id.min(u).min(v);
