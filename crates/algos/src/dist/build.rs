@@ -142,10 +142,7 @@ where
         let n = g.nrows;
         // The in-degrees (the partition's weights) and, for packed columns, which vertices
         // have out-arcs: one pass over the arcs on every core.
-        let indeg: Vec<AtomicU64> = (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
-        g.dst.par_iter().for_each(|&v| {
-            indeg[v as usize].fetch_add(1, Ordering::Relaxed);
-        });
+        let at_ptr = in_offsets(g);
         let has_out: Option<Vec<AtomicBool>> = opts.packed.then(|| {
             let h: Vec<AtomicBool> = (0..n)
                 .into_par_iter()
@@ -156,27 +153,16 @@ where
                 .for_each(|&u| h[u as usize].store(true, Ordering::Relaxed));
             h
         });
-        let mut at_ptr = Vec::with_capacity(n + 1);
-        at_ptr.push(0u64);
-        for d in &indeg {
-            at_ptr.push(at_ptr[at_ptr.len() - 1] + d.load(Ordering::Relaxed));
-        }
-        drop(indeg);
         let part = Partition::by_weight(&at_ptr, comm.ranks())?;
-        for r in 0..part.ranks() {
-            let (own, arcs) = (
-                part.range(r),
-                at_ptr[part.range(r).end] - at_ptr[part.range(r).start],
-            );
-            if arcs > u32::MAX as u64 {
-                return Err(Error::InvalidArgument(format!(
-                    "rank {r} would hold {arcs} arcs (into its vertices {}..{}), more than a \
-                     block's 32-bit row offsets count ({}): use more ranks",
-                    own.start,
-                    own.end,
-                    u32::MAX
-                )));
-            }
+        if let Some((r, arcs)) = widest_block(&part, &at_ptr, u32::MAX as u64) {
+            let own = part.range(r);
+            return Err(Error::InvalidArgument(format!(
+                "rank {r} would hold {arcs} arcs (into its vertices {}..{}), more than a \
+                 block's 32-bit row offsets count ({}): use more ranks",
+                own.start,
+                own.end,
+                u32::MAX
+            )));
         }
         drop(at_ptr);
         let columns = has_out
@@ -239,6 +225,88 @@ where
         }
         Ok(blocks.finish(None, n, nnz, part, undirected))
     }
+}
+
+/// The fewest ranks over which [`DistGraph::from_edges`] splits `g` into blocks that each
+/// hold at most 2^32 - 1 arcs (a block's 32-bit row offsets), `g`'s vertices balanced by
+/// in-arcs as there: 1 for a graph one CSR holds. How many blocks a graph past that limit
+/// takes on one device (`semigraph-gpu`'s `SharedComm`).
+///
+/// # Errors
+/// `InvalidArgument` if no split fits: a vertex with 2^32 or more in-arcs. `g`'s format
+/// errors (out-of-range ids).
+///
+/// # Complexity
+/// `O(m)` work on every core (the in-degrees), then `O(k log n)` a rank count tried.
+///
+/// ```
+/// use semigraph_algos::dist::blocks_for;
+/// use semigraph_formats::EdgeList;
+///
+/// let mut g = EdgeList::new(3, 3);
+/// (g.src, g.dst) = (vec![0, 1], vec![1, 2]);
+/// assert_eq!(blocks_for(&g)?, 1);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn blocks_for(g: &EdgeList) -> Result<usize> {
+    g.validate()?;
+    if g.len() <= u32::MAX as usize {
+        return Ok(1);
+    }
+    fewest_blocks(&in_offsets(g), u32::MAX as u64).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "no split of {} arcs into blocks of 32-bit row offsets: a vertex has 2^32 or more \
+             in-arcs",
+            g.len()
+        ))
+    })
+}
+
+/// The fewest ranks over which [`Partition::by_weight`] of `at_ptr` leaves no block of more
+/// than `limit` arcs; `None` where a vertex alone has more. Tried from the total's share
+/// (no fewer can hold it) up, one count at a time: the first that fits is the answer.
+fn fewest_blocks(at_ptr: &[u64], limit: u64) -> Option<usize> {
+    let n = at_ptr.len() - 1;
+    if at_ptr.windows(2).any(|w| w[1] - w[0] > limit) {
+        return None;
+    }
+    let mut k = (at_ptr[n].div_ceil(limit.max(1)) as usize).max(1);
+    loop {
+        let part = Partition::by_weight(at_ptr, k.min(n.max(1))).ok()?;
+        if widest_block(&part, at_ptr, limit).is_none() {
+            return Some(part.ranks());
+        }
+        if k >= n {
+            return None;
+        }
+        k += 1;
+    }
+}
+
+/// The row pointer of `A^T` from `g`'s arcs (the in-degrees' running sums), `n + 1` entries:
+/// the partition's weights. One pass over the arcs on every core.
+fn in_offsets(g: &EdgeList) -> Vec<u64> {
+    let indeg: Vec<AtomicU64> = (0..g.nrows)
+        .into_par_iter()
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    g.dst.par_iter().for_each(|&v| {
+        indeg[v as usize].fetch_add(1, Ordering::Relaxed);
+    });
+    let mut at_ptr = Vec::with_capacity(g.nrows + 1);
+    at_ptr.push(0u64);
+    for d in &indeg {
+        at_ptr.push(at_ptr[at_ptr.len() - 1] + d.load(Ordering::Relaxed));
+    }
+    at_ptr
+}
+
+/// The first rank of `part` whose vertices have more than `limit` in-arcs (`at_ptr`: the
+/// in-degrees' running sums), and that count.
+fn widest_block(part: &Partition, at_ptr: &[u64], limit: u64) -> Option<(usize, u64)> {
+    (0..part.ranks())
+        .map(|r| (r, at_ptr[part.range(r).end] - at_ptr[part.range(r).start]))
+        .find(|&(_, arcs)| arcs > limit)
 }
 
 /// The arcs `(u, v)` of `g` that `keep` keeps, renumbered by `to` (local ids), with their
@@ -442,4 +510,38 @@ pub(super) fn rows_of<S: Semiring>(m: &Csr<S>, rows: std::ops::Range<usize>) -> 
         m.col_idx()[lo..hi].to_vec(),
         m.vals()[lo..hi].to_vec(),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fewest_blocks` against trying every rank count: the same count, or none where none
+    /// fits.
+    #[test]
+    fn fewest_blocks_is_the_smallest_split_within_the_limit() {
+        let rng = semigraph_formats::rng::Rng::new(7);
+        let mut k = 0;
+        let mut draw = |n: u64| {
+            k += 1;
+            rng.below(k, n)
+        };
+        for case in 0..400 {
+            let n = 1 + draw(60) as usize;
+            let mut at_ptr = vec![0u64];
+            for _ in 0..n {
+                let d = match draw(10) {
+                    0 => draw(200),
+                    _ => draw(12),
+                };
+                at_ptr.push(at_ptr[at_ptr.len() - 1] + d);
+            }
+            let limit = 1 + draw(150);
+            let fits = |k: usize| {
+                widest_block(&Partition::by_weight(&at_ptr, k).unwrap(), &at_ptr, limit).is_none()
+            };
+            let want = (1..=n).find(|&k| fits(k));
+            assert_eq!(fewest_blocks(&at_ptr, limit), want, "case {case}");
+        }
+    }
 }
