@@ -37,6 +37,7 @@ pub mod error;
 pub mod host;
 pub mod nccl;
 mod params;
+pub mod shared;
 mod transfer;
 mod warm;
 // Benchmark peers and timing: not part of the library, built only with the `peers` feature,
@@ -53,3 +54,4 @@ pub use compiler::{Compiled, Compiler, Origin, check_cuda, nvrtc_present};
 pub use device::{CompileStats, driver_present};
 pub use error::GpuError;
 pub use nccl::{NcclComm, device_count, nccl_present};
+pub use shared::{GpuComm, SharedComm};

@@ -6,7 +6,8 @@
 //! `SEMIGRAPH_RANDOM_GRAPHS` sets the number of graphs (default 2000), in 20 tests.
 //!
 //! The distributed algorithms (`semigraph_algos::dist`) on the GPU against one GPU: with `k`
-//! simulated ranks on one GPU, and on 2..=N real GPUs through NCCL (`NcclComm`; these need
+//! simulated ranks on one GPU (exchanging through the host, `LocalComm`, and by copies within
+//! the GPU, `SharedComm`), and on 2..=N real GPUs through NCCL (`NcclComm`; these need
 //! several GPUs and NCCL, `SEMIGRAPH_REQUIRE_GPUS=1` makes their absence a failure).
 
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ use semigraph_algos::{
     ApspMethod, ApspOptions, BfsOptions, BfsSemiring, Graph, GraphOptions, PageRankOptions,
 };
 use semigraph_formats::generate;
-use semigraph_gpu::{GpuBackend, NcclComm};
+use semigraph_gpu::{GpuBackend, GpuComm, NcclComm, SharedComm};
 use semigraph_testkit::compare::{compare_graph, random_graph};
 use semigraph_testkit::harness::{Harness, Needs};
 
@@ -53,6 +54,16 @@ fn main() -> ExitCode {
         let b = GpuBackend::new().map_err(|e| e.to_string())?;
         for k in [1, 3, 4] {
             same_as_one_gpu(&LocalComm::new(vec![&b; k]), &b)?;
+        }
+        Ok(())
+    });
+    h.test_needing(&needs, "distributed_blocks_sharing_one_gpu", || {
+        // Ranks that share one backend and exchange by copies within the GPU (`SharedComm`),
+        // through the `GpuComm` the CLI runs.
+        for k in [1, 2, 3, 5] {
+            let b = GpuBackend::new().map_err(|e| e.to_string())?;
+            let comm = GpuComm::from(SharedComm::new(b, k).map_err(|e| e.to_string())?);
+            same_as_one_gpu(&comm, comm.backend(0))?;
         }
         Ok(())
     });
