@@ -98,6 +98,10 @@ fn run(cli: Cli) -> Res<ExitCode> {
         } => {
             let g = load_pattern(&file, &c)?;
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
+            if multi::past_offsets(&c, &g) {
+                multi::bfs(&c, &file, &g, &srcs, direction)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let job = BfsJob {
                 file: &file,
                 g: &g,
@@ -148,6 +152,10 @@ fn run(cli: Cli) -> Res<ExitCode> {
             let srcs = sources_of(&g, source, sources.as_deref(), &file)?;
             let s = srcs[0];
             let (ty, why) = pick_distances(&g, &file, g.num_vertices(), distances)?;
+            if multi::past_offsets(&c, &g) {
+                multi::sssp(&c, &file, &g, &srcs, ty)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let (mut header, runs) = match ty {
                 DistanceType::I32 => run_sssp::<i32>(&c, &file, &g, srcs, algo, delta)?,
                 DistanceType::I64 => run_sssp::<i64>(&c, &file, &g, srcs, algo, delta)?,
@@ -402,6 +410,13 @@ fn combine_arcs(c: &Common, g: &mut EdgeList, how: Combine) -> Res<()> {
 /// Runs one of the graph kernels on `file` and writes its per-vertex values.
 fn run_kernel(c: &Common, file: &Path, kernel: kernels::GraphKernel) -> Res<()> {
     let g = load_pattern(file, c)?;
+    if multi::past_offsets(c, &g) {
+        match &kernel {
+            kernels::GraphKernel::PageRank(o) => return multi::pagerank(c, file, &g, o),
+            kernels::GraphKernel::Wcc => return multi::wcc(c, file, &g),
+            _ => {}
+        }
+    }
     let (header, values) = dispatch(
         c,
         kernels::KernelJob {

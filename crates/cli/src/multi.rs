@@ -1,27 +1,37 @@
-//! `--gpus N` with N > 1: `bfs`, `sssp`, `pagerank`, `wcc` and `apsp` with the graph split over N GPUs
-//! of this host (`semigraph_algos::dist` over `semigraph_gpu::NcclComm`), written as the
-//! one-device commands write their results.
+//! Distributed runs of `bfs`, `sssp`, `pagerank`, `wcc` and `apsp` (`semigraph_algos::dist`
+//! over `semigraph_gpu::GpuComm`), written as the one-device commands write their results:
+//! `--gpus N` with N > 1 splits the graph over N GPUs of this host (NCCL), and a graph of more
+//! arcs than one CSR's 32-bit row offsets count (2^32 - 1) runs on one GPU as blocks below
+//! that limit ([`past_offsets`]).
 
 use std::path::Path;
 
-use semigraph_algos::dist::{self, DistGraph, DistOptions};
+use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions};
 use semigraph_algos::{
-    ApspMethod, BfsOptions, BfsSemiring, Distance, DistanceType, PageRankOptions,
+    ApspMethod, BfsOptions, BfsSemiring, Direction, Distance, DistanceType, PageRankOptions,
 };
-use semigraph_gpu::NcclComm;
+use semigraph_formats::EdgeList;
+use semigraph_gpu::{GpuComm, NcclComm, SharedComm};
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
 use crate::args::{BackendChoice, Cmd, Common};
 use crate::checks::{distances_field, pick_distances};
-use crate::files::{csr_of, load, load_weighted};
+use crate::files::{csr_of, load_pattern, load_weighted};
 use crate::kernels::{Values, write_values};
 use crate::output::{Field, Header, Output, write_apsp, write_vertices};
 use crate::{CliError, Res, command_line, sources_of};
 
-/// Whether `cmd` runs here: `--gpus` above 1.
+/// Whether `cmd` runs here from the start: `--gpus` above 1.
 pub(crate) fn wanted(c: &Common) -> bool {
     c.gpus > 1
+}
+
+/// Whether a one-GPU command's graph `g` runs here once read: more arcs than one CSR's 32-bit
+/// row offsets count, on a GPU (`--backend` not `cpu`). The graph is then split into the
+/// fewest blocks below that limit ([`dist::blocks_for`]), all on one GPU.
+pub(crate) fn past_offsets(c: &Common, g: &EdgeList) -> bool {
+    c.gpus <= 1 && c.backend != BackendChoice::Cpu && g.len() > u32::MAX as usize
 }
 
 /// Runs `cmd` on `c.gpus` GPUs.
@@ -29,14 +39,6 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
     if c.backend == BackendChoice::Cpu {
         return Err(CliError("--gpus is for GPUs: drop --backend cpu".into()));
     }
-    let open = || NcclComm::new(c.gpus).map_err(|e| CliError(format!("--gpus {}: {e}", c.gpus)));
-    let gpus = |t: std::time::Duration| {
-        Field::with(
-            "gpus",
-            format!("{} (NCCL), {:.3} s", c.gpus, t.as_secs_f64()),
-            json!({"gpus": c.gpus, "ms": t.as_secs_f64() * 1e3}),
-        )
-    };
     match cmd {
         Cmd::Bfs {
             file,
@@ -45,17 +47,9 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             direction,
             ..
         } => {
-            let g = load(file, c)?;
-            let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
-            let opts = BfsOptions {
-                direction: *direction,
-            };
-            let (r, t) = on_gpus::<BfsSemiring, _>(file, Split::Pattern(&g), PUSH, &open, |dg| {
-                dist::bfs(dg, s, &opts)
-            })?;
-            let mut h = Header::new(&command_line(), file, &g);
-            h.push(gpus(t));
-            crate::write_bfs(&Output::new(c), h, &g, &r)
+            let g = load_pattern(file, c)?;
+            let s = sources_of(&g, *source, sources.as_deref(), file)?;
+            bfs(c, file, &g, &s, *direction)
         }
         Cmd::Sssp {
             file,
@@ -65,14 +59,9 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             ..
         } => {
             let g = load_weighted(file, c)?;
-            let s = one_source(&sources_of(&g, *source, sources.as_deref(), file)?)?;
+            let s = sources_of(&g, *source, sources.as_deref(), file)?;
             let (ty, _) = pick_distances(&g, file, g.num_vertices(), *distances)?;
-            match ty {
-                DistanceType::I32 => sssp::<i32>(c, file, &g, s, &open, &gpus),
-                DistanceType::I64 => sssp::<i64>(c, file, &g, s, &open, &gpus),
-                DistanceType::F32 => sssp::<f32>(c, file, &g, s, &open, &gpus),
-                DistanceType::F64 => sssp::<f64>(c, file, &g, s, &open, &gpus),
-            }
+            sssp(c, file, &g, &s, ty)
         }
         Cmd::Pagerank {
             file,
@@ -82,23 +71,9 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             ..
         } => {
             let opts = PageRankOptions::from_args(*iterations, *damping, *tolerance);
-            kernel(c, file, kernel_blocks(true), &open, &gpus, |dg, _| {
-                let r = dist::pagerank(dg, &opts)?;
-                Ok((
-                    format!("{} iterations", r.iterations),
-                    Values::Real(r.ranks),
-                ))
-            })
+            pagerank(c, file, &load_pattern(file, c)?, &opts)
         }
-        Cmd::Wcc { file, .. } => kernel(c, file, kernel_blocks(false), &open, &gpus, |dg, g| {
-            let r = dist::wcc(dg)?;
-            let count = r.count();
-            // Labels as the smallest vertex id of each component in the file's numbering.
-            Ok((
-                format!("{count} components, {} rounds", r.rounds),
-                Values::Int(crate::kernels::smallest_label(g, &r.labels)),
-            ))
-        }),
+        Cmd::Wcc { file, .. } => wcc(c, file, &load_pattern(file, c)?),
         Cmd::Apsp {
             file,
             next_hop,
@@ -117,16 +92,109 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
             h.push(distances_field(ty, &why));
             let next = next_hop.as_deref();
             match ty {
-                DistanceType::I32 => apsp::<i32>(c, file, &g, h, next, true, &open, &gpus),
-                DistanceType::I64 => apsp::<i64>(c, file, &g, h, next, true, &open, &gpus),
-                DistanceType::F32 => apsp::<f32>(c, file, &g, h, next, false, &open, &gpus),
-                DistanceType::F64 => apsp::<f64>(c, file, &g, h, next, false, &open, &gpus),
+                DistanceType::I32 => apsp::<i32>(c, file, &g, h, next, true),
+                DistanceType::I64 => apsp::<i64>(c, file, &g, h, next, true),
+                DistanceType::F32 => apsp::<f32>(c, file, &g, h, next, false),
+                DistanceType::F64 => apsp::<f64>(c, file, &g, h, next, false),
             }
         }
         _ => Err(CliError(
             "--gpus above 1 is for bfs, sssp, pagerank, wcc and apsp".into(),
         )),
     }
+}
+
+/// The ranks for `g`: `c.gpus` GPUs through NCCL, or (one GPU) the fewest blocks of 32-bit
+/// row offsets on the GPU the command opened.
+fn ranks(c: &Common, file: &Path, g: &EdgeList) -> Res<GpuComm> {
+    if c.gpus > 1 {
+        return NcclComm::new(c.gpus)
+            .map(GpuComm::from)
+            .map_err(|e| CliError(format!("--gpus {}: {e}", c.gpus)));
+    }
+    let k = dist::blocks_for(g).map_err(|e| named(file, e))?;
+    let gpu = crate::opening::open_gpu(c)?.gpu.map_err(|why| {
+        CliError(format!(
+            "{}: {} arcs take a GPU (more than one CSR's 32-bit row offsets count on the \
+             CPU): {why}",
+            file.display(),
+            g.len()
+        ))
+    })?;
+    SharedComm::new(gpu, k)
+        .map(GpuComm::from)
+        .map_err(|e| CliError(e.to_string()))
+}
+
+/// The header's line of the ranks and of the time from the split to the end.
+fn ranks_field(comm: &GpuComm, t: std::time::Duration) -> Field {
+    Field::with(
+        "gpus",
+        format!("{}, {:.3} s", comm.describe(), t.as_secs_f64()),
+        json!({"gpus": match comm { GpuComm::Nccl(n) => n.ranks(), GpuComm::Shared(_) => 1 },
+            "ranks": comm.ranks(), "ms": t.as_secs_f64() * 1e3}),
+    )
+}
+
+/// BFS from one source of `s` over the ranks, written as `bfs` writes it.
+pub(crate) fn bfs(
+    c: &Common,
+    file: &Path,
+    g: &EdgeList,
+    s: &[usize],
+    direction: Direction,
+) -> Res<()> {
+    let s = one_source(s)?;
+    let opts = BfsOptions { direction };
+    let comm = ranks(c, file, g)?;
+    let (r, t) = on_ranks::<BfsSemiring, _>(file, Split::Pattern(g), PUSH, &comm, |dg| {
+        dist::bfs(dg, s, &opts)
+    })?;
+    let mut h = Header::new(&command_line(), file, g);
+    h.push(ranks_field(&comm, t));
+    crate::write_bfs(&Output::new(c), h, g, &r)
+}
+
+/// Bellman-Ford from one source of `s` in `ty` distances over the ranks, written as `sssp`
+/// writes it.
+pub(crate) fn sssp(
+    c: &Common,
+    file: &Path,
+    g: &EdgeList,
+    s: &[usize],
+    ty: DistanceType,
+) -> Res<()> {
+    let s = one_source(s)?;
+    match ty {
+        DistanceType::I32 => sssp_in::<i32>(c, file, g, s),
+        DistanceType::I64 => sssp_in::<i64>(c, file, g, s),
+        DistanceType::F32 => sssp_in::<f32>(c, file, g, s),
+        DistanceType::F64 => sssp_in::<f64>(c, file, g, s),
+    }
+}
+
+/// PageRank over the ranks, written as `pagerank` writes it.
+pub(crate) fn pagerank(c: &Common, file: &Path, g: &EdgeList, opts: &PageRankOptions) -> Res<()> {
+    kernel(c, file, g, kernel_blocks(true), |dg, _| {
+        let r = dist::pagerank(dg, opts)?;
+        Ok((
+            format!("{} iterations", r.iterations),
+            Values::Real(r.ranks),
+        ))
+    })
+}
+
+/// WCC over the ranks, written as `wcc` writes it.
+pub(crate) fn wcc(c: &Common, file: &Path, g: &EdgeList) -> Res<()> {
+    kernel(c, file, g, kernel_blocks(false), |dg, g| {
+        let r = dist::wcc(dg)?;
+        let count = r.count();
+        // Labels as the smallest vertex id of each component in the file's numbering.
+        Ok((
+            format!("{count} components, {} rounds", r.rounds),
+            Values::Int(crate::kernels::smallest_label(g, &r.labels)),
+        ))
+    })
 }
 
 /// The blocks of the traversals (push and pull, no out-blocks).
@@ -145,12 +213,14 @@ const fn kernel_blocks(packed: bool) -> DistOptions {
     }
 }
 
-type Gpus<'a> = &'a dyn Fn(std::time::Duration) -> Field;
-
 fn one_source(s: &[usize]) -> Res<usize> {
     match s {
         [s] => Ok(*s),
-        _ => Err(CliError("--gpus runs one source at a time".into())),
+        _ => Err(CliError(
+            "a graph split over GPUs (--gpus), or into blocks on one GPU (past 2^32 - 1 arcs), \
+             runs one source at a time"
+                .into(),
+        )),
     }
 }
 
@@ -168,11 +238,11 @@ where
     S::T: semigraph_formats::WeightValue,
 {
     /// The graph split over `comm`'s ranks, its blocks made as the variant says.
-    pub(crate) fn split<'c>(
+    pub(crate) fn split<'c, C: Communicator>(
         &self,
-        comm: &'c NcclComm,
+        comm: &'c C,
         blocks: DistOptions,
-    ) -> semigraph_algos::Result<DistGraph<'c, NcclComm, S>>
+    ) -> semigraph_algos::Result<DistGraph<'c, C, S>>
     where
         'g: 'c,
     {
@@ -184,22 +254,20 @@ where
     }
 }
 
-/// The graph split over the GPUs (the communicator opened, then the blocks made) and `f` run
-/// on it; returns `f`'s result and the time from the split to its end (the header's `gpus`
-/// field).
-fn on_gpus<S: semigraph_semiring::Semiring, R>(
+/// The graph split over `comm`'s ranks and `f` run on it; returns `f`'s result and the time
+/// from the split to its end (the header's `gpus` field).
+fn on_ranks<S: semigraph_semiring::Semiring, R>(
     file: &Path,
     from: Split<'_, S>,
     blocks: DistOptions,
-    open: &dyn Fn() -> Res<NcclComm>,
-    f: impl FnOnce(&DistGraph<'_, NcclComm, S>) -> semigraph_algos::Result<R>,
+    comm: &GpuComm,
+    f: impl FnOnce(&DistGraph<'_, GpuComm, S>) -> semigraph_algos::Result<R>,
 ) -> Res<(R, std::time::Duration)>
 where
     S::T: semigraph_formats::WeightValue,
 {
-    let comm = open()?;
     let t = std::time::Instant::now();
-    let dg = from.split(&comm, blocks).map_err(|e| named(file, e))?;
+    let dg = from.split(comm, blocks).map_err(|e| named(file, e))?;
     let r = f(&dg).map_err(|e| named(file, e))?;
     Ok((r, t.elapsed()))
 }
@@ -208,23 +276,17 @@ fn named(file: &Path, e: semigraph_algos::Error) -> CliError {
     CliError(format!("{}: {e}", file.display()))
 }
 
-fn sssp<D: Distance>(
-    c: &Common,
-    file: &Path,
-    g: &semigraph_formats::EdgeList,
-    s: usize,
-    open: &dyn Fn() -> Res<NcclComm>,
-    gpus: Gpus<'_>,
-) -> Res<()> {
+fn sssp_in<D: Distance>(c: &Common, file: &Path, g: &EdgeList, s: usize) -> Res<()> {
     // Past 32-bit offsets the ranks take their arcs straight from the list.
     let a = match g.len() > u32::MAX as usize {
         true => None,
         false => Some(csr_of::<MinPlus<D>>(file, g, false)?),
     };
     let from = a.as_ref().map_or(Split::Arcs(g), Split::Csr);
-    let (r, t) = on_gpus(file, from, PUSH, open, |dg| dist::bellman_ford(dg, s))?;
+    let comm = ranks(c, file, g)?;
+    let (r, t) = on_ranks(file, from, PUSH, &comm, |dg| dist::bellman_ford(dg, s))?;
     let mut h = Header::new(&command_line(), file, g);
-    h.push(gpus(t));
+    h.push(ranks_field(&comm, t));
     h.push(Field::text(
         "algorithm",
         format!("bellman-ford, {} rounds", r.rounds),
@@ -246,16 +308,13 @@ fn sssp<D: Distance>(
 }
 
 /// APSP by squaring with the rows of `D` split over the GPUs, written as `apsp` writes it.
-#[allow(clippy::too_many_arguments)]
 fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
     c: &Common,
     file: &Path,
-    g: &semigraph_formats::EdgeList,
+    g: &EdgeList,
     mut h: Header,
     next_hop: Option<&Path>,
     integer: bool,
-    open: &dyn Fn() -> Res<NcclComm>,
-    gpus: Gpus<'_>,
 ) -> Res<()> {
     let a = csr_of::<MinPlus<D>>(file, g, false)?;
     let blocks = DistOptions {
@@ -263,30 +322,30 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
         out: false,
         packed: false,
     };
-    let (r, t) = on_gpus(file, Split::Csr(&a), blocks, open, |dg| {
+    let comm = ranks(c, file, g)?;
+    let (r, t) = on_ranks(file, Split::Csr(&a), blocks, &comm, |dg| {
         dist::apsp(dg, next_hop.is_some())
     })?;
-    h.push(gpus(t));
+    h.push(ranks_field(&comm, t));
     write_apsp(&Output::new(c), &h, &r, next_hop, integer)
 }
 
-/// PageRank or WCC: the graph's pattern split over the GPUs, `f` run on it (given the file's
+/// PageRank or WCC: the graph's pattern split over the ranks, `f` run on it (given the file's
 /// graph, for its numbering), the values written as the one-device command writes them.
 fn kernel(
     c: &Common,
     file: &Path,
+    g: &EdgeList,
     blocks: DistOptions,
-    open: &dyn Fn() -> Res<NcclComm>,
-    gpus: Gpus<'_>,
     f: impl FnOnce(
-        &DistGraph<'_, NcclComm, semigraph_semiring::OrAnd>,
-        &semigraph_formats::EdgeList,
+        &DistGraph<'_, GpuComm, semigraph_semiring::OrAnd>,
+        &EdgeList,
     ) -> semigraph_algos::Result<(String, Values)>,
 ) -> Res<()> {
-    let g = load(file, c)?;
-    let ((what, values), t) = on_gpus(file, Split::Pattern(&g), blocks, open, |dg| f(dg, &g))?;
-    let mut h = Header::new(&command_line(), file, &g);
-    h.push(gpus(t));
+    let comm = ranks(c, file, g)?;
+    let ((what, values), t) = on_ranks(file, Split::Pattern(g), blocks, &comm, |dg| f(dg, g))?;
+    let mut h = Header::new(&command_line(), file, g);
+    h.push(ranks_field(&comm, t));
     h.push(Field::text("result", what));
-    write_values(&Output::new(c), &h, &g, &values)
+    write_values(&Output::new(c), &h, g, &values)
 }

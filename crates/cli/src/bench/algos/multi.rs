@@ -6,7 +6,7 @@ use semigraph_algos::dist::Communicator;
 use semigraph_algos::dist::{self, DistGraph, DistOptions};
 use semigraph_algos::prelude::*;
 use semigraph_algos::{ApspMethod, PageRankOptions, bellman_ford, pagerank_resident, wcc_resident};
-use semigraph_gpu::NcclComm;
+use semigraph_gpu::{GpuComm, NcclComm, SharedComm};
 
 use super::*;
 use crate::multi::Split;
@@ -127,7 +127,8 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     let one = match &held {
         Held::Csr(a) => one_gpu(algo, a, s, runs)?,
         Held::Arcs(_) => Err(format!(
-            "{arcs} arcs: a one-device graph takes 32-bit row offsets (at most {})",
+            "{arcs} arcs: the one-GPU algorithm's CSR takes 32-bit row offsets (at most {}); \
+             --gpus 1 splits the graph into blocks on one GPU",
             u32::MAX
         )),
     };
@@ -152,7 +153,18 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
     };
     let mut dist_one = None;
     for &k in &counts {
-        let comm = NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?;
+        // One GPU holds a graph past 32-bit offsets as blocks of fewer arcs.
+        let comm = match (k, &held) {
+            (1, Held::Arcs(g)) => {
+                let blocks = dist::blocks_for(g)?;
+                let gpu = GpuBackend::new().map_err(|e| CliError(format!("--gpus 1: {e}")))?;
+                println!("# --gpus 1: {blocks} blocks of 32-bit row offsets on one GPU");
+                SharedComm::new(gpu, blocks)
+                    .map_err(|e| CliError(e.to_string()))?
+                    .into()
+            }
+            _ => GpuComm::Nccl(NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?),
+        };
         let t = Instant::now();
         let opts = DistOptions {
             push: matches!(algo, DistAlgo::Bfs | DistAlgo::Sssp),
@@ -403,15 +415,15 @@ fn one_gpu(
 /// their row times the all-gather of `n` labels), timed alone: median and minimum of `runs`
 /// all-gathers after a warm-up, each waited for. What the distributed time is made of.
 fn exchange<S: semigraph_semiring::Semiring>(
-    comm: &NcclComm,
-    dg: &DistGraph<'_, NcclComm, S>,
+    comm: &GpuComm,
+    dg: &DistGraph<'_, GpuComm, S>,
     algo: DistAlgo,
     runs: usize,
 ) -> Res<(String, (Duration, Duration))> {
     let part = dg.partition();
     let n = part.n();
     fn gather<T: semigraph_semiring::Semiring>(
-        comm: &NcclComm,
+        comm: &GpuComm,
         part: &dist::Partition,
         cols: usize,
         runs: usize,
@@ -458,7 +470,7 @@ fn exchange<S: semigraph_semiring::Semiring>(
 /// The blocks one SUMMA product over a square grid of `comm`'s ranks moves (`q` steps, each
 /// a broadcast along the grid's rows and one along its columns, of `ceil(n / q)`-square
 /// blocks of `i32`), timed alone: median and minimum of `runs` products after a warm-up.
-fn grid_exchange(comm: &NcclComm, n: usize, runs: usize) -> Res<(Duration, Duration)> {
+fn grid_exchange(comm: &GpuComm, n: usize, runs: usize) -> Res<(Duration, Duration)> {
     type M = MinPlus<i32>;
     let grid = dist::Grid::square(comm.ranks(), n)?;
     let nb = grid.block();
@@ -468,7 +480,7 @@ fn grid_exchange(comm: &NcclComm, n: usize, runs: usize) -> Res<(Duration, Durat
             .collect()
     };
     let src = blocks(1)?;
-    let mut summa = dist::Summa::<NcclComm, M>::new(comm, grid)?;
+    let mut summa = dist::Summa::<GpuComm, M>::new(comm, grid)?;
     let mut times = Vec::with_capacity(runs);
     for i in 0..=runs {
         comm.synchronize().map_err(|e| CliError(e.to_string()))?;
