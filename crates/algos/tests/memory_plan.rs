@@ -2,7 +2,8 @@
 //! The memory a run announces covers the memory it uses: a counting allocator measures the
 //! peak of `Graph::new`, the traversals and APSP on the CPU backend above what was held before
 //! each call, against `graph_host_bytes`, `traversal_host_bytes` and `apsp_host_bytes` (what
-//! the `semigraph` command checks against the machine before it starts).
+//! the `semigraph` command checks against the machine before it starts), and of the split of
+//! an edge list into ranks' blocks against `dist::split_host_bytes` (what the split checks).
 
 use std::sync::Mutex;
 
@@ -118,5 +119,77 @@ fn apsp_stays_within_its_plan() {
                 "{method:?} next_hop {next_hop}: used {peak}, planned {plan}"
             );
         }
+    }
+}
+
+/// The split of an edge list into ranks' blocks (`DistGraph::from_edges`, in pools of one and
+/// four threads) stays within `dist::split_host_bytes` of its largest block, beside what the
+/// CPU backend's ranks keep of the blocks (on a GPU those are device memory).
+#[test]
+fn splits_stay_within_their_plans() {
+    use semigraph_algos::dist::{DistGraph, DistOptions, LocalComm, split_host_bytes};
+    use semigraph_algos::prelude::Objects;
+    let _one = ONE.lock().unwrap();
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let cpu = CpuBackend::new();
+            for (name, g) in graphs() {
+                for k in [1, 3] {
+                    let comm = LocalComm::new(vec![&cpu; k]);
+                    for (push, out, pattern) in [(true, false, true), (false, true, false)] {
+                        let opts = DistOptions {
+                            push,
+                            out,
+                            packed: false,
+                        };
+                        let before = ALLOC.current_usage() as u64;
+                        // The graph is kept until `kept` is read: what the ranks hold of it. An
+                        // undirected graph's out-blocks are dropped at the end (they equal the
+                        // pull blocks), after the ranks held them during the split.
+                        let held = |kept: u64, twice: bool| if twice { 2 * kept } else { kept };
+                        let (peak, kept) = match pattern {
+                            true => {
+                                let (peak, dg) = peak_of(|| {
+                                    DistGraph::<_, BfsSemiring>::pattern_from_edges(&comm, &g, opts)
+                                        .unwrap()
+                                });
+                                let kept = ALLOC.current_usage() as u64 - before;
+                                (peak, held(kept, out && dg.is_undirected()))
+                            }
+                            false => {
+                                let (peak, dg) = peak_of(|| {
+                                    DistGraph::<_, MinPlus<i64>>::from_edges(&comm, &g, opts)
+                                        .unwrap()
+                                });
+                                let kept = ALLOC.current_usage() as u64 - before;
+                                (peak, held(kept, out && dg.is_undirected()))
+                            }
+                        };
+                        // The largest block, as the split's partition makes it.
+                        let pg = DistGraph::<_, BfsSemiring>::pattern_from_edges(&comm, &g, opts)
+                            .unwrap();
+                        let largest = (0..k)
+                            .map(|r| {
+                                let info = cpu.matrix_info(pg.pull(r));
+                                (info.nrows, info.nnz)
+                            })
+                            .max_by_key(|&(_, m)| m)
+                            .unwrap();
+                        let (list, value) = if pattern { (0, 4) } else { (8, 8) };
+                        let plan = split_host_bytes(g.num_vertices(), largest, list, value, (push, out));
+                        eprintln!("{name} on {k} ranks, {threads} threads, push {push}: split {peak} of {plan} + {kept} kept");
+                        assert!(
+                            peak <= plan + kept,
+                            "{name} on {k} ranks ({threads} threads, push {push}, out {out}): \
+                             the split used {peak}, planned {plan} beside {kept} kept"
+                        );
+                    }
+                }
+            }
+        });
     }
 }

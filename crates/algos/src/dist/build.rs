@@ -164,6 +164,30 @@ where
                 u32::MAX
             )));
         }
+        // The host memory of the largest rank's build, refused up front where it is not there.
+        let largest = (0..part.ranks())
+            .map(|r| {
+                let own = part.range(r);
+                (own.len(), (at_ptr[own.end] - at_ptr[own.start]) as usize)
+            })
+            .max_by_key(|&(_, arcs)| arcs)
+            .unwrap_or((0, 0));
+        let list_bytes = if pattern { 0 } else { size_of::<u64>() };
+        let asked = (opts.push, opts.out);
+        let needed = split_host_bytes(n, largest, list_bytes, size_of::<S::T>(), asked);
+        semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
+            Error::OutOfMemory {
+                what: format!(
+                    "splitting {} arcs into {} blocks on the host (one at a time, the largest \
+                     of {} arcs)",
+                    g.len(),
+                    part.ranks(),
+                    largest.1
+                ),
+                needed,
+                available: Some(available),
+            }
+        })?;
         drop(at_ptr);
         let columns = has_out
             .as_ref()
@@ -281,6 +305,48 @@ fn fewest_blocks(at_ptr: &[u64], limit: u64) -> Option<usize> {
         }
         k += 1;
     }
+}
+
+/// An upper bound of the host memory [`DistGraph::from_edges`] takes beside the edge list
+/// while it builds the largest rank's blocks (`rows` vertices, `arcs` in-arcs; the blocks are
+/// made one rank at a time, each handed to its backend before the next): the in-degree
+/// offsets, then the largest of the arcs' selection (rayon's collect of the kept places,
+/// `usize` each, may hold them twice), the selected list (`list_bytes` of weight an arc)
+/// beside its CSR build ([`semigraph_formats::csr_build_bytes`]), and the pull block
+/// (`value_bytes` a value) beside the out-block and the push block (its transpose), as
+/// `(push, out)` asks. The split refuses to start where the machine has less (what a
+/// backend then holds of the blocks is the backend's: device memory on a GPU).
+///
+/// ```
+/// use semigraph_algos::dist::split_host_bytes;
+///
+/// // 1,000 vertices, 50,000 in-arcs into the 400 of the largest block, a pattern of u32.
+/// let bytes = split_host_bytes(1_000, (400, 50_000), 0, 4, (true, false));
+/// assert!(bytes > 50_000 * 16);
+/// ```
+pub fn split_host_bytes(
+    n: usize,
+    (rows, arcs): (usize, usize),
+    list_bytes: usize,
+    value_bytes: usize,
+    (push, out): (bool, bool),
+) -> u64 {
+    let (n, rows, m) = (n as u64, rows as u64, arcs as u64);
+    let (w, v) = (list_bytes as u64, value_bytes as u64);
+    // The in-degrees and their running sums, held at once while the sums are made.
+    let offsets = 16 * (n + 1);
+    let select = (16 + w) * m;
+    let list = (8 + w) * m;
+    let build = list
+        + semigraph_formats::csr_build_bytes::<u32>(rows as usize, n as usize, arcs, value_bytes);
+    let block = (4 + v) * m + 4 * (rows + 1);
+    let second = (4 + v) * m + 4 * (n + 1);
+    let making = select.max(build);
+    // The pull block is held while the out-block is made, then both while the push block is
+    // transposed from the pull block.
+    let with_out = if out { block + making } else { 0 };
+    let uploading = block + if out { block } else { 0 } + if push { second } else { 0 };
+    offsets + making.max(with_out).max(uploading)
 }
 
 /// The row pointer of `A^T` from `g`'s arcs (the in-degrees' running sums), `n + 1` entries:

@@ -46,7 +46,7 @@ mod partition;
 mod traverse;
 
 pub use apsp::{apsp, apsp_grid};
-pub use build::blocks_for;
+pub use build::{blocks_for, split_host_bytes};
 pub use comm::{Communicator, DenseOf, Group, LocalComm, QueueOf, Reduce};
 pub use graph::{DistGraph, DistOptions, MatrixOf, Packed};
 pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
