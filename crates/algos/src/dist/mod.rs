@@ -43,13 +43,14 @@ mod graph;
 mod graphalytics;
 mod grid;
 mod partition;
+mod plan;
 mod traverse;
 
 pub use apsp::{apsp, apsp_grid};
-pub use build::{blocks_for, split_host_bytes};
 pub use comm::{Communicator, DenseOf, Group, LocalComm, QueueOf, Reduce};
 pub use graph::{DistGraph, DistOptions, MatrixOf, Packed};
 pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
 pub use grid::{Grid, Summa};
 pub use partition::Partition;
+pub use plan::{blocks_for, split_host_bytes};
 pub use traverse::{bellman_ford, bfs, bfs_resident};

@@ -26,13 +26,13 @@ const PROBE_STEPS: usize = 16;
 const PROBE_WIDTH: usize = 4096;
 
 /// How much wider [`fixpoint_paths`]'s automatic buckets are on the CPU than delta-stepping's
-/// there ([`auto_delta`]): each bucket is one call, in which one core's queue sets the order.
+/// there ([`auto_delta`](super::auto_delta)): each bucket is one call, in which one core's queue sets the order.
 /// NY, weights 1..1000 (2 cores): 4 times 27.1 ms, 16 times 22.5 ms, 32 times 25.8 ms, 64
 /// times 26.8 ms (delta-stepping 29.2 ms).
 pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;
 
 /// The same on a GPU, whose buckets cost a launch and two reads each and whose order within a
-/// bucket is the warps': H100, weights 1..1000 ([`auto_delta`] 363), NY / BAY / FLA with a
+/// bucket is the warps': H100, weights 1..1000 ([`auto_delta`](super::auto_delta) 363), NY / BAY / FLA with a
 /// width of 35,000: 7.8 / 6.4-6.7 / 22.3-23.1 ms, 46,000: 7.7 / 6.4-6.5 / 21.2-21.3 ms,
 /// 75,000: 8.1 / 6.1 / 18.6 ms, 100,000: NY stopped (Bellman-Ford again, 17.9-18.1 ms) / 6.7-7.0
 /// / 18.5-18.6 ms; Bellman-Ford 10.6-10.8 / 8.3 / 37.1-37.4 ms.
@@ -63,7 +63,7 @@ pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 /// # Arguments
 /// - `g`: the graph in [`MinPlus`] over `D`.
 /// - `source`: a vertex id.
-/// - `delta`: the bucket width; `None` picks [`auto_delta`] times [`FIXPOINT_DELTA_FACTOR`]
+/// - `delta`: the bucket width; `None` picks [`auto_delta`](super::auto_delta) times [`FIXPOINT_DELTA_FACTOR`]
 ///   on the CPU, [`FIXPOINT_GPU_DELTA_FACTOR`] on a GPU; [`Distance::INFINITY`] makes one
 ///   bucket.
 ///
