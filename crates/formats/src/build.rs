@@ -64,7 +64,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
     ///
     /// # Errors
     /// [`FormatError::InvalidStructure`] when the arrays differ in length or an arc lies
-    /// outside the matrix (naming the first); [`FormatError::OutOfMemory`] before allocating
+    /// outside the matrix (naming the first); [`FormatError::TooLarge`] before allocating
     /// when the build's peak ([`csr_build_bytes`]) does not fit.
     ///
     /// # Complexity

@@ -388,7 +388,7 @@ impl EdgeList {
     ///
     /// # Errors
     /// [`FormatError::BadValue`] naming the first arc whose weight `S::T` cannot represent;
-    /// [`FormatError::OutOfMemory`] when the values do not fit.
+    /// [`FormatError::TooLarge`] when the values do not fit.
     ///
     /// ```
     /// use semigraph_formats::{EdgeList, Weights};

@@ -1,9 +1,9 @@
 //! Conversions to and from other Rust libraries, each behind a feature of this crate (none is
 //! on by default, so a user who does not want them does not build them):
 //!
-//! - `sprs`: [`Csr::to_sprs`](crate::Csr::to_sprs) and [`Csr::from_sprs`](crate::Csr::from_sprs) (CSR or CSC in, CSR out). With
+//! - `sprs`: `Csr::to_sprs` and `Csr::from_sprs` (CSR or CSC in, CSR out). With
 //!   [`semigraph_semiring::SrVal`] values, `sprs`'s own products compute semiring products.
-//! - `ndarray`: [`Dense::to_ndarray`](crate::Dense::to_ndarray) and [`Dense::from_ndarray`](crate::Dense::from_ndarray).
+//! - `ndarray`: `Dense::to_ndarray` and `Dense::from_ndarray`.
 //!
 //! Values are copied as they are: an entry equal to the semiring zero stays an entry (as
 //! everywhere in CSR, see the crate docs).
