@@ -151,7 +151,10 @@ impl<const KIND: u8> cudarc::nccl::NcclType for Half<KIND> {
 }
 
 /// Byte range of rows `rows` of an `n x cols` array of `S`.
-fn byte_range<S: Semiring>(rows: std::ops::Range<usize>, cols: usize) -> std::ops::Range<usize> {
+pub(crate) fn byte_range<S: Semiring>(
+    rows: std::ops::Range<usize>,
+    cols: usize,
+) -> std::ops::Range<usize> {
     let row = cols * size_of::<S::T>();
     rows.start * row..rows.end * row
 }

@@ -14,7 +14,7 @@ use semigraph_semiring::Semiring;
 
 use crate::backend::{GpuBackend, GpuDense, GpuQueue};
 use crate::error::{GpuError, driver};
-use crate::nccl::NcclComm;
+use crate::nccl::{NcclComm, byte_range};
 
 /// `ranks` ranks on one GPU, sharing its [`GpuBackend`]: every rank's arrays are buffers of
 /// that GPU, and the collectives are copies between them on the backend's stream (ordered
@@ -90,12 +90,6 @@ impl SharedComm {
 }
 
 type Bytes = std::ops::Range<usize>;
-
-/// Byte range of rows `rows` of an `n x cols` array of `S`.
-fn byte_range<S: Semiring>(rows: std::ops::Range<usize>, cols: usize) -> Bytes {
-    let row = cols * size_of::<S::T>();
-    rows.start * row..rows.end * row
-}
 
 /// `(&xs[i], &mut xs[j])` for `i != j`.
 fn pair<T>(xs: &mut [T], i: usize, j: usize) -> (&T, &mut T) {
