@@ -159,6 +159,57 @@ pub(crate) fn byte_range<S: Semiring>(
     rows.start * row..rows.end * row
 }
 
+/// The first half of an all-gather of queues, the same between GPUs or within one: each
+/// rank's queue length and step count read back (one header read a rank, so that only the
+/// entries travel), and each non-empty block's ids renumbered into the graph's on its rank.
+/// Returns the lengths, their sum and the largest step count.
+pub(crate) fn gather_queue_lengths<C: Communicator<Backend = GpuBackend>, S: Semiring>(
+    comm: &C,
+    local: &mut [GpuQueue<S>],
+    whole: &[GpuQueue<S>],
+    part: &Partition,
+) -> Result<(Vec<usize>, usize, usize), GpuError> {
+    let (mut lens, mut steps) = (Vec::with_capacity(local.len()), 0);
+    for (r, q) in local.iter().enumerate() {
+        let h = comm.backend(r).read_hdr(q)?;
+        lens.push(h[0] as usize);
+        steps = steps.max(h[1] as usize);
+    }
+    let total: usize = lens.iter().sum();
+    assert!(
+        whole.iter().all(|w| w.capacity() >= total),
+        "all_gather_queue: the whole queues hold n entries"
+    );
+    for (r, q) in local.iter_mut().enumerate() {
+        let lo = part.range(r).start;
+        if lens[r] > 0 && lo > 0 {
+            comm.backend(r).queue_shift(q, lo as u32)?;
+        }
+    }
+    Ok((lens, total, steps))
+}
+
+/// The last half of an all-gather of queues: every whole queue told it holds `total`
+/// entries of step count `steps`, every local queue emptied.
+pub(crate) fn gather_queue_finish<C: Communicator<Backend = GpuBackend>, S: Semiring>(
+    comm: &C,
+    local: &mut [GpuQueue<S>],
+    whole: &mut [GpuQueue<S>],
+    total: usize,
+    steps: usize,
+) -> semigraph_algos::Result<QueueInfo> {
+    for (r, (w, q)) in whole.iter_mut().zip(local).enumerate() {
+        let b = comm.backend(r);
+        b.queue_filled(w, total, steps)?;
+        b.queue_clear(q)?;
+    }
+    Ok(QueueInfo {
+        len: total,
+        total,
+        steps,
+    })
+}
+
 /// The whole buffer of a dense array, and its first `bytes` as a view.
 fn bytes_of<S: Semiring>(x: &GpuDense<S>, bytes: usize) -> CudaView<'_, u8> {
     x.bytes().slice(0..bytes)
@@ -290,25 +341,7 @@ impl Communicator for NcclComm {
         whole: &mut [GpuQueue<S>],
         part: &Partition,
     ) -> semigraph_algos::Result<QueueInfo> {
-        // The lengths first (one header read per GPU), so that only the entries travel.
-        let (mut lens, mut steps) = (Vec::with_capacity(local.len()), 0);
-        for (b, q) in self.backends.iter().zip(local.iter()) {
-            let h = b.read_hdr(q)?;
-            lens.push(h[0] as usize);
-            steps = steps.max(h[1] as usize);
-        }
-        let total: usize = lens.iter().sum();
-        assert!(
-            whole.iter().all(|w| w.capacity() >= total),
-            "all_gather_queue: the whole queues hold n entries"
-        );
-        // Each block's ids renumbered into the graph's on its own GPU, before they travel.
-        for (r, (b, q)) in self.backends.iter().zip(local.iter_mut()).enumerate() {
-            let lo = part.range(r).start;
-            if lens[r] > 0 && lo > 0 {
-                b.queue_shift(q, lo as u32)?;
-            }
-        }
+        let (lens, total, steps) = gather_queue_lengths(self, local, whole, part)?;
         let size = size_of::<S::T>();
         self.group("all-gather (queues)", |comms| {
             let mut at = 0;
@@ -331,15 +364,7 @@ impl Communicator for NcclComm {
             }
             Ok(())
         })?;
-        for (b, (w, q)) in self.backends.iter().zip(whole.iter_mut().zip(local)) {
-            b.queue_filled(w, total, steps)?;
-            b.queue_clear(q)?;
-        }
-        Ok(QueueInfo {
-            len: total,
-            total,
-            steps,
-        })
+        gather_queue_finish(self, local, whole, total, steps)
     }
 }
 

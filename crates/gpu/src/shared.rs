@@ -9,12 +9,12 @@
 
 use cudarc::driver::CudaSlice;
 use semigraph_algos::dist::{Communicator, Group, Partition, Reduce};
-use semigraph_algos::{ElementWise, Ewise, Frontier, Mask, QueueInfo};
+use semigraph_algos::{ElementWise, Ewise, Mask, QueueInfo};
 use semigraph_semiring::Semiring;
 
 use crate::backend::{GpuBackend, GpuDense, GpuQueue};
 use crate::error::{GpuError, driver};
-use crate::nccl::{NcclComm, byte_range};
+use crate::nccl::{NcclComm, byte_range, gather_queue_finish, gather_queue_lengths};
 
 /// `ranks` ranks on one GPU, sharing its [`GpuBackend`]: every rank's arrays are buffers of
 /// that GPU, and the collectives are copies between them on the backend's stream (ordered
@@ -192,29 +192,13 @@ impl Communicator for SharedComm {
         whole: &mut [GpuQueue<S>],
         part: &Partition,
     ) -> semigraph_algos::Result<QueueInfo> {
-        let b = &self.backend;
-        // The lengths first (one header read per rank), so that only the entries move.
-        let (mut lens, mut steps) = (Vec::with_capacity(local.len()), 0);
-        for q in local.iter() {
-            let h = b.read_hdr(q)?;
-            lens.push(h[0] as usize);
-            steps = steps.max(h[1] as usize);
-        }
-        let total: usize = lens.iter().sum();
-        assert!(
-            whole.iter().all(|w| w.capacity() >= total),
-            "all_gather_queue: the whole queues hold n entries"
-        );
+        let (lens, total, steps) = gather_queue_lengths(self, local, whole, part)?;
         let size = size_of::<S::T>();
         let mut at = 0;
-        for (r, q) in local.iter_mut().enumerate() {
-            let (len, lo) = (lens[r], part.range(r).start);
+        for (r, q) in local.iter().enumerate() {
+            let len = lens[r];
             if len == 0 {
                 continue;
-            }
-            // The block's ids renumbered into the graph's before they move.
-            if lo > 0 {
-                b.queue_shift(q, lo as u32)?;
             }
             let (ids, vals) = q.buffers();
             for w in whole.iter_mut() {
@@ -224,15 +208,7 @@ impl Communicator for SharedComm {
             }
             at += len;
         }
-        for (w, q) in whole.iter_mut().zip(local) {
-            b.queue_filled(w, total, steps)?;
-            b.queue_clear(q)?;
-        }
-        Ok(QueueInfo {
-            len: total,
-            total,
-            steps,
-        })
+        gather_queue_finish(self, local, whole, total, steps)
     }
 }
 
