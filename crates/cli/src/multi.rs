@@ -112,7 +112,6 @@ fn ranks(c: &Common, file: &Path, g: &EdgeList) -> Res<GpuComm> {
             .map(GpuComm::from)
             .map_err(|e| CliError(format!("--gpus {}: {e}", c.gpus)));
     }
-    let k = dist::blocks_for(g).map_err(|e| named(file, e))?;
     let gpu = crate::opening::open_gpu(c)?.gpu.map_err(|why| {
         CliError(format!(
             "{}: {} arcs take a GPU (more than one CSR's 32-bit row offsets count on the \
@@ -121,6 +120,12 @@ fn ranks(c: &Common, file: &Path, g: &EdgeList) -> Res<GpuComm> {
             g.len()
         ))
     })?;
+    blocks_on(gpu, file, g)
+}
+
+/// `g` as the fewest blocks of 32-bit row offsets ([`dist::blocks_for`]), all ranks on `gpu`.
+pub(crate) fn blocks_on(gpu: semigraph_gpu::GpuBackend, file: &Path, g: &EdgeList) -> Res<GpuComm> {
+    let k = dist::blocks_for(g).map_err(|e| named(file, e))?;
     SharedComm::new(gpu, k)
         .map(GpuComm::from)
         .map_err(|e| CliError(e.to_string()))
@@ -146,12 +151,11 @@ pub(crate) fn bfs(
 ) -> Res<()> {
     let s = one_source(s)?;
     let opts = BfsOptions { direction };
-    let comm = ranks(c, file, g)?;
-    let (r, t) = on_ranks::<BfsSemiring, _>(file, Split::Pattern(g), PUSH, &comm, |dg| {
+    let (r, field) = on_ranks::<BfsSemiring, _>(c, (file, g), Split::Pattern(g), PUSH, |dg| {
         dist::bfs(dg, s, &opts)
     })?;
     let mut h = Header::new(&command_line(), file, g);
-    h.push(ranks_field(&comm, t));
+    h.push(field);
     crate::write_bfs(&Output::new(c), h, g, &r)
 }
 
@@ -254,22 +258,24 @@ where
     }
 }
 
-/// The graph split over `comm`'s ranks and `f` run on it; returns `f`'s result and the time
-/// from the split to its end (the header's `gpus` field).
+/// The ranks for `g` opened ([`ranks`]), the graph split over them as `from` says and `f` run
+/// on it; returns `f`'s result and the header's `gpus` field (the ranks, and the time from
+/// the split to the end).
 fn on_ranks<S: semigraph_semiring::Semiring, R>(
-    file: &Path,
+    c: &Common,
+    (file, g): (&Path, &EdgeList),
     from: Split<'_, S>,
     blocks: DistOptions,
-    comm: &GpuComm,
     f: impl FnOnce(&DistGraph<'_, GpuComm, S>) -> semigraph_algos::Result<R>,
-) -> Res<(R, std::time::Duration)>
+) -> Res<(R, Field)>
 where
     S::T: semigraph_formats::WeightValue,
 {
+    let comm = ranks(c, file, g)?;
     let t = std::time::Instant::now();
-    let dg = from.split(comm, blocks).map_err(|e| named(file, e))?;
+    let dg = from.split(&comm, blocks).map_err(|e| named(file, e))?;
     let r = f(&dg).map_err(|e| named(file, e))?;
-    Ok((r, t.elapsed()))
+    Ok((r, ranks_field(&comm, t.elapsed())))
 }
 
 fn named(file: &Path, e: semigraph_algos::Error) -> CliError {
@@ -283,10 +289,9 @@ fn sssp_in<D: Distance>(c: &Common, file: &Path, g: &EdgeList, s: usize) -> Res<
         false => Some(csr_of::<MinPlus<D>>(file, g, false)?),
     };
     let from = a.as_ref().map_or(Split::Arcs(g), Split::Csr);
-    let comm = ranks(c, file, g)?;
-    let (r, t) = on_ranks(file, from, PUSH, &comm, |dg| dist::bellman_ford(dg, s))?;
+    let (r, field) = on_ranks(c, (file, g), from, PUSH, |dg| dist::bellman_ford(dg, s))?;
     let mut h = Header::new(&command_line(), file, g);
-    h.push(ranks_field(&comm, t));
+    h.push(field);
     h.push(Field::text(
         "algorithm",
         format!("bellman-ford, {} rounds", r.rounds),
@@ -322,11 +327,10 @@ fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
         out: false,
         packed: false,
     };
-    let comm = ranks(c, file, g)?;
-    let (r, t) = on_ranks(file, Split::Csr(&a), blocks, &comm, |dg| {
+    let (r, field) = on_ranks(c, (file, g), Split::Csr(&a), blocks, |dg| {
         dist::apsp(dg, next_hop.is_some())
     })?;
-    h.push(ranks_field(&comm, t));
+    h.push(field);
     write_apsp(&Output::new(c), &h, &r, next_hop, integer)
 }
 
@@ -342,10 +346,9 @@ fn kernel(
         &EdgeList,
     ) -> semigraph_algos::Result<(String, Values)>,
 ) -> Res<()> {
-    let comm = ranks(c, file, g)?;
-    let ((what, values), t) = on_ranks(file, Split::Pattern(g), blocks, &comm, |dg| f(dg, g))?;
+    let ((what, values), field) = on_ranks(c, (file, g), Split::Pattern(g), blocks, |dg| f(dg, g))?;
     let mut h = Header::new(&command_line(), file, g);
-    h.push(ranks_field(&comm, t));
+    h.push(field);
     h.push(Field::text("result", what));
     write_values(&Output::new(c), &h, g, &values)
 }

@@ -6,7 +6,7 @@ use semigraph_algos::dist::Communicator;
 use semigraph_algos::dist::{self, DistGraph, DistOptions};
 use semigraph_algos::prelude::*;
 use semigraph_algos::{ApspMethod, PageRankOptions, bellman_ford, pagerank_resident, wcc_resident};
-use semigraph_gpu::{GpuComm, NcclComm, SharedComm};
+use semigraph_gpu::{GpuComm, NcclComm};
 
 use super::*;
 use crate::multi::Split;
@@ -156,12 +156,10 @@ pub(crate) fn bench(c: &Common, b: &AlgoBench, algo: DistAlgo, gpus: &str) -> Re
         // One GPU holds a graph past 32-bit offsets as blocks of fewer arcs.
         let comm = match (k, &held) {
             (1, Held::Arcs(g)) => {
-                let blocks = dist::blocks_for(g)?;
                 let gpu = GpuBackend::new().map_err(|e| CliError(format!("--gpus 1: {e}")))?;
-                println!("# --gpus 1: {blocks} blocks of 32-bit row offsets on one GPU");
-                SharedComm::new(gpu, blocks)
-                    .map_err(|e| CliError(e.to_string()))?
-                    .into()
+                let comm = crate::multi::blocks_on(gpu, &file, g)?;
+                println!("# --gpus 1: {}", comm.describe());
+                comm
             }
             _ => GpuComm::Nccl(NcclComm::new(k).map_err(|e| CliError(format!("--gpus {k}: {e}")))?),
         };
