@@ -13,6 +13,7 @@ use crate::error::{Error, Result, try_vec};
 
 mod ewise;
 mod fixpoint;
+mod frontier;
 mod matrix;
 mod operators;
 mod products;

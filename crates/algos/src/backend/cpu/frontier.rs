@@ -1,0 +1,152 @@
+//! [`Frontier`] on the CPU backend: work queues in host memory ([`CpuQueue`]), their steps
+//! (`queue.rs`) and their fixpoint (`fixpoint.rs`).
+
+use rayon::prelude::*;
+use semigraph_semiring::Semiring;
+
+use super::fixpoint::relax_fixpoint;
+use super::queue::{CpuQueue, improve_dense_queue, relax_step, split_queue};
+use super::{CpuBackend, CpuDense, CpuMatrix};
+use crate::backend::{Frontier, QueueInfo, RelaxStep};
+use crate::error::Result;
+
+impl Frontier for CpuBackend {
+    type Queue<S: Semiring> = CpuQueue<S>;
+
+    fn queue<S: Semiring>(&self, n: usize) -> Result<CpuQueue<S>> {
+        Ok(CpuQueue::new(n))
+    }
+
+    fn queue_set<S: Semiring>(
+        &self,
+        q: &mut CpuQueue<S>,
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> Result<()> {
+        assert_eq!(idx.len(), vals.len(), "queue_set: lengths differ");
+        assert!(
+            idx.iter().all(|&i| (i as usize) < q.n),
+            "queue_set: index out of range"
+        );
+        q.idx = idx.to_vec();
+        q.vals = vals.to_vec();
+        q.steps = steps;
+        q.before = 0;
+        q.new_generation();
+        Ok(())
+    }
+
+    fn queue_len<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<QueueInfo> {
+        Ok(q.info())
+    }
+
+    fn queue_read<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(Vec<u32>, Vec<S::T>)> {
+        let mut e: Vec<(u32, S::T)> = q.idx.iter().copied().zip(q.vals.iter().copied()).collect();
+        e.sort_by_key(|p| p.0);
+        Ok(e.into_iter().unzip())
+    }
+
+    fn queue_relax<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        from: &CpuQueue<S>,
+        to: &mut CpuQueue<S>,
+    ) -> Result<()> {
+        relax_step(step, from, to, self.par_entries)
+    }
+
+    fn queue_relax_fixpoint<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut CpuQueue<S>,
+        spare: &mut CpuQueue<S>,
+        limit: usize,
+    ) -> Result<Option<usize>> {
+        if !matches!(step.mask, crate::backend::Mask::All) {
+            return crate::backend::fixpoint_by_steps(self, step, q, spare, limit);
+        }
+        relax_fixpoint(step, q, spare, limit)
+    }
+
+    fn queue_assign<S: Semiring, M: Semiring>(
+        &self,
+        y: &mut CpuDense<S>,
+        q: &CpuQueue<M>,
+        value: S::T,
+    ) -> Result<()> {
+        assert_eq!(q.n, y.data.len(), "queue_assign: lengths");
+        for &i in &q.idx {
+            y.data[i as usize] = value;
+        }
+        Ok(())
+    }
+
+    fn queue_split<S: Semiring>(
+        &self,
+        from: &CpuQueue<S>,
+        d: &CpuDense<S>,
+        lo: S::T,
+        hi: S::T,
+        inside: &mut CpuQueue<S>,
+        outside: Option<&mut CpuQueue<S>>,
+    ) -> Result<()> {
+        split_queue(from, d, lo, hi, inside, outside)
+    }
+
+    fn queue_reduce<S: Semiring>(&self, q: &CpuQueue<S>) -> Result<(QueueInfo, S::T)> {
+        Ok((
+            q.info(),
+            q.vals.iter().fold(S::zero(), |a, &v| S::add(a, v)),
+        ))
+    }
+
+    fn queue_arcs<S: Semiring, M: Semiring>(
+        &self,
+        q: &CpuQueue<S>,
+        a: &CpuMatrix<M>,
+    ) -> Result<(QueueInfo, usize)> {
+        let c = a.rows();
+        assert_eq!(
+            q.n,
+            c.nrows(),
+            "queue_arcs: the queue's n is not A's row count"
+        );
+        let rp = c.row_ptr();
+        let arcs = q
+            .idx
+            .iter()
+            .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
+            .sum();
+        Ok((q.info(), arcs))
+    }
+
+    fn queue_clear<S: Semiring>(&self, q: &mut CpuQueue<S>) -> Result<()> {
+        q.idx.clear();
+        q.vals.clear();
+        q.new_generation();
+        Ok(())
+    }
+
+    fn queue_improve_dense<S: Semiring>(
+        &self,
+        d: &mut CpuDense<S>,
+        t: &CpuDense<S>,
+        to: &mut CpuQueue<S>,
+        steps: usize,
+    ) -> Result<()> {
+        improve_dense_queue(d, t, to, steps)
+    }
+
+    fn queue_to_dense<S: Semiring>(&self, q: &CpuQueue<S>, x: &mut CpuDense<S>) -> Result<()> {
+        assert_eq!(q.n, x.data.len(), "queue_to_dense: lengths");
+        x.data
+            .par_iter_mut()
+            .with_min_len(4096)
+            .for_each(|v| *v = S::zero());
+        for (&i, &v) in q.idx.iter().zip(&q.vals) {
+            x.data[i as usize] = v;
+        }
+        Ok(())
+    }
+}
