@@ -372,7 +372,7 @@ fn gpus_split_the_graph_or_fail_with_the_reason() {
         // Two GPUs and NCCL here: the lines of one device.
         assert_eq!(body(&two), body(&one));
         assert!(
-            stdout(&two).contains("# gpus: 2 (NCCL)"),
+            stdout(&two).contains("# gpus: 2 GPUs (NCCL), "),
             "{}",
             stdout(&two)
         );
