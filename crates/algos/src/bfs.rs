@@ -142,7 +142,8 @@ impl Switch {
 
 /// A BFS result whose levels and parents are still backend arrays (device memory on a GPU):
 /// what [`bfs_resident`] returns, for a caller that goes on computing on the backend or reads
-/// only what it needs. [`read`](ResidentBfs::read) gives the [`Bfs`] of [`bfs`](fn@bfs).
+/// only what it needs. [`read`](ResidentBfs::read) gives the [`Bfs`] of [`bfs`](fn@bfs),
+/// [`into_bfs`](ResidentBfs::into_bfs) the same from a result the caller is done with.
 pub struct ResidentBfs<B: Frontier> {
     /// The source (0-based).
     pub source: usize,
@@ -170,6 +171,23 @@ impl<B: Frontier> ResidentBfs<B> {
             source: self.source,
             levels: b.read_dense(&self.levels)?,
             parents: b.read_dense(&self.parents)?,
+            reached: self.reached,
+            depth: self.depth,
+            push_steps: self.push_steps,
+            pull_steps: self.pull_steps,
+        })
+    }
+
+    /// [`read`](Self::read), consuming the result: on the CPU the levels and parents are
+    /// handed over, not copied ([`Objects::read_dense_owned`](crate::Objects::read_dense_owned)).
+    ///
+    /// # Errors
+    /// Backend errors.
+    pub fn into_bfs(self, b: &B) -> Result<Bfs> {
+        Ok(Bfs {
+            source: self.source,
+            levels: b.read_dense_owned(self.levels)?,
+            parents: b.read_dense_owned(self.parents)?,
             reached: self.reached,
             depth: self.depth,
             push_steps: self.push_steps,
@@ -296,7 +314,7 @@ pub fn bfs<B: Frontier>(
     source: usize,
     opts: &BfsOptions,
 ) -> Result<Bfs> {
-    bfs_resident(g, source, opts)?.read(g.backend())
+    bfs_resident(g, source, opts)?.into_bfs(g.backend())
 }
 
 /// [`bfs`](fn@bfs) without copying levels and parents to the host: they stay backend arrays

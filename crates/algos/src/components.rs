@@ -76,7 +76,7 @@ impl Components {
 pub fn wcc<B: Backend, S: semigraph_semiring::Semiring>(g: &Graph<'_, B, S>) -> Result<Components> {
     let r = wcc_resident(g)?;
     Ok(Components {
-        labels: g.backend().read_dense(&r.labels)?,
+        labels: g.backend().read_dense_owned(r.labels)?,
         rounds: r.rounds,
     })
 }

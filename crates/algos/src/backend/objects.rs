@@ -326,6 +326,23 @@ pub trait Objects: Send + Sync {
         out.copy_from_slice(&self.read_dense(x)?);
         Ok(())
     }
+    /// [`read_dense`](Self::read_dense) of a vector the caller is done with: a backend whose
+    /// dense vectors are host arrays (the CPU) hands the array over instead of copying it (a
+    /// result of `n` values costs no allocation, copy or page faults); the others read it and
+    /// free it.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let b = CpuBackend::new();
+    /// let x = b.dense::<MinPlus<i32>>(1, 3, &[4, 5, 6])?;
+    /// assert_eq!(b.read_dense_owned(x)?, vec![4, 5, 6]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn read_dense_owned<S: Semiring>(&self, x: Self::Dense<S>) -> Result<Vec<S::T>> {
+        self.read_dense(&x)
+    }
     /// Sets the value at flat (row-major) position `i`.
     ///
     /// ```

@@ -66,7 +66,7 @@ pub fn bfs<C: Communicator, S: Semiring>(
 where
     C::Backend: Frontier,
 {
-    bfs_resident(g, source, opts)?.read(g.comm().backend(0))
+    bfs_resident(g, source, opts)?.into_bfs(g.comm().backend(0))
 }
 
 /// [`bfs`] with the levels and parents left on rank 0's backend (every rank holds the same
