@@ -526,7 +526,7 @@ pub fn bfs_multi<B: Frontier>(
         std::mem::swap(&mut f, &mut t);
         b.apply(&mut t, Mask::All, UnaryOp::Fill(P::zero()))?;
     }
-    let (pv, lv) = (b.read_dense(&parents)?, b.read_dense(&levels)?);
+    let (pv, lv) = (b.read_dense_owned(parents)?, b.read_dense_owned(levels)?);
     Ok(sources
         .iter()
         .enumerate()

@@ -105,7 +105,7 @@ pub fn cdlp_from<B: Backend, S: semigraph_semiring::Semiring>(
     }
     let mut labels = b.dense::<Parents>(n, 1, initial)?;
     if n == 0 || iterations == 0 {
-        return b.read_dense(&labels);
+        return b.read_dense_owned(labels);
     }
     let s = b.select::<Count, Offdiag>(&g.pattern::<Count>()?.symmetric()?, 0)?;
     for _ in 0..iterations {
@@ -116,5 +116,5 @@ pub fn cdlp_from<B: Backend, S: semigraph_semiring::Semiring>(
         b.ewise_op::<Parents, First>(&mut next, Mask::All, Combine::Union, &labels)?;
         labels = next;
     }
-    b.read_dense(&labels)
+    b.read_dense_owned(labels)
 }

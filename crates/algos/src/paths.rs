@@ -42,7 +42,7 @@ pub fn path_closure<B: Frontier, S: Semiring>(
     source: usize,
 ) -> Result<(Vec<S::T>, usize)> {
     match relax_rounds(g, Start::One(source), g.n(), false)? {
-        Relaxed::Converged { d, rounds, .. } => Ok((g.backend().read_dense(&d)?, rounds)),
+        Relaxed::Converged { d, rounds, .. } => Ok((g.backend().read_dense_owned(d)?, rounds)),
         Relaxed::Limit { .. } => Err(Error::InvalidArgument(format!(
             "{} values still change after {} rounds: no fixed point",
             S::full_name(),

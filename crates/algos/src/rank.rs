@@ -125,7 +125,7 @@ pub fn pagerank<B: Backend, S: semigraph_semiring::Semiring>(
 ) -> Result<PageRank> {
     let r = pagerank_resident(g, opts)?;
     Ok(PageRank {
-        ranks: g.backend().read_dense(&r.ranks)?,
+        ranks: g.backend().read_dense_owned(r.ranks)?,
         iterations: r.iterations,
         delta: r.delta,
     })

@@ -23,12 +23,12 @@ pub(crate) fn square_until_fixed<B: Backend, S: Semiring>(
     loop {
         crate::cancel::check()?;
         if rounds == max_rounds {
-            return Ok((b.read_dense(&d)?, rounds, false));
+            return Ok((b.read_dense_owned(d)?, rounds, false));
         }
         rounds += 1;
         b.gemm(&mut c, Mask::All, Accum::Replace, &d, &d)?;
         if b.improve_dense(&mut d, &c)? == 0 {
-            return Ok((b.read_dense(&d)?, rounds, true));
+            return Ok((b.read_dense_owned(d)?, rounds, true));
         }
     }
 }

@@ -126,7 +126,10 @@ pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Res
     let l = b.select::<Count, StrictTril>(&s, 0)?;
     let c = b.spgemm_t(MatrixMask::Keep(&s), &s, &l)?;
     let per = b.reduce_rows(&c)?;
-    Ok(b.read_dense(&per)?.into_iter().map(|t| t as u64).collect())
+    Ok(b.read_dense_owned(per)?
+        .into_iter()
+        .map(|t| t as u64)
+        .collect())
 }
 
 /// The local clustering coefficient of each vertex, by the LDBC Graphalytics definition: with
@@ -178,5 +181,5 @@ pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
     b.apply_bound::<Real, Minus>(&mut pairs, Mask::All, Bound::Second(1.0))?;
     b.ewise_op::<Real, Times>(&mut pairs, Mask::All, Combine::Intersection, &deg)?;
     b.ewise_op::<Real, Div>(&mut coeff, Mask::All, Combine::Intersection, &pairs)?;
-    b.read_dense(&coeff)
+    b.read_dense_owned(coeff)
 }

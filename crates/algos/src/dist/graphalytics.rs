@@ -62,7 +62,7 @@ pub fn pagerank<C: Communicator, S: Semiring>(
 ) -> Result<PageRank> {
     let r = pagerank_resident(g, opts)?;
     Ok(PageRank {
-        ranks: g.comm().backend(0).read_dense(&r.ranks)?,
+        ranks: g.comm().backend(0).read_dense_owned(r.ranks)?,
         iterations: r.iterations,
         delta: r.delta,
     })
@@ -234,7 +234,7 @@ fn copy<B: ElementWise>(b: &B, y: &mut B::Dense<Pr>, x: &B::Dense<Pr>) -> Result
 pub fn wcc<C: Communicator, S: Semiring>(g: &DistGraph<'_, C, S>) -> Result<Components> {
     let r = wcc_resident(g)?;
     Ok(Components {
-        labels: g.comm().backend(0).read_dense(&r.labels)?,
+        labels: g.comm().backend(0).read_dense_owned(r.labels)?,
         rounds: r.rounds,
     })
 }

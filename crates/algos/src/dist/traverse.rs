@@ -290,11 +290,11 @@ where
         }
     }
     let b0 = comm.backend(0);
-    let mut pred = b0.read_dense(&g.whole(&p)?[0])?;
+    let mut pred = b0.read_dense_owned(g.whole(&p)?.swap_remove(0))?;
     pred[source] = NO_PARENT;
     Ok(ShortestPaths {
         source,
-        dist: b0.read_dense(&g.whole(&d)?[0])?,
+        dist: b0.read_dense_owned(g.whole(&d)?.swap_remove(0))?,
         pred,
         rounds,
     })
