@@ -280,6 +280,10 @@ fn relax_partitioned<S: Semiring>(
 /// reached before the step: the visited set as read before the step, as the mask says); its
 /// first improvement writes its step and appends it. One array read per arc where
 /// [`relax_in_place`] reads two, and no pass over the output afterwards.
+///
+/// Without a branch on the outcome of an arc: whether a target is new is a coin toss on a road
+/// network's frontier, so each arc writes its target's value and step back (changed or not)
+/// and its id one past the output's end, which advances only for a first improvement.
 fn relax_marking<S: Semiring>(
     c: Rows<'_, S>,
     d: &mut CpuDense<S>,
@@ -292,32 +296,45 @@ fn relax_marking<S: Semiring>(
     debug_assert_ne!(step, NO_PARENT);
     let (s, d) = (&mut steps.data[..], &mut d.data[..]);
     let all = matches!(mask, crate::backend::Mask::All);
-    let idx = &mut to.idx;
-    let mut arc = |j: u32, w: S::T, k: u32, x: S::T| {
+    let out = &mut to.idx;
+    let mut len = out.len();
+    // The arc (k, j) of value w from entry (k, x), the output's length before and after.
+    let mut arc = |out: &mut [u32], len: usize, j: u32, w: S::T, k: u32, x: S::T| {
         let ju = j as usize;
         let sj = s[ju];
-        if (sj != NO_PARENT && sj != step) || !(all || allows(mask, ju)) {
-            return;
-        }
         let t = S::mul_at(w, x, u64::from(k));
         let old = d[ju];
-        if S::is_zero(t) || !S::improves(old, t) {
-            return;
-        }
-        d[ju] = S::add(old, t);
-        if sj != step {
-            s[ju] = step;
-            idx.push(j);
-        }
+        let ok = (sj == NO_PARENT || sj == step)
+            & (all || allows(mask, ju))
+            & !S::is_zero(t)
+            & S::improves(old, t);
+        d[ju] = if ok { S::add(old, t) } else { old };
+        let first = ok & (sj != step);
+        s[ju] = if first { step } else { sj };
+        out[len] = j;
+        len + usize::from(first)
     };
     for (&k, &x) in from.idx.iter().zip(&from.vals) {
         let (cols, vals) = c.row(k as usize);
+        // Room for every arc of the row past the output's end.
+        if out.len() < len + cols.len() {
+            out.resize((len + cols.len()).max(2 * out.len()), 0);
+        }
         match vals {
             // A pattern: no value array to read (a second cache miss per row).
-            Vals::All(w) => cols.iter().for_each(|&j| arc(j, w, k, x)),
-            Vals::Stored(v) => cols.iter().zip(v).for_each(|(&j, &w)| arc(j, w, k, x)),
+            Vals::All(w) => {
+                for &j in cols {
+                    len = arc(out, len, j, w, k, x);
+                }
+            }
+            Vals::Stored(v) => {
+                for (&j, &w) in cols.iter().zip(v) {
+                    len = arc(out, len, j, w, k, x);
+                }
+            }
         }
     }
+    out.truncate(len);
     to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
     // Appends after the step see the step's entries as members (as after `relax_in_place`):
     // marked by the first append (`CpuQueue::mark`), which few traversal steps are followed by.
