@@ -1,10 +1,12 @@
 //! The shared backend suite on the CPU backend: every format x built-in semiring x operation,
 //! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); then the
-//! tests that relax again with every relaxation step on the parallel path.
+//! tests that relax again with every relaxation step on the parallel path, and with every
+//! traversal step in its branching form.
 
 use std::process::ExitCode;
 
 use semigraph_algos::CpuBackend;
+use semigraph_algos::cpu::TraversalStep;
 use semigraph_testkit::harness::Harness;
 
 fn main() -> ExitCode {
@@ -14,6 +16,14 @@ fn main() -> ExitCode {
     // frontiers never take by default: the tests that relax, under `par::`.
     semigraph_testkit::backend_suite::register_relaxation(&mut h, "par::", None, || {
         Ok::<_, String>(CpuBackend::with_parallel_threshold(0))
+    });
+    // Again with every traversal step in each form (the default times both on its first
+    // steps), under `branching::` and `branchless::`.
+    semigraph_testkit::backend_suite::register_relaxation(&mut h, "branching::", None, || {
+        Ok::<_, String>(CpuBackend::new().with_traversal_step(TraversalStep::Branching))
+    });
+    semigraph_testkit::backend_suite::register_relaxation(&mut h, "branchless::", None, || {
+        Ok::<_, String>(CpuBackend::new().with_traversal_step(TraversalStep::Branchless))
     });
     h.run()
 }

@@ -33,6 +33,7 @@ impl Frontier for CpuBackend {
         q.vals = vals.to_vec();
         q.steps = steps;
         q.before = 0;
+        q.times = Default::default();
         q.new_generation();
         Ok(())
     }
@@ -53,7 +54,7 @@ impl Frontier for CpuBackend {
         from: &CpuQueue<S>,
         to: &mut CpuQueue<S>,
     ) -> Result<()> {
-        relax_step(step, from, to, self.par_entries)
+        relax_step(step, from, to, self.par_entries, self.step_form)
     }
 
     fn queue_relax_fixpoint<S: Semiring>(

@@ -31,6 +31,30 @@ pub struct CpuBackend {
     /// Frontiers of at least this many entries relax in parallel, and scatters of at least
     /// this many values run in parallel (see [`CpuBackend::with_parallel_threshold`]).
     par_entries: usize,
+    /// How the sequential steps of a traversal run (see [`CpuBackend::with_traversal_step`]).
+    step_form: TraversalStep,
+}
+
+/// How the sequential steps of a traversal (BFS levels: each vertex reached once) run on the
+/// CPU backend. Both forms give the same results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraversalStep {
+    /// A branch on each arc's outcome (new vertex or not): the core runs ahead of its cache
+    /// misses, but mispredicts where the outcome is a coin toss (a road network's frontier).
+    Branching,
+    /// No branch on an arc's outcome: each arc writes its target's value and step back,
+    /// changed or not, and its id past the output's end, which advances only for a new
+    /// vertex. Faster on road networks, slower on grids (docs/BENCH-ALGOS.md).
+    Branchless,
+    /// Each traversal times both forms on its first steps (alternating, until each has
+    /// scanned [`SAMPLE_ARCS`](TraversalStep::SAMPLE_ARCS) arcs) and runs the rest in the
+    /// faster; the default (`SEMIGRAPH_CPU_STEP=auto|branching|branchless`, read once).
+    Auto,
+}
+
+impl TraversalStep {
+    /// Arcs each form scans before [`TraversalStep::Auto`] chooses.
+    pub const SAMPLE_ARCS: u64 = 1 << 14;
 }
 
 impl Default for CpuBackend {
@@ -44,6 +68,7 @@ impl CpuBackend {
     pub fn new() -> CpuBackend {
         CpuBackend {
             par_entries: queue::PAR_ENTRIES,
+            step_form: queue::default_step_form(),
         }
     }
 
@@ -54,6 +79,15 @@ impl CpuBackend {
     pub fn with_parallel_threshold(entries: usize) -> CpuBackend {
         CpuBackend {
             par_entries: entries,
+            ..CpuBackend::new()
+        }
+    }
+
+    /// This backend with another form of a traversal's sequential steps ([`TraversalStep`]).
+    pub fn with_traversal_step(self, form: TraversalStep) -> CpuBackend {
+        CpuBackend {
+            step_form: form,
+            ..self
         }
     }
 }

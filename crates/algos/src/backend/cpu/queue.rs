@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
-use super::CpuBackend;
+use super::{CpuBackend, TraversalStep};
 use super::{CpuDense, Rows, Vals, allows, check_mask};
 use crate::backend::NO_PARENT;
 use crate::backend::{Defer, Parents, QueueInfo, RelaxStep, StepOutputs};
@@ -27,6 +27,8 @@ pub struct CpuQueue<S: Semiring> {
     /// `member` does not yet mark `idx` (a traversal step leaves it to the first append,
     /// which few steps are followed by: one random write a vertex saved).
     unmarked: bool,
+    /// The two step forms as timed along this chain of steps ([`TraversalStep::Auto`]).
+    pub(super) times: FormTimes,
 }
 
 impl<S: Semiring> CpuQueue<S> {
@@ -40,6 +42,7 @@ impl<S: Semiring> CpuQueue<S> {
             member: Vec::new(),
             stamp: 1,
             unmarked: false,
+            times: FormTimes::default(),
         }
     }
 
@@ -90,11 +93,60 @@ impl<S: Semiring> CpuQueue<S> {
 /// threshold against 65 ms with 256).
 pub(super) const PAR_ENTRIES: usize = 1 << 14;
 
+/// The default [`TraversalStep`]: `SEMIGRAPH_CPU_STEP` (read once), else `Auto`.
+pub(super) fn default_step_form() -> TraversalStep {
+    static F: std::sync::OnceLock<TraversalStep> = std::sync::OnceLock::new();
+    *F.get_or_init(|| match std::env::var("SEMIGRAPH_CPU_STEP").as_deref() {
+        Ok("branching") => TraversalStep::Branching,
+        Ok("branchless") => TraversalStep::Branchless,
+        _ => TraversalStep::Auto,
+    })
+}
+
+/// What a chain of traversal steps measured of the two forms of [`TraversalStep::Auto`]
+/// (carried from queue to queue along the chain): nanoseconds and arcs of each, and the
+/// choice once made.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct FormTimes {
+    ns: [u64; 2],
+    arcs: [u64; 2],
+    chosen: Option<bool>,
+}
+
+impl FormTimes {
+    /// Whether the next step runs branchless, and whether it is timed.
+    fn next(&self, form: TraversalStep) -> (bool, bool) {
+        match (form, self.chosen) {
+            (TraversalStep::Branching, _) => (false, false),
+            (TraversalStep::Branchless, _) => (true, false),
+            (TraversalStep::Auto, Some(c)) => (c, false),
+            // The form with fewer arcs so far.
+            (TraversalStep::Auto, None) => (self.arcs[1] < self.arcs[0], true),
+        }
+    }
+
+    /// Adds a timed step; chooses once each form has scanned enough arcs.
+    fn add(&mut self, branchless: bool, ns: u64, arcs: u64) {
+        let f = usize::from(branchless);
+        self.ns[f] += ns;
+        self.arcs[f] += arcs;
+        if self.arcs.iter().all(|&a| a >= TraversalStep::SAMPLE_ARCS) {
+            // ns per arc, compared without division.
+            let (a, b) = (
+                u128::from(self.ns[1]) * u128::from(self.arcs[0]),
+                u128::from(self.ns[0]) * u128::from(self.arcs[1]),
+            );
+            self.chosen = Some(a < b);
+        }
+    }
+}
+
 pub(super) fn relax_step<S: Semiring>(
     step: RelaxStep<'_, '_, CpuBackend, S>,
     from: &CpuQueue<S>,
     to: &mut CpuQueue<S>,
     par_entries: usize,
+    form: TraversalStep,
 ) -> Result<()> {
     let RelaxStep {
         d,
@@ -123,6 +175,7 @@ pub(super) fn relax_step<S: Semiring>(
     to.new_generation();
     to.steps = from.steps + usize::from(!from.idx.is_empty());
     to.before = from.before + from.idx.len();
+    to.times = from.times;
     // With a deferral, the entries below the bound are the step's input; the others wait in
     // `far`.
     let kept;
@@ -154,7 +207,17 @@ pub(super) fn relax_step<S: Semiring>(
     let small = from.idx.len() < par_entries;
     if let (Some(s), true, None, true) = (steps.as_deref_mut(), only_new, &parents, small) {
         // A traversal's step: the step numbers are the visited set and the membership at once.
-        relax_marking(c, d, s, &mask, from, to);
+        let mut times = to.times;
+        let (branchless, timed) = times.next(form);
+        let start = timed.then(std::time::Instant::now);
+        let arcs = match branchless {
+            true => relax_marking::<S, true>(c, d, s, &mask, from, to),
+            false => relax_marking::<S, false>(c, d, s, &mask, from, to),
+        };
+        if let Some(t) = start {
+            times.add(branchless, t.elapsed().as_nanos() as u64, arcs as u64);
+        }
+        to.times = times;
         return Ok(());
     }
     {
@@ -281,20 +344,22 @@ fn relax_partitioned<S: Semiring>(
 /// first improvement writes its step and appends it. One array read per arc where
 /// [`relax_in_place`] reads two, and no pass over the output afterwards.
 ///
-/// Without a branch on the outcome of an arc: whether a target is new is a coin toss on a road
-/// network's frontier, so each arc writes its target's value and step back (changed or not)
-/// and its id one past the output's end, which advances only for a first improvement.
-fn relax_marking<S: Semiring>(
+/// With `BRANCHLESS`, no branch on the outcome of an arc: whether a target is new is a coin
+/// toss on a road network's frontier, so each arc writes its target's value and step back
+/// (changed or not) and its id one past the output's end, which advances only for a first
+/// improvement ([`TraversalStep`] says when).
+fn relax_marking<S: Semiring, const BRANCHLESS: bool>(
     c: Rows<'_, S>,
     d: &mut CpuDense<S>,
     steps: &mut CpuDense<Parents>,
     mask: &crate::backend::Mask<'_, CpuBackend>,
     from: &CpuQueue<S>,
     to: &mut CpuQueue<S>,
-) {
+) -> usize {
     let step = to.steps as u32;
     debug_assert_ne!(step, NO_PARENT);
     let (s, d) = (&mut steps.data[..], &mut d.data[..]);
+    let mut arcs = 0;
     let all = matches!(mask, crate::backend::Mask::All);
     let out = &mut to.idx;
     let mut len = out.len();
@@ -302,6 +367,23 @@ fn relax_marking<S: Semiring>(
     let mut arc = |out: &mut [u32], len: usize, j: u32, w: S::T, k: u32, x: S::T| {
         let ju = j as usize;
         let sj = s[ju];
+        if !BRANCHLESS {
+            if (sj != NO_PARENT && sj != step) || !(all || allows(mask, ju)) {
+                return len;
+            }
+            let t = S::mul_at(w, x, u64::from(k));
+            let old = d[ju];
+            if S::is_zero(t) || !S::improves(old, t) {
+                return len;
+            }
+            d[ju] = S::add(old, t);
+            if sj == step {
+                return len;
+            }
+            s[ju] = step;
+            out[len] = j;
+            return len + 1;
+        }
         let t = S::mul_at(w, x, u64::from(k));
         let old = d[ju];
         let ok = (sj == NO_PARENT || sj == step)
@@ -316,6 +398,7 @@ fn relax_marking<S: Semiring>(
     };
     for (&k, &x) in from.idx.iter().zip(&from.vals) {
         let (cols, vals) = c.row(k as usize);
+        arcs += cols.len();
         // Room for every arc of the row past the output's end.
         if out.len() < len + cols.len() {
             out.resize((len + cols.len()).max(2 * out.len()), 0);
@@ -339,6 +422,7 @@ fn relax_marking<S: Semiring>(
     // Appends after the step see the step's entries as members (as after `relax_in_place`):
     // marked by the first append (`CpuQueue::mark`), which few traversal steps are followed by.
     to.unmarked = true;
+    arcs
 }
 
 /// The sequential step for small frontiers: terms improve `d` in place (each against the value
