@@ -209,8 +209,10 @@ semigraph_semiring::semiring! {
     }
 }
 
-/// BFS as the fixpoint of hop counts ([`Frontier::queue_relax_fixpoint`], in any order), then
-/// every parent in one witness pass (the smallest in-neighbour one level up, as the steps
+/// BFS as the hop counts in one call ([`Frontier::queue_levels`], where the backend has it:
+/// a GPU's one block for a graph whose visited set fits its shared memory), else as their
+/// fixpoint ([`Frontier::queue_relax_fixpoint`], in any order), then every parent in one
+/// witness pass (the smallest in-neighbour one level up, as the steps
 /// give), for a backend that relaxes without a host round trip per level: a road network's
 /// thousand levels cost no step each. `None` if the backend stopped first (a frontier too wide,
 /// for which the level steps are the faster).
@@ -224,11 +226,21 @@ fn bfs_fixpoint<B: Frontier>(
     let mut d = b.unit::<Hops>(n, source, 0)?;
     let (mut q, mut spare) = (b.queue::<Hops>(n)?, b.queue::<Hops>(n)?);
     b.queue_set(&mut q, &[s], &[0], 0)?;
-    let limit = n.saturating_mul(4);
-    if b.queue_relax_fixpoint(RelaxStep::new(&mut d, &a), &mut q, &mut spare, limit)?
-        .is_none()
-    {
-        return Ok(None);
+    // The levels in one call where the backend has the form (a GPU's one block), else (or
+    // from the frontier where it stopped) their fixpoint.
+    if b.queue_levels(g.push(), &mut q, &mut d)?.is_none() {
+        if b.queue_len(&q)?.len == 0 {
+            // Nothing to go on from: from the source alone.
+            b.apply(&mut d, Mask::All, UnaryOp::Fill(Hops::zero()))?;
+            b.set(&mut d, source, 0)?;
+            b.queue_set(&mut q, &[s], &[0], 0)?;
+        }
+        let limit = n.saturating_mul(4);
+        if b.queue_relax_fixpoint(RelaxStep::new(&mut d, &a), &mut q, &mut spare, limit)?
+            .is_none()
+        {
+            return Ok(None);
+        }
     }
     // Parent of j: the smallest k with level(k) + 1 = level(j), over every reached k.
     let x = b.compact(&d)?;
@@ -270,10 +282,12 @@ fn bfs_fixpoint<B: Frontier>(
 /// On a backend that relaxes to a fixpoint without a host round trip per level
 /// ([`Frontier::queue_fixpoint_fast`]: a GPU), a graph of short rows (largest out-degree at
 /// most 64, average at most 5: road networks, grids) in [`Direction::Auto`] first takes the
-/// hop counts as a fixpoint in any order ([`Frontier::queue_relax_fixpoint`] in a `(min, +1)`
-/// semiring over the same matrix), then every parent in one witness pass: the same levels and
-/// parents, with no level waiting for the one before. If the backend stops it (a frontier too
-/// wide), the level steps run from the start.
+/// hop counts in one call: the levels of a traversal ([`Frontier::queue_levels`]: on a GPU,
+/// one block whose shared memory holds the visited set and the frontier, one barrier a level)
+/// or, where the backend declines, a fixpoint in any order ([`Frontier::queue_relax_fixpoint`]
+/// in a `(min, +1)` semiring over the same matrix); then every parent in one witness pass: the
+/// same levels and parents, with no host round trip per level. If the backend stops both (a
+/// frontier too wide), the level steps run from the start.
 ///
 /// # Arguments
 /// - `g`: the graph, a pattern in [`BfsSemiring`] (`Csr::pattern`).
@@ -290,9 +304,10 @@ fn bfs_fixpoint<B: Frontier>(
 ///
 /// # Complexity
 /// `O(n + m)` work for push-only runs; a pull level costs `O(n + m)` in the worst case.
-/// One round of backend calls per level (`depth + 1` levels); the fixpoint form: the arcs of
-/// each vertex once per improvement of its level (road graphs: 1.2-3.4 times), one witness
-/// pass over the arcs of the reached vertices, and a constant number of backend calls.
+/// One round of backend calls per level (`depth + 1` levels); the one-call forms: the arcs
+/// of each reached vertex once ([`Frontier::queue_levels`]) or once per improvement of its
+/// level (the fixpoint; road graphs: 1.2-3.4 times), one witness pass over the arcs of the
+/// reached vertices, and a constant number of backend calls.
 ///
 /// # Example
 /// ```

@@ -335,6 +335,11 @@ kernel_args! {
         wl: HdrOut, cap: U64, ctr: HdrOut, spill: U64, use_defer: I32, bound: U64, fi: IdxOut,
         fv: ValsOut, fh: HdrOut, fmember: U32Out, fstamp: U32,
     }
+    /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
+    QueueLevels => QueueLevelsArgs {
+        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qv: WordsOut, qh: HdrOut, lv: WordsOut,
+        qcap: U32, wide: U32, out: HdrOut,
+    }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {
         qi: IdxIn, qh: HdrIn, d: ValsIn, lo: U64, hi: U64, ii: IdxOut, iv: ValsOut, ih: HdrOut,

@@ -244,6 +244,7 @@ fn generated_sources_match_snapshots() {
         (Kernel::Witness, Some(MinPlus::<i64>::cuda())),
         (Kernel::QueueRelaxLoop, Some(MinPlus::<f32>::cuda())),
         (Kernel::Scan, None),
+        (Kernel::QueueLevels, None),
     ];
     let mut failures = Vec::new();
     for (k, sr) in cases {

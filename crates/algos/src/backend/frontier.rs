@@ -227,6 +227,47 @@ pub trait Frontier: Backend {
     fn queue_fixpoint_fast<S: Semiring>(&self) -> bool {
         false
     }
+    /// Levels of a traversal along the structure of `a` (square; each arc one step, its value
+    /// ignored) from the vertices of `seeds` (their values ignored, repeats once): `levels(j)`
+    /// becomes the fewest arcs on a path from a seed to `j` for every `j` reached, the seeds 0;
+    /// the other positions keep their values. A traversal that needs no value but the level
+    /// (hop counts, eccentricities, the levels of a BFS before its parents) in one call.
+    ///
+    /// Returns `(reached, depth)`: the vertices reached, the seeds included, and the last
+    /// level (0 for seeds with no way out). `None` where the backend has no such form for this
+    /// graph (`seeds` as it was) or stopped (a GPU: a frontier wider than its one block's
+    /// queues, or frontiers on average wider than one pass of the block): then `seeds` holds
+    /// the frontier where it stopped, each vertex with its level as value, and `levels` the
+    /// level of every vertex up to that frontier, so that the caller may go on from there (a
+    /// relaxation to a fixpoint in a `(min, +1)` semiring, or steps); or `seeds` is empty
+    /// (the backend could not keep that frontier): start again. The CPU backend runs a
+    /// first-in-first-out queue (`O(n / 64 + reached + their arcs)`) and never stops; the
+    /// provided version returns `None` at once.
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_algos::Parents;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    ///
+    /// let b = CpuBackend::new();
+    /// // 0 -> 1 -> 2 and 3 -> 2; the seeds 0 and 3.
+    /// let a = b.matrix(&arcs_to_csr::<BfsSemiring>(5, &[(0, 1, 0), (1, 2, 0), (3, 2, 0)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut q = b.queue::<Parents>(5)?;
+    /// b.queue_set(&mut q, &[0, 3], &[0, 0], 0)?;
+    /// let mut levels = b.dense_filled::<Parents>(5, 1, u32::MAX)?;
+    /// assert_eq!(b.queue_levels(&a, &mut q, &mut levels)?, Some((4, 1)));
+    /// assert_eq!(b.read_dense(&levels)?, vec![0, 1, 1, 0, u32::MAX]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_levels<M: Semiring, L: Semiring<T = u32>>(
+        &self,
+        a: &Self::Matrix<M>,
+        seeds: &mut Self::Queue<L>,
+        levels: &mut Self::Dense<L>,
+    ) -> Result<Option<(usize, u32)>> {
+        let _ = (a, seeds, levels);
+        Ok(None)
+    }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).
     ///
     /// ```

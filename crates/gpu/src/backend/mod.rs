@@ -247,6 +247,8 @@ pub struct GpuBackend {
     pub(crate) dev: Device,
     /// The device's multiprocessors (the cooperative relaxation kernel's grid).
     sms: u32,
+    /// Bytes of shared memory a block may use when it asks (the one-block levels kernel).
+    smem_optin: u32,
     /// A one-byte buffer passed where a kernel takes an unused pointer.
     dummy: CudaSlice<u8>,
     /// A one-word buffer passed where a kernel takes an unused index array.

@@ -37,9 +37,18 @@ impl GpuBackend {
             )
             .map_err(|e| driver("read the multiprocessor count", e))?
             .max(1) as u32;
+        // Shared memory a block may ask for past the default 48 KiB (227 KiB on an H100).
+        let smem_optin = dev
+            .ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            )
+            .map_err(|e| driver("read the shared memory per block", e))?
+            .max(0) as u32;
         Ok(GpuBackend {
             dev,
             sms,
+            smem_optin,
             dummy,
             dummy_idx,
             dummy_word,

@@ -17,6 +17,7 @@ mod queue;
 mod relax;
 mod scan;
 mod sparse;
+mod traverse;
 mod vector;
 
 use std::fmt;
@@ -138,6 +139,9 @@ pub enum Kernel {
     QueueRelaxGrid,
     /// Relaxation to a fixpoint in any order: a worklist taken by warps as it fills, no steps.
     QueueRelaxAsync,
+    /// The levels of a traversal from a queue's vertices in one block, the visited set and the
+    /// frontier in shared memory (semiring-independent).
+    QueueLevels,
     /// Routes a queue's vertices by their current value into two queues (near/far).
     QueueSplit,
     /// `add` over a queue's values.
@@ -194,7 +198,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 70] = [
+    pub const ALL: [Kernel; 71] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -229,6 +233,7 @@ impl Kernel {
         Kernel::QueueRelaxLoop,
         Kernel::QueueRelaxGrid,
         Kernel::QueueRelaxAsync,
+        Kernel::QueueLevels,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
         Kernel::QueueArcs,
@@ -304,6 +309,7 @@ impl Kernel {
             Kernel::QueueRelaxLoop => ("relax", "queue", "block_loop"),
             Kernel::QueueRelaxGrid => ("relax", "queue", "grid_loop"),
             Kernel::QueueRelaxAsync => ("relax", "queue", "async"),
+            Kernel::QueueLevels => ("levels", "queue", "block"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
             Kernel::QueueArcs => ("arcs", "queue", "base"),
@@ -366,7 +372,8 @@ impl Kernel {
             | Kernel::RowLens
             | Kernel::RowClasses
             | Kernel::IndexLens
-            | Kernel::WordsDiffer => sr.is_none(),
+            | Kernel::WordsDiffer
+            | Kernel::QueueLevels => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),
         }
@@ -531,7 +538,7 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         if let Some(op) = op {
             s.push_str(&op.prelude_after(&sr.helpers));
         }
-    } else if scan::body(kernel).is_some() {
+    } else if scan::body(kernel).is_some() || traverse::body(kernel).is_some() {
         s.push_str(scan::HELPERS);
     }
     let mut b = body(kernel).replace("KERNEL", &name);
@@ -558,6 +565,7 @@ fn body(kernel: Kernel) -> &'static str {
         .or_else(|| sparse::body(kernel))
         .or_else(|| ops::body(kernel))
         .or_else(|| scan::body(kernel))
+        .or_else(|| traverse::body(kernel))
         .expect("every kernel has a template")
 }
 

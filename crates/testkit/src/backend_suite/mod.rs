@@ -28,6 +28,7 @@ mod builtins;
 mod fixpoint;
 mod graphalytics;
 mod graphs;
+mod levels;
 mod operators;
 mod products;
 mod queues;
@@ -37,6 +38,7 @@ pub use algorithms::{check_algorithms, test_graphs};
 pub use builtins::check_builtin_operators;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
+pub use levels::check_queue_levels;
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
@@ -503,8 +505,9 @@ fn register_in<B, E>(
     if whole {
         semigraph_semiring::for_each_builtin!(dense);
     }
-    let others: [(&str, Check<B>); 4] = [
+    let others: [(&str, Check<B>); 5] = [
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
+        ("queues::levels", check_queue_levels::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
         ("operators::builtins", |b| {

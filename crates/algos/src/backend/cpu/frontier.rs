@@ -70,6 +70,57 @@ impl Frontier for CpuBackend {
         relax_fixpoint(step, q, spare, limit)
     }
 
+    fn queue_levels<M: Semiring, L: Semiring<T = u32>>(
+        &self,
+        a: &CpuMatrix<M>,
+        seeds: &mut CpuQueue<L>,
+        levels: &mut CpuDense<L>,
+    ) -> Result<Option<(usize, u32)>> {
+        let c = a.rows();
+        let n = c.nrows();
+        assert_eq!(n, c.ncols(), "queue_levels: A must be square");
+        assert_eq!(seeds.n, n, "queue_levels: the seeds' n is not A's");
+        assert_eq!(
+            levels.data.len(),
+            n,
+            "queue_levels: levels has the wrong length"
+        );
+        // The visited set apart from `levels`, whose other positions are the caller's.
+        let mut seen = vec![0u64; n.div_ceil(64)];
+        let mut queue = Vec::with_capacity(seeds.idx.len());
+        let mut visit = |j: u32, queue: &mut Vec<u32>| {
+            let (w, bit) = (j as usize / 64, 1u64 << (j % 64));
+            let new = seen[w] & bit == 0;
+            seen[w] |= bit;
+            if new {
+                queue.push(j);
+            }
+            new
+        };
+        for &j in &seeds.idx {
+            if visit(j, &mut queue) {
+                levels.data[j as usize] = 0;
+            }
+        }
+        // Level by level: queue[start..end] is the frontier at level `depth`.
+        let (mut start, mut depth) = (0, 0u32);
+        loop {
+            let end = queue.len();
+            for e in start..end {
+                for &j in c.row(queue[e] as usize).0 {
+                    if visit(j, &mut queue) {
+                        levels.data[j as usize] = depth + 1;
+                    }
+                }
+            }
+            if queue.len() == end {
+                break;
+            }
+            (start, depth) = (end, depth + 1);
+        }
+        Ok(Some((queue.len(), depth)))
+    }
+
     fn queue_assign<S: Semiring, M: Semiring>(
         &self,
         y: &mut CpuDense<S>,

@@ -28,6 +28,7 @@ use semigraph_algos::{
 };
 use semigraph_semiring::Semiring;
 
+mod levels;
 mod relax;
 mod tuning;
 
@@ -38,9 +39,9 @@ use crate::codegen::Kernel;
 use crate::device::bits;
 use crate::error::{GpuError, driver};
 use crate::params::{
-    QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueReduceArgs, QueueRelaxArgs,
-    QueueRelaxAsyncArgs, QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs, QueueSplitArgs,
-    QueueWitnessArgs,
+    QueueArcsArgs, QueueFillArgs, QueueImproveDenseArgs, QueueLevelsArgs, QueueReduceArgs,
+    QueueRelaxArgs, QueueRelaxAsyncArgs, QueueRelaxLoopArgs, QueueScatterArgs, QueueShiftArgs,
+    QueueSplitArgs, QueueWitnessArgs,
 };
 use crate::transfer::{bytes_of, scalars_from};
 
@@ -311,6 +312,15 @@ impl Frontier for GpuBackend {
 
     fn queue_fixpoint_fast<S: Semiring>(&self) -> bool {
         self.tuning().fix_pending > 0 && size_of::<S::T>() <= 4
+    }
+
+    fn queue_levels<M: Semiring, L: Semiring<T = u32>>(
+        &self,
+        a: &GpuMatrix<M>,
+        seeds: &mut GpuQueue<L>,
+        levels: &mut GpuDense<L>,
+    ) -> AlgoResult<Option<(usize, u32)>> {
+        Ok(self.levels_block(a, seeds, levels)?)
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

@@ -51,6 +51,22 @@ pub(super) const FIX_VERTICES_PER_BLOCK: usize = 1 << 16;
 /// Fewest blocks of [`Kernel::QueueRelaxAsync`] by default.
 pub(super) const FIX_MIN_BLOCKS: u32 = 4;
 
+/// Longest frontier of [`Kernel::QueueLevels`] by default (two queues of this many entries
+/// beside the visited set in shared memory; fewer where the visited set leaves less room):
+/// road networks' levels are far shorter (NY: at most 1,173 vertices, NE 3,170).
+pub(super) const LEVELS_ENTRIES: usize = 8192;
+
+/// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels) the
+/// one block hands its frontier back: a level of a block costs about 0.9 us and 3.6 ns a
+/// vertex (H200: a path's levels, FLA's), more than the fixpoint's multi-block levels once
+/// most levels need more than one pass of the block's 1,024 threads (NE, 1,374 vertices a
+/// level on average: 9.1 ms in the block alone, 7.2 by the fixpoint alone).
+pub(super) const LEVELS_WIDE: u32 = 1024;
+
+/// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
+/// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
+pub(super) const LEVELS_MIN_ENTRIES: usize = 1024;
+
 /// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
 /// cooperative launch ([`Kernel::QueueRelaxGrid`]).
 #[derive(Clone, Copy, Debug)]
@@ -72,6 +88,9 @@ pub(super) struct Tuning {
     /// Most appends of the fixpoint's worklist per vertex (`SEMIGRAPH_FIX_APPENDS`, default
     /// [`FIX_APPENDS`]; at least 1).
     pub(super) fix_appends: usize,
+    /// Longest frontier of the one-block levels kernel (`SEMIGRAPH_LEVELS_ENTRIES`, default
+    /// [`LEVELS_ENTRIES`]; 0 turns it off).
+    pub(super) levels_entries: usize,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -97,6 +116,8 @@ pub(super) fn get() -> Tuning {
             fix_blocks: env("SEMIGRAPH_FIX_BLOCKS").map_or(0, |v| v.min(1024) as u32),
             fix_appends: env("SEMIGRAPH_FIX_APPENDS")
                 .map_or(FIX_APPENDS, |v| v.clamp(1, 1024) as usize),
+            levels_entries: env("SEMIGRAPH_LEVELS_ENTRIES")
+                .map_or(LEVELS_ENTRIES, |v| v.min(1 << 24) as usize),
         }
     })
 }

@@ -1,0 +1,218 @@
+//! [`Frontier::queue_levels`] against a host breadth-first search: random graphs from one or
+//! several seeds (repeats and none included), a long path, a grid, layers whose every level
+//! is wide, and stars whose one level is wider still.
+
+use semigraph_algos::{Frontier, Parents, arcs_to_csr};
+use semigraph_formats::generate::Rng;
+use semigraph_formats::{ConvertOptions, Csr, Format};
+use semigraph_semiring::OrAnd;
+
+/// A value no level takes here: positions not reached must keep it.
+const UNTOUCHED: u32 = 0xdead_beef;
+
+/// The seeds' values (ignored, and no level): a queue that still holds them was not run.
+const MARK: u32 = u32::MAX - 1;
+
+/// The fewest arcs from any seed to each vertex (`UNTOUCHED` where none reaches).
+fn host_levels(a: &Csr<OrAnd>, seeds: &[u32]) -> Vec<u32> {
+    let mut lv = vec![UNTOUCHED; a.nrows()];
+    let mut queue = Vec::new();
+    for &s in seeds {
+        if lv[s as usize] == UNTOUCHED {
+            lv[s as usize] = 0;
+            queue.push(s);
+        }
+    }
+    let mut e = 0;
+    while e < queue.len() {
+        let k = queue[e] as usize;
+        e += 1;
+        for &j in &a.col_idx()[a.row_ptr()[k] as usize..a.row_ptr()[k + 1] as usize] {
+            if lv[j as usize] == UNTOUCHED {
+                lv[j as usize] = lv[k] + 1;
+                queue.push(j);
+            }
+        }
+    }
+    lv
+}
+
+/// One graph from `seeds`: the backend's levels, reached count and depth equal the host's,
+/// every position not reached keeps its value; a backend may decline (`None`) only where some
+/// level has more than 1,024 vertices (the fewest a GPU's one block takes).
+fn check_one<B: Frontier>(b: &B, name: &str, a: &Csr<OrAnd>, seeds: &[u32]) -> Result<(), String> {
+    let n = a.nrows();
+    let want = host_levels(a, seeds);
+    let m = b
+        .matrix(a, Format::Csr, &ConvertOptions::default())
+        .map_err(|e| format!("{name}: matrix: {e}"))?;
+    let mut q = b.queue::<Parents>(n).map_err(|e| e.to_string())?;
+    b.queue_set(&mut q, seeds, &vec![MARK; seeds.len()], 0)
+        .map_err(|e| e.to_string())?;
+    let mut lv = b
+        .dense_filled::<Parents>(n, 1, UNTOUCHED)
+        .map_err(|e| e.to_string())?;
+    let got = b
+        .queue_levels(&m, &mut q, &mut lv)
+        .map_err(|e| format!("{name}: queue_levels: {e}"))?;
+    let reached = want.iter().filter(|&&l| l != UNTOUCHED).count();
+    let depth = want
+        .iter()
+        .filter(|&&l| l != UNTOUCHED)
+        .max()
+        .copied()
+        .unwrap_or(0);
+    let mut widths = vec![0usize; depth as usize + 1];
+    want.iter()
+        .filter(|&&l| l != UNTOUCHED)
+        .for_each(|&l| widths[l as usize] += 1);
+    let widest = widths.iter().copied().max().unwrap_or(0);
+    let Some((r, d)) = got else {
+        return check_stopped(b, name, &q, &lv, &want, widest, seeds.is_empty());
+    };
+    if (r, d) != (reached, depth) {
+        return Err(format!(
+            "{name}: reached {r}, depth {d}; want {reached}, {depth}"
+        ));
+    }
+    let g = b.read_dense(&lv).map_err(|e| e.to_string())?;
+    match (0..n).find(|&v| g[v] != want[v]) {
+        Some(v) => Err(format!(
+            "{name}: vertex {v} at level {:#x}, want {:#x}",
+            g[v], want[v]
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A stop ([`Frontier::queue_levels`] returned `None`): declined without a run (the seeds
+/// still queued with their values), or the frontier handed back (one level `L`, exactly the
+/// vertices at `L`; every vertex up to `L` at its level, the others untouched), or nothing to
+/// go on from, which only a level of more than 1,024 vertices may cause.
+fn check_stopped<B: Frontier>(
+    b: &B,
+    name: &str,
+    q: &B::Queue<Parents>,
+    lv: &B::Dense<Parents>,
+    want: &[u32],
+    widest: usize,
+    no_seeds: bool,
+) -> Result<(), String> {
+    let (idx, vals) = b.queue_read(q).map_err(|e| e.to_string())?;
+    // No seeds: an empty queue is also the seeds as they were.
+    if idx.is_empty() && !no_seeds {
+        return match widest > 1024 {
+            true => Ok(()),
+            false => Err(format!(
+                "{name}: stopped with nothing to go on from, though no level has more than \
+                 {widest} vertices"
+            )),
+        };
+    }
+    if idx.is_empty() || vals.iter().all(|&v| v == MARK) {
+        return Ok(());
+    }
+    let level = vals[0];
+    let at: Vec<u32> = (0..want.len() as u32)
+        .filter(|&v| want[v as usize] == level)
+        .collect();
+    if vals.iter().any(|&v| v != level) || idx != at {
+        return Err(format!(
+            "{name}: handed back {} entries of levels {:?}..; want the {} vertices at level {level}",
+            idx.len(),
+            vals.iter().take(3).collect::<Vec<_>>(),
+            at.len()
+        ));
+    }
+    let g = b.read_dense(lv).map_err(|e| e.to_string())?;
+    for (v, (&got, &w)) in g.iter().zip(want).enumerate() {
+        let expect = if w != UNTOUCHED && w <= level {
+            w
+        } else {
+            UNTOUCHED
+        };
+        if got != expect {
+            return Err(format!(
+                "{name}: stopped at level {level}, vertex {v} at {got:#x}, want {expect:#x}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`Frontier::queue_levels`] on every graph of this file (see [`check_one`]).
+pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
+    let rng = Rng::new(4242);
+    for (g, &(n, per_row)) in [
+        (1, 1),
+        (2, 2),
+        (60, 1),
+        (60, 3),
+        (700, 2),
+        (3000, 3),
+        (3000, 6),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let a = super::random_csr::<OrAnd>(n, n, per_row, 700 + g as u64);
+        let k = g as u64 * 10;
+        let pick = |i: u64| rng.below(k + i, n as u64) as u32;
+        let one = [pick(0)];
+        // A repeat among them; no more entries than vertices (a queue holds a vertex once).
+        let several = [pick(1), pick(2), pick(1), pick(3)];
+        let several = &several[..several.len().min(n)];
+        for (label, seeds) in [("one seed", &one[..]), ("seeds", several), ("none", &[])] {
+            check_one(
+                b,
+                &format!("random n {n}, {per_row} a row, {label}"),
+                &a,
+                seeds,
+            )?;
+        }
+    }
+    let path: Vec<(u32, u32, bool)> = (0..19_999).map(|i| (i, i + 1, true)).collect();
+    let path = arcs_to_csr::<OrAnd>(20_000, &path).map_err(|e| e.to_string())?;
+    check_one(b, "path of 20,000", &path, &[0])?;
+    check_one(b, "path of 20,000 from its middle", &path, &[10_000])?;
+    let side = 150u32;
+    let mut grid = Vec::new();
+    for r in 0..side {
+        for c in 0..side {
+            let v = r * side + c;
+            if c + 1 < side {
+                grid.extend([(v, v + 1, true), (v + 1, v, true)]);
+            }
+            if r + 1 < side {
+                grid.extend([(v, v + side, true), (v + side, v, true)]);
+            }
+        }
+    }
+    let grid = arcs_to_csr::<OrAnd>((side * side) as usize, &grid).map_err(|e| e.to_string())?;
+    check_one(b, "grid 150 x 150", &grid, &[0, side * side - 1])?;
+    // 100 layers of 1,500 vertices, vertex i of a layer to i and i + 1 of the next: from the
+    // whole first layer, every level 1,500 wide (a GPU's block hands this back).
+    let (layers, width) = (100u32, 1500u32);
+    let mut wide = Vec::new();
+    for l in 0..layers - 1 {
+        for i in 0..width {
+            let v = l * width + i;
+            wide.extend([
+                (v, v + width, true),
+                (v, (l + 1) * width + (i + 1) % width, true),
+            ]);
+        }
+    }
+    let wide = arcs_to_csr::<OrAnd>((layers * width) as usize, &wide).map_err(|e| e.to_string())?;
+    let first: Vec<u32> = (0..width).collect();
+    check_one(b, "100 layers of 1,500", &wide, &first)?;
+    check_one(b, "100 layers of 1,500 from one vertex", &wide, &[0])?;
+    for leaves in [1000u32, 5000, 40_000] {
+        let star: Vec<(u32, u32, bool)> = (1..=leaves)
+            .flat_map(|v| [(0, v, true), (v, (v % leaves) + 1, true)])
+            .collect();
+        let star = arcs_to_csr::<OrAnd>(leaves as usize + 1, &star).map_err(|e| e.to_string())?;
+        check_one(b, &format!("star of {leaves}"), &star, &[0])?;
+    }
+    Ok(())
+}
