@@ -246,7 +246,7 @@ pub trait Frontier: Backend {
     ///
     /// ```
     /// use semigraph_algos::prelude::*;
-    /// use semigraph_algos::Parents;
+    /// use semigraph_algos::{BfsSemiring, Parents};
     /// use semigraph_formats::{ConvertOptions, Format};
     ///
     /// let b = CpuBackend::new();

@@ -140,7 +140,8 @@ fn check_stopped<B: Frontier>(
     Ok(())
 }
 
-/// [`Frontier::queue_levels`] on every graph of this file (see [`check_one`]).
+/// [`Frontier::queue_levels`] on every graph of this file, each against a host BFS: the same
+/// levels, counts and untouched positions, or a stop that keeps its contract.
 pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
     let rng = Rng::new(4242);
     for (g, &(n, per_row)) in [

@@ -211,8 +211,8 @@ pub(super) fn relax_step<S: Semiring>(
         let (branchless, timed) = times.next(form);
         let start = timed.then(std::time::Instant::now);
         let arcs = match branchless {
-            true => relax_marking::<S, true>(c, d, s, &mask, from, to),
-            false => relax_marking::<S, false>(c, d, s, &mask, from, to),
+            true => relax_marking_branchless(c, d, s, &mask, from, to),
+            false => relax_marking_branching(c, d, s, &mask, from, to),
         };
         if let Some(t) = start {
             times.add(branchless, t.elapsed().as_nanos() as u64, arcs as u64);
@@ -337,18 +337,11 @@ fn relax_partitioned<S: Semiring>(
     }
 }
 
-/// The sequential step of a traversal (only vertices never reached may improve, their step
-/// numbers written, no witnesses): `steps` is both the visited set and the output's
-/// membership. A vertex is allowed while its step is empty or this step's (then it was not
-/// reached before the step: the visited set as read before the step, as the mask says); its
-/// first improvement writes its step and appends it. One array read per arc where
-/// [`relax_in_place`] reads two, and no pass over the output afterwards.
-///
-/// With `BRANCHLESS`, no branch on the outcome of an arc: whether a target is new is a coin
-/// toss on a road network's frontier, so each arc writes its target's value and step back
-/// (changed or not) and its id one past the output's end, which advances only for a first
-/// improvement ([`TraversalStep`] says when).
-fn relax_marking<S: Semiring, const BRANCHLESS: bool>(
+/// [`relax_marking_branching`] without a branch on the outcome of an arc: whether a target is
+/// new is a coin toss on a road network's frontier, so each arc writes its target's value and
+/// step back (changed or not) and its id one past the output's end, which advances only for a
+/// first improvement ([`TraversalStep`] says when). Returns the arcs scanned.
+fn relax_marking_branchless<S: Semiring>(
     c: Rows<'_, S>,
     d: &mut CpuDense<S>,
     steps: &mut CpuDense<Parents>,
@@ -367,23 +360,6 @@ fn relax_marking<S: Semiring, const BRANCHLESS: bool>(
     let mut arc = |out: &mut [u32], len: usize, j: u32, w: S::T, k: u32, x: S::T| {
         let ju = j as usize;
         let sj = s[ju];
-        if !BRANCHLESS {
-            if (sj != NO_PARENT && sj != step) || !(all || allows(mask, ju)) {
-                return len;
-            }
-            let t = S::mul_at(w, x, u64::from(k));
-            let old = d[ju];
-            if S::is_zero(t) || !S::improves(old, t) {
-                return len;
-            }
-            d[ju] = S::add(old, t);
-            if sj == step {
-                return len;
-            }
-            s[ju] = step;
-            out[len] = j;
-            return len + 1;
-        }
         let t = S::mul_at(w, x, u64::from(k));
         let old = d[ju];
         let ok = (sj == NO_PARENT || sj == step)
@@ -418,6 +394,60 @@ fn relax_marking<S: Semiring, const BRANCHLESS: bool>(
         }
     }
     out.truncate(len);
+    to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
+    // Appends after the step see the step's entries as members (as after `relax_in_place`):
+    // marked by the first append (`CpuQueue::mark`), which few traversal steps are followed by.
+    to.unmarked = true;
+    arcs
+}
+
+/// The sequential step of a traversal (only vertices never reached may improve, their step
+/// numbers written, no witnesses): `steps` is both the visited set and the output's
+/// membership. A vertex is allowed while its step is empty or this step's (then it was not
+/// reached before the step: the visited set as read before the step, as the mask says); its
+/// first improvement writes its step and appends it. One array read per arc where
+/// [`relax_in_place`] reads two, and no pass over the output afterwards. Returns the arcs
+/// scanned.
+fn relax_marking_branching<S: Semiring>(
+    c: Rows<'_, S>,
+    d: &mut CpuDense<S>,
+    steps: &mut CpuDense<Parents>,
+    mask: &crate::backend::Mask<'_, CpuBackend>,
+    from: &CpuQueue<S>,
+    to: &mut CpuQueue<S>,
+) -> usize {
+    let step = to.steps as u32;
+    debug_assert_ne!(step, NO_PARENT);
+    let (s, d) = (&mut steps.data[..], &mut d.data[..]);
+    let all = matches!(mask, crate::backend::Mask::All);
+    let idx = &mut to.idx;
+    let mut arcs = 0;
+    let mut arc = |j: u32, w: S::T, k: u32, x: S::T| {
+        let ju = j as usize;
+        let sj = s[ju];
+        if (sj != NO_PARENT && sj != step) || !(all || allows(mask, ju)) {
+            return;
+        }
+        let t = S::mul_at(w, x, u64::from(k));
+        let old = d[ju];
+        if S::is_zero(t) || !S::improves(old, t) {
+            return;
+        }
+        d[ju] = S::add(old, t);
+        if sj != step {
+            s[ju] = step;
+            idx.push(j);
+        }
+    };
+    for (&k, &x) in from.idx.iter().zip(&from.vals) {
+        let (cols, vals) = c.row(k as usize);
+        arcs += cols.len();
+        match vals {
+            // A pattern: no value array to read (a second cache miss per row).
+            Vals::All(w) => cols.iter().for_each(|&j| arc(j, w, k, x)),
+            Vals::Stored(v) => cols.iter().zip(v).for_each(|(&j, &w)| arc(j, w, k, x)),
+        }
+    }
     to.vals.extend(to.idx.iter().map(|&j| d[j as usize]));
     // Appends after the step see the step's entries as members (as after `relax_in_place`):
     // marked by the first append (`CpuQueue::mark`), which few traversal steps are followed by.
