@@ -30,21 +30,23 @@ impl GpuBackend {
             far_vals: dev.zeros::<u8>(8, "scratch")?,
             grid_sync: dev.zeros::<u64>(8, "grid barrier")?,
         };
-        let sms = dev
-            .ctx
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-            .map_err(|e| driver("read the multiprocessor count", e))?
-            .max(1) as u32;
+        use cudarc::driver::sys::CUdevice_attribute as A;
+        let attr = |a: A, what: &str| {
+            dev.ctx
+                .attribute(a)
+                .map(|v| v.max(0) as u32)
+                .map_err(|e| driver(what, e))
+        };
+        let sms = attr(
+            A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "read the multiprocessor count",
+        )?
+        .max(1);
         // Shared memory a block may ask for past the default 48 KiB (227 KiB on an H100).
-        let smem_optin = dev
-            .ctx
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            )
-            .map_err(|e| driver("read the shared memory per block", e))?
-            .max(0) as u32;
+        let smem_optin = attr(
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            "read the shared memory per block",
+        )?;
         Ok(GpuBackend {
             dev,
             sms,
