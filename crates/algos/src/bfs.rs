@@ -126,6 +126,12 @@ impl Switch {
         }
     }
 
+    /// Whether a frontier of `nf` vertices of at most `degree` out-arcs each could make the
+    /// next level pull (when it cannot, its arcs need not be counted).
+    pub(crate) fn may_pull(&self, nf: usize, degree: usize) -> bool {
+        nf.saturating_mul(degree).saturating_mul(ALPHA) > self.arcs_left
+    }
+
     /// Whether the next level pulls, from a frontier of `nf` vertices and `mf` out-arcs in a
     /// graph of `n` vertices.
     pub(crate) fn pulls_next(&mut self, nf: usize, mf: usize, n: usize) -> bool {
@@ -228,7 +234,8 @@ fn bfs_fixpoint<B: Frontier>(
     b.queue_set(&mut q, &[s], &[0], 0)?;
     // The levels in one call where the backend has the form (a GPU's one block), else (or
     // from the frontier where it stopped) their fixpoint.
-    if b.queue_levels(g.push(), &mut q, &mut d)?.is_none() {
+    let levels = b.queue_levels(g.push(), &mut q, &mut d)?;
+    if levels.is_none() {
         if b.queue_len(&q)?.len == 0 {
             // Nothing to go on from: from the source alone.
             b.apply(&mut d, Mask::All, UnaryOp::Fill(Hops::zero()))?;
@@ -249,7 +256,12 @@ fn bfs_fixpoint<B: Frontier>(
     b.witness(&mut parents, &x, &a, &d, &x)?;
     b.set(&mut parents, source, s)?;
     let deepest = b.dense_as::<Hops, MaxMin<u32>>(d);
-    let depth = b.reduce(&deepest, b.keep(&parents))?;
+    // The depth as the one call returned it, else the deepest level reached (a reduction and
+    // a read-back).
+    let depth = match levels {
+        Some((_, depth)) => depth,
+        None => b.reduce(&deepest, b.keep(&parents))?,
+    };
     Ok(Some(ResidentBfs {
         source,
         levels: b.dense_as(deepest),

@@ -53,6 +53,9 @@ pub fn device_count() -> usize {
 pub struct NcclComm {
     // Dropped before the backends (their contexts outlive the communicators).
     comms: std::sync::Mutex<Comms>,
+    /// Each rank's bitmap of a set's vertices ([`Communicator::all_gather_set`]), made at the
+    /// first dense gather and kept.
+    marks: std::sync::Mutex<Vec<Option<cudarc::driver::CudaSlice<u8>>>>,
     backends: Vec<GpuBackend>,
 }
 
@@ -98,6 +101,7 @@ impl NcclComm {
         let comms = Comm::from_devices(streams).map_err(|e| nccl("ncclCommInitAll", e))?;
         Ok(NcclComm {
             comms: std::sync::Mutex::new(Comms(comms)),
+            marks: std::sync::Mutex::new((0..gpus).map(|_| None).collect()),
             backends,
         })
     }
@@ -190,17 +194,21 @@ pub(crate) fn gather_queue_lengths<C: Communicator<Backend = GpuBackend>, S: Sem
 }
 
 /// The last half of an all-gather of queues: every whole queue told it holds `total`
-/// entries of step count `steps`, every local queue emptied.
+/// entries of step count `steps` (with `fill`, their values set to it: the values did not
+/// travel), every local queue emptied.
 pub(crate) fn gather_queue_finish<C: Communicator<Backend = GpuBackend>, S: Semiring>(
     comm: &C,
     local: &mut [GpuQueue<S>],
     whole: &mut [GpuQueue<S>],
-    total: usize,
-    steps: usize,
+    (total, steps): (usize, usize),
+    fill: Option<S::T>,
 ) -> semigraph_algos::Result<QueueInfo> {
     for (r, (w, q)) in whole.iter_mut().zip(local).enumerate() {
         let b = comm.backend(r);
         b.queue_filled(w, total, steps)?;
+        if let Some(v) = fill {
+            b.queue_fill_values(w, total, v)?;
+        }
         b.queue_clear(q)?;
     }
     Ok(QueueInfo {
@@ -341,6 +349,34 @@ impl Communicator for NcclComm {
         whole: &mut [GpuQueue<S>],
         part: &Partition,
     ) -> semigraph_algos::Result<QueueInfo> {
+        self.gather_entries(local, whole, part, None)
+    }
+
+    fn all_gather_set<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: S::T,
+        dense: bool,
+    ) -> semigraph_algos::Result<QueueInfo> {
+        match dense {
+            true => self.gather_marks(local, whole, part, fill),
+            false => self.gather_entries(local, whole, part, Some(fill)),
+        }
+    }
+}
+
+impl NcclComm {
+    /// The all-gather of queues by entries: each rank's length read back, then one group of
+    /// broadcasts of the ids (and, without `fill`, the values) of every non-empty block.
+    fn gather_entries<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: Option<S::T>,
+    ) -> semigraph_algos::Result<QueueInfo> {
         let (lens, total, steps) = gather_queue_lengths(self, local, whole, part)?;
         let size = size_of::<S::T>();
         self.group("all-gather (queues)", |comms| {
@@ -357,18 +393,75 @@ impl Communicator for NcclComm {
                     let root_id = root as i32;
                     let mut to = wi.slice_mut(at..at + len);
                     comm.broadcast((r == root).then_some(&ids), &mut to, root_id)?;
-                    let mut to = wv.slice_mut(at * size..(at + len) * size);
-                    comm.broadcast((r == root).then_some(&vals), &mut to, root_id)?;
+                    if fill.is_none() {
+                        let mut to = wv.slice_mut(at * size..(at + len) * size);
+                        comm.broadcast((r == root).then_some(&vals), &mut to, root_id)?;
+                    }
                 }
                 at += len;
             }
             Ok(())
         })?;
-        gather_queue_finish(self, local, whole, total, steps)
+        gather_queue_finish(self, local, whole, (total, steps), fill)
     }
-}
 
-impl NcclComm {
+    /// The all-gather of a set as a bitmap: each rank marks its block's vertices in a bitmap
+    /// of the whole graph (`n` bits, zero elsewhere) followed by one word a rank, its own
+    /// holding its step count; one NCCL sum makes every rank's the union of the bitmaps (the
+    /// blocks' bits are disjoint) and every step count; every rank's whole queue becomes the
+    /// set bits, with the largest step count, and one header (rank 0's) is read back. `n / 8`
+    /// bytes a rank whatever the set holds.
+    fn gather_marks<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: S::T,
+    ) -> semigraph_algos::Result<QueueInfo> {
+        let (words, k) = (part.n().div_ceil(32), self.backends.len());
+        let len = words + k;
+        let mut marks = self.marks.lock().unwrap_or_else(|p| p.into_inner());
+        for (r, m) in marks.iter_mut().enumerate() {
+            if m.as_ref().is_none_or(|m| m.len() < len * 4) {
+                *m = Some(
+                    self.backends[r]
+                        .dev
+                        .zeros::<u8>(len * 4, "a set's bitmap")?,
+                );
+            }
+        }
+        for (r, (q, m)) in local.iter().zip(marks.iter_mut()).enumerate() {
+            let (b, m) = (&self.backends[r], m.as_mut().expect("made above"));
+            b.dev
+                .stream
+                .memset_zeros(&mut m.slice_mut(0..len * 4))
+                .map_err(|e| crate::error::driver("clear a set's bitmap", e))?;
+            b.queue_mark(q, part.range(r).start, m, words + r)?;
+        }
+        self.group("all-gather (a set's bitmaps)", |comms| {
+            for (comm, m) in comms.iter().zip(marks.iter_mut()) {
+                let m = m.as_mut().expect("made above");
+                // SAFETY: the buffer holds at least `len` 4-byte words (made above), and `u32`
+                // has no invalid bit patterns.
+                let mut all = unsafe { m.transmute_mut::<u32>(len) }
+                    .expect("the buffer holds the bitmap and the step words");
+                comm.all_reduce_in_place(&mut all, &ReduceOp::Sum)?;
+            }
+            Ok(())
+        })?;
+        for (r, (w, m)) in whole.iter_mut().zip(marks.iter()).enumerate() {
+            let b = &self.backends[r];
+            b.queue_from_marks(m.as_ref().expect("made above"), (words, k), fill, w)?;
+            b.queue_clear(&mut local[r])?;
+        }
+        let info = self.backends[0].queue_len(&whole[0])?;
+        Ok(QueueInfo {
+            len: info.len,
+            total: info.len,
+            steps: info.steps,
+        })
+    }
+
     /// [`Communicator::all_reduce`] with the values seen as `T`, NCCL's type of the same bits.
     fn reduce_as<S: Semiring, T: cudarc::nccl::NcclType>(
         &self,

@@ -360,6 +360,13 @@ kernel_args! {
     }
     /// `qi(e) += c` for the entries of a queue.
     QueueShift => QueueShiftArgs { qi: IdxOut, qh: HdrIn, c: U64 }
+    /// Bit `qi(e) + c` of `bits` set for the entries of a queue; `bits(at)` = its steps.
+    QueueMark => QueueMarkArgs { qi: IdxIn, qh: HdrIn, c: U64, bits: WordsOut, at: U64 }
+    /// A queue of the set bits of `bits` (`words` words), each with the value of bits `c`, its
+    /// steps the largest of the `k` words after them.
+    QueueFromMarks => QueueFromMarksArgs {
+        bits: WordsIn, words: U64, k: U32, c: U64, ti: IdxOut, tv: ValsOut, th: HdrOut,
+    }
     /// Values of one semiring recoded for another (a view or a pattern).
     Recode => RecodeArgs {
         x: BytesIn, y: BytesOut, n: U64, xsize: I32, xzero: U64, ysize: I32, yzero: U64, yone: U64,

@@ -192,6 +192,33 @@ impl Communicator for SharedComm {
         whole: &mut [GpuQueue<S>],
         part: &Partition,
     ) -> semigraph_algos::Result<QueueInfo> {
+        self.gather_entries(local, whole, part, None)
+    }
+
+    /// Within one GPU the entries' copies cost about what a bitmap would: `dense` changes
+    /// nothing here.
+    fn all_gather_set<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: S::T,
+        _dense: bool,
+    ) -> semigraph_algos::Result<QueueInfo> {
+        self.gather_entries(local, whole, part, Some(fill))
+    }
+}
+
+impl SharedComm {
+    /// The all-gather of queues by copies of their entries: the ids (and, without `fill`,
+    /// the values) of every non-empty block into every whole queue.
+    fn gather_entries<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: Option<S::T>,
+    ) -> semigraph_algos::Result<QueueInfo> {
         let (lens, total, steps) = gather_queue_lengths(self, local, whole, part)?;
         let size = size_of::<S::T>();
         let mut at = 0;
@@ -204,11 +231,13 @@ impl Communicator for SharedComm {
             for w in whole.iter_mut() {
                 let (wi, wv) = w.buffers_mut();
                 self.copy_to(ids, 0..len, wi, at..at + len)?;
-                self.copy_to(vals, 0..len * size, wv, at * size..(at + len) * size)?;
+                if fill.is_none() {
+                    self.copy_to(vals, 0..len * size, wv, at * size..(at + len) * size)?;
+                }
             }
             at += len;
         }
-        gather_queue_finish(self, local, whole, total, steps)
+        gather_queue_finish(self, local, whole, (total, steps), fill)
     }
 }
 
@@ -317,5 +346,16 @@ impl Communicator for GpuComm {
         part: &Partition,
     ) -> semigraph_algos::Result<QueueInfo> {
         each_comm!(self, c => c.all_gather_queue::<S>(local, whole, part))
+    }
+
+    fn all_gather_set<S: Semiring>(
+        &self,
+        local: &mut [GpuQueue<S>],
+        whole: &mut [GpuQueue<S>],
+        part: &Partition,
+        fill: S::T,
+        dense: bool,
+    ) -> semigraph_algos::Result<QueueInfo> {
+        each_comm!(self, c => c.all_gather_set::<S>(local, whole, part, fill, dense))
     }
 }

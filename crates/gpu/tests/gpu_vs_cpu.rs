@@ -174,6 +174,71 @@ fn collectives<C: Communicator<Backend = GpuBackend>>(comm: &C) -> Result<(), St
             ));
         }
     }
+    for dense in [false, true] {
+        for per in [10, 4099] {
+            gather_set(comm, per, dense)?;
+        }
+    }
+    Ok(())
+}
+
+/// The all-gather of a set (`all_gather_set`, by ids and as a bitmap) over an even split of
+/// `per * k` vertices (blocks that do not start at a multiple of 32): rank `r` holds every
+/// vertex whose local id `i` has `(i * (r + 3)) % 7 < 3` (rank 1 none), with step count
+/// `3 + r`; every rank's whole queue must hold them all, each valued 9, with the largest step
+/// count, and the local queues must be emptied.
+fn gather_set<C: Communicator<Backend = GpuBackend>>(
+    comm: &C,
+    per: usize,
+    dense: bool,
+) -> Result<(), String> {
+    use semigraph_algos::prelude::*;
+    use semigraph_semiring::MinSecond;
+    let k = comm.ranks();
+    let e = |e: semigraph_algos::Error| e.to_string();
+    let part = Partition::even(per * k, k).map_err(e)?;
+    let (mut local, mut want) = (Vec::new(), Vec::new());
+    for r in 0..k {
+        let b = comm.backend(r);
+        let own = part.range(r);
+        let mut q = b.queue::<MinSecond<u32>>(own.len()).map_err(e)?;
+        let ids: Vec<u32> = (0..own.len() as u32)
+            .rev()
+            .filter(|i| r != 1 && (*i as usize * (r + 3)) % 7 < 3)
+            .collect();
+        b.queue_set(&mut q, &ids, &vec![1; ids.len()], 3 + r)
+            .map_err(e)?;
+        want.extend(ids.iter().map(|i| i + own.start as u32));
+        local.push(q);
+    }
+    want.sort();
+    let mut whole: Vec<_> = (0..k)
+        .map(|r| comm.backend(r).queue::<MinSecond<u32>>(per * k).map_err(e))
+        .collect::<Result<_, _>>()?;
+    let info = comm
+        .all_gather_set::<MinSecond<u32>>(&mut local, &mut whole, &part, 9, dense)
+        .map_err(e)?;
+    let what = format!("set all-gather (dense {dense}) of {per} x {k} vertices");
+    if (info.len, info.steps) != (want.len(), 2 + k) {
+        return Err(format!("{what}: {info:?}, want {} entries", want.len()));
+    }
+    for r in 0..k {
+        let b = comm.backend(r);
+        let (idx, vals) = b.queue_read(&whole[r]).map_err(e)?;
+        let len = b.queue_len(&whole[r]).map_err(e)?;
+        if idx != want
+            || vals.iter().any(|&v| v != 9)
+            || (len.len, len.steps) != (want.len(), 2 + k)
+        {
+            return Err(format!(
+                "{what}: rank {r} holds {} entries ({len:?})",
+                idx.len()
+            ));
+        }
+        if b.queue_len(&local[r]).map_err(e)?.len != 0 {
+            return Err(format!("{what}: rank {r}'s local queue not emptied"));
+        }
+    }
     Ok(())
 }
 
@@ -266,7 +331,7 @@ fn same_as_one_gpu<C: Communicator<Backend = GpuBackend>>(
         )
         .map_err(e)?;
         let want = semigraph_algos::bfs(&gp, 0, &BfsOptions::default()).map_err(e)?;
-        let got = dist::bfs(&many, 0, &BfsOptions::default()).map_err(e)?;
+        let got = dist::bfs(&many.pattern().map_err(e)?, 0, &BfsOptions::default()).map_err(e)?;
         if got.levels != want.levels {
             return Err(format!("{what}: BFS levels differ"));
         }

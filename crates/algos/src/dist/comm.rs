@@ -115,6 +115,45 @@ pub trait Communicator: Sync {
     ) -> Result<QueueInfo>
     where
         Self::Backend: Frontier;
+    /// All-gather of sparse blocks' vertices without their values: as
+    /// [`all_gather_queue`](Communicator::all_gather_queue), but every entry of `whole` gets
+    /// the value `fill` (the local values do not travel), and a rank's entries may arrive in
+    /// any order. For traversals whose values follow from the vertex alone (BFS's parents,
+    /// min-second-i: a frontier is a set).
+    ///
+    /// `dense` says that the blocks together hold a large part of the graph's vertices (more
+    /// than about one in 32: a pull step's output): a communicator may then move the set as a
+    /// bitmap of `n` bits (`n / 8` bytes whatever the entries, against 4 bytes an entry) and
+    /// read back one header instead of one a rank. The result is the same either way.
+    ///
+    /// Returns what every `whole` now holds: its length, total and step count.
+    ///
+    /// ```
+    /// use semigraph_algos::dist::{Communicator, LocalComm, Partition};
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_algos::BfsSemiring;
+    ///
+    /// let cpu = CpuBackend::new();
+    /// let comm = LocalComm::new(vec![&cpu, &cpu]);
+    /// let part = Partition::even(4, 2)?; // rank 0: 0..2, rank 1: 2..4
+    /// let mut local = vec![cpu.queue::<BfsSemiring>(2)?, cpu.queue::<BfsSemiring>(2)?];
+    /// cpu.queue_set(&mut local[1], &[1, 0], &[7, 7], 3)?; // vertices 3 and 2
+    /// let mut whole = vec![cpu.queue::<BfsSemiring>(4)?, cpu.queue::<BfsSemiring>(4)?];
+    /// let info = comm.all_gather_set::<BfsSemiring>(&mut local, &mut whole, &part, 0, true)?;
+    /// assert_eq!((info.len, info.steps), (2, 3));
+    /// assert_eq!(cpu.queue_read(&whole[0])?, (vec![2, 3], vec![0, 0]));
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn all_gather_set<S: Semiring>(
+        &self,
+        local: &mut [QueueOf<Self, S>],
+        whole: &mut [QueueOf<Self, S>],
+        part: &Partition,
+        fill: S::T,
+        dense: bool,
+    ) -> Result<QueueInfo>
+    where
+        Self::Backend: Frontier;
 }
 
 /// `k` ranks in one process over backends of one kind, exchanging vectors through host
@@ -268,6 +307,25 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
             total: idx.len(),
             steps,
         })
+    }
+    fn all_gather_set<S: Semiring>(
+        &self,
+        local: &mut [B::Queue<S>],
+        whole: &mut [B::Queue<S>],
+        part: &Partition,
+        fill: S::T,
+        _dense: bool,
+    ) -> Result<QueueInfo>
+    where
+        B: Frontier,
+    {
+        let info = self.all_gather_queue(local, whole, part)?;
+        for (q, b) in whole.iter_mut().zip(&self.backends) {
+            // The gathered ids, rank by rank, with `fill` for the values that did not travel.
+            let (idx, _) = b.queue_read(q)?;
+            b.queue_set(q, &idx, &vec![fill; idx.len()], info.steps)?;
+        }
+        Ok(info)
     }
 }
 

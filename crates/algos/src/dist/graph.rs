@@ -201,6 +201,57 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
         })
     }
 
+    /// The same graph in semiring `P`, every arc's value `P::one()` (entries equal to `S`'s
+    /// zero are no arcs), as [`Graph::pattern`](crate::Graph::pattern) on one device: each
+    /// rank's blocks through [`Objects::pattern`] (on a GPU the index arrays are shared and
+    /// one value array a block is written; nothing moves between ranks). A weighted graph
+    /// ready for BFS ([`BfsSemiring`](crate::BfsSemiring)); made once, not per search.
+    ///
+    /// # Errors
+    /// The backends' memory errors.
+    ///
+    /// ```
+    /// use semigraph_algos::dist::{self, DistGraph, DistOptions, LocalComm};
+    /// use semigraph_algos::{arcs_to_csr, BfsOptions, BfsSemiring, CpuBackend};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 7), (1, 2, 9)])?;
+    /// let cpu = CpuBackend::new();
+    /// let comm = LocalComm::new(vec![&cpu, &cpu]);
+    /// let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+    /// let r = dist::bfs(&g.pattern::<BfsSemiring>()?, 0, &BfsOptions::default())?;
+    /// assert_eq!(r.levels, vec![0, 1, 2]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    pub fn pattern<P: Semiring>(&self) -> Result<DistGraph<'a, C, P>> {
+        let each = |ms: &[MatrixOf<C, S>]| -> Result<Vec<MatrixOf<C, P>>> {
+            ms.iter()
+                .enumerate()
+                .map(|(r, m)| self.comm.backend(r).pattern::<S, P>(m))
+                .collect()
+        };
+        let packed = match &self.packed {
+            Some(p) => Some(Packed {
+                part: p.part.clone(),
+                pull: each(&p.pull)?,
+                select: each(&p.select)?,
+            }),
+            None => None,
+        };
+        Ok(DistGraph {
+            comm: self.comm,
+            host: None,
+            n: self.n,
+            nnz: self.nnz,
+            part: self.part.clone(),
+            pull: each(&self.pull)?,
+            push: self.push.as_deref().map(each).transpose()?,
+            out: self.out.as_deref().map(each).transpose()?,
+            packed,
+            undirected: self.undirected,
+        })
+    }
+
     /// The whole vectors (`n x 1` on every rank) of which `local` holds each rank's block.
     ///
     /// # Errors

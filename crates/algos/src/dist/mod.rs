@@ -4,7 +4,8 @@
 //!
 //! - [`Partition`]: which vertices (rows) each rank owns, balanced by arcs.
 //! - [`Communicator`]: the ranks' backends and the collectives (all-gather of the owned rows,
-//!   all-gather of sparse blocks held in work queues, all-reduce by the semiring's `add`);
+//!   all-gather of sparse blocks held in work queues, or of their vertices alone as a set,
+//!   all-reduce by the semiring's `add`);
 //!   [`LocalComm`] simulates `k` ranks in one process (any backend, even one shared by every
 //!   rank), `semigraph-gpu`'s `NcclComm` is one GPU a rank through NCCL.
 //! - [`DistGraph`]: the matrix split over the ranks, each rank holding its vertices' in-arcs
@@ -18,7 +19,8 @@
 //! - Algorithms, each the one-device algebra with its products split over the ranks and an
 //!   all-gather of its output blocks after each (of only the new vertices for the
 //!   traversals): [`bfs`], [`bellman_ford`], [`pagerank`], [`wcc`] (and their `_resident`
-//!   forms, results left on rank 0), and [`apsp`] (min-plus squaring with the rows of `D`
+//!   forms, results left on rank 0; [`bfs_blocks`], BFS's left in blocks on the ranks), and
+//!   [`apsp`] (min-plus squaring with the rows of `D`
 //!   split). Results equal the one-device results
 //!   (levels, distances and components exactly; PageRank to rounding).
 //!
@@ -53,4 +55,4 @@ pub use graphalytics::{pagerank, pagerank_resident, wcc, wcc_resident};
 pub use grid::{Grid, Summa};
 pub use partition::Partition;
 pub use plan::{blocks_for, split_host_bytes};
-pub use traverse::{bellman_ford, bfs, bfs_resident};
+pub use traverse::{DistBfs, bellman_ford, bfs, bfs_blocks, bfs_resident};

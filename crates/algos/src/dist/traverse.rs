@@ -20,15 +20,18 @@ use crate::sssp::{Distance, ShortestPaths};
 /// push block (a queue relaxation, work proportional to the frontier's arcs into the rank's
 /// vertices) while the frontier is small, pulling through its pull block (masked SpMV over
 /// the rank's unvisited vertices) once it is large (Beamer's rule on the frontier's exact
-/// out-arcs, as on one device; [`BfsOptions::direction`] can force one). An all-gather of the
-/// ranks' new vertices ([`Communicator::all_gather_queue`]: the counts, then only the
-/// entries) gives every rank the next frontier. Parents and levels stay in blocks of each
+/// out-arcs, as on one device, counted only where the frontier could pass its threshold were
+/// its vertices of 64 times the average degree; [`BfsOptions::direction`] can force one). An all-gather of the
+/// ranks' new vertices as a set ([`Communicator::all_gather_set`]: after a push step the
+/// counts, then only the ids; after a pull step, whose output is large, a bitmap of the
+/// graph) gives every rank the next frontier. Parents and levels stay in blocks of each
 /// rank's vertices until the end. Parents are the smallest-numbered parent in the frontier,
 /// as on one device; levels are exact.
 ///
 /// # Arguments
-/// - `g`: the graph (built with push blocks unless `opts` forces pulling); `source`: the
-///   start vertex; `opts`: the direction.
+/// - `g`: the graph in the parents semiring (built with push blocks unless `opts` forces
+///   pulling; a weighted graph's arcs by [`DistGraph::pattern`], once); `source`: the start
+///   vertex; `opts`: the direction.
 ///
 /// # Returns
 /// Levels, parents, reached vertices, depth and the push and pull steps, as [`Bfs`].
@@ -40,9 +43,11 @@ use crate::sssp::{Distance, ShortestPaths};
 /// # Complexity
 /// Per level and rank: a push step's work is the frontier's arcs into the rank's vertices, a
 /// pull step's the rank's unvisited vertices' in-arcs (up to the first parent found) plus
-/// `O(n)` to spread the frontier; the exchange moves the level's new vertices. Two counts
-/// are read back per level and rank (the new vertices, and after a push level the
-/// frontier's arcs).
+/// `O(n)` to spread the frontier; the exchange moves the level's new vertices (4 bytes each
+/// after a push step, `n / 8` bytes after a pull step). After a push level two counts are
+/// read back per rank (the new vertices; the frontier's arcs, unless the frontier is too
+/// small to switch to pulling even were its vertices of 64 times the average degree), after
+/// a pull level one count in all.
 ///
 /// # Example
 /// ```
@@ -58,8 +63,8 @@ use crate::sssp::{Distance, ShortestPaths};
 /// assert_eq!(r.parents, vec![0, 0, 1, 2]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn bfs<C: Communicator, S: Semiring>(
-    g: &DistGraph<'_, C, S>,
+pub fn bfs<C: Communicator>(
+    g: &DistGraph<'_, C, BfsSemiring>,
     source: usize,
     opts: &BfsOptions,
 ) -> Result<Bfs>
@@ -70,7 +75,8 @@ where
 }
 
 /// [`bfs`] with the levels and parents left on rank 0's backend (every rank holds the same
-/// arrays; the others are dropped), for a caller that goes on computing there.
+/// arrays; the others are dropped), for a caller that goes on computing there:
+/// [`bfs_blocks`] and [`DistBfs::gather`].
 ///
 /// Arguments, errors and complexity as [`bfs`].
 ///
@@ -87,11 +93,87 @@ where
 /// assert_eq!(cpu.read_dense(&r.levels)?, vec![UNREACHED, UNREACHED, 0]);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
-pub fn bfs_resident<C: Communicator, S: Semiring>(
-    g: &DistGraph<'_, C, S>,
+pub fn bfs_resident<C: Communicator>(
+    g: &DistGraph<'_, C, BfsSemiring>,
     source: usize,
     opts: &BfsOptions,
 ) -> Result<ResidentBfs<C::Backend>>
+where
+    C::Backend: Frontier,
+{
+    bfs_blocks(g, source, opts)?.gather(g)
+}
+
+/// A distributed BFS's result left where the ranks computed it: rank `r` holds the levels and
+/// parents of its own vertices (`g.partition().range(r)`), as a distributed algorithm that
+/// goes on from them reads them. [`gather`](DistBfs::gather) makes them whole.
+pub struct DistBfs<C: Communicator>
+where
+    C::Backend: Frontier,
+{
+    /// The source (0-based).
+    pub source: usize,
+    /// Each rank's block of the hop counts ([`UNREACHED`](crate::UNREACHED) where not reached).
+    pub levels: Vec<DenseOf<C, Parents>>,
+    /// Each rank's block of the parents ([`NO_PARENT`] where not reached).
+    pub parents: Vec<DenseOf<C, BfsSemiring>>,
+    /// Number of vertices reached (the source included).
+    pub reached: usize,
+    /// Number of non-empty levels after the source's.
+    pub depth: u32,
+    /// Levels run in push direction.
+    pub push_steps: u32,
+    /// Levels run in pull direction.
+    pub pull_steps: u32,
+}
+
+impl<C: Communicator> DistBfs<C>
+where
+    C::Backend: Frontier,
+{
+    /// The levels and parents made whole (an all-gather of the blocks) and left on rank 0's
+    /// backend: [`bfs_resident`]'s result.
+    ///
+    /// # Errors
+    /// The backends' memory errors; communication errors.
+    pub fn gather<S: Semiring>(self, g: &DistGraph<'_, C, S>) -> Result<ResidentBfs<C::Backend>> {
+        Ok(ResidentBfs {
+            source: self.source,
+            levels: g.whole(&self.levels)?.swap_remove(0),
+            parents: g.whole(&self.parents)?.swap_remove(0),
+            reached: self.reached,
+            depth: self.depth,
+            push_steps: self.push_steps,
+            pull_steps: self.pull_steps,
+        })
+    }
+}
+
+/// [`bfs`] with the levels and parents left in blocks on the ranks that computed them
+/// ([`DistBfs`]): the distributed search without the final gather.
+///
+/// Arguments, errors and complexity as [`bfs`].
+///
+/// ```
+/// use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions, LocalComm};
+/// use semigraph_algos::prelude::*;
+/// use semigraph_algos::{BfsOptions, BfsSemiring};
+///
+/// let a = arcs_to_csr::<BfsSemiring>(4, &[(0, 1, 1), (1, 2, 1), (2, 3, 1)])?;
+/// let cpu = CpuBackend::new();
+/// let comm = LocalComm::new(vec![&cpu, &cpu]);
+/// let g = DistGraph::new(&comm, &a, DistOptions::default())?;
+/// let r = dist::bfs_blocks(&g, 0, &BfsOptions::default())?;
+/// let own = g.partition().range(1); // rank 1's vertices
+/// let levels = cpu.read_dense(&r.levels[1])?;
+/// assert_eq!(levels, own.map(|v| v as u32).collect::<Vec<_>>()); // a path: level = vertex
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn bfs_blocks<C: Communicator>(
+    g: &DistGraph<'_, C, BfsSemiring>,
+    source: usize,
+    opts: &BfsOptions,
+) -> Result<DistBfs<C>>
 where
     C::Backend: Frontier,
 {
@@ -99,10 +181,10 @@ where
     let (n, comm, part) = (g.n(), g.comm(), g.partition());
     check_vertex(source, n)?;
     let s = source as u32;
-    let pull = g.each(|r, b| b.pattern::<S, P>(g.pull(r)))?;
+    let pull = g.each(|r, _| Ok(g.pull(r)))?;
     let push = match opts.direction {
         Direction::Pull => None,
-        _ => Some(g.each(|r, b| b.pattern::<S, P>(g.push(r, "push BFS")?))?),
+        _ => Some(g.each(|r, _| g.push(r, "push BFS"))?),
     };
     // Parents and levels in blocks of each rank's vertices; the frontier a queue of the whole
     // graph's vertices on every rank; each level's new vertices a queue of the rank's own.
@@ -121,7 +203,7 @@ where
     let weigh = opts.direction == Direction::Auto && push.is_some();
     let arcs_of = |front: &[QueueOf<C, P>]| -> Result<usize> {
         let Some(push) = &push else { return Ok(0) };
-        let per = g.par_each(front.iter().collect(), |r, b, q| b.queue_arcs(q, &push[r]))?;
+        let per = g.par_each(front.iter().collect(), |r, b, q| b.queue_arcs(q, push[r]))?;
         Ok(per.iter().map(|(_, a)| a).sum())
     };
     let mut dir = Switch::new(opts.direction, true, g.nnz());
@@ -130,7 +212,14 @@ where
         total: 1,
         steps: 0,
     };
-    let mut arcs = if weigh { arcs_of(&front)? } else { 0 };
+    // The frontier's arcs are counted only where they could make the next level pull: not
+    // for a frontier too small to do so even were its vertices of 64 times the average
+    // degree (a kernel and a read-back per rank saved).
+    let degree = 64 * g.nnz().div_ceil(n);
+    let mut arcs = match weigh && dir.may_pull(1, degree) {
+        true => arcs_of(&front)?,
+        false => 0,
+    };
     let (mut reached, mut pulls) = (1usize, 0u32);
     loop {
         crate::cancel::check()?;
@@ -146,7 +235,7 @@ where
             .collect();
         g.par_each(work, |r, b, ((next, (p, l)), (x, buf))| {
             if let (Some(push), false) = (&push, pulling) {
-                return b.queue_relax(RelaxStep::new(p, &push[r]).steps(l, true), x, next);
+                return b.queue_relax(RelaxStep::new(p, push[r]).steps(l, true), x, next);
             }
             let pair = match buf {
                 Some(pair) => pair,
@@ -158,14 +247,16 @@ where
             let (xd, t) = (&mut pair.0, &mut pair.1);
             b.queue_to_dense(x, xd)?;
             b.apply(t, Mask::All, UnaryOp::Fill(P::zero()))?;
-            b.mxm(t, b.skip(p), Accum::Replace, &pull[r], xd)?;
+            b.mxm(t, b.skip(p), Accum::Replace, pull[r], xd)?;
             b.queue_improve_dense(p, t, next, level)?;
             b.queue_assign(l, next, level as u32)
         })?;
         pulls += pulling as u32;
         let nf = last.len;
-        // The next frontier, whole on every rank: only the new vertices travel.
-        last = comm.all_gather_queue::<P>(&mut found, &mut front, part)?;
+        // The next frontier, whole on every rank: only the new vertices travel, as a set
+        // (min-second-i's terms are the frontier vertices' ids, not their values), as a
+        // bitmap of the graph after a pull step (whose output is a large part of it).
+        last = comm.all_gather_set::<P>(&mut found, &mut front, part, P::one(), pulling)?;
         if last.len == 0 {
             last.steps = level;
             break;
@@ -173,19 +264,19 @@ where
         reached += last.len;
         dir.shrinking = last.len < nf;
         // The frontier's arcs decide only a switch to pulling: while pulling they are not
-        // counted (a kernel and a read-back per rank and level saved; the arcs left then stay
-        // higher, which can only delay a later switch back to pulling).
-        arcs = match weigh && !pulling {
+        // counted (the arcs left then stay higher, which can only delay a later switch back
+        // to pulling), nor for a frontier too small to switch (above).
+        arcs = match weigh && !pulling && dir.may_pull(last.len, degree) {
             true => arcs_of(&front)?,
             false => 0,
         };
     }
     let level = last.steps as u32;
     let depth = level - 1;
-    Ok(ResidentBfs {
+    Ok(DistBfs {
         source,
-        levels: g.whole(&levels)?.swap_remove(0),
-        parents: g.whole(&parents)?.swap_remove(0),
+        levels,
+        parents,
         reached,
         depth,
         push_steps: level - pulls,

@@ -37,8 +37,9 @@ fn same_as_one_device(g: &TestGraph, k: usize, source: usize, all_pairs: bool) {
         &BfsOptions::default(),
     )
     .unwrap();
+    let many_pat = many.pattern::<BfsSemiring>().unwrap();
     for direction in [Direction::Auto, Direction::Push, Direction::Pull] {
-        let got = dist::bfs(&many, source, &BfsOptions { direction }).unwrap();
+        let got = dist::bfs(&many_pat, source, &BfsOptions { direction }).unwrap();
         assert_eq!(
             got.levels, want.levels,
             "{what}: BFS levels ({direction:?})"
@@ -442,7 +443,7 @@ fn distributed_errors_are_values() {
     )
     .unwrap();
     assert!(matches!(
-        dist::bfs(&no_push, 5, &BfsOptions::default()),
+        dist::bfs(&no_push.pattern().unwrap(), 5, &BfsOptions::default()),
         Err(Error::VertexOutOfRange { vertex: 5, n: 3 })
     ));
     assert!(
@@ -453,7 +454,7 @@ fn distributed_errors_are_values() {
     );
     // Pull-only BFS needs no push blocks.
     let r = dist::bfs(
-        &no_push,
+        &no_push.pattern().unwrap(),
         0,
         &BfsOptions {
             direction: Direction::Pull,
@@ -523,8 +524,12 @@ fn from_edges_equals_from_csr(g: &TestGraph, k: usize, source: usize) {
         }
         let bfs_opts = BfsOptions::default();
         assert_eq!(
-            dist::bfs(&got, source, &bfs_opts).unwrap().levels,
-            dist::bfs(&want, source, &bfs_opts).unwrap().levels,
+            dist::bfs(&got.pattern().unwrap(), source, &bfs_opts)
+                .unwrap()
+                .levels,
+            dist::bfs(&want.pattern().unwrap(), source, &bfs_opts)
+                .unwrap()
+                .levels,
             "{what}: BFS"
         );
         match (

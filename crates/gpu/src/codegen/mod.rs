@@ -154,6 +154,12 @@ pub enum Kernel {
     QueueScatter,
     /// Adds a constant to a queue's ids (a block's entries renumbered into the whole graph).
     QueueShift,
+    /// Marks a queue's vertices (shifted by a constant) in a bitmap, and its step count after
+    /// the bitmap's words (the all-gather of a large set of vertices as `n` bits).
+    QueueMark,
+    /// A queue from the set bits of a bitmap, every entry one constant value (warp-aggregated
+    /// appends; the step count from the word after the bitmap).
+    QueueFromMarks,
     /// `y<mask> = f(y)` at the entries: a unary operator, or a binary one bound to a scalar.
     ApplyOp,
     /// `y<mask> = y .f. x`: union or intersection under a binary operator.
@@ -198,7 +204,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 71] = [
+    pub const ALL: [Kernel; 73] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -240,6 +246,8 @@ impl Kernel {
         Kernel::QueueImproveDense,
         Kernel::QueueScatter,
         Kernel::QueueShift,
+        Kernel::QueueMark,
+        Kernel::QueueFromMarks,
         Kernel::SpgemmBound,
         Kernel::SpgemmExpand,
         Kernel::SpgemmDot,
@@ -316,6 +324,8 @@ impl Kernel {
             Kernel::QueueImproveDense => ("improve", "queue", "dense"),
             Kernel::QueueScatter => ("scatter", "queue", "base"),
             Kernel::QueueShift => ("shift", "queue", "base"),
+            Kernel::QueueMark => ("mark", "queue", "base"),
+            Kernel::QueueFromMarks => ("from_marks", "queue", "base"),
             Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
             Kernel::SpgemmDot => ("spgemm", "csr", "dot"),

@@ -454,6 +454,81 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::QueueMark => {
+            r#"// Bit qi[e] + c of the bitmap `bits` (zero at launch where the queue's bits fall) set for the
+// entries of the queue; bits[at] = the queue's step count.
+extern "C" __global__ void KERNEL(PARAMS) {
+    unsigned long long len = qh[0];
+    if (sg_gid() == 0) bits[at] = (unsigned int)qh[1];
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        unsigned long long j = (unsigned long long)qi[e] + c;
+        atomicOr(&bits[j >> 5], 1u << (unsigned int)(j & 31ull));
+    }
+}
+"#
+        }
+        Kernel::QueueFromMarks => {
+            r#"// The output queue (length th[0], zero at launch) receives every j whose bit is set in
+// `bits` (`words` words) with the value of bits c; its step count becomes the largest of the
+// `k` words after the bitmap, its entries-before 0. A block takes blockDim.x (at most 256) consecutive words at a time: their
+// set bits are numbered in order (a scan within each warp, then over the warps), staged in
+// shared memory and written out contiguously after one atomic for the block.
+#define SG_FM_THREADS 256u
+extern "C" __global__ void __launch_bounds__(256) KERNEL(PARAMS) {
+    __shared__ sg_idx_t s_ids[SG_FM_THREADS * 32u];
+    __shared__ unsigned int s_warp[SG_FM_THREADS / 32u];
+    __shared__ unsigned int s_total;
+    __shared__ unsigned long long s_base;
+    if (sg_gid() == 0) {
+        unsigned int steps = 0u;
+        for (unsigned int r = 0u; r < k; ++r) steps = max(steps, bits[words + r]);
+        th[1] = (unsigned long long)steps;
+        th[2] = 0;
+        th[3] = 0;
+    }
+    const sr_t cv = sr_from_bits(c);
+    const unsigned int t = threadIdx.x, lane = t & 31u, wid = t >> 5, nwarps = blockDim.x >> 5;
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long w0 = (unsigned long long)blockIdx.x * blockDim.x; w0 < words; w0 += step) {
+        const unsigned long long w = w0 + t;
+        unsigned int word = w < words ? bits[w] : 0u;
+        const unsigned int cnt = __popc(word);
+        unsigned int incl = cnt;
+        for (unsigned int off = 1u; off < 32u; off <<= 1) {
+            unsigned int v = __shfl_up_sync(0xffffffffu, incl, off);
+            if (lane >= off) incl += v;
+        }
+        if (lane == 31u) s_warp[wid] = incl;
+        __syncthreads();
+        if (t == 0u) {
+            unsigned int acc = 0u;
+            for (unsigned int i = 0u; i < nwarps; ++i) {
+                unsigned int v = s_warp[i];
+                s_warp[i] = acc;
+                acc += v;
+            }
+            s_total = acc;
+            s_base = acc != 0u ? atomicAdd(&th[0], (unsigned long long)acc) : 0ull;
+        }
+        __syncthreads();
+        unsigned int pos = s_warp[wid] + incl - cnt;
+        while (word != 0u) {
+            const unsigned int b = (unsigned int)(__ffs(word) - 1);
+            word &= word - 1u;
+            s_ids[pos++] = (sg_idx_t)(w * 32ull + b);
+        }
+        __syncthreads();
+        const unsigned int total = s_total;
+        const unsigned long long base = s_base;
+        for (unsigned int j = t; j < total; j += blockDim.x) {
+            ti[base + j] = s_ids[j];
+            tv[base + j] = cv;
+        }
+        __syncthreads();
+    }
+}
+"#
+        }
         _ => return None,
     })
 }
