@@ -21,12 +21,12 @@ use crate::sssp::{Distance, ShortestPaths};
 /// vertices) while the frontier is small, pulling through its pull block (masked SpMV over
 /// the rank's unvisited vertices) once it is large (Beamer's rule on the frontier's exact
 /// out-arcs, as on one device, counted only where the frontier could pass its threshold were
-/// its vertices of 64 times the average degree; [`BfsOptions::direction`] can force one). An all-gather of the
-/// ranks' new vertices as a set ([`Communicator::all_gather_set`]: after a push step the
-/// counts, then only the ids; after a pull step, whose output is large, a bitmap of the
-/// graph) gives every rank the next frontier. Parents and levels stay in blocks of each
-/// rank's vertices until the end. Parents are the smallest-numbered parent in the frontier,
-/// as on one device; levels are exact.
+/// its vertices of 64 times the average degree; [`BfsOptions::direction`] can force one). An
+/// all-gather of the ranks' new vertices as a set ([`Communicator::all_gather_set`]: after a
+/// push step the counts, then only the ids; after a pull step, whose output is large, a
+/// bitmap of the graph) gives every rank the next frontier. Parents and levels stay in blocks
+/// of each rank's vertices until the end. Parents are the smallest-numbered parent in the
+/// frontier, as on one device; levels are exact.
 ///
 /// # Arguments
 /// - `g`: the graph in the parents semiring (built with push blocks unless `opts` forces
