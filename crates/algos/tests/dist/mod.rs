@@ -226,6 +226,47 @@ fn distributed_equals_one_device_on_generated_graphs() {
     same_as_one_device(&g, 4, 0, false);
 }
 
+/// The distributed BFS takes the one-device BFS's directions level by level (Beamer's rule on
+/// the same arc counts; the counts it skips are those of frontiers that could not switch):
+/// the same push and pull steps on graphs whose searches switch both ways.
+#[test]
+fn distributed_bfs_switches_as_one_device() {
+    let b = CpuBackend::new();
+    for (name, e, source) in [
+        ("kronecker 12", generate::kronecker(12, 16, 5), 0),
+        (
+            "kronecker 11, edge factor 4",
+            generate::kronecker(11, 4, 2),
+            3,
+        ),
+        ("chung-lu", generate::chung_lu(3000, 6, 2.1, 4), 1),
+    ] {
+        let a = e.to_pattern_csr::<BfsSemiring, u32>().unwrap();
+        let pull = GraphOptions {
+            pull: true,
+            ..Default::default()
+        };
+        let want = bfs(
+            &Graph::new(&b, &a, pull).unwrap(),
+            source,
+            &BfsOptions::default(),
+        )
+        .unwrap();
+        assert!(want.pull_steps > 0, "{name}: the one-device search pulls");
+        for k in [2, 3] {
+            let comm = ranks(&b, k);
+            let g = DistGraph::new(&comm, &a, DistOptions::default()).unwrap();
+            let got = dist::bfs(&g, source, &BfsOptions::default()).unwrap();
+            assert_eq!(got.levels, want.levels, "{name}, {k} ranks: levels");
+            assert_eq!(
+                (got.push_steps, got.pull_steps),
+                (want.push_steps, want.pull_steps),
+                "{name}, {k} ranks: push and pull steps"
+            );
+        }
+    }
+}
+
 #[test]
 fn grid_products_equal_one_device() {
     use semigraph_semiring::PlusTimes;
