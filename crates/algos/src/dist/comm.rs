@@ -190,6 +190,49 @@ impl<'b, B: Backend> LocalComm<'b, B> {
         LocalComm { backends }
     }
 
+    /// Every rank's queue entries read back and emptied, ids shifted by the rank's first
+    /// vertex, concatenated rank by rank; and the largest step count.
+    fn gather_entries<S: Semiring>(
+        &self,
+        local: &mut [B::Queue<S>],
+        part: &Partition,
+    ) -> Result<(Vec<u32>, Vec<S::T>, usize)>
+    where
+        B: Frontier,
+    {
+        let (mut idx, mut vals, mut steps) = (Vec::new(), Vec::new(), 0);
+        for (r, (q, b)) in local.iter_mut().zip(&self.backends).enumerate() {
+            steps = steps.max(b.queue_len(q)?.steps);
+            let (i, v) = b.queue_read(q)?;
+            let lo = part.range(r).start as u32;
+            idx.extend(i.into_iter().map(|i| i + lo));
+            vals.extend(v);
+            b.queue_clear(q)?;
+        }
+        Ok((idx, vals, steps))
+    }
+
+    /// Every rank's whole queue set to the entries `idx`, `vals` of step count `steps`.
+    fn set_whole<S: Semiring>(
+        &self,
+        whole: &mut [B::Queue<S>],
+        idx: &[u32],
+        vals: &[S::T],
+        steps: usize,
+    ) -> Result<QueueInfo>
+    where
+        B: Frontier,
+    {
+        for (q, b) in whole.iter_mut().zip(&self.backends) {
+            b.queue_set(q, idx, vals, steps)?;
+        }
+        Ok(QueueInfo {
+            len: idx.len(),
+            total: idx.len(),
+            steps,
+        })
+    }
+
     /// Every rank's array, read back.
     fn read_all<S: Semiring>(&self, x: &[B::Dense<S>]) -> Result<Vec<Vec<S::T>>> {
         x.iter()
@@ -290,24 +333,10 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
     where
         B: Frontier,
     {
-        let (mut idx, mut vals, mut steps) = (Vec::new(), Vec::new(), 0);
-        for (r, (q, b)) in local.iter_mut().zip(&self.backends).enumerate() {
-            steps = steps.max(b.queue_len(q)?.steps);
-            let (i, v) = b.queue_read(q)?;
-            let lo = part.range(r).start as u32;
-            idx.extend(i.into_iter().map(|i| i + lo));
-            vals.extend(v);
-            b.queue_clear(q)?;
-        }
-        for (q, b) in whole.iter_mut().zip(&self.backends) {
-            b.queue_set(q, &idx, &vals, steps)?;
-        }
-        Ok(QueueInfo {
-            len: idx.len(),
-            total: idx.len(),
-            steps,
-        })
+        let (idx, vals, steps) = self.gather_entries(local, part)?;
+        self.set_whole(whole, &idx, &vals, steps)
     }
+
     fn all_gather_set<S: Semiring>(
         &self,
         local: &mut [B::Queue<S>],
@@ -319,13 +348,9 @@ impl<B: Backend> Communicator for LocalComm<'_, B> {
     where
         B: Frontier,
     {
-        let info = self.all_gather_queue(local, whole, part)?;
-        for (q, b) in whole.iter_mut().zip(&self.backends) {
-            // The gathered ids, rank by rank, with `fill` for the values that did not travel.
-            let (idx, _) = b.queue_read(q)?;
-            b.queue_set(q, &idx, &vec![fill; idx.len()], info.steps)?;
-        }
-        Ok(info)
+        // The gathered ids, rank by rank, with `fill` for the values that do not travel.
+        let (idx, _, steps) = self.gather_entries(local, part)?;
+        self.set_whole(whole, &idx, &vec![fill; idx.len()], steps)
     }
 }
 
