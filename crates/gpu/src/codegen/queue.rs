@@ -177,8 +177,8 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         Kernel::QueueRelaxGrid => {
             r#"// Up to `max_steps` relaxation steps in one cooperative launch (every block resident at
 // once): each step's phases 1 (relax), 2 (witnesses) and 3 (values, step numbers) as in
-// QueueRelax, QueueWitness and QueueFill, separated by grid-wide barriers (sg_grid_sync on
-// sync[0]) instead of launches: for frontiers past what QueueRelaxLoop's one block takes, whose
+// QueueRelax, QueueWitness and QueueFill, phase 1 and phases 2 + 3 separated by grid-wide
+// barriers (sg_grid_sync on sync[0]) instead of launches: for frontiers past what QueueRelaxLoop's one block takes, whose
 // steps are too short to fill the GPU, so that the launches between them are what they cost.
 // The frontier starts in queue A; A and B alternate as in QueueRelaxLoop (B is the target of
 // even steps, with stamp bstamp + step / 2; A of odd ones, astamp + step / 2); the output
@@ -214,13 +214,14 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
                        fstamp, s_k, s_x, s_start, s_off, s_warp);
         sg_grid_sync(sync, &bar);
         // Phase 2 (QueueWitness).
-        if (use_parents) {
+        if (use_parents)
             sg_witness_phase(rp, ci, av, qi, qv, len, d, m, mmode, msize, mzero, tm, stamp, parents,
                              use_defer, vb, s_k, s_x, s_start, s_off, s_warp);
-            sg_grid_sync(sync, &bar);
-        }
-        // Phase 3 (QueueFill), reading values through L2 (other blocks wrote them in this
-        // launch); the input queue is emptied for the step after next to write.
+        // Phase 3 (QueueFill) beside phase 2, with no barrier between: neither reads what the
+        // other writes (phase 2 reads the input queue, d, the mask and the membership, and
+        // writes parents; phase 3 reads d and writes the output queue's values and the step
+        // numbers). Values are read through L2 (other blocks wrote them in this launch); the
+        // input queue is emptied for the step after next to write.
         unsigned long long c = *(volatile unsigned long long*)&th[0];
         unsigned int next = (unsigned int)*(volatile unsigned long long*)&th[1];
         for (unsigned long long e = sg_gid(); e < c; e += sg_nthreads()) {
