@@ -4,7 +4,7 @@
 use semigraph_semiring::{MaxMin, MinPlus, Number};
 
 use super::{Distance, ShortestPaths, bellman_ford, delta_of, finish, weight_facts};
-use crate::backend::{BackendKind, Frontier, NO_PARENT, Parents, RelaxStep};
+use crate::backend::{BackendKind, Frontier, NO_PARENT, Objects, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
 
@@ -189,6 +189,30 @@ fn relaxed<B: Frontier, D: Distance>(
         b.queue_split(&far, &d, lo, threshold, &mut near, Some(r))?;
         std::mem::swap(&mut far, r);
     }
+    let Some((d, p)) = witness_paths(g, d, smallest)? else {
+        return Ok(None);
+    };
+    Ok(Some(finish(b, source, &d, &p, 1)?))
+}
+
+/// Distances with their predecessors, on backend `B`.
+type DistancesParents<B, D> = (
+    <B as Objects>::Dense<MinPlus<D>>,
+    <B as Objects>::Dense<Parents>,
+);
+
+/// The predecessors of final distances `d` in one [`witness`](crate::backend::Products::witness)
+/// pass: the predecessor of `v` is the smallest `u` with `d(u) + w(u, v) = d(v)`. Every weight
+/// must be positive (`smallest`, the least): then each such arc strictly lengthens a path and
+/// the predecessors form a tree, unless, in floating point, a weight is lost in a sum (`d + w
+/// = d` beside the largest distance): `None` then. Returns the distances back with the
+/// predecessors. One pass over the reached vertices' arcs.
+pub(super) fn witness_paths<B: Frontier, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+    mut d: B::Dense<MinPlus<D>>,
+    smallest: D,
+) -> Result<Option<DistancesParents<B, D>>> {
+    let (b, n) = (g.backend(), g.n());
     let x = b.compact(&d)?;
     let mut p = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
     b.witness(&mut p, &x, g.push(), &d, &x)?;
@@ -204,5 +228,5 @@ fn relaxed<B: Frontier, D: Distance>(
             return Ok(None);
         }
     }
-    Ok(Some(finish(b, source, &d, &p, 1)?))
+    Ok(Some((d, p)))
 }

@@ -8,7 +8,8 @@
 //! distance). Because a predecessor is only rewritten on a strict improvement, and always
 //! from the previous round's values, the predecessors form a tree unless there is a
 //! negative cycle (zero-weight cycles included). A third method, [`fixpoint_paths`], relaxes
-//! to the fixpoint in any order and finds every predecessor in one witness pass afterwards.
+//! to the fixpoint in any order and finds every predecessor in one witness pass afterwards,
+//! as Bellman-Ford also does where every weight is positive.
 
 use semigraph_formats::Csr;
 use semigraph_semiring::{MinPlus, Number};
@@ -154,6 +155,14 @@ fn finish<B: Frontier, D: Distance>(
 /// from the source, and walking `n` predecessor steps back from a vertex changed in that
 /// round lands on one, which is returned.
 ///
+/// Where every weight is positive (no cycle can be negative) the rounds record no
+/// predecessors: one [`witness`](crate::backend::Products::witness) pass after them takes as
+/// predecessor of `v` the smallest `u` with `d(u) + w(u, v) = d(v)`, as [`fixpoint_paths`]
+/// does (the two then agree), which spares each round a second pass over the frontier's arcs
+/// (GPU, NY with weights 1..1000: docs/BENCH-ALGOS.md). In floating point, where adding a
+/// weight to the largest distance could leave it unchanged, the rounds run again with
+/// predecessors.
+///
 /// Integer sums saturate at the type's bounds: pick a distance type that holds every path
 /// length (see [`distance_type`](crate::distance_type)), as the `semigraph` command does.
 ///
@@ -171,7 +180,8 @@ fn finish<B: Frontier, D: Distance>(
 /// # Complexity
 /// `O(n * m)` work in the worst case, far less on graphs where few distances change per
 /// round (road networks); at most `n` rounds of backend calls, one per hop of the deepest
-/// shortest path.
+/// shortest path; with positive weights one more pass over the reached vertices' arcs, and
+/// `O(m)` on the host for the smallest weight on a graph's first call (kept with the graph).
 ///
 /// # Example
 /// ```
@@ -200,6 +210,15 @@ pub fn bellman_ford<B: Frontier, D: Distance>(
 ) -> Result<ShortestPaths<D>> {
     let b = g.backend();
     let n = g.n();
+    // Every weight positive: no cycle is negative, and the predecessors follow from the final
+    // distances, so the rounds keep none and one witness pass finds them.
+    let facts = g.value_facts(weight_facts::<D>);
+    if facts.lowest.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater)
+        && let Relaxed::Converged { d, rounds, .. } = relax_rounds(g, Start::One(source), n, false)?
+        && let Some((d, p)) = fixpoint::witness_paths(g, d, D::from_f64(facts.lowest))?
+    {
+        return finish(b, source, &d, &p, rounds);
+    }
     match relax_rounds(g, Start::One(source), n, true)? {
         Relaxed::Converged {
             d,
