@@ -249,6 +249,7 @@ macro_rules! kernel_args {
             }
             impl $args<'_> {
                 /// Launches `f` (this kernel, compiled for some semiring) with these arguments.
+                #[allow(dead_code)]
                 pub fn launch(
                     self,
                     dev: &$crate::device::Device,
@@ -338,7 +339,12 @@ kernel_args! {
     /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
     QueueLevels => QueueLevelsArgs {
         rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qv: WordsOut, qh: HdrOut, lv: WordsOut,
-        qcap: U32, wide: U32, out: HdrOut,
+        qcap: U32, wide: U32, out: HdrOut, save: U32, gseen: U32Out,
+    }
+    /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
+    QueueLevelsGrid => QueueLevelsGridArgs {
+        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qh: HdrIn, lv: WordsOut, seen: U32Out,
+        qb: IdxOut, fresh: U32, out: HdrOut, sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

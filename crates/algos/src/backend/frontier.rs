@@ -236,7 +236,8 @@ pub trait Frontier: Backend {
     /// Returns `(reached, depth)`: the vertices reached, the seeds included, and the last
     /// level (0 for seeds with no way out). `None` where the backend has no such form for this
     /// graph (`seeds` as it was) or stopped (a GPU: a frontier wider than its one block's
-    /// queues, or frontiers on average wider than one pass of the block): then `seeds` holds
+    /// queues, or, with its continuation over the whole GPU turned off, frontiers on average
+    /// wider than one pass of the block): then `seeds` holds
     /// the frontier where it stopped, each vertex with its level as value, and `levels` the
     /// level of every vertex up to that frontier, so that the caller may go on from there (a
     /// relaxation to a fixpoint in a `(min, +1)` semiring, or steps); or `seeds` is empty

@@ -142,6 +142,10 @@ pub enum Kernel {
     /// The levels of a traversal from a queue's vertices in one block, the visited set and the
     /// frontier in shared memory (semiring-independent).
     QueueLevels,
+    /// The levels of a traversal continued over the whole GPU (one cooperative launch, the
+    /// visited set a bitmap in device memory, one grid-wide barrier a level): the wide levels
+    /// that [`Kernel::QueueLevels`]'s one block hands back (semiring-independent).
+    QueueLevelsGrid,
     /// Routes a queue's vertices by their current value into two queues (near/far).
     QueueSplit,
     /// `add` over a queue's values.
@@ -204,7 +208,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 73] = [
+    pub const ALL: [Kernel; 74] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -240,6 +244,7 @@ impl Kernel {
         Kernel::QueueRelaxGrid,
         Kernel::QueueRelaxAsync,
         Kernel::QueueLevels,
+        Kernel::QueueLevelsGrid,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
         Kernel::QueueArcs,
@@ -318,6 +323,7 @@ impl Kernel {
             Kernel::QueueRelaxGrid => ("relax", "queue", "grid_loop"),
             Kernel::QueueRelaxAsync => ("relax", "queue", "async"),
             Kernel::QueueLevels => ("levels", "queue", "block"),
+            Kernel::QueueLevelsGrid => ("levels", "queue", "grid"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
             Kernel::QueueArcs => ("arcs", "queue", "base"),
@@ -383,7 +389,8 @@ impl Kernel {
             | Kernel::RowClasses
             | Kernel::IndexLens
             | Kernel::WordsDiffer
-            | Kernel::QueueLevels => sr.is_none(),
+            | Kernel::QueueLevels
+            | Kernel::QueueLevelsGrid => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),
         }
@@ -535,6 +542,9 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         if kernel == Kernel::QueueRelaxAsync {
             s.push_str(relax::ASYNC_HELPERS);
         }
+        if kernel == Kernel::QueueRelaxGrid {
+            s.push_str(relax::GRID_SYNC);
+        }
         if matches!(
             kernel,
             Kernel::SpgemmExpand
@@ -550,6 +560,12 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
         }
     } else if scan::body(kernel).is_some() || traverse::body(kernel).is_some() {
         s.push_str(scan::HELPERS);
+        if traverse::body(kernel).is_some() {
+            s.push_str(traverse::HELPERS);
+        }
+        if kernel == Kernel::QueueLevelsGrid {
+            s.push_str(relax::GRID_SYNC);
+        }
     }
     let mut b = body(kernel).replace("KERNEL", &name);
     if let Some(params) = crate::params::c_params(kernel) {

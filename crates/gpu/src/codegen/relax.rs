@@ -78,30 +78,6 @@ __device__ __forceinline__ unsigned long long sg_append_slot(bool app, unsigned 
 __device__ __forceinline__ sr_t sg_ld_l2(const sr_t* p) {
     return sr_from_word(*(const volatile sr_word_t*)p);
 }
-// A barrier of the whole grid (every block resident: a cooperative launch) on the count *bar
-// (zero at launch); *phase is the calling thread's count of barriers passed times gridDim.x.
-// Writes before it are visible after it to reads through L2 (volatile or atomic: an SM's L1
-// is not kept coherent with other SMs' writes).
-__device__ __forceinline__ void sg_grid_sync(unsigned long long* bar, unsigned long long* phase) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        *phase += gridDim.x;
-        __threadfence();
-        atomicAdd(bar, 1ull);
-        while (*(volatile unsigned long long*)bar < *phase) {}
-        __threadfence();
-    }
-    __syncthreads();
-}
-// The end of a launch that used sg_grid_sync on sync[0]: the last block to finish zeroes
-// sync[0] and sync[1] for the next launch (stream order makes that one see zeros).
-__device__ __forceinline__ void sg_grid_done(unsigned long long* sync) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        if (atomicAdd(&sync[1], 1ull) == gridDim.x - 1) { sync[0] = 0; sync[1] = 0; }
-    }
-}
 // Appends a deferred entry (k, x) to the far queue unless k is there already.
 __device__ __forceinline__ void sg_defer_entry(sg_idx_t k, sr_t x, sg_idx_t* fi, sr_t* fv,
                                                unsigned long long* fh, unsigned int* fmember,
@@ -307,6 +283,38 @@ __device__ void sg_witness_phase(const sg_idx_t* __restrict__ rp, const sg_idx_t
                 sg_witness_arc(s_k[e], s_x[e], j, av[p], d, parents);
         }
         __syncthreads();
+    }
+}
+"#;
+
+/// The grid-wide barrier of the cooperative kernels ([`Kernel::QueueRelaxGrid`],
+/// [`Kernel::QueueLevelsGrid`]): semiring-independent, after [`super::COMMON`] or the
+/// semiring-independent helpers.
+///
+/// [`Kernel::QueueRelaxGrid`]: super::Kernel::QueueRelaxGrid
+/// [`Kernel::QueueLevelsGrid`]: super::Kernel::QueueLevelsGrid
+pub(super) const GRID_SYNC: &str = r#"// A barrier of the whole grid (every block resident: a cooperative launch) on the count *bar
+// (zero at launch); *phase is the calling thread's count of barriers passed times gridDim.x.
+// Writes before it are visible after it to reads through L2 (volatile or atomic: an SM's L1
+// is not kept coherent with other SMs' writes).
+__device__ __forceinline__ void sg_grid_sync(unsigned long long* bar, unsigned long long* phase) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *phase += gridDim.x;
+        __threadfence();
+        atomicAdd(bar, 1ull);
+        while (*(volatile unsigned long long*)bar < *phase) {}
+        __threadfence();
+    }
+    __syncthreads();
+}
+// The end of a launch that used sg_grid_sync on sync[0]: the last block to finish zeroes
+// sync[0] and sync[1] for the next launch (stream order makes that one see zeros).
+__device__ __forceinline__ void sg_grid_done(unsigned long long* sync) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&sync[1], 1ull) == gridDim.x - 1) { sync[0] = 0; sync[1] = 0; }
     }
 }
 "#;

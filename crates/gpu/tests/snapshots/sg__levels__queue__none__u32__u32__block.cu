@@ -34,6 +34,59 @@ __device__ __forceinline__ unsigned long long sg_block_scan(unsigned long long v
     *total = all;
     return before + x - v;
 }
+#define SG_LV_ARCS 4u
+// The row of frontier vertex k (has: this lane has one) along rp, ci: each target whose bit in
+// `seen` this call sets takes a slot of the next frontier (nxt, from *ncnt; slots past cap are
+// counted, not stored) and level `up` (lv). The lanes of a warp go through their rows together,
+// SG_LV_ARCS arcs a lane at a time, the column ids read before any is visited, and a warp's new
+// vertices take their slots with one atomic. Every lane of the warp calls it together.
+__device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
+        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned int* seen,
+        unsigned int* ncnt, sg_idx_t* nxt, unsigned int cap, unsigned int* lv, unsigned int up) {
+    const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+    unsigned int st = 0u, deg = 0u;
+    if (has) {
+        st = rp[k];
+        deg = rp[k + 1] - st;
+    }
+    unsigned int md = deg;
+    for (unsigned int o = 16; o > 0; o >>= 1) {
+        unsigned int v = __shfl_xor_sync(SG_FULL, md, o);
+        md = v > md ? v : md;
+    }
+    for (unsigned int r = 0; r < md; r += SG_LV_ARCS) {
+        sg_idx_t j[SG_LV_ARCS];
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
+            j[u] = r + u < deg ? ci[st + r + u] : 0xffffffffu;
+        unsigned int fresh = 0u;
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+            if (j[u] == 0xffffffffu) continue;
+            unsigned int bit = 1u << (j[u] & 31u);
+            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) fresh |= 1u << u;
+        }
+        unsigned int b[SG_LV_ARCS], total = 0u;
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+            b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
+            total += __popc(b[u]);
+        }
+        if (total == 0u) continue;
+        unsigned int pos = 0u;
+        if (lane == 0u) pos = atomicAdd(ncnt, total);
+        pos = __shfl_sync(SG_FULL, pos, 0);
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+            if ((fresh >> u) & 1u) {
+                unsigned int s = pos + __popc(b[u] & below);
+                if (s < cap) nxt[s] = j[u];
+                lv[j[u]] = up;
+            }
+            pos += __popc(b[u]);
+        }
+    }
+}
 // Levels of a traversal along A's structure (rp, ci; n vertices) from the vertices of the
 // queue (qi; length qh[0]) in one block, one barrier a level: the visited set is a bitmap of n
 // bits and the frontier two queues of qcap entries, all in dynamic shared memory
@@ -42,12 +95,10 @@ __device__ __forceinline__ unsigned long long sg_block_scan(unsigned long long v
 // 1 where a frontier outgrew qcap (stopped; lv holds the levels so far), 2 where the frontiers
 // grew wide (on average more than `wide` vertices a level, past the first 64 levels: work for
 // more than one block): then the frontier where it stopped is written back to the queue (qi,
-// qv = its level, qh = its length and the level; lv holds the level of every vertex up to it).
-// A thread takes frontier entries t, t + blockDim.x, ...; the lanes of a warp go through their
-// rows together, SG_LV_ARCS arcs a lane at a time, the column ids read before any is visited,
-// and a warp's new vertices take their places with one shared atomic.
-#define SG_LV_ARCS 4u
-extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned int qcap, unsigned int wide, unsigned long long* out) {
+// qv = its level, qh = its length, the level and the vertices reached before it; lv holds the
+// level of every vertex up to it; with `save`, gseen = the visited set, ceil(n / 32) words).
+// A thread takes frontier entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
+extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned int qcap, unsigned int wide, unsigned long long* out, unsigned int save, unsigned int* gseen) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
     __shared__ unsigned int s_cnt[3];
@@ -55,8 +106,7 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
     unsigned int* seen = sg_lv_sm;
     sg_idx_t* qa = sg_lv_sm + words;
     sg_idx_t* qb = qa + qcap;
-    const unsigned int t = threadIdx.x, lane = t & 31u, nt = blockDim.x;
-    const unsigned int below = (1u << lane) - 1u;
+    const unsigned int t = threadIdx.x, nt = blockDim.x;
     for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
     if (t < 3u) s_cnt[t] = 0u;
     __syncthreads();
@@ -88,6 +138,8 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
                 qi[e] = cur[e];
                 qv[e] = level;
             }
+            if (save)
+                for (unsigned int w = t; w < words; w += nt) gseen[w] = seen[w];
             if (t == 0u) { qh[0] = len; qh[1] = level; qh[2] = reached; qh[3] = 0ull; }
             stop = 2u;
             break;
@@ -99,51 +151,9 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
         const unsigned int up = level + 1u;
-        for (unsigned int base = 0; base < len; base += nt) {
-            unsigned int st = 0u, deg = 0u;
-            if (base + t < len) {
-                sg_idx_t k = cur[base + t];
-                st = rp[k];
-                deg = rp[k + 1] - st;
-            }
-            unsigned int md = deg;
-            for (unsigned int o = 16; o > 0; o >>= 1) {
-                unsigned int v = __shfl_xor_sync(SG_FULL, md, o);
-                md = v > md ? v : md;
-            }
-            for (unsigned int r = 0; r < md; r += SG_LV_ARCS) {
-                sg_idx_t j[SG_LV_ARCS];
-#pragma unroll
-                for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
-                    j[u] = r + u < deg ? ci[st + r + u] : 0xffffffffu;
-                unsigned int fresh = 0u;
-#pragma unroll
-                for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-                    if (j[u] == 0xffffffffu) continue;
-                    unsigned int bit = 1u << (j[u] & 31u);
-                    if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) fresh |= 1u << u;
-                }
-                unsigned int b[SG_LV_ARCS], total = 0u;
-#pragma unroll
-                for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-                    b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
-                    total += __popc(b[u]);
-                }
-                if (total == 0u) continue;
-                unsigned int pos = 0u;
-                if (lane == 0u) pos = atomicAdd(ncnt, total);
-                pos = __shfl_sync(SG_FULL, pos, 0);
-#pragma unroll
-                for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-                    if ((fresh >> u) & 1u) {
-                        unsigned int s = pos + __popc(b[u] & below);
-                        if (s < qcap) nxt[s] = j[u];
-                        lv[j[u]] = up;
-                    }
-                    pos += __popc(b[u]);
-                }
-            }
-        }
+        for (unsigned int base = 0; base < len; base += nt)
+            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen,
+                         ncnt, nxt, qcap, lv, up);
         __syncthreads();
         level = up;
     }

@@ -57,15 +57,21 @@ pub(super) const FIX_MIN_BLOCKS: u32 = 4;
 pub(super) const LEVELS_ENTRIES: usize = 8192;
 
 /// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels) the
-/// one block hands its frontier back: a level of a block costs about 0.9 us and 3.6 ns a
-/// vertex (H200: a path's levels, FLA's), more than the fixpoint's multi-block levels once
-/// most levels need more than one pass of the block's 1,024 threads (NE, 1,374 vertices a
-/// level on average: 9.1 ms in the block alone, 7.2 by the fixpoint alone).
+/// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of a block costs
+/// about 0.9 us and 3.6 ns a vertex (H200: a path's levels, FLA's), more than levels over
+/// several multiprocessors once most levels need more than one pass of the block's 1,024
+/// threads (NE, 1,374 vertices a level on average: 9.1 ms in the block alone, 7.2 by the
+/// fixpoint alone, 7.2 handed over to the grid at 1,024, 6.1 at 512; FLA 6.0 at 1,024, 6.7
+/// at 512).
 pub(super) const LEVELS_WIDE: u32 = 1024;
 
 /// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
 /// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
 pub(super) const LEVELS_MIN_ENTRIES: usize = 1024;
+
+/// Blocks (of [`GRID_BLOCK`] threads) of [`Kernel::QueueLevelsGrid`] by default, at most one
+/// per multiprocessor: the wide levels that [`Kernel::QueueLevels`]'s block hands back.
+pub(super) const LEVELS_GRID_BLOCKS: u32 = 32;
 
 /// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
 /// cooperative launch ([`Kernel::QueueRelaxGrid`]).
@@ -91,6 +97,16 @@ pub(super) struct Tuning {
     /// Longest frontier of the one-block levels kernel (`SEMIGRAPH_LEVELS_ENTRIES`, default
     /// [`LEVELS_ENTRIES`]; 0 turns it off).
     pub(super) levels_entries: usize,
+    /// Average frontier past which the one block hands its levels over (`SEMIGRAPH_LEVELS_WIDE`,
+    /// default [`LEVELS_WIDE`]).
+    pub(super) levels_wide: u32,
+    /// Blocks of the levels over the whole GPU (`SEMIGRAPH_LEVELS_GRID`, default
+    /// [`LEVELS_GRID_BLOCKS`]; 0 turns them off: the frontier the block hands back goes to the
+    /// caller).
+    pub(super) levels_grid: u32,
+    /// Whether the levels over the whole GPU also run from the seeds where the one block
+    /// cannot (`SEMIGRAPH_LEVELS_GRID_SEEDS`, 1 or 0).
+    pub(super) levels_grid_seeds: bool,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -118,6 +134,11 @@ pub(super) fn get() -> Tuning {
                 .map_or(FIX_APPENDS, |v| v.clamp(1, 1024) as usize),
             levels_entries: env("SEMIGRAPH_LEVELS_ENTRIES")
                 .map_or(LEVELS_ENTRIES, |v| v.min(1 << 24) as usize),
+            levels_wide: env("SEMIGRAPH_LEVELS_WIDE")
+                .map_or(LEVELS_WIDE, |v| v.min(u32::MAX as u64) as u32),
+            levels_grid: env("SEMIGRAPH_LEVELS_GRID")
+                .map_or(LEVELS_GRID_BLOCKS, |v| v.min(1024) as u32),
+            levels_grid_seeds: env("SEMIGRAPH_LEVELS_GRID_SEEDS").is_some_and(|v| v != 0),
         }
     })
 }
