@@ -343,8 +343,8 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
     QueueLevelsGrid => QueueLevelsGridArgs {
-        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qh: HdrIn, lv: WordsOut, seen: U32Out,
-        qb: IdxOut, fresh: U32, out: HdrOut, sync: HdrOut,
+        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxIn, qh: HdrIn, lv: WordsOut, seen: U32Out,
+        fa: U64Out, fb: U64Out, epoch: U32, fresh: U32, out: HdrOut, sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

@@ -278,6 +278,16 @@ struct Scratch {
     /// The grid barrier of [`Kernel::QueueRelaxGrid`](crate::codegen::Kernel::QueueRelaxGrid):
     /// 8 words, zero between launches (each launch leaves them zero).
     grid_sync: CudaSlice<u64>,
+    /// The visited set [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels) hands to
+    /// [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid) (`ceil(n / 32)`
+    /// words), kept between runs: allocated by the first run that may hand over, grown with
+    /// the graphs.
+    lv_seen: Option<CudaSlice<u32>>,
+    /// The two tagged frontiers of `QueueLevelsGrid` (`n` entries each), kept between runs,
+    /// with the first tag the next launch may use: no entry in them carries a tag from it to
+    /// `u32::MAX`.
+    lv_front: Option<(CudaSlice<u64>, CudaSlice<u64>)>,
+    lv_epoch: u32,
 }
 
 fn cfg1(n: u64) -> LaunchConfig {

@@ -80,7 +80,7 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
             s.push_str(traverse::HELPERS);
         }
         if kernel == Kernel::QueueLevelsGrid {
-            s.push_str(relax::GRID_SYNC);
+            s.push_str(traverse::GRID_HELPERS);
         }
     }
     let mut b = body(kernel).replace("KERNEL", &name);

@@ -287,12 +287,10 @@ __device__ void sg_witness_phase(const sg_idx_t* __restrict__ rp, const sg_idx_t
 }
 "#;
 
-/// The grid-wide barrier of the cooperative kernels ([`Kernel::QueueRelaxGrid`],
-/// [`Kernel::QueueLevelsGrid`]): semiring-independent, after [`super::COMMON`] or the
-/// semiring-independent helpers.
+/// The grid-wide barrier of [`Kernel::QueueRelaxGrid`] (semiring-independent, after
+/// [`super::COMMON`]).
 ///
 /// [`Kernel::QueueRelaxGrid`]: super::Kernel::QueueRelaxGrid
-/// [`Kernel::QueueLevelsGrid`]: super::Kernel::QueueLevelsGrid
 pub(super) const GRID_SYNC: &str = r#"// A barrier of the whole grid (every block resident: a cooperative launch) on the count *bar
 // (zero at launch); *phase is the calling thread's count of barriers passed times gridDim.x.
 // Writes before it are visible after it to reads through L2 (volatile or atomic: an SM's L1

@@ -9,14 +9,15 @@ use super::Kernel;
 /// shared or device memory (generic pointers).
 pub(super) const HELPERS: &str = r#"#define SG_LV_ARCS 4u
 // The row of frontier vertex k (has: this lane has one) along rp, ci: each target whose bit in
-// `seen` this call sets takes a slot of the next frontier (nxt, from *ncnt; slots past cap are
-// counted, not stored) and level `up` (lv). The lanes of a warp go through their rows together,
-// SG_LV_ARCS arcs a lane at a time, the column ids read before any is visited, and a warp's new
-// vertices take their slots with one atomic. Every lane of the warp calls it together.
+// `seen` this call sets gets level `up` (lv), and the warp's new vertices are handed to `put`
+// together (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target,
+// fresh this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs
+// a lane at a time, the column ids read before any is visited. The visited set may be in
+// shared or device memory (a generic pointer). Every lane of the warp calls it together.
+template <class Put>
 __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned int* seen,
-        unsigned int* ncnt, sg_idx_t* nxt, unsigned int cap, unsigned int* lv, unsigned int up) {
-    const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+        unsigned int* lv, unsigned int up, const Put& put) {
     unsigned int st = 0u, deg = 0u;
     if (has) {
         st = rp[k];
@@ -37,7 +38,10 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
             if (j[u] == 0xffffffffu) continue;
             unsigned int bit = 1u << (j[u] & 31u);
-            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) fresh |= 1u << u;
+            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) {
+                fresh |= 1u << u;
+                lv[j[u]] = up;
+            }
         }
         unsigned int b[SG_LV_ARCS], total = 0u;
 #pragma unroll
@@ -45,20 +49,115 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
             b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
             total += __popc(b[u]);
         }
-        if (total == 0u) continue;
+        if (total != 0u) put(total, b, j, fresh);
+    }
+}
+// The one block's next frontier: slots from the shared counter *cnt, those past cap counted,
+// not stored.
+struct sg_lv_put_block {
+    unsigned int* cnt;
+    sg_idx_t* nxt;
+    unsigned int cap;
+    __device__ __forceinline__ void operator()(unsigned int total, const unsigned int* b,
+            const sg_idx_t* j, unsigned int fresh) const {
+        const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
         unsigned int pos = 0u;
-        if (lane == 0u) pos = atomicAdd(ncnt, total);
+        if (lane == 0u) pos = atomicAdd(cnt, total);
         pos = __shfl_sync(SG_FULL, pos, 0);
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+            unsigned int s = pos + __popc(b[u] & below);
+            if (((fresh >> u) & 1u) && s < cap) nxt[s] = j[u];
+            pos += __popc(b[u]);
+        }
+    }
+};
+// A block's share of the grid's next frontier: its new vertices wait in shared memory (sbuf,
+// cap entries, *scnt of them) until the block learns where its part of the frontier starts
+// (sg_lvg_stage_end); a warp whose vertices do not fit takes slots in the frontier itself
+// (nxt: (tag << 32) | vertex) by adding to the low half of the stage's count word (*word,
+// whose low half was `base` when the stage began).
+struct sg_lv_put_grid {
+    unsigned int* scnt;
+    sg_idx_t* sbuf;
+    unsigned int cap;
+    unsigned long long* word;
+    unsigned int base;
+    unsigned long long* nxt;
+    unsigned long long tag;
+    __device__ __forceinline__ void operator()(unsigned int total, const unsigned int* b,
+            const sg_idx_t* j, unsigned int fresh) const {
+        const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+        unsigned int pos = 0u, direct = 0u;
+        if (lane == 0u) {
+            unsigned int old = *(volatile unsigned int*)scnt;
+            for (;;) {
+                if (old + total > cap) {
+                    direct = 1u;
+                    break;
+                }
+                unsigned int w = atomicCAS(scnt, old, old + total);
+                if (w == old) break;
+                old = w;
+            }
+            pos = direct ? (unsigned int)atomicAdd(word, (unsigned long long)total) - base : old;
+        }
+        pos = __shfl_sync(SG_FULL, pos, 0);
+        direct = __shfl_sync(SG_FULL, direct, 0);
 #pragma unroll
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
             if ((fresh >> u) & 1u) {
                 unsigned int s = pos + __popc(b[u] & below);
-                if (s < cap) nxt[s] = j[u];
-                lv[j[u]] = up;
+                if (direct) nxt[s] = tag | j[u];
+                else sbuf[s] = j[u];
             }
             pos += __popc(b[u]);
         }
     }
+};
+"#;
+
+/// Helpers of [`Kernel::QueueLevelsGrid`] (after [`HELPERS`]): the end of a stage, which is
+/// both the grid's barrier and the count of the next frontier.
+pub(super) const GRID_HELPERS: &str = r#"#define SG_LVG_BUF 4096u
+// The end of stage s for the calling block (every thread calls it): the block adds its arrival
+// (the high half) and its vertices waiting in shared memory (the low half) to the stage's
+// count word (*word, sync[s & 1]: both halves only grow during a launch), which places them
+// in the frontier (nxt, tagged), then waits until every block of the grid has arrived. The
+// next frontier's length is the word's low half less *base (its value when the stage began;
+// updated). No fence: a frontier entry is read only once its tag is there, the visited set
+// changes only by atomics whose results were waited for, and the levels are read after the
+// launch.
+__device__ __forceinline__ unsigned long long sg_lvg_stage_end(unsigned long long* word,
+        unsigned int* base, unsigned int s, unsigned int* scnt, const sg_idx_t* sbuf,
+        unsigned long long* nxt, unsigned long long tag) {
+    __shared__ unsigned int s_off, s_len;
+    __shared__ unsigned long long s_word;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned int c = *scnt;
+        const unsigned long long old = atomicAdd(word, (1ull << 32) | c);
+        s_off = (unsigned int)old - *base;
+        s_len = c;
+        *scnt = 0u;
+    }
+    __syncthreads();
+    const unsigned int c = s_len, off = s_off;
+    for (unsigned int e = threadIdx.x; e < c; e += blockDim.x) nxt[off + e] = tag | sbuf[e];
+    if (threadIdx.x == 0) {
+        // Arrivals at this word: gridDim.x for each stage of its parity so far (modulo 2^32).
+        const unsigned int want = gridDim.x * (s / 2u + 1u);
+        unsigned long long v;
+        do {
+            v = *(volatile unsigned long long*)word;
+        } while ((int)((unsigned int)(v >> 32) - want) < 0);
+        s_word = v;
+    }
+    __syncthreads();
+    const unsigned int now = (unsigned int)s_word;
+    const unsigned long long len = now - *base;
+    *base = now;
+    return len;
 }
 "#;
 
@@ -130,9 +229,10 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
         const unsigned int up = level + 1u;
+        const sg_lv_put_block put = {ncnt, nxt, qcap};
         for (unsigned int base = 0; base < len; base += nt)
-            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen,
-                         ncnt, nxt, qcap, lv, up);
+            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen, lv,
+                         up, put);
         __syncthreads();
         level = up;
     }
@@ -146,81 +246,103 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         }
         Kernel::QueueLevelsGrid => {
             r#"// Levels of a traversal along A's structure (rp, ci; n vertices) over the whole grid (a
-// cooperative launch: every block resident), one grid-wide barrier a level (sg_grid_sync on
-// sync[0]; zero at launch and left zero): the visited set is a bitmap of n bits in device
-// memory (seen, ceil(n / 32) words, then 3 level counters: the counter of level i + 1 zero at
-// launch), the frontier alternates between qi and qb (n entries each). fresh = 0: the frontier
-// handed back by QueueLevels (qi, qh[0] entries at level qh[1], qh[2] vertices reached before
-// it; seen holds every vertex up to it); fresh = 1: from the seeds in qi (qh[0] entries,
-// repeats once; seen all zero), each at level 0. lv[j] = the level of every vertex reached.
-// out[0] = vertices reached, out[1] = the last level, out[2] = 0. A thread takes frontier
-// entries gid, gid + threads, ... (sg_lv_expand, on device memory: its atomics in L2); frontier
-// entries and counters other blocks wrote are read through L2 (volatile).
+// cooperative launch: every block resident), in stages, each one level: the visited set is a
+// bitmap of n bits in device memory (seen, ceil(n / 32) words); stage s's new frontier goes to
+// fa (s even) or fb (s odd), n entries each, entry = ((epoch + s) << 32) | vertex (entries of
+// other stages and launches carry other tags: the host moves epoch past every tag a launch
+// used, out[2] stages); a block's new vertices are placed by sg_lvg_stage_end, which is also
+// the stage's barrier (sync[0], sync[1]: zero at launch; sync[2] counts the blocks that
+// finished; all left zero). fresh = 0: from the frontier QueueLevels handed back (qi, qh[0]
+// entries at level qh[1], qh[2] vertices reached before it; seen holds every vertex up to it);
+// fresh = 1: from the seeds in qi (qh[0] entries, repeats once; seen all zero), each at level
+// 0 (stage 0 places them). lv[j] = the level of every vertex reached. out[0] = vertices
+// reached, out[1] = the last level, out[2] = stages. A thread takes frontier entries gid, gid +
+// threads, ... (gid counts warps across the blocks first; sg_lv_expand on device memory: its
+// atomics in L2); an entry of another block is read, through L2, once its tag is there.
 extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
-    const unsigned long long words = (n + 31ull) >> 5;
-    unsigned int* cnt = seen + words;
-    const unsigned long long gid = sg_gid(), nthreads = sg_nthreads();
-    const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
-    unsigned long long bar = 0, reached = 0, len = qh[0];
-    unsigned int level = 0;
-    const sg_idx_t* cur = qi;
-    sg_idx_t* nxt = qb;
+    __shared__ sg_idx_t s_buf[SG_LVG_BUF];
+    __shared__ unsigned int s_cnt;
+    // Entry gid of a pass: the warps of the grid taken block by block (warp 0 of every block,
+    // then warp 1, ...), so that a narrow frontier is spread over every multiprocessor, not
+    // over the first blocks' (a multiprocessor's reads in flight bound a level, not the work).
+    const unsigned int lane = threadIdx.x & 31u;
+    const unsigned long long gid =
+        ((unsigned long long)(threadIdx.x >> 5) * gridDim.x + blockIdx.x) * 32ull + lane;
+    const unsigned long long nthreads = sg_nthreads();
+    unsigned int base[2] = {0u, 0u};
+    unsigned long long reached = 0, len = qh[0];
+    unsigned int level = 0, s = 0;
+    if (threadIdx.x == 0) s_cnt = 0u;
+    __syncthreads();
     if (fresh) {
-        // The seeds, once each, into qb: the frontier of level 0.
+        // Stage 0: the seeds, once each.
+        const sg_lv_put_grid put = {&s_cnt, s_buf, SG_LVG_BUF, &sync[0], 0u, fa,
+                                    (unsigned long long)epoch << 32};
         for (unsigned long long e0 = gid & ~31ull; e0 < len; e0 += nthreads) {
             unsigned long long e = e0 + lane;
-            bool fr = false;
-            sg_idx_t j = 0;
+            unsigned int fr = 0u;
+            sg_idx_t j[SG_LV_ARCS] = {0u, 0u, 0u, 0u};
             if (e < len) {
-                j = qi[e];
-                unsigned int bit = 1u << (j & 31u);
-                fr = !(atomicOr(&seen[j >> 5], bit) & bit);
+                j[0] = qi[e];
+                unsigned int bit = 1u << (j[0] & 31u);
+                if (!(atomicOr(&seen[j[0] >> 5], bit) & bit)) {
+                    fr = 1u;
+                    lv[j[0]] = 0u;
+                }
             }
-            unsigned int b = __ballot_sync(SG_FULL, fr);
-            if (b == 0u) continue;
-            unsigned int pos = 0u;
-            if (lane == 0u) pos = atomicAdd(&cnt[0], __popc(b));
-            pos = __shfl_sync(SG_FULL, pos, 0);
-            if (fr) {
-                qb[pos + __popc(b & below)] = j;
-                lv[j] = 0u;
-            }
+            unsigned int b[SG_LV_ARCS] = {__ballot_sync(SG_FULL, fr), 0u, 0u, 0u};
+            if (b[0] != 0u) put(__popc(b[0]), b, j, fr);
         }
-        sg_grid_sync(sync, &bar);
-        len = *(volatile unsigned int*)&cnt[0];
-        cur = qb;
-        nxt = qi;
+        len = sg_lvg_stage_end(&sync[0], &base[0], 0u, &s_cnt, s_buf, fa,
+                               (unsigned long long)epoch << 32);
+        s = 1u;
     } else {
         level = (unsigned int)qh[1];
         reached = qh[2];
     }
     unsigned int depth = level;
-    for (unsigned int i = 0; len > 0ull; ++i) {
+    // Stage s expands the frontier stage s - 1 placed (the handed-back one at s = 0).
+    while (len > 0ull) {
         reached += len;
         depth = level;
-        // The counter of the frontier before this one is the next level's but one: cleared
-        // now, used after this level's barrier.
-        if (gid == 0ull) cnt[(i + 2u) % 3u] = 0u;
-        unsigned int* ncnt = &cnt[(i + 1u) % 3u];
-        const unsigned int up = level + 1u;
-        for (unsigned long long base = 0; base < len; base += nthreads) {
-            bool has = base + gid < len;
-            sg_lv_expand(has, has ? *(const volatile sg_idx_t*)&cur[base + gid] : 0u, rp, ci,
-                         seen, ncnt, nxt, 0xffffffffu, lv, up);
+        const unsigned long long* cur = (s & 1u) ? fa : fb;
+        const unsigned int ctag = epoch + s - 1u;
+        unsigned long long* nxt = (s & 1u) ? fb : fa;
+        const unsigned long long tag = (unsigned long long)(epoch + s) << 32;
+        unsigned long long* word = &sync[s & 1u];
+        const sg_lv_put_grid put = {&s_cnt, s_buf, SG_LVG_BUF, word, base[s & 1u], nxt, tag};
+        for (unsigned long long b0 = 0; b0 < len; b0 += nthreads) {
+            const bool has = b0 + gid < len;
+            sg_idx_t k = 0u;
+            if (has && s == 0u) {
+                k = qi[b0 + gid];
+            } else if (has) {
+                unsigned long long x;
+                do {
+                    x = *(const volatile unsigned long long*)&cur[b0 + gid];
+                } while ((unsigned int)(x >> 32) != ctag);
+                k = (sg_idx_t)x;
+            }
+            sg_lv_expand(has, k, rp, ci, seen, lv, level + 1u, put);
         }
-        sg_grid_sync(sync, &bar);
-        len = *(volatile unsigned int*)ncnt;
-        const sg_idx_t* t = cur;
-        cur = nxt;
-        nxt = (sg_idx_t*)t;
-        level = up;
+        len = sg_lvg_stage_end(word, &base[s & 1u], s, &s_cnt, s_buf, nxt, tag);
+        ++s;
+        ++level;
     }
     if (gid == 0ull) {
         out[0] = reached;
         out[1] = depth;
-        out[2] = 0ull;
+        out[2] = s;
     }
-    sg_grid_done(sync);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&sync[2], 1ull) == gridDim.x - 1) {
+            sync[0] = 0;
+            sync[1] = 0;
+            sync[2] = 0;
+        }
+    }
 }
 "#
         }

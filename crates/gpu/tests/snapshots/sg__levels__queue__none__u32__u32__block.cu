@@ -36,14 +36,15 @@ __device__ __forceinline__ unsigned long long sg_block_scan(unsigned long long v
 }
 #define SG_LV_ARCS 4u
 // The row of frontier vertex k (has: this lane has one) along rp, ci: each target whose bit in
-// `seen` this call sets takes a slot of the next frontier (nxt, from *ncnt; slots past cap are
-// counted, not stored) and level `up` (lv). The lanes of a warp go through their rows together,
-// SG_LV_ARCS arcs a lane at a time, the column ids read before any is visited, and a warp's new
-// vertices take their slots with one atomic. Every lane of the warp calls it together.
+// `seen` this call sets gets level `up` (lv), and the warp's new vertices are handed to `put`
+// together (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target,
+// fresh this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs
+// a lane at a time, the column ids read before any is visited. The visited set may be in
+// shared or device memory (a generic pointer). Every lane of the warp calls it together.
+template <class Put>
 __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned int* seen,
-        unsigned int* ncnt, sg_idx_t* nxt, unsigned int cap, unsigned int* lv, unsigned int up) {
-    const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+        unsigned int* lv, unsigned int up, const Put& put) {
     unsigned int st = 0u, deg = 0u;
     if (has) {
         st = rp[k];
@@ -64,7 +65,10 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
             if (j[u] == 0xffffffffu) continue;
             unsigned int bit = 1u << (j[u] & 31u);
-            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) fresh |= 1u << u;
+            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) {
+                fresh |= 1u << u;
+                lv[j[u]] = up;
+            }
         }
         unsigned int b[SG_LV_ARCS], total = 0u;
 #pragma unroll
@@ -72,21 +76,72 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
             b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
             total += __popc(b[u]);
         }
-        if (total == 0u) continue;
+        if (total != 0u) put(total, b, j, fresh);
+    }
+}
+// The one block's next frontier: slots from the shared counter *cnt, those past cap counted,
+// not stored.
+struct sg_lv_put_block {
+    unsigned int* cnt;
+    sg_idx_t* nxt;
+    unsigned int cap;
+    __device__ __forceinline__ void operator()(unsigned int total, const unsigned int* b,
+            const sg_idx_t* j, unsigned int fresh) const {
+        const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
         unsigned int pos = 0u;
-        if (lane == 0u) pos = atomicAdd(ncnt, total);
+        if (lane == 0u) pos = atomicAdd(cnt, total);
         pos = __shfl_sync(SG_FULL, pos, 0);
+#pragma unroll
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+            unsigned int s = pos + __popc(b[u] & below);
+            if (((fresh >> u) & 1u) && s < cap) nxt[s] = j[u];
+            pos += __popc(b[u]);
+        }
+    }
+};
+// A block's share of the grid's next frontier: its new vertices wait in shared memory (sbuf,
+// cap entries, *scnt of them) until the block learns where its part of the frontier starts
+// (sg_lvg_stage_end); a warp whose vertices do not fit takes slots in the frontier itself
+// (nxt: (tag << 32) | vertex) by adding to the low half of the stage's count word (*word,
+// whose low half was `base` when the stage began).
+struct sg_lv_put_grid {
+    unsigned int* scnt;
+    sg_idx_t* sbuf;
+    unsigned int cap;
+    unsigned long long* word;
+    unsigned int base;
+    unsigned long long* nxt;
+    unsigned long long tag;
+    __device__ __forceinline__ void operator()(unsigned int total, const unsigned int* b,
+            const sg_idx_t* j, unsigned int fresh) const {
+        const unsigned int lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+        unsigned int pos = 0u, direct = 0u;
+        if (lane == 0u) {
+            unsigned int old = *(volatile unsigned int*)scnt;
+            for (;;) {
+                if (old + total > cap) {
+                    direct = 1u;
+                    break;
+                }
+                unsigned int w = atomicCAS(scnt, old, old + total);
+                if (w == old) break;
+                old = w;
+            }
+            pos = direct ? (unsigned int)atomicAdd(word, (unsigned long long)total) - base : old;
+        }
+        pos = __shfl_sync(SG_FULL, pos, 0);
+        direct = __shfl_sync(SG_FULL, direct, 0);
 #pragma unroll
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
             if ((fresh >> u) & 1u) {
                 unsigned int s = pos + __popc(b[u] & below);
-                if (s < cap) nxt[s] = j[u];
-                lv[j[u]] = up;
+                if (direct) nxt[s] = tag | j[u];
+                else sbuf[s] = j[u];
             }
             pos += __popc(b[u]);
         }
     }
-}
+};
 // Levels of a traversal along A's structure (rp, ci; n vertices) from the vertices of the
 // queue (qi; length qh[0]) in one block, one barrier a level: the visited set is a bitmap of n
 // bits and the frontier two queues of qcap entries, all in dynamic shared memory
@@ -151,9 +206,10 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
         const unsigned int up = level + 1u;
+        const sg_lv_put_block put = {ncnt, nxt, qcap};
         for (unsigned int base = 0; base < len; base += nt)
-            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen,
-                         ncnt, nxt, qcap, lv, up);
+            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen, lv,
+                         up, put);
         __syncthreads();
         level = up;
     }

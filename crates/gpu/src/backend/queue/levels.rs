@@ -3,6 +3,7 @@
 //! frontier, continued where its levels grow wide by [`Kernel::QueueLevelsGrid`], the levels
 //! over the whole GPU in one cooperative launch.
 
+use super::super::Scratch;
 use super::*;
 use crate::params::QueueLevelsGridArgs;
 
@@ -34,19 +35,20 @@ impl GpuBackend {
         let words = n.div_ceil(32);
         let room = (self.smem_optin as usize).saturating_sub(STATIC + 4 * words) / 8;
         let qcap = room.min(tune.levels_entries);
-        let grid = tune.levels_grid.min(self.sms);
+        // The grid's frontier entries tag each vertex id with one of 2^32 stages.
+        let grid = match n as u64 + 3 < u64::from(u32::MAX) {
+            true => tune.levels_grid.min(self.sms),
+            false => 0,
+        };
         if qcap < LEVELS_MIN_ENTRIES {
             if grid > 0 && tune.levels_grid_seeds {
-                return self.levels_grid(a, seeds, levels, None).map(Some);
+                self.push_csr(a)?;
+                let mut sc = self.scratch();
+                return self.levels_grid(&mut sc, a, seeds, levels, true).map(Some);
             }
             return Ok(None);
         }
         let c = self.push_csr(a)?;
-        // The visited set the block hands over, with the grid's level counters after it.
-        let mut seen = match grid {
-            0 => None,
-            _ => Some(self.dev.zeros::<u32>(words + 3, "visited bitmap")?),
-        };
         let bytes = 4 * (words + 2 * qcap);
         let f = self.dev.func_any(Kernel::QueueLevels)?;
         f.set_attribute(
@@ -56,6 +58,18 @@ impl GpuBackend {
         .map_err(|e| driver("allow the levels kernel its shared memory", e))?;
         let mut guard = self.scratch();
         let sc = &mut *guard;
+        // The visited set the block hands over: kept between runs (the block writes all of it).
+        if grid > 0 && sc.lv_seen.as_ref().is_none_or(|v| v.len() < words) {
+            sc.lv_seen = None;
+            sc.lv_seen = Some(self.dev.uninit::<u32>(words.max(1), "visited bitmap")?);
+        }
+        let Scratch {
+            hdr,
+            member,
+            lv_seen,
+            ..
+        } = sc;
+        let save = grid > 0;
         QueueLevelsArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -66,9 +80,12 @@ impl GpuBackend {
             lv: &mut levels.buf,
             qcap: qcap as u32,
             wide: tune.levels_wide,
-            out: &mut sc.hdr,
-            save: seen.is_some() as u32,
-            gseen: seen.as_mut().unwrap_or(&mut sc.member),
+            out: hdr,
+            save: save as u32,
+            gseen: match lv_seen {
+                Some(v) if save => v,
+                _ => member,
+            },
         }
         .launch(
             &self.dev,
@@ -86,19 +103,18 @@ impl GpuBackend {
             .map_err(read)?;
         s.memcpy_dtoh(&seeds.hdr, &mut h[3..]).map_err(read)?;
         self.dev.sync()?;
-        // Released before the grid's launch takes the scratch again.
-        drop(guard);
         let [reached, depth, stop, len, ..] = h;
-        match (stop, seen) {
-            (0, _) => return Ok(Some((reached as usize, depth as u32))),
+        match stop {
+            0 => return Ok(Some((reached as usize, depth as u32))),
             // Handed over: the grid goes on from the block's frontier.
-            (2, Some(seen)) => return self.levels_grid(a, seeds, levels, Some(seen)).map(Some),
+            2 if save => return self.levels_grid(sc, a, seeds, levels, false).map(Some),
             // Outgrown: the seeds are as they were.
-            (1, Some(_)) if tune.levels_grid_seeds => {
-                return self.levels_grid(a, seeds, levels, None).map(Some);
+            1 if save && tune.levels_grid_seeds => {
+                return self.levels_grid(sc, a, seeds, levels, true).map(Some);
             }
             _ => {}
         }
+        drop(guard);
         // Stopped: the frontier handed back, or (outgrown) nothing.
         let len = if stop == 2 { len as usize } else { 0 };
         if stop != 2 {
@@ -112,42 +128,74 @@ impl GpuBackend {
     }
 
     /// The levels over the whole GPU ([`Kernel::QueueLevelsGrid`], one cooperative launch of
-    /// `SEMIGRAPH_LEVELS_GRID` blocks): from the frontier [`Kernel::QueueLevels`] handed back
-    /// in `seeds` with its visited set `seen` (`ceil(n / 32)` words and 3 zero counters), or
-    /// (`seen` `None`) from the seeds. `(reached, depth)`; `seeds` is left empty.
+    /// `SEMIGRAPH_LEVELS_GRID` blocks) with the scratch `sc` held: from the frontier
+    /// [`Kernel::QueueLevels`] handed back in `seeds` with its visited set in `sc.lv_seen`, or
+    /// (`fresh`) from the seeds. `(reached, depth)`; `seeds` is left empty. The visited set and
+    /// the two tagged frontiers stay allocated for the next run; the frontiers are cleared only
+    /// when their tags run out (every `2^32 / (n + 2)` runs).
     fn levels_grid<M: Semiring, L: Semiring<T = u32>>(
         &self,
+        sc: &mut Scratch,
         a: &GpuMatrix<M>,
         seeds: &mut GpuQueue<L>,
         levels: &mut GpuDense<L>,
-        seen: Option<CudaSlice<u32>>,
+        fresh: bool,
     ) -> Result<(usize, u32), GpuError> {
         let n = a.info.nrows;
+        let words = n.div_ceil(32);
         let c = self.push_csr(a)?;
-        let fresh = seen.is_none();
-        let mut seen = match seen {
-            Some(s) => s,
-            None => self
-                .dev
-                .zeros::<u32>(n.div_ceil(32) + 3, "visited bitmap")?,
+        let s = &self.dev.stream;
+        if sc.lv_seen.as_ref().is_none_or(|v| v.len() < words) {
+            sc.lv_seen = None;
+            sc.lv_seen = Some(self.dev.uninit::<u32>(words.max(1), "visited bitmap")?);
+        }
+        if sc.lv_front.as_ref().is_none_or(|(f, _)| f.len() < n) {
+            sc.lv_front = None;
+            let f = || self.dev.zeros::<u64>(n.max(1), "tagged frontier");
+            sc.lv_front = Some((f()?, f()?));
+            sc.lv_epoch = 1;
+        }
+        let Scratch {
+            hdr,
+            grid_sync,
+            lv_seen: Some(seen),
+            lv_front: Some((fa, fb)),
+            lv_epoch,
+            ..
+        } = sc
+        else {
+            unreachable!("the levels' buffers were allocated above")
         };
-        // The other half of the frontier's two buffers (`seeds` the first).
-        let mut qb = self.dev.uninit::<u32>(n.max(1), "frontier")?;
+        // A launch uses at most n + 2 tags from its epoch on: taken before the launch (a
+        // launch that fails leaves none of its tags to the next one).
+        let tags = n as u64 + 2;
+        if u64::from(*lv_epoch) + tags > u64::from(u32::MAX) {
+            let clear = |e| driver("clear the tagged frontiers", e);
+            s.memset_zeros(fa).map_err(clear)?;
+            s.memset_zeros(fb).map_err(clear)?;
+            *lv_epoch = 1;
+        }
+        let epoch = *lv_epoch;
+        *lv_epoch += tags as u32;
+        if fresh {
+            s.memset_zeros(&mut seen.slice_mut(0..words))
+                .map_err(|e| driver("clear the visited set", e))?;
+        }
         let f = self.dev.func_any(Kernel::QueueLevelsGrid)?;
-        let mut sc = self.scratch();
-        let sc = &mut *sc;
         QueueLevelsGridArgs {
             rp: &c.rp,
             ci: &c.ci,
             n: n as u64,
-            qi: &mut seeds.idx,
+            qi: &seeds.idx,
             qh: &seeds.hdr,
             lv: &mut levels.buf,
-            seen: &mut seen,
-            qb: &mut qb,
+            seen,
+            fa,
+            fb,
+            epoch,
             fresh: fresh as u32,
-            out: &mut sc.hdr,
-            sync: &mut sc.grid_sync,
+            out: hdr,
+            sync: grid_sync,
         }
         .launch_cooperative(
             &self.dev,
@@ -158,9 +206,8 @@ impl GpuBackend {
                 shared_mem_bytes: 0,
             },
         )?;
-        let mut h = [0u64; 2];
-        let s = &self.dev.stream;
-        s.memcpy_dtoh(&sc.hdr.slice(0..2), &mut h)
+        let mut h = [0u64; 3];
+        s.memcpy_dtoh(&hdr.slice(0..3), &mut h)
             .map_err(|e| driver("read the levels' counts", e))?;
         s.memset_zeros(&mut seeds.hdr)
             .map_err(|e| driver("clear a queue", e))?;
