@@ -339,12 +339,13 @@ kernel_args! {
     /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
     QueueLevels => QueueLevelsArgs {
         rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qv: WordsOut, qh: HdrOut, lv: WordsOut,
-        qcap: U32, wide: U32, out: HdrOut, save: U32, gseen: U32Out,
+        qcap: U32, wide: U32, wlen: U32, out: HdrOut,
     }
     /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
     QueueLevelsGrid => QueueLevelsGridArgs {
-        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxIn, qh: HdrIn, lv: WordsOut, seen: U32Out,
-        fa: U64Out, fb: U64Out, epoch: U32, fresh: U32, out: HdrOut, sync: HdrOut,
+        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxIn, qh: HdrIn, lv: WordsOut, fa: U64Out,
+        fb: U64Out, epoch: U32, fresh: U32, maxdeg: U32, kmax: U32, half: U32, out: HdrOut,
+        sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

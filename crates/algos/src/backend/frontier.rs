@@ -230,8 +230,10 @@ pub trait Frontier: Backend {
     /// Levels of a traversal along the structure of `a` (square; each arc one step, its value
     /// ignored) from the vertices of `seeds` (their values ignored, repeats once): `levels(j)`
     /// becomes the fewest arcs on a path from a seed to `j` for every `j` reached, the seeds 0;
-    /// the other positions keep their values. A traversal that needs no value but the level
-    /// (hop counts, eccentricities, the levels of a BFS before its parents) in one call.
+    /// every position but the seeds' must hold `u32::MAX` (not reached) at the call, and keeps
+    /// it where not reached (a GPU takes a vertex by lowering its level, and counts the
+    /// vertices reached and the depth over `levels`). A traversal that needs no value but the
+    /// level (hop counts, eccentricities, the levels of a BFS before its parents) in one call.
     ///
     /// Returns `(reached, depth)`: the vertices reached, the seeds included, and the last
     /// level (0 for seeds with no way out). `None` where the backend has no such form for this

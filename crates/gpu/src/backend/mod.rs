@@ -86,10 +86,11 @@ struct DevCsr {
     tune: Arc<OnceLock<CsrTune>>,
 }
 
-/// A CSR matrix's SpMV kernel, and the adaptive kernel's plan.
+/// A CSR matrix's SpMV kernel, the adaptive kernel's plan, and its longest row.
 struct CsrTune {
     kernel: CsrKernel,
     plan: Option<DevPlan>,
+    max_row: usize,
 }
 
 /// An ELL matrix on the device (column-major).
@@ -275,19 +276,24 @@ struct Scratch {
     member: CudaSlice<u32>,
     /// Stands for the values of an absent far queue (a launch without a deferral).
     far_vals: CudaSlice<u8>,
-    /// The grid barrier of [`Kernel::QueueRelaxGrid`](crate::codegen::Kernel::QueueRelaxGrid):
-    /// 8 words, zero between launches (each launch leaves them zero).
+    /// The grid barrier of [`Kernel::QueueRelaxGrid`](crate::codegen::Kernel::QueueRelaxGrid)
+    /// and [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid): 8 words, zero
+    /// between launches (each launch leaves them zero).
     grid_sync: CudaSlice<u64>,
-    /// The visited set [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels) hands to
-    /// [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid) (`ceil(n / 32)`
-    /// words), kept between runs: allocated by the first run that may hand over, grown with
-    /// the graphs.
-    lv_seen: Option<CudaSlice<u32>>,
-    /// The two tagged frontiers of `QueueLevelsGrid` (`n` entries each), kept between runs,
-    /// with the first tag the next launch may use: no entry in them carries a tag from it to
-    /// `u32::MAX`.
-    lv_front: Option<(CudaSlice<u64>, CudaSlice<u64>)>,
-    lv_epoch: u32,
+    /// The two tagged frontiers of
+    /// [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid), kept between
+    /// runs: allocated by the first run that hands its levels to the grid, grown with the
+    /// graphs.
+    lv_front: Option<LevelsFronts>,
+}
+
+/// The two tagged frontiers of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid)
+/// (`n` entries each), with the first tag the next launch may use: no entry in them carries a
+/// tag from it to `u32::MAX`.
+struct LevelsFronts {
+    fa: CudaSlice<u64>,
+    fb: CudaSlice<u64>,
+    epoch: u32,
 }
 
 fn cfg1(n: u64) -> LaunchConfig {

@@ -447,7 +447,11 @@ impl GpuBackend {
             }
             _ => None,
         };
-        Ok(CsrTune { kernel, plan })
+        Ok(CsrTune {
+            kernel,
+            plan,
+            max_row: shape.max_row,
+        })
     }
 
     pub(super) fn dev_ell<S: Semiring>(

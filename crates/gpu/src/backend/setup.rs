@@ -29,9 +29,7 @@ impl GpuBackend {
             member: dev.zeros::<u32>(2, "scratch")?,
             far_vals: dev.zeros::<u8>(8, "scratch")?,
             grid_sync: dev.zeros::<u64>(8, "grid barrier")?,
-            lv_seen: None,
             lv_front: None,
-            lv_epoch: 1,
         };
         use cudarc::driver::sys::CUdevice_attribute as A;
         let attr = |a: A, what: &str| {

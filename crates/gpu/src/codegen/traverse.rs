@@ -8,20 +8,22 @@ use super::Kernel;
 /// semiring-independent helpers): the visited set, the counter and the next frontier may be in
 /// shared or device memory (generic pointers).
 pub(super) const HELPERS: &str = r#"#define SG_LV_ARCS 4u
-// The row of frontier vertex k (has: this lane has one) along rp, ci: each target whose bit in
-// `seen` this call sets gets level `up` (lv), and the warp's new vertices are handed to `put`
-// together (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target,
-// fresh this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs
-// a lane at a time, the column ids read before any is visited. The visited set may be in
-// shared or device memory (a generic pointer). Every lane of the warp calls it together.
-template <class Put>
+// The row of frontier vertex k (has: this lane has one; claim.live(k): k is still at the level
+// it was queued at) along rp, ci: each target that claim.take(j) takes (the visited set's
+// bit, or a lower level) is new, and the warp's new vertices are handed to `put` together
+// (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target, fresh
+// this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs a
+// lane at a time, the column ids read before any is taken. Every lane of the warp calls it
+// together.
+template <class Claim, class Put>
 __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
-        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned int* seen,
-        unsigned int* lv, unsigned int up, const Put& put) {
+        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const Claim& claim,
+        const Put& put) {
     unsigned int st = 0u, deg = 0u;
     if (has) {
         st = rp[k];
-        deg = rp[k + 1] - st;
+        const unsigned int end = rp[k + 1];
+        deg = claim.live(k) ? end - st : 0u;
     }
     unsigned int md = deg;
     for (unsigned int o = 16; o > 0; o >>= 1) {
@@ -35,14 +37,8 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
             j[u] = r + u < deg ? ci[st + r + u] : 0xffffffffu;
         unsigned int fresh = 0u;
 #pragma unroll
-        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-            if (j[u] == 0xffffffffu) continue;
-            unsigned int bit = 1u << (j[u] & 31u);
-            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) {
-                fresh |= 1u << u;
-                lv[j[u]] = up;
-            }
-        }
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
+            if (j[u] != 0xffffffffu && claim.take(j[u])) fresh |= 1u << u;
         unsigned int b[SG_LV_ARCS], total = 0u;
 #pragma unroll
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
@@ -52,6 +48,29 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         if (total != 0u) put(total, b, j, fresh);
     }
 }
+// A vertex is new when it sets its bit in the visited set `seen` (shared or device memory):
+// then its level is `up`. A queued vertex is always live (its level is never lowered).
+struct sg_lv_claim_bit {
+    unsigned int* seen;
+    unsigned int* lv;
+    unsigned int up;
+    __device__ __forceinline__ bool live(sg_idx_t) const { return true; }
+    __device__ __forceinline__ bool take(sg_idx_t j) const {
+        const unsigned int bit = 1u << (j & 31u);
+        if (atomicOr(&seen[j >> 5], bit) & bit) return false;
+        lv[j] = up;
+        return true;
+    }
+};
+// A vertex is new when `up` lowers its level (lv: u32::MAX where not reached; read through
+// L2, where the atomics are); a queued vertex is live while its level is the one it was
+// queued at (`up - 1`), not lowered since (whoever lowered it expands it).
+struct sg_lv_claim_min {
+    unsigned int* lv;
+    unsigned int up;
+    __device__ __forceinline__ bool live(sg_idx_t k) const { return __ldcg(&lv[k]) == up - 1u; }
+    __device__ __forceinline__ bool take(sg_idx_t j) const { return atomicMin(&lv[j], up) > up; }
+};
 // The one block's next frontier: slots from the shared counter *cnt, those past cap counted,
 // not stored.
 struct sg_lv_put_block {
@@ -171,11 +190,11 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
 // (ceil(n / 32) + 2 qcap words). lv[j] = the level of every vertex reached (a seed 0); other
 // positions untouched. out[0] = vertices reached, out[1] = the last level, out[2] = 0 done,
 // 1 where a frontier outgrew qcap (stopped; lv holds the levels so far), 2 where the frontiers
-// grew wide (on average more than `wide` vertices a level, past the first 64 levels: work for
-// more than one block): then the frontier where it stopped is written back to the queue (qi,
+// grew wide (on average more than `wide` vertices a level, past the first 64 levels, and this
+// one more than `wlen`: work for more than one block): then the frontier where it stopped is written back to the queue (qi,
 // qv = its level, qh = its length, the level and the vertices reached before it; lv holds the
-// level of every vertex up to it; with `save`, gseen = the visited set, ceil(n / 32) words).
-// A thread takes frontier entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
+// level of every vertex up to it, every other position untouched). A thread takes frontier
+// entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
 extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
@@ -210,14 +229,13 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         }
         if (len == 0u) break;
         const sg_idx_t* cur = (level & 1u) ? qb : qa;
-        if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
+        if (level >= 64u && len > wlen &&
+            reached + len > (unsigned long long)wide * (level + 1u)) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
                 qi[e] = cur[e];
                 qv[e] = level;
             }
-            if (save)
-                for (unsigned int w = t; w < words; w += nt) gseen[w] = seen[w];
             if (t == 0u) { qh[0] = len; qh[1] = level; qh[2] = reached; qh[3] = 0ull; }
             stop = 2u;
             break;
@@ -229,10 +247,11 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
         const unsigned int up = level + 1u;
+        const sg_lv_claim_bit claim = {seen, lv, up};
         const sg_lv_put_block put = {ncnt, nxt, qcap};
         for (unsigned int base = 0; base < len; base += nt)
-            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen, lv,
-                         up, put);
+            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, claim,
+                         put);
         __syncthreads();
         level = up;
     }
@@ -245,23 +264,34 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
 "#
         }
         Kernel::QueueLevelsGrid => {
-            r#"// Levels of a traversal along A's structure (rp, ci; n vertices) over the whole grid (a
-// cooperative launch: every block resident), in stages, each one level: the visited set is a
-// bitmap of n bits in device memory (seen, ceil(n / 32) words); stage s's new frontier goes to
-// fa (s even) or fb (s odd), n entries each, entry = ((epoch + s) << 32) | vertex (entries of
-// other stages and launches carry other tags: the host moves epoch past every tag a launch
-// used, out[2] stages); a block's new vertices are placed by sg_lvg_stage_end, which is also
-// the stage's barrier (sync[0], sync[1]: zero at launch; sync[2] counts the blocks that
-// finished; all left zero). fresh = 0: from the frontier QueueLevels handed back (qi, qh[0]
-// entries at level qh[1], qh[2] vertices reached before it; seen holds every vertex up to it);
-// fresh = 1: from the seeds in qi (qh[0] entries, repeats once; seen all zero), each at level
-// 0 (stage 0 places them). lv[j] = the level of every vertex reached. out[0] = vertices
-// reached, out[1] = the last level, out[2] = stages. A thread takes frontier entries gid, gid +
-// threads, ... (gid counts warps across the blocks first; sg_lv_expand on device memory: its
-// atomics in L2); an entry of another block is read, through L2, once its tag is there.
+            r#"// Levels of a traversal along A's structure (rp, ci; n vertices; no row longer than maxdeg)
+// over the whole grid (a cooperative launch: every block resident), in stages of one or more
+// levels. lv: u32::MAX at every vertex not reached (the levels below the first frontier's
+// are final); a vertex is taken by lowering its level (atomicMin), so a level found too high
+// is corrected by whoever finds it lower, who then expands it again. Stage s expands the
+// frontier at level L (each entry whose level is still L) over every block; where the most a
+// block's share can reach in k - 1 more levels fits its shared queues (2 x half entries of
+// dynamic shared memory: entries a block takes <= 32 ceil(len / 32 blocks), times maxdeg a
+// level), the block goes on alone k - 1 levels from the vertices it found (sub-levels, one
+// block barrier each), and only the vertices it finds at L + k go to the next frontier
+// (k <= kmax): after the stage's barrier every level up to L + k is final, since each vertex
+// at its final level was expanded by the block that set it. Stage s's frontier goes to fa (s
+// even) or fb (s odd), n entries each, entry = ((epoch + s) << 32) | vertex (other stages'
+// and launches' entries carry other tags: the host moves epoch past every tag a launch may
+// use); a block's new vertices are placed by sg_lvg_stage_end, which is also the stage's
+// barrier (sync[0], sync[1]: zero at launch; sync[2] counts the blocks that finished, sync[3]
+// and [4] the vertices reached and the deepest level; all left zero). fresh = 0: from the
+// frontier QueueLevels handed back (qi, qh[0] entries at level qh[1]); fresh = 1: from the
+// seeds in qi (qh[0] entries, repeats once), each at level 0 (lv all u32::MAX). out[0] = vertices reached (lv below u32::MAX,
+// the levels before the frontier included), out[1] = the deepest level, out[2] = stages. A
+// thread takes frontier entries gid, gid + threads, ... (gid counts warps across the blocks
+// first; sg_lv_expand on device memory: its atomics in L2); an entry of another block is
+// read, through L2, once its tag is there.
 extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
+    extern __shared__ sg_idx_t sg_lvg_sub[];
     __shared__ sg_idx_t s_buf[SG_LVG_BUF];
-    __shared__ unsigned int s_cnt;
+    // s_cnt: this block's vertices for the next frontier; s_sub[i % 3]: sub-level i's queue.
+    __shared__ unsigned int s_cnt, s_sub[3];
     // Entry gid of a pass: the warps of the grid taken block by block (warp 0 of every block,
     // then warp 1, ...), so that a narrow frontier is spread over every multiprocessor, not
     // over the first blocks' (a multiprocessor's reads in flight bound a level, not the work).
@@ -270,25 +300,22 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
         ((unsigned long long)(threadIdx.x >> 5) * gridDim.x + blockIdx.x) * 32ull + lane;
     const unsigned long long nthreads = sg_nthreads();
     unsigned int base[2] = {0u, 0u};
-    unsigned long long reached = 0, len = qh[0];
+    unsigned long long len = qh[0];
     unsigned int level = 0, s = 0;
     if (threadIdx.x == 0) s_cnt = 0u;
     __syncthreads();
     if (fresh) {
-        // Stage 0: the seeds, once each.
+        // Stage 0: the seeds, once each (lv all u32::MAX: the host filled it).
         const sg_lv_put_grid put = {&s_cnt, s_buf, SG_LVG_BUF, &sync[0], 0u, fa,
                                     (unsigned long long)epoch << 32};
+        const sg_lv_claim_min claim = {lv, 0u};
         for (unsigned long long e0 = gid & ~31ull; e0 < len; e0 += nthreads) {
             unsigned long long e = e0 + lane;
             unsigned int fr = 0u;
             sg_idx_t j[SG_LV_ARCS] = {0u, 0u, 0u, 0u};
             if (e < len) {
                 j[0] = qi[e];
-                unsigned int bit = 1u << (j[0] & 31u);
-                if (!(atomicOr(&seen[j[0] >> 5], bit) & bit)) {
-                    fr = 1u;
-                    lv[j[0]] = 0u;
-                }
+                fr = claim.take(j[0]) ? 1u : 0u;
             }
             unsigned int b[SG_LV_ARCS] = {__ballot_sync(SG_FULL, fr), 0u, 0u, 0u};
             if (b[0] != 0u) put(__popc(b[0]), b, j, fr);
@@ -298,49 +325,103 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
         s = 1u;
     } else {
         level = (unsigned int)qh[1];
-        reached = qh[2];
     }
-    unsigned int depth = level;
     // Stage s expands the frontier stage s - 1 placed (the handed-back one at s = 0).
     while (len > 0ull) {
-        reached += len;
-        depth = level;
+        // The stage's levels: the most a block can take from the frontier, times maxdeg for
+        // each level it goes on alone, must fit a shared queue.
+        unsigned int k = 1u;
+        {
+            const unsigned long long per = 32ull * gridDim.x;
+            unsigned long long most = (len + per - 1ull) / per * 32ull;
+            while (k < kmax) {
+                most *= maxdeg;
+                if (most > half) break;
+                ++k;
+            }
+        }
+        if (k > 1u) {
+            if (threadIdx.x == 0) {
+                s_sub[1] = 0u;
+                s_sub[2] = 0u;
+            }
+            __syncthreads();
+        }
         const unsigned long long* cur = (s & 1u) ? fa : fb;
         const unsigned int ctag = epoch + s - 1u;
         unsigned long long* nxt = (s & 1u) ? fb : fa;
         const unsigned long long tag = (unsigned long long)(epoch + s) << 32;
         unsigned long long* word = &sync[s & 1u];
-        const sg_lv_put_grid put = {&s_cnt, s_buf, SG_LVG_BUF, word, base[s & 1u], nxt, tag};
+        const sg_lv_put_grid pub = {&s_cnt, s_buf, SG_LVG_BUF, word, base[s & 1u], nxt, tag};
+        const sg_lv_claim_min claim0 = {lv, level + 1u};
+        const sg_lv_put_block loc0 = {&s_sub[1], sg_lvg_sub, half};
         for (unsigned long long b0 = 0; b0 < len; b0 += nthreads) {
             const bool has = b0 + gid < len;
-            sg_idx_t k = 0u;
+            sg_idx_t v = 0u;
             if (has && s == 0u) {
-                k = qi[b0 + gid];
+                v = qi[b0 + gid];
             } else if (has) {
                 unsigned long long x;
                 do {
                     x = *(const volatile unsigned long long*)&cur[b0 + gid];
                 } while ((unsigned int)(x >> 32) != ctag);
-                k = (sg_idx_t)x;
+                v = (sg_idx_t)x;
             }
-            sg_lv_expand(has, k, rp, ci, seen, lv, level + 1u, put);
+            if (k == 1u) sg_lv_expand(has, v, rp, ci, claim0, pub);
+            else sg_lv_expand(has, v, rp, ci, claim0, loc0);
+        }
+        // Sub-levels 1 .. k - 1: the block's own new vertices (queue i at (i & 1) ? 0 : half).
+        for (unsigned int i = 1u; i < k; ++i) {
+            __syncthreads();
+            const unsigned int qlen = s_sub[i % 3u];
+            if (threadIdx.x == 0) s_sub[(i + 2u) % 3u] = 0u;
+            const sg_idx_t* q = sg_lvg_sub + ((i & 1u) ? 0u : half);
+            const sg_lv_claim_min claim = {lv, level + i + 1u};
+            const sg_lv_put_block loc = {&s_sub[(i + 1u) % 3u],
+                                         sg_lvg_sub + ((i & 1u) ? half : 0u), half};
+            for (unsigned int b0 = 0; b0 < qlen; b0 += blockDim.x) {
+                const bool has = b0 + threadIdx.x < qlen;
+                const sg_idx_t v = has ? q[b0 + threadIdx.x] : 0u;
+                if (i + 1u < k) sg_lv_expand(has, v, rp, ci, claim, loc);
+                else sg_lv_expand(has, v, rp, ci, claim, pub);
+            }
         }
         len = sg_lvg_stage_end(word, &base[s & 1u], s, &s_cnt, s_buf, nxt, tag);
         ++s;
-        ++level;
+        level += k;
     }
-    if (gid == 0ull) {
-        out[0] = reached;
-        out[1] = depth;
-        out[2] = s;
+    // The vertices reached and the deepest level, over lv (every level final now).
+    unsigned long long cnt = 0ull, deepest = 0ull;
+    for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+         j += nthreads) {
+        const unsigned int x = __ldcg(&lv[j]);
+        if (x != 0xffffffffu) {
+            ++cnt;
+            deepest = x > deepest ? x : deepest;
+        }
+    }
+    for (unsigned int o = 16; o > 0; o >>= 1) {
+        cnt += __shfl_xor_sync(SG_FULL, cnt, o);
+        const unsigned long long d = __shfl_xor_sync(SG_FULL, deepest, o);
+        deepest = d > deepest ? d : deepest;
+    }
+    if (lane == 0u && cnt != 0ull) {
+        atomicAdd(&sync[3], cnt);
+        atomicMax(&sync[4], deepest);
     }
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
         if (atomicAdd(&sync[2], 1ull) == gridDim.x - 1) {
+            __threadfence();
+            out[0] = atomicAdd(&sync[3], 0ull);
+            out[1] = atomicAdd(&sync[4], 0ull);
+            out[2] = s;
             sync[0] = 0;
             sync[1] = 0;
             sync[2] = 0;
+            sync[3] = 0;
+            sync[4] = 0;
         }
     }
 }

@@ -35,20 +35,22 @@ __device__ __forceinline__ unsigned long long sg_block_scan(unsigned long long v
     return before + x - v;
 }
 #define SG_LV_ARCS 4u
-// The row of frontier vertex k (has: this lane has one) along rp, ci: each target whose bit in
-// `seen` this call sets gets level `up` (lv), and the warp's new vertices are handed to `put`
-// together (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target,
-// fresh this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs
-// a lane at a time, the column ids read before any is visited. The visited set may be in
-// shared or device memory (a generic pointer). Every lane of the warp calls it together.
-template <class Put>
+// The row of frontier vertex k (has: this lane has one; claim.live(k): k is still at the level
+// it was queued at) along rp, ci: each target that claim.take(j) takes (the visited set's
+// bit, or a lower level) is new, and the warp's new vertices are handed to `put` together
+// (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target, fresh
+// this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs a
+// lane at a time, the column ids read before any is taken. Every lane of the warp calls it
+// together.
+template <class Claim, class Put>
 __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
-        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned int* seen,
-        unsigned int* lv, unsigned int up, const Put& put) {
+        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const Claim& claim,
+        const Put& put) {
     unsigned int st = 0u, deg = 0u;
     if (has) {
         st = rp[k];
-        deg = rp[k + 1] - st;
+        const unsigned int end = rp[k + 1];
+        deg = claim.live(k) ? end - st : 0u;
     }
     unsigned int md = deg;
     for (unsigned int o = 16; o > 0; o >>= 1) {
@@ -62,14 +64,8 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
             j[u] = r + u < deg ? ci[st + r + u] : 0xffffffffu;
         unsigned int fresh = 0u;
 #pragma unroll
-        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-            if (j[u] == 0xffffffffu) continue;
-            unsigned int bit = 1u << (j[u] & 31u);
-            if (!(atomicOr(&seen[j[u] >> 5], bit) & bit)) {
-                fresh |= 1u << u;
-                lv[j[u]] = up;
-            }
-        }
+        for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
+            if (j[u] != 0xffffffffu && claim.take(j[u])) fresh |= 1u << u;
         unsigned int b[SG_LV_ARCS], total = 0u;
 #pragma unroll
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
@@ -79,6 +75,29 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         if (total != 0u) put(total, b, j, fresh);
     }
 }
+// A vertex is new when it sets its bit in the visited set `seen` (shared or device memory):
+// then its level is `up`. A queued vertex is always live (its level is never lowered).
+struct sg_lv_claim_bit {
+    unsigned int* seen;
+    unsigned int* lv;
+    unsigned int up;
+    __device__ __forceinline__ bool live(sg_idx_t) const { return true; }
+    __device__ __forceinline__ bool take(sg_idx_t j) const {
+        const unsigned int bit = 1u << (j & 31u);
+        if (atomicOr(&seen[j >> 5], bit) & bit) return false;
+        lv[j] = up;
+        return true;
+    }
+};
+// A vertex is new when `up` lowers its level (lv: u32::MAX where not reached; read through
+// L2, where the atomics are); a queued vertex is live while its level is the one it was
+// queued at (`up - 1`), not lowered since (whoever lowered it expands it).
+struct sg_lv_claim_min {
+    unsigned int* lv;
+    unsigned int up;
+    __device__ __forceinline__ bool live(sg_idx_t k) const { return __ldcg(&lv[k]) == up - 1u; }
+    __device__ __forceinline__ bool take(sg_idx_t j) const { return atomicMin(&lv[j], up) > up; }
+};
 // The one block's next frontier: slots from the shared counter *cnt, those past cap counted,
 // not stored.
 struct sg_lv_put_block {
@@ -148,12 +167,12 @@ struct sg_lv_put_grid {
 // (ceil(n / 32) + 2 qcap words). lv[j] = the level of every vertex reached (a seed 0); other
 // positions untouched. out[0] = vertices reached, out[1] = the last level, out[2] = 0 done,
 // 1 where a frontier outgrew qcap (stopped; lv holds the levels so far), 2 where the frontiers
-// grew wide (on average more than `wide` vertices a level, past the first 64 levels: work for
-// more than one block): then the frontier where it stopped is written back to the queue (qi,
+// grew wide (on average more than `wide` vertices a level, past the first 64 levels, and this
+// one more than `wlen`: work for more than one block): then the frontier where it stopped is written back to the queue (qi,
 // qv = its level, qh = its length, the level and the vertices reached before it; lv holds the
-// level of every vertex up to it; with `save`, gseen = the visited set, ceil(n / 32) words).
-// A thread takes frontier entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
-extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned int qcap, unsigned int wide, unsigned long long* out, unsigned int save, unsigned int* gseen) {
+// level of every vertex up to it, every other position untouched). A thread takes frontier
+// entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
+extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned int qcap, unsigned int wide, unsigned int wlen, unsigned long long* out) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
     __shared__ unsigned int s_cnt[3];
@@ -187,14 +206,13 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         }
         if (len == 0u) break;
         const sg_idx_t* cur = (level & 1u) ? qb : qa;
-        if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
+        if (level >= 64u && len > wlen &&
+            reached + len > (unsigned long long)wide * (level + 1u)) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
                 qi[e] = cur[e];
                 qv[e] = level;
             }
-            if (save)
-                for (unsigned int w = t; w < words; w += nt) gseen[w] = seen[w];
             if (t == 0u) { qh[0] = len; qh[1] = level; qh[2] = reached; qh[3] = 0ull; }
             stop = 2u;
             break;
@@ -206,10 +224,11 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
         const unsigned int up = level + 1u;
+        const sg_lv_claim_bit claim = {seen, lv, up};
         const sg_lv_put_block put = {ncnt, nxt, qcap};
         for (unsigned int base = 0; base < len; base += nt)
-            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, seen, lv,
-                         up, put);
+            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, claim,
+                         put);
         __syncthreads();
         level = up;
     }

@@ -7,8 +7,9 @@ use semigraph_formats::generate::Rng;
 use semigraph_formats::{ConvertOptions, Csr, Format};
 use semigraph_semiring::OrAnd;
 
-/// A value no level takes here: positions not reached must keep it.
-const UNTOUCHED: u32 = 0xdead_beef;
+/// What every position but the seeds' holds at the call (the contract asks for `u32::MAX`):
+/// positions not reached must keep it.
+const UNTOUCHED: u32 = u32::MAX;
 
 /// The seeds' values (ignored, and no level): a queue that still holds them was not run.
 const MARK: u32 = u32::MAX - 1;

@@ -1,9 +1,10 @@
 //! [`Frontier::queue_levels`](semigraph_algos::Frontier::queue_levels) on the GPU: one launch
 //! of [`Kernel::QueueLevels`], a block whose shared memory holds the visited set and the
 //! frontier, continued where its levels grow wide by [`Kernel::QueueLevelsGrid`], the levels
-//! over the whole GPU in one cooperative launch.
+//! over the whole GPU in one cooperative launch, several levels a grid barrier where the
+//! frontier is narrow.
 
-use super::super::Scratch;
+use super::super::{LevelsFronts, Scratch};
 use super::*;
 use crate::params::QueueLevelsGridArgs;
 
@@ -11,7 +12,7 @@ impl GpuBackend {
     /// The levels from `seeds` along `a`'s structure: `Some((reached, depth))`. First in one
     /// block of [`LOOP_BLOCK`] threads; where its frontiers grow wide (more than
     /// [`LEVELS_WIDE`] vertices a level on average, past the first 64 levels) the block hands
-    /// its frontier and visited set to [`Kernel::QueueLevelsGrid`] (`SEMIGRAPH_LEVELS_GRID`
+    /// its frontier to [`Kernel::QueueLevelsGrid`] (`SEMIGRAPH_LEVELS_GRID`
     /// blocks; 0 turns it off), which runs the remaining levels. `None` without a launch where
     /// the visited set (`n` bits) and two queues of [`LEVELS_MIN_ENTRIES`] entries do not fit
     /// the block's shared memory or the mode is off (`SEMIGRAPH_LEVELS_ENTRIES=0`), with
@@ -58,18 +59,6 @@ impl GpuBackend {
         .map_err(|e| driver("allow the levels kernel its shared memory", e))?;
         let mut guard = self.scratch();
         let sc = &mut *guard;
-        // The visited set the block hands over: kept between runs (the block writes all of it).
-        if grid > 0 && sc.lv_seen.as_ref().is_none_or(|v| v.len() < words) {
-            sc.lv_seen = None;
-            sc.lv_seen = Some(self.dev.uninit::<u32>(words.max(1), "visited bitmap")?);
-        }
-        let Scratch {
-            hdr,
-            member,
-            lv_seen,
-            ..
-        } = sc;
-        let save = grid > 0;
         QueueLevelsArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -80,12 +69,8 @@ impl GpuBackend {
             lv: &mut levels.buf,
             qcap: qcap as u32,
             wide: tune.levels_wide,
-            out: hdr,
-            save: save as u32,
-            gseen: match lv_seen {
-                Some(v) if save => v,
-                _ => member,
-            },
+            wlen: tune.levels_wide_len,
+            out: &mut sc.hdr,
         }
         .launch(
             &self.dev,
@@ -107,9 +92,9 @@ impl GpuBackend {
         match stop {
             0 => return Ok(Some((reached as usize, depth as u32))),
             // Handed over: the grid goes on from the block's frontier.
-            2 if save => return self.levels_grid(sc, a, seeds, levels, false).map(Some),
+            2 if grid > 0 => return self.levels_grid(sc, a, seeds, levels, false).map(Some),
             // Outgrown: the seeds are as they were.
-            1 if save && tune.levels_grid_seeds => {
+            1 if grid > 0 && tune.levels_grid_seeds => {
                 return self.levels_grid(sc, a, seeds, levels, true).map(Some);
             }
             _ => {}
@@ -129,10 +114,13 @@ impl GpuBackend {
 
     /// The levels over the whole GPU ([`Kernel::QueueLevelsGrid`], one cooperative launch of
     /// `SEMIGRAPH_LEVELS_GRID` blocks) with the scratch `sc` held: from the frontier
-    /// [`Kernel::QueueLevels`] handed back in `seeds` with its visited set in `sc.lv_seen`, or
-    /// (`fresh`) from the seeds. `(reached, depth)`; `seeds` is left empty. The visited set and
-    /// the two tagged frontiers stay allocated for the next run; the frontiers are cleared only
-    /// when their tags run out (every `2^32 / (n + 2)` runs).
+    /// [`Kernel::QueueLevels`] handed back in `seeds` (`levels` `u32::MAX` at every vertex
+    /// not reached yet), or (`fresh`) from the seeds (`levels` filled with `u32::MAX` first). A stage of the launch runs up to
+    /// `SEMIGRAPH_LEVELS_SUB` levels, its blocks going on alone past the first where the most
+    /// they could find fits their shared queues (the longest row `a` has bounds it).
+    /// `(reached, depth)`; `seeds` is left empty. The two tagged frontiers stay allocated for
+    /// the next run; they are cleared only when their tags run out (every `2^32 / (n + 2)`
+    /// runs).
     fn levels_grid<M: Semiring, L: Semiring<T = u32>>(
         &self,
         sc: &mut Scratch,
@@ -142,46 +130,60 @@ impl GpuBackend {
         fresh: bool,
     ) -> Result<(usize, u32), GpuError> {
         let n = a.info.nrows;
-        let words = n.div_ceil(32);
         let c = self.push_csr(a)?;
+        let max_row = self.tune_of(c)?.max_row;
         let s = &self.dev.stream;
-        if sc.lv_seen.as_ref().is_none_or(|v| v.len() < words) {
-            sc.lv_seen = None;
-            sc.lv_seen = Some(self.dev.uninit::<u32>(words.max(1), "visited bitmap")?);
-        }
-        if sc.lv_front.as_ref().is_none_or(|(f, _)| f.len() < n) {
+        if sc.lv_front.as_ref().is_none_or(|f| f.fa.len() < n) {
             sc.lv_front = None;
             let f = || self.dev.zeros::<u64>(n.max(1), "tagged frontier");
-            sc.lv_front = Some((f()?, f()?));
-            sc.lv_epoch = 1;
+            sc.lv_front = Some(LevelsFronts {
+                fa: f()?,
+                fb: f()?,
+                epoch: 1,
+            });
         }
         let Scratch {
             hdr,
             grid_sync,
-            lv_seen: Some(seen),
-            lv_front: Some((fa, fb)),
-            lv_epoch,
+            lv_front: Some(LevelsFronts { fa, fb, epoch }),
             ..
         } = sc
         else {
-            unreachable!("the levels' buffers were allocated above")
+            unreachable!("the tagged frontiers were allocated above")
         };
-        // A launch uses at most n + 2 tags from its epoch on: taken before the launch (a
-        // launch that fails leaves none of its tags to the next one).
+        // A launch uses at most n + 2 tags from its epoch on (a stage is at least a level):
+        // taken before the launch (a launch that fails leaves none of its tags to the next).
         let tags = n as u64 + 2;
-        if u64::from(*lv_epoch) + tags > u64::from(u32::MAX) {
+        if u64::from(*epoch) + tags > u64::from(u32::MAX) {
             let clear = |e| driver("clear the tagged frontiers", e);
             s.memset_zeros(fa).map_err(clear)?;
             s.memset_zeros(fb).map_err(clear)?;
-            *lv_epoch = 1;
+            *epoch = 1;
         }
-        let epoch = *lv_epoch;
-        *lv_epoch += tags as u32;
+        let first = *epoch;
+        *epoch += tags as u32;
         if fresh {
-            s.memset_zeros(&mut seen.slice_mut(0..words))
-                .map_err(|e| driver("clear the visited set", e))?;
+            // The seeds are taken by lowering their levels too (and a block that outgrew its
+            // queues left levels behind).
+            self.apply_raw::<L>(&mut levels.buf, n, Mask::All, 0, u64::from(u32::MAX))?;
         }
+        let tune = self.tuning();
+        // The sub-levels' two shared queues beside the kernel's own shared memory (its
+        // frontier buffer and counters).
+        const STATIC: u32 = 4 * 4096 + 64;
+        let (kmax, half) = match tune.levels_sub {
+            0 | 1 => (1, 0),
+            k => (
+                k,
+                (self.smem_optin.saturating_sub(STATIC) / 8).min(tune.levels_sub_entries),
+            ),
+        };
         let f = self.dev.func_any(Kernel::QueueLevelsGrid)?;
+        f.set_attribute(
+            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            (8 * half) as i32,
+        )
+        .map_err(|e| driver("allow the grid's levels kernel its shared memory", e))?;
         QueueLevelsGridArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -189,11 +191,13 @@ impl GpuBackend {
             qi: &seeds.idx,
             qh: &seeds.hdr,
             lv: &mut levels.buf,
-            seen,
             fa,
             fb,
-            epoch,
+            epoch: first,
             fresh: fresh as u32,
+            maxdeg: max_row.min(u32::MAX as usize) as u32,
+            kmax,
+            half,
             out: hdr,
             sync: grid_sync,
         }
@@ -201,9 +205,9 @@ impl GpuBackend {
             &self.dev,
             &f,
             LaunchConfig {
-                grid_dim: (self.tuning().levels_grid.clamp(1, self.sms), 1, 1),
+                grid_dim: (tune.levels_grid.clamp(1, self.sms), 1, 1),
                 block_dim: (GRID_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
+                shared_mem_bytes: 8 * half,
             },
         )?;
         let mut h = [0u64; 3];

@@ -56,22 +56,40 @@ pub(super) const FIX_MIN_BLOCKS: u32 = 4;
 /// road networks' levels are far shorter (NY: at most 1,173 vertices, NE 3,170).
 pub(super) const LEVELS_ENTRIES: usize = 8192;
 
-/// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels) the
-/// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of a block costs
-/// about 0.9 us and 3.6 ns a vertex (H200: a path's levels, FLA's), more than levels over
-/// several multiprocessors once most levels need more than one pass of the block's 1,024
-/// threads (NE, 1,374 vertices a level on average: 9.1 ms in the block alone, 7.2 by the
-/// fixpoint alone, 7.2 handed over to the grid at 1,024, 6.1 at 512; FLA 6.0 at 1,024, 6.7
-/// at 512).
-pub(super) const LEVELS_WIDE: u32 = 1024;
+/// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels, at a
+/// level of more than [`LEVELS_WIDE_LEN`] vertices) the one block hands its frontier over
+/// ([`Kernel::QueueLevelsGrid`]): a level of a block costs about 0.9 us and 3.6 ns a vertex
+/// (H200: a path's levels, FLA's), more than a level over every multiprocessor once most
+/// levels need more than one pass of the block's 1,024 threads (H200, NE, 1,374 vertices a
+/// level on average: 6.5 ms handed over at 1,024 as before the grid's stages of several
+/// levels, 4.4 ms at 384 with them; NW 8.2 -> 6.6 ms; but NY, 426 a level on average, is
+/// handed over too at 384 and 448: 1.45 -> 1.65-1.70 ms; docs/BENCH-ALGOS.md,
+/// twenty-seventh session).
+pub(super) const LEVELS_WIDE: u32 = 384;
+
+/// Fewest vertices of the level at which [`Kernel::QueueLevels`] hands over, besides
+/// [`LEVELS_WIDE`] on average; none by default (H200: 768 or 1,024 kept no road graph in the
+/// block that 0 hands over and cost NE 1-4%; 1,536 kept NY's 620 levels in the block, 1.42
+/// ms against 1.70, but cost NE 10% and NW 6%).
+pub(super) const LEVELS_WIDE_LEN: u32 = 0;
 
 /// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
 /// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
 pub(super) const LEVELS_MIN_ENTRIES: usize = 1024;
 
 /// Blocks (of [`GRID_BLOCK`] threads) of [`Kernel::QueueLevelsGrid`] by default, at most one
-/// per multiprocessor: the wide levels that [`Kernel::QueueLevels`]'s block hands back.
-pub(super) const LEVELS_GRID_BLOCKS: u32 = 32;
+/// per multiprocessor (so by default one on each): the wide levels that
+/// [`Kernel::QueueLevels`]'s block hands back (H200, NE: 4.6 ms on 32 blocks, 4.4 on 132).
+pub(super) const LEVELS_GRID_BLOCKS: u32 = 1024;
+
+/// Most levels of a stage of [`Kernel::QueueLevelsGrid`] by default: past its first level
+/// each block goes on alone from the vertices it found, where the most it could find fits its
+/// shared queues (one grid barrier for several levels: road networks' narrow frontiers).
+pub(super) const LEVELS_SUB: u32 = 4;
+
+/// Entries of each of the two shared queues of [`Kernel::QueueLevelsGrid`]'s sub-levels by
+/// default (fewer where the multiprocessor's shared memory leaves less room).
+pub(super) const LEVELS_SUB_ENTRIES: u32 = 32768;
 
 /// When a frontier runs its steps in one block ([`Kernel::QueueRelaxLoop`]) or in one
 /// cooperative launch ([`Kernel::QueueRelaxGrid`]).
@@ -100,6 +118,9 @@ pub(super) struct Tuning {
     /// Average frontier past which the one block hands its levels over (`SEMIGRAPH_LEVELS_WIDE`,
     /// default [`LEVELS_WIDE`]).
     pub(super) levels_wide: u32,
+    /// Fewest vertices of the level at which the one block hands its levels over
+    /// (`SEMIGRAPH_LEVELS_WIDE_LEN`, default [`LEVELS_WIDE_LEN`]).
+    pub(super) levels_wide_len: u32,
     /// Blocks of the levels over the whole GPU (`SEMIGRAPH_LEVELS_GRID`, default
     /// [`LEVELS_GRID_BLOCKS`]; 0 turns them off: the frontier the block hands back goes to the
     /// caller).
@@ -107,6 +128,12 @@ pub(super) struct Tuning {
     /// Whether the levels over the whole GPU also run from the seeds where the one block
     /// cannot (`SEMIGRAPH_LEVELS_GRID_SEEDS`, 1 or 0).
     pub(super) levels_grid_seeds: bool,
+    /// Most levels of a stage of the levels over the whole GPU (`SEMIGRAPH_LEVELS_SUB`,
+    /// default [`LEVELS_SUB`]; 1: a grid barrier every level).
+    pub(super) levels_sub: u32,
+    /// Entries of each shared queue of those stages (`SEMIGRAPH_LEVELS_SUB_ENTRIES`, default
+    /// [`LEVELS_SUB_ENTRIES`]).
+    pub(super) levels_sub_entries: u32,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -136,9 +163,14 @@ pub(super) fn get() -> Tuning {
                 .map_or(LEVELS_ENTRIES, |v| v.min(1 << 24) as usize),
             levels_wide: env("SEMIGRAPH_LEVELS_WIDE")
                 .map_or(LEVELS_WIDE, |v| v.min(u32::MAX as u64) as u32),
+            levels_wide_len: env("SEMIGRAPH_LEVELS_WIDE_LEN")
+                .map_or(LEVELS_WIDE_LEN, |v| v.min(u32::MAX as u64) as u32),
             levels_grid: env("SEMIGRAPH_LEVELS_GRID")
                 .map_or(LEVELS_GRID_BLOCKS, |v| v.min(1024) as u32),
             levels_grid_seeds: env("SEMIGRAPH_LEVELS_GRID_SEEDS").is_some_and(|v| v != 0),
+            levels_sub: env("SEMIGRAPH_LEVELS_SUB").map_or(LEVELS_SUB, |v| v.clamp(1, 64) as u32),
+            levels_sub_entries: env("SEMIGRAPH_LEVELS_SUB_ENTRIES")
+                .map_or(LEVELS_SUB_ENTRIES, |v| v.min(1 << 20) as u32),
         }
     })
 }
