@@ -144,9 +144,10 @@ pub enum Kernel {
     /// The levels of a traversal from a queue's vertices in one block, the visited set and the
     /// frontier in shared memory (semiring-independent).
     QueueLevels,
-    /// The levels of a traversal continued over the whole GPU (one cooperative launch, the
-    /// visited set a bitmap in device memory, one grid-wide barrier a level): the wide levels
-    /// that [`Kernel::QueueLevels`]'s one block hands back (semiring-independent).
+    /// The levels of a traversal continued over the whole GPU (one cooperative launch, a
+    /// vertex taken by lowering its level, one grid-wide barrier a stage of one or more
+    /// levels): the wide levels that [`Kernel::QueueLevels`]'s one block hands back
+    /// (semiring-independent).
     QueueLevelsGrid,
     /// Routes a queue's vertices by their current value into two queues (near/far).
     QueueSplit,
