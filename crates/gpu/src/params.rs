@@ -339,7 +339,7 @@ kernel_args! {
     /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
     QueueLevels => QueueLevelsArgs {
         rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qv: WordsOut, qh: HdrOut, lv: WordsOut,
-        qcap: U32, wide: U32, wlen: U32, out: HdrOut,
+        qcap: U32, wide: U32, out: HdrOut,
     }
     /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
     QueueLevelsGrid => QueueLevelsGridArgs {

@@ -190,8 +190,8 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
 // (ceil(n / 32) + 2 qcap words). lv[j] = the level of every vertex reached (a seed 0); other
 // positions untouched. out[0] = vertices reached, out[1] = the last level, out[2] = 0 done,
 // 1 where a frontier outgrew qcap (stopped; lv holds the levels so far), 2 where the frontiers
-// grew wide (on average more than `wide` vertices a level, past the first 64 levels, and this
-// one more than `wlen`: work for more than one block): then the frontier where it stopped is written back to the queue (qi,
+// grew wide (on average more than `wide` vertices a level, past the first 64 levels: work for
+// more than one block): then the frontier where it stopped is written back to the queue (qi,
 // qv = its level, qh = its length, the level and the vertices reached before it; lv holds the
 // level of every vertex up to it, every other position untouched). A thread takes frontier
 // entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
@@ -229,8 +229,7 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         }
         if (len == 0u) break;
         const sg_idx_t* cur = (level & 1u) ? qb : qa;
-        if (level >= 64u && len > wlen &&
-            reached + len > (unsigned long long)wide * (level + 1u)) {
+        if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
                 qi[e] = cur[e];

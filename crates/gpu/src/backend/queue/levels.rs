@@ -69,7 +69,6 @@ impl GpuBackend {
             lv: &mut levels.buf,
             qcap: qcap as u32,
             wide: tune.levels_wide,
-            wlen: tune.levels_wide_len,
             out: &mut sc.hdr,
         }
         .launch(
@@ -115,9 +114,10 @@ impl GpuBackend {
     /// The levels over the whole GPU ([`Kernel::QueueLevelsGrid`], one cooperative launch of
     /// `SEMIGRAPH_LEVELS_GRID` blocks) with the scratch `sc` held: from the frontier
     /// [`Kernel::QueueLevels`] handed back in `seeds` (`levels` `u32::MAX` at every vertex
-    /// not reached yet), or (`fresh`) from the seeds (`levels` filled with `u32::MAX` first). A stage of the launch runs up to
-    /// `SEMIGRAPH_LEVELS_SUB` levels, its blocks going on alone past the first where the most
-    /// they could find fits their shared queues (the longest row `a` has bounds it).
+    /// not reached yet), or (`fresh`) from the seeds (`levels` filled with `u32::MAX` first).
+    /// A stage of the launch runs up to `SEMIGRAPH_LEVELS_SUB` levels, its blocks going on
+    /// alone past the first where the most they could find fits their shared queues (the
+    /// longest row `a` has bounds it).
     /// `(reached, depth)`; `seeds` is left empty. The two tagged frontiers stay allocated for
     /// the next run; they are cleared only when their tags run out (every `2^32 / (n + 2)`
     /// runs).

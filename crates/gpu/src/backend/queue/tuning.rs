@@ -56,22 +56,16 @@ pub(super) const FIX_MIN_BLOCKS: u32 = 4;
 /// road networks' levels are far shorter (NY: at most 1,173 vertices, NE 3,170).
 pub(super) const LEVELS_ENTRIES: usize = 8192;
 
-/// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels, at a
-/// level of more than [`LEVELS_WIDE_LEN`] vertices) the one block hands its frontier over
-/// ([`Kernel::QueueLevelsGrid`]): a level of a block costs about 0.9 us and 3.6 ns a vertex
-/// (H200: a path's levels, FLA's), more than a level over every multiprocessor once most
-/// levels need more than one pass of the block's 1,024 threads (H200, NE, 1,374 vertices a
-/// level on average: 6.5 ms handed over at 1,024 as before the grid's stages of several
-/// levels, 4.4 ms at 384 with them; NW 8.2 -> 6.6 ms; but NY, 426 a level on average, is
-/// handed over too at 384 and 448: 1.45 -> 1.65-1.70 ms; docs/BENCH-ALGOS.md,
-/// twenty-seventh session).
+/// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels) the
+/// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of a block costs
+/// about 0.9 us and 3.6 ns a vertex (H200: a path's levels, FLA's), more than a level over
+/// every multiprocessor once most levels need more than one pass of the block's 1,024
+/// threads (H200, NE, 1,374 vertices a level on average: 6.5 ms handed over at 1,024 as
+/// before the grid's stages of several levels, 4.4 ms at 384 with them; NW 8.2 -> 6.6 ms;
+/// but NY, 426 a level on average, is handed over too at 384 and 448: 1.45 -> 1.65-1.70 ms;
+/// a condition on the level's own length kept NY in the block only at 1,536, which cost NE
+/// 10%; docs/BENCH-ALGOS.md, twenty-seventh session).
 pub(super) const LEVELS_WIDE: u32 = 384;
-
-/// Fewest vertices of the level at which [`Kernel::QueueLevels`] hands over, besides
-/// [`LEVELS_WIDE`] on average; none by default (H200: 768 or 1,024 kept no road graph in the
-/// block that 0 hands over and cost NE 1-4%; 1,536 kept NY's 620 levels in the block, 1.42
-/// ms against 1.70, but cost NE 10% and NW 6%).
-pub(super) const LEVELS_WIDE_LEN: u32 = 0;
 
 /// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
 /// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
@@ -118,9 +112,6 @@ pub(super) struct Tuning {
     /// Average frontier past which the one block hands its levels over (`SEMIGRAPH_LEVELS_WIDE`,
     /// default [`LEVELS_WIDE`]).
     pub(super) levels_wide: u32,
-    /// Fewest vertices of the level at which the one block hands its levels over
-    /// (`SEMIGRAPH_LEVELS_WIDE_LEN`, default [`LEVELS_WIDE_LEN`]).
-    pub(super) levels_wide_len: u32,
     /// Blocks of the levels over the whole GPU (`SEMIGRAPH_LEVELS_GRID`, default
     /// [`LEVELS_GRID_BLOCKS`]; 0 turns them off: the frontier the block hands back goes to the
     /// caller).
@@ -163,8 +154,6 @@ pub(super) fn get() -> Tuning {
                 .map_or(LEVELS_ENTRIES, |v| v.min(1 << 24) as usize),
             levels_wide: env("SEMIGRAPH_LEVELS_WIDE")
                 .map_or(LEVELS_WIDE, |v| v.min(u32::MAX as u64) as u32),
-            levels_wide_len: env("SEMIGRAPH_LEVELS_WIDE_LEN")
-                .map_or(LEVELS_WIDE_LEN, |v| v.min(u32::MAX as u64) as u32),
             levels_grid: env("SEMIGRAPH_LEVELS_GRID")
                 .map_or(LEVELS_GRID_BLOCKS, |v| v.min(1024) as u32),
             levels_grid_seeds: env("SEMIGRAPH_LEVELS_GRID_SEEDS").is_some_and(|v| v != 0),
