@@ -216,10 +216,10 @@ semigraph_semiring::semiring! {
 }
 
 /// BFS as the hop counts in one call ([`Frontier::queue_levels`], where the backend has it:
-/// a GPU's one block for a graph whose visited set fits its shared memory), else as their
-/// fixpoint ([`Frontier::queue_relax_fixpoint`], in any order), then every parent in one
-/// witness pass (the smallest in-neighbour one level up, as the steps
-/// give), for a backend that relaxes without a host round trip per level: a road network's
+/// a GPU's block and grid, the CPU's team of threads, which also writes the parents), else as
+/// their fixpoint ([`Frontier::queue_relax_fixpoint`], in any order), then every parent in one
+/// witness pass (the smallest in-neighbour one level up, as the steps give), for a backend
+/// that traverses without a host round trip (or a fork-join) per level: a road network's
 /// thousand levels cost no step each. `None` if the backend stopped first (a frontier too wide,
 /// for which the level steps are the faster).
 fn bfs_fixpoint<B: Frontier>(
@@ -227,14 +227,29 @@ fn bfs_fixpoint<B: Frontier>(
     source: usize,
 ) -> Result<Option<ResidentBfs<B>>> {
     let (b, n, s) = (g.backend(), g.n(), source as u32);
+    crate::cancel::check()?;
     // The same arrays, each arc one hop.
     let a = b.view::<BfsSemiring, Hops>(g.push())?;
     let mut d = b.unit::<Hops>(n, source, 0)?;
     let (mut q, mut spare) = (b.queue::<Hops>(n)?, b.queue::<Hops>(n)?);
     b.queue_set(&mut q, &[s], &[0], 0)?;
-    // The levels in one call where the backend has the form (a GPU's one block), else (or
-    // from the frontier where it stopped) their fixpoint.
-    let levels = b.queue_levels(g.push(), &mut q, &mut d)?;
+    // The levels (and on the CPU the parents) in one call where the backend has the form (a
+    // GPU's one block and grid, the CPU's team), else (or from the frontier where it stopped)
+    // their fixpoint.
+    let mut parents = b.dense_filled::<BfsSemiring>(n, 1, NO_PARENT)?;
+    let levels = b.queue_levels(g.push(), &mut q, &mut d, Some(&mut parents))?;
+    if let Some(found) = levels.filter(|f| f.parents) {
+        let deepest = b.dense_as::<Hops, MaxMin<u32>>(d);
+        return Ok(Some(ResidentBfs {
+            source,
+            levels: b.dense_as(deepest),
+            parents,
+            reached: found.reached,
+            depth: found.depth,
+            push_steps: found.depth + 1,
+            pull_steps: 0,
+        }));
+    }
     if levels.is_none() {
         if b.queue_len(&q)?.len == 0 {
             // Nothing to go on from: from the source alone.
@@ -252,14 +267,13 @@ fn bfs_fixpoint<B: Frontier>(
     // Parent of j: the smallest k with level(k) + 1 = level(j), over every reached k.
     let x = b.compact(&d)?;
     let reached = b.sparse_nnz(&x);
-    let mut parents = b.dense_filled::<BfsSemiring>(n, 1, NO_PARENT)?;
     b.witness(&mut parents, &x, &a, &d, &x)?;
     b.set(&mut parents, source, s)?;
     let deepest = b.dense_as::<Hops, MaxMin<u32>>(d);
     // The depth as the one call returned it, else the deepest level reached (a reduction and
     // a read-back).
     let depth = match levels {
-        Some((_, depth)) => depth,
+        Some(found) => found.depth,
         None => b.reduce(&deepest, b.keep(&parents))?,
     };
     Ok(Some(ResidentBfs {
@@ -385,7 +399,7 @@ pub fn bfs_resident<B: Frontier>(
     // Graphs of short rows on a backend that relaxes without steps (a GPU): the hop counts
     // as a fixpoint, unless the frontier turns out wide.
     if opts.direction == Direction::Auto
-        && b.queue_fixpoint_fast::<Hops>()
+        && (b.queue_fixpoint_fast::<Hops>() || b.queue_levels_fast())
         && g.short_rows()
         && let Some(r) = bfs_fixpoint(g, source)?
     {

@@ -74,8 +74,8 @@ pub use apsp::{
 pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
     Accum, Backend, BackendKind, Bound, Combine, Counters, Defer, ElementWise, Ewise, Frontier,
-    Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products, QueueInfo, Reductions,
-    RelaxStep, StepOutputs, UnaryOp,
+    LevelsFound, Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products, QueueInfo,
+    Reductions, RelaxStep, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,

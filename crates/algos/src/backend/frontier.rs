@@ -5,7 +5,7 @@
 
 use semigraph_semiring::Semiring;
 
-use super::{Backend, QueueInfo, RelaxStep};
+use super::{Backend, LevelsFound, Parents, QueueInfo, RelaxStep};
 use crate::error::Result;
 
 /// Frontier queues on a [`Backend`]: every method's name starts with `queue` (the queue,
@@ -227,25 +227,39 @@ pub trait Frontier: Backend {
     fn queue_fixpoint_fast<S: Semiring>(&self) -> bool {
         false
     }
+    /// Whether [`queue_levels`](Frontier::queue_levels) is this backend's fastest way to a
+    /// traversal's levels on graphs of short rows (road networks, grids), with the parents
+    /// then found in one [`witness`](crate::backend::Products::witness) pass, rather than a
+    /// step a level: the CPU backend's team of threads meets at a spinning barrier once a
+    /// level instead of forking rayon's tasks. `false` in the provided version; a GPU
+    /// answers through [`queue_fixpoint_fast`](Frontier::queue_fixpoint_fast).
+    fn queue_levels_fast(&self) -> bool {
+        false
+    }
     /// Levels of a traversal along the structure of `a` (square; each arc one step, its value
     /// ignored) from the vertices of `seeds` (their values ignored, repeats once): `levels(j)`
     /// becomes the fewest arcs on a path from a seed to `j` for every `j` reached, the seeds 0;
     /// every position but the seeds' must hold `u32::MAX` (not reached) at the call, and keeps
-    /// it where not reached (a GPU takes a vertex by lowering its level, and counts the
-    /// vertices reached and the depth over `levels`). A traversal that needs no value but the
-    /// level (hop counts, eccentricities, the levels of a BFS before its parents) in one call.
+    /// it where not reached (a backend takes a vertex by lowering its level). Where `parents`
+    /// is given, a backend may also write every parent (the smallest vertex one level up with
+    /// an arc to `j`, as a BFS's level steps give; a seed its own; [`NO_PARENT`](super::NO_PARENT)
+    /// where not reached) and say so in [`LevelsFound::parents`]. A traversal that needs no
+    /// value but the level (hop counts, eccentricities, a BFS's tree) in one call.
     ///
-    /// Returns `(reached, depth)`: the vertices reached, the seeds included, and the last
-    /// level (0 for seeds with no way out). `None` where the backend has no such form for this
-    /// graph (`seeds` as it was) or stopped (a GPU: a frontier wider than its one block's
-    /// queues, or, with its continuation over the whole GPU turned off, frontiers on average
-    /// wider than one pass of the block): then `seeds` holds
-    /// the frontier where it stopped, each vertex with its level as value, and `levels` the
-    /// level of every vertex up to that frontier, so that the caller may go on from there (a
-    /// relaxation to a fixpoint in a `(min, +1)` semiring, or steps); or `seeds` is empty
-    /// (the backend could not keep that frontier): start again. The CPU backend runs a
-    /// first-in-first-out queue (`O(n / 64 + reached + their arcs)`) and never stops; the
-    /// provided version returns `None` at once.
+    /// Returns the vertices reached (the seeds included), the last level (0 for seeds with no
+    /// way out) and whether the parents were written. `None` where the backend has no such
+    /// form for this graph (`seeds` as it was) or stopped (a GPU: a frontier wider than its
+    /// one block's queues, or, with its continuation over the whole GPU turned off, frontiers
+    /// on average wider than one pass of the block): then `seeds` holds the frontier where it
+    /// stopped, each vertex with its level as value, and `levels` the level of every vertex
+    /// up to that frontier, so that the caller may go on from there (a relaxation to a
+    /// fixpoint in a `(min, +1)` semiring, or steps); or `seeds` is empty (the backend could
+    /// not keep that frontier): start again. The CPU backend never stops and writes the
+    /// parents: one queue in the order of the levels, on one thread for graphs under 32,768
+    /// vertices, else on a team of threads meeting once a level (`O(n + reached + their
+    /// arcs)`; a stop requested through [`cancel`](crate::cancel), checked once a level,
+    /// ends it with [`Error::Interrupted`](crate::Error::Interrupted), `levels` as it was); a
+    /// GPU writes no parents; the provided version returns `None` at once.
     ///
     /// ```
     /// use semigraph_algos::prelude::*;
@@ -258,8 +272,13 @@ pub trait Frontier: Backend {
     /// let mut q = b.queue::<Parents>(5)?;
     /// b.queue_set(&mut q, &[0, 3], &[0, 0], 0)?;
     /// let mut levels = b.dense_filled::<Parents>(5, 1, u32::MAX)?;
-    /// assert_eq!(b.queue_levels(&a, &mut q, &mut levels)?, Some((4, 1)));
+    /// let mut parents = b.dense_filled::<Parents>(5, 1, 0)?;
+    /// let found = b.queue_levels(&a, &mut q, &mut levels, Some(&mut parents))?.unwrap();
+    /// assert_eq!((found.reached, found.depth), (4, 1));
     /// assert_eq!(b.read_dense(&levels)?, vec![0, 1, 1, 0, u32::MAX]);
+    /// if found.parents {
+    ///     assert_eq!(b.read_dense(&parents)?, vec![0, 0, 3, 3, u32::MAX]);
+    /// }
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     fn queue_levels<M: Semiring, L: Semiring<T = u32>>(
@@ -267,8 +286,9 @@ pub trait Frontier: Backend {
         a: &Self::Matrix<M>,
         seeds: &mut Self::Queue<L>,
         levels: &mut Self::Dense<L>,
-    ) -> Result<Option<(usize, u32)>> {
-        let _ = (a, seeds, levels);
+        parents: Option<&mut Self::Dense<Parents>>,
+    ) -> Result<Option<LevelsFound>> {
+        let _ = (a, seeds, levels, parents);
         Ok(None)
     }
     /// `y(i) = value` for every entry `i` of `q` (of any semiring).

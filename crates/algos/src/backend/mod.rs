@@ -52,8 +52,8 @@ pub use operators::{Bound, Combine, Operators};
 pub use products::Products;
 pub use reductions::Reductions;
 pub use types::{
-    Accum, BackendKind, Counters, Defer, Ewise, Mask, MatrixInfo, MatrixMask, NO_PARENT, Parents,
-    QueueInfo, RelaxStep, StepOutputs, UNREACHED, UnaryOp,
+    Accum, BackendKind, Counters, Defer, Ewise, LevelsFound, Mask, MatrixInfo, MatrixMask,
+    NO_PARENT, Parents, QueueInfo, RelaxStep, StepOutputs, UNREACHED, UnaryOp,
 };
 
 use semigraph_semiring::Semiring;

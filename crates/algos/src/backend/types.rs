@@ -240,6 +240,18 @@ pub const NO_PARENT: u32 = u32::MAX;
 /// Level of a vertex that was not reached.
 pub const UNREACHED: u32 = u32::MAX;
 
+/// What [`Frontier::queue_levels`](super::Frontier::queue_levels) found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelsFound {
+    /// The vertices reached, the seeds included.
+    pub reached: usize,
+    /// The last level (0 for seeds with no way out).
+    pub depth: u32,
+    /// Whether the parents asked for were written; else the caller finds them (a
+    /// [`witness`](super::Products::witness) pass over the levels).
+    pub parents: bool,
+}
+
 /// How a result is combined with the existing output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Accum {

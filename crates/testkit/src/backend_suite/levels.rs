@@ -2,7 +2,7 @@
 //! several seeds (repeats and none included), a long path, a grid, layers whose every level
 //! is wide, and stars whose one level is wider still.
 
-use semigraph_algos::{Frontier, Parents, arcs_to_csr};
+use semigraph_algos::{Frontier, LevelsFound, Parents, arcs_to_csr};
 use semigraph_formats::generate::Rng;
 use semigraph_formats::{ConvertOptions, Csr, Format};
 use semigraph_semiring::OrAnd;
@@ -38,10 +38,43 @@ fn host_levels(a: &Csr<OrAnd>, seeds: &[u32]) -> Vec<u32> {
     lv
 }
 
+/// The parent of each vertex under `lv` (the host's levels): the smallest vertex one level up
+/// with an arc to it; a seed its own; `u32::MAX` where not reached.
+fn host_parents(a: &Csr<OrAnd>, seeds: &[u32], lv: &[u32]) -> Vec<u32> {
+    let mut p = vec![u32::MAX; a.nrows()];
+    for k in 0..a.nrows() {
+        if lv[k] == UNTOUCHED {
+            continue;
+        }
+        for &j in &a.col_idx()[a.row_ptr()[k] as usize..a.row_ptr()[k + 1] as usize] {
+            let j = j as usize;
+            if lv[j] == lv[k] + 1 {
+                p[j] = p[j].min(k as u32);
+            }
+        }
+    }
+    for &s in seeds {
+        p[s as usize] = s;
+    }
+    p
+}
+
 /// One graph from `seeds`: the backend's levels, reached count and depth equal the host's,
 /// every position not reached keeps its value; a backend may decline (`None`) only where some
-/// level has more than 1,024 vertices (the fewest a GPU's one block takes).
+/// level has more than 1,024 vertices (the fewest a GPU's one block takes). Asked for the
+/// parents too, and where the backend says it wrote them, they equal the host's.
 fn check_one<B: Frontier>(b: &B, name: &str, a: &Csr<OrAnd>, seeds: &[u32]) -> Result<(), String> {
+    check_levels(b, name, a, seeds, false)?;
+    check_levels(b, &format!("{name}, with parents"), a, seeds, true)
+}
+
+fn check_levels<B: Frontier>(
+    b: &B,
+    name: &str,
+    a: &Csr<OrAnd>,
+    seeds: &[u32],
+    with_parents: bool,
+) -> Result<(), String> {
     let n = a.nrows();
     let want = host_levels(a, seeds);
     let m = b
@@ -53,8 +86,12 @@ fn check_one<B: Frontier>(b: &B, name: &str, a: &Csr<OrAnd>, seeds: &[u32]) -> R
     let mut lv = b
         .dense_filled::<Parents>(n, 1, UNTOUCHED)
         .map_err(|e| e.to_string())?;
+    // Values no parent has, where the backend writes none.
+    let mut parents = b
+        .dense_filled::<Parents>(n, 1, MARK)
+        .map_err(|e| e.to_string())?;
     let got = b
-        .queue_levels(&m, &mut q, &mut lv)
+        .queue_levels(&m, &mut q, &mut lv, with_parents.then_some(&mut parents))
         .map_err(|e| format!("{name}: queue_levels: {e}"))?;
     let reached = want.iter().filter(|&&l| l != UNTOUCHED).count();
     let depth = want
@@ -68,7 +105,12 @@ fn check_one<B: Frontier>(b: &B, name: &str, a: &Csr<OrAnd>, seeds: &[u32]) -> R
         .filter(|&&l| l != UNTOUCHED)
         .for_each(|&l| widths[l as usize] += 1);
     let widest = widths.iter().copied().max().unwrap_or(0);
-    let Some((r, d)) = got else {
+    let Some(LevelsFound {
+        reached: r,
+        depth: d,
+        parents: wrote,
+    }) = got
+    else {
         return check_stopped(b, name, &q, &lv, &want, widest, seeds.is_empty());
     };
     if (r, d) != (reached, depth) {
@@ -77,10 +119,30 @@ fn check_one<B: Frontier>(b: &B, name: &str, a: &Csr<OrAnd>, seeds: &[u32]) -> R
         ));
     }
     let g = b.read_dense(&lv).map_err(|e| e.to_string())?;
-    match (0..n).find(|&v| g[v] != want[v]) {
-        Some(v) => Err(format!(
+    if let Some(v) = (0..n).find(|&v| g[v] != want[v]) {
+        return Err(format!(
             "{name}: vertex {v} at level {:#x}, want {:#x}",
             g[v], want[v]
+        ));
+    }
+    if wrote && !with_parents {
+        return Err(format!("{name}: says it wrote parents nobody asked for"));
+    }
+    let got = b.read_dense(&parents).map_err(|e| e.to_string())?;
+    if !wrote {
+        return match got.iter().position(|&p| p != MARK) {
+            Some(v) => Err(format!(
+                "{name}: wrote parent {} of {v} but says it did not",
+                got[v]
+            )),
+            None => Ok(()),
+        };
+    }
+    let want = host_parents(a, seeds, &want);
+    match (0..n).find(|&v| got[v] != want[v]) {
+        Some(v) => Err(format!(
+            "{name}: vertex {v} has parent {:#x}, want {:#x}",
+            got[v], want[v]
         )),
         None => Ok(()),
     }
@@ -141,6 +203,23 @@ fn check_stopped<B: Frontier>(
     Ok(())
 }
 
+/// A grid of `side x side` vertices, each joined to its neighbours both ways.
+fn grid(side: u32) -> Result<Csr<OrAnd>, String> {
+    let mut arcs = Vec::new();
+    for r in 0..side {
+        for c in 0..side {
+            let v = r * side + c;
+            if c + 1 < side {
+                arcs.extend([(v, v + 1, true), (v + 1, v, true)]);
+            }
+            if r + 1 < side {
+                arcs.extend([(v, v + side, true), (v + side, v, true)]);
+            }
+        }
+    }
+    arcs_to_csr::<OrAnd>((side * side) as usize, &arcs).map_err(|e| e.to_string())
+}
+
 /// [`Frontier::queue_levels`] on every graph of this file, each against a host BFS: the same
 /// levels, counts and untouched positions, or a stop that keeps its contract.
 pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
@@ -178,20 +257,10 @@ pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
     check_one(b, "path of 20,000", &path, &[0])?;
     check_one(b, "path of 20,000 from its middle", &path, &[10_000])?;
     let side = 150u32;
-    let mut grid = Vec::new();
-    for r in 0..side {
-        for c in 0..side {
-            let v = r * side + c;
-            if c + 1 < side {
-                grid.extend([(v, v + 1, true), (v + 1, v, true)]);
-            }
-            if r + 1 < side {
-                grid.extend([(v, v + side, true), (v + side, v, true)]);
-            }
-        }
-    }
-    let grid = arcs_to_csr::<OrAnd>((side * side) as usize, &grid).map_err(|e| e.to_string())?;
-    check_one(b, "grid 150 x 150", &grid, &[0, side * side - 1])?;
+    check_one(b, "grid 150 x 150", &grid(side)?, &[0, side * side - 1])?;
+    // A grid of more vertices than the CPU's one-thread loop takes (32,768): its team.
+    let side = 200u32;
+    check_one(b, "grid 200 x 200", &grid(side)?, &[side / 2])?;
     // 100 layers of 1,500 vertices, vertex i of a layer to i and i + 1 of the next: from the
     // whole first layer, every level 1,500 wide (a GPU's block hands this back).
     let (layers, width) = (100u32, 1500u32);

@@ -5,9 +5,10 @@ use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
 use super::fixpoint::relax_fixpoint;
+use super::levels;
 use super::queue::{CpuQueue, improve_dense_queue, relax_step, split_queue};
 use super::{CpuBackend, CpuDense, CpuMatrix};
-use crate::backend::{Frontier, QueueInfo, RelaxStep};
+use crate::backend::{Frontier, LevelsFound, Parents, QueueInfo, RelaxStep};
 use crate::error::Result;
 
 impl Frontier for CpuBackend {
@@ -70,12 +71,17 @@ impl Frontier for CpuBackend {
         relax_fixpoint(step, q, spare, limit)
     }
 
+    fn queue_levels_fast(&self) -> bool {
+        true
+    }
+
     fn queue_levels<M: Semiring, L: Semiring<T = u32>>(
         &self,
         a: &CpuMatrix<M>,
         seeds: &mut CpuQueue<L>,
         levels: &mut CpuDense<L>,
-    ) -> Result<Option<(usize, u32)>> {
+        parents: Option<&mut CpuDense<Parents>>,
+    ) -> Result<Option<LevelsFound>> {
         let c = a.rows();
         let n = c.nrows();
         assert_eq!(n, c.ncols(), "queue_levels: A must be square");
@@ -85,40 +91,29 @@ impl Frontier for CpuBackend {
             n,
             "queue_levels: levels has the wrong length"
         );
-        // The visited set apart from `levels`, whose other positions are the caller's.
-        let mut seen = vec![0u64; n.div_ceil(64)];
-        let mut queue = Vec::with_capacity(seeds.idx.len());
-        let mut visit = |j: u32, queue: &mut Vec<u32>| {
-            let (w, bit) = (j as usize / 64, 1u64 << (j % 64));
-            let new = seen[w] & bit == 0;
-            seen[w] |= bit;
-            if new {
-                queue.push(j);
-            }
-            new
+        let asked = parents.is_some();
+        if let Some(p) = &parents {
+            assert_eq!(
+                p.data.len(),
+                n,
+                "queue_levels: parents has the wrong length"
+            );
+        }
+        let Some((reached, depth)) = levels::levels(
+            c.row_ptr(),
+            c.col_idx(),
+            &seeds.idx,
+            &mut levels.data,
+            parents.map(|p| &mut p.data[..]),
+            levels::team_size(n),
+        ) else {
+            return Err(crate::error::Error::Interrupted);
         };
-        for &j in &seeds.idx {
-            if visit(j, &mut queue) {
-                levels.data[j as usize] = 0;
-            }
-        }
-        // Level by level: queue[start..end] is the frontier at level `depth`.
-        let (mut start, mut depth) = (0, 0u32);
-        loop {
-            let end = queue.len();
-            for e in start..end {
-                for &j in c.row(queue[e] as usize).0 {
-                    if visit(j, &mut queue) {
-                        levels.data[j as usize] = depth + 1;
-                    }
-                }
-            }
-            if queue.len() == end {
-                break;
-            }
-            (start, depth) = (end, depth + 1);
-        }
-        Ok(Some((queue.len(), depth)))
+        Ok(Some(LevelsFound {
+            reached,
+            depth,
+            parents: asked,
+        }))
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

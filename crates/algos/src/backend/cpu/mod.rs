@@ -14,6 +14,7 @@ use crate::error::{Error, Result, try_vec};
 mod ewise;
 mod fixpoint;
 mod frontier;
+mod levels;
 mod matrix;
 mod operators;
 mod products;

@@ -343,26 +343,49 @@ impl Products for CpuBackend {
             None => targets.binary_search(&j).is_ok(),
         };
         let dd = &d.data;
-        // (j, k) for every term of x (+).(x) A that lands on a target and attains d(j).
-        let found: Vec<(u32, u32)> = x
+        // Pieces of x (one task each) deal the pairs (j, k) of every term that lands on a
+        // target and attains d(j) into lists by range of j; then each range of `p` (one task
+        // each) takes the smallest k of its lists, with no pass on one thread.
+        let n = c.ncols();
+        let threads = rayon::current_num_threads().max(1);
+        let width = n.div_ceil(threads * 8).max(1 << 12);
+        let ranges = n.div_ceil(width).max(1);
+        let piece = x.idx.len().div_ceil(threads * 4).max(1 << 10);
+        let dealt: Vec<Vec<Vec<(u32, u32)>>> = x
             .idx
-            .par_iter()
-            .zip(&x.vals)
-            .flat_map_iter(|(&k, &xv)| {
-                c.entries(k as usize).filter_map(move |(j, av)| {
-                    let t = S::mul_at(av, xv, k as u64);
-                    (!S::is_zero(t) && t.to_bits64() == dd[j as usize].to_bits64() && is_target(j))
-                        .then_some((j, k))
-                })
+            .par_chunks(piece)
+            .zip(x.vals.par_chunks(piece))
+            .map(|(ks, xs)| {
+                let mut lists = vec![Vec::new(); ranges];
+                for (&k, &xv) in ks.iter().zip(xs) {
+                    for (j, av) in c.entries(k as usize) {
+                        let t = S::mul_at(av, xv, k as u64);
+                        if !S::is_zero(t)
+                            && t.to_bits64() == dd[j as usize].to_bits64()
+                            && is_target(j)
+                        {
+                            lists[j as usize / width].push((j, k));
+                        }
+                    }
+                }
+                lists
             })
             .collect();
-        for &j in targets {
-            p.data[j as usize] = crate::backend::NO_PARENT;
-        }
-        for (j, k) in found {
-            let e = &mut p.data[j as usize];
-            *e = (*e).min(k);
-        }
+        p.data
+            .par_chunks_mut(width)
+            .enumerate()
+            .for_each(|(r, pr)| {
+                let lo = r * width;
+                let from = targets.partition_point(|&j| (j as usize) < lo);
+                let to = targets.partition_point(|&j| (j as usize) < lo + pr.len());
+                for &j in &targets[from..to] {
+                    pr[j as usize - lo] = crate::backend::NO_PARENT;
+                }
+                for &(j, k) in dealt.iter().flat_map(|lists| &lists[r]) {
+                    let e = &mut pr[j as usize - lo];
+                    *e = (*e).min(k);
+                }
+            });
         Ok(())
     }
 }

@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cudarc::driver::{CudaSlice, LaunchConfig};
 use semigraph_algos::{
-    Defer, Frontier, Mask, QueueInfo, RelaxStep, Result as AlgoResult, StepOutputs,
+    Defer, Frontier, LevelsFound, Mask, Parents, QueueInfo, RelaxStep, Result as AlgoResult,
+    StepOutputs,
 };
 use semigraph_semiring::Semiring;
 
@@ -320,8 +321,16 @@ impl Frontier for GpuBackend {
         a: &GpuMatrix<M>,
         seeds: &mut GpuQueue<L>,
         levels: &mut GpuDense<L>,
-    ) -> AlgoResult<Option<(usize, u32)>> {
-        Ok(self.levels_block(a, seeds, levels)?)
+        _parents: Option<&mut GpuDense<Parents>>,
+    ) -> AlgoResult<Option<LevelsFound>> {
+        // The parents are the caller's: one witness pass, as after a fixpoint.
+        Ok(self
+            .levels_block(a, seeds, levels)?
+            .map(|(reached, depth)| LevelsFound {
+                reached,
+                depth,
+                parents: false,
+            }))
     }
 
     fn queue_assign<S: Semiring, M: Semiring>(

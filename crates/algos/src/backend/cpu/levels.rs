@@ -1,0 +1,388 @@
+//! The levels (and parents) of a traversal on the CPU backend
+//! ([`Frontier::queue_levels`](crate::backend::Frontier::queue_levels)): one queue of the
+//! vertices in the order they are reached, a level after another, each vertex's level and
+//! parent packed in one word (`level << 32 | parent`), so that the smaller word is the lower
+//! level and then the smaller parent: an arc `k -> j` from level `d` offers `(d + 1) << 32 |
+//! k` and keeps the smaller. On one thread a loop without a branch on an arc's outcome; on a
+//! team of threads, each level's frontier is taken by pieces, a word lowered by an atomic
+//! minimum (after a plain read shows it would change), and the team meets at a spinning
+//! barrier once a level (a road network's thousand levels of a few hundred vertices each
+//! cost a barrier of a microsecond or two, not a fork-join of rayon's tasks).
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::backend::NO_PARENT;
+
+/// Not reached: level and parent `u32::MAX`.
+const UNSEEN: u64 = u64::MAX;
+
+/// Graphs of fewer vertices run on one thread whatever the team's size: their whole
+/// traversal costs less than starting a team.
+const TEAM_MIN_N: usize = 1 << 15;
+
+/// Vertices a thread gathers before it reserves their places in the queue.
+const GATHER: usize = 64;
+
+/// The team's size for a traversal of `n` vertices: `SEMIGRAPH_CPU_LEVELS_THREADS` (read
+/// once; 1 runs the one-thread loop), else rayon's thread count up to 8 (past that a
+/// barrier costs more than the threads save on levels of a few hundred vertices, road
+/// networks'; docs/BENCH-ALGOS.md). One thread below 32,768 vertices.
+pub(super) fn team_size(n: usize) -> usize {
+    static T: OnceLock<Option<usize>> = OnceLock::new();
+    let set = *T.get_or_init(|| {
+        std::env::var("SEMIGRAPH_CPU_LEVELS_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if n < TEAM_MIN_N {
+        return 1;
+    }
+    set.unwrap_or_else(|| rayon::current_num_threads().min(8))
+        .max(1)
+}
+
+fn pack(level: u32, parent: u32) -> u64 {
+    (u64::from(level) << 32) | u64::from(parent)
+}
+
+/// The levels from `seeds` along the rows `row_ptr`/`col_idx` (square) into `levels`, whose
+/// every position but the seeds' holds `u32::MAX` (and keeps it where not reached), and, where
+/// given, every parent into `parents` (the smallest vertex one level up with an arc to it; a
+/// seed its own; [`NO_PARENT`] where not reached); on `threads` threads. Returns the
+/// vertices reached and the last level; `None`, with `levels` and `parents` as they were, if
+/// a stop was requested ([`cancel`](crate::cancel), checked once a level).
+pub(super) fn levels(
+    row_ptr: &[u32],
+    col_idx: &[u32],
+    seeds: &[u32],
+    levels: &mut [u32],
+    parents: Option<&mut [u32]>,
+    threads: usize,
+) -> Option<(usize, u32)> {
+    let n = levels.len();
+    let mut word: Vec<u64> = vec![UNSEEN; n];
+    // Each seed once (a seed's position in `levels` may hold anything), at level 0.
+    let mut queue = Vec::with_capacity(n + 1);
+    for &s in seeds {
+        if word[s as usize] == UNSEEN {
+            word[s as usize] = pack(0, s);
+            queue.push(s);
+        }
+    }
+    if threads <= 1 {
+        let found = one_thread(row_ptr, col_idx, queue, &mut word)?;
+        unpack(word.into_par_iter(), levels, parents);
+        return Some(found);
+    }
+    let word: Vec<AtomicU64> = word.into_par_iter().map(AtomicU64::new).collect();
+    let found = team(row_ptr, col_idx, &queue, &word, threads)?;
+    unpack(
+        word.par_iter().map(|w| w.load(Ordering::Relaxed)),
+        levels,
+        parents,
+    );
+    Some(found)
+}
+
+/// Each word's level into `levels` (where reached: the others hold `u32::MAX` already) and its
+/// parent into `parents`.
+fn unpack(
+    words: impl IndexedParallelIterator<Item = u64>,
+    levels: &mut [u32],
+    parents: Option<&mut [u32]>,
+) {
+    match parents {
+        Some(p) => words
+            .zip(levels.par_iter_mut())
+            .zip(p.par_iter_mut())
+            .with_min_len(1 << 12)
+            .for_each(|((w, l), p)| {
+                if w != UNSEEN {
+                    *l = (w >> 32) as u32;
+                    *p = w as u32;
+                } else {
+                    *p = NO_PARENT;
+                }
+            }),
+        None => words
+            .zip(levels.par_iter_mut())
+            .with_min_len(1 << 12)
+            .for_each(|(w, l)| {
+                if w != UNSEEN {
+                    *l = (w >> 32) as u32;
+                }
+            }),
+    }
+}
+
+/// The loop on one thread: `queue[start..end]` is the frontier at level `depth`. Each arc
+/// writes its target's word back (lowered or not) and its id past the queue's end, which
+/// advances only for a vertex not reached before: no branch on the outcome, which is a coin
+/// toss on a road network's frontier.
+fn one_thread(
+    row_ptr: &[u32],
+    col_idx: &[u32],
+    mut queue: Vec<u32>,
+    word: &mut [u64],
+) -> Option<(usize, u32)> {
+    let mut tail = queue.len();
+    // One slot past the last vertex for the write of an arc that reaches nothing new.
+    queue.resize(word.len() + 1, 0);
+    let (mut start, mut depth) = (0, 0u32);
+    loop {
+        let end = tail;
+        for e in start..end {
+            let k = queue[e];
+            let offer = pack(depth + 1, k);
+            let row = row_ptr[k as usize] as usize..row_ptr[k as usize + 1] as usize;
+            for &j in &col_idx[row] {
+                let w = &mut word[j as usize];
+                let old = *w;
+                *w = old.min(offer);
+                queue[tail] = j;
+                tail += usize::from(old == UNSEEN);
+            }
+        }
+        if tail == end {
+            return Some((end, depth));
+        }
+        if crate::cancel::requested() {
+            return None;
+        }
+        (start, depth) = (end, depth + 1);
+    }
+}
+
+/// A value alone on its cache line (what the team's threads write often).
+#[repr(align(128))]
+#[derive(Default)]
+struct Line<T>(T);
+
+/// What the team shares. The barrier's leader sets the next level's bounds.
+struct Team<'a> {
+    row_ptr: &'a [u32],
+    col_idx: &'a [u32],
+    word: &'a [AtomicU64],
+    /// Every vertex reached, in the order of its level.
+    queue: Vec<AtomicU32>,
+    /// The queue's length (places reserved).
+    tail: Line<AtomicUsize>,
+    /// The next piece of the frontier to take.
+    cursor: Line<AtomicUsize>,
+    /// The frontier `queue[start..end]`, its level, whether the traversal ended, and whether
+    /// it ended for a stop requested.
+    start: AtomicUsize,
+    end: AtomicUsize,
+    depth: AtomicU32,
+    done: AtomicBool,
+    stopped: AtomicBool,
+    threads: usize,
+    arrived: Line<AtomicUsize>,
+    generation: Line<AtomicUsize>,
+}
+
+fn team(
+    row_ptr: &[u32],
+    col_idx: &[u32],
+    seeds: &[u32],
+    word: &[AtomicU64],
+    threads: usize,
+) -> Option<(usize, u32)> {
+    let queue: Vec<AtomicU32> = (0..word.len())
+        .into_par_iter()
+        .map(|_| AtomicU32::new(0))
+        .collect();
+    for (slot, &s) in queue.iter().zip(seeds) {
+        slot.store(s, Ordering::Relaxed);
+    }
+    let t = Team {
+        row_ptr,
+        col_idx,
+        word,
+        queue,
+        tail: Line(AtomicUsize::new(seeds.len())),
+        cursor: Line(AtomicUsize::new(0)),
+        start: AtomicUsize::new(0),
+        end: AtomicUsize::new(seeds.len()),
+        depth: AtomicU32::new(0),
+        done: AtomicBool::new(seeds.is_empty()),
+        stopped: AtomicBool::new(false),
+        threads,
+        arrived: Line::default(),
+        generation: Line::default(),
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|| t.work());
+        }
+        t.work();
+    });
+    (!t.stopped.load(Ordering::Relaxed)).then(|| {
+        (
+            t.tail.0.load(Ordering::Relaxed),
+            t.depth.load(Ordering::Relaxed),
+        )
+    })
+}
+
+impl Team<'_> {
+    /// One thread's part: the levels until one finds nothing.
+    fn work(&self) {
+        let mut found = Vec::with_capacity(GATHER);
+        while !self.done.load(Ordering::Relaxed) {
+            let (end, depth) = (
+                self.end.load(Ordering::Relaxed),
+                self.depth.load(Ordering::Relaxed),
+            );
+            let len = end - self.start.load(Ordering::Relaxed);
+            let piece = (len / (self.threads * 8)).clamp(32, 4096);
+            loop {
+                let from = self.cursor.0.fetch_add(piece, Ordering::Relaxed);
+                if from >= end {
+                    break;
+                }
+                for e in from..end.min(from + piece) {
+                    let k = self.queue[e].load(Ordering::Relaxed);
+                    let offer = pack(depth + 1, k);
+                    let row =
+                        self.row_ptr[k as usize] as usize..self.row_ptr[k as usize + 1] as usize;
+                    for &j in &self.col_idx[row] {
+                        let w = &self.word[j as usize];
+                        // The plain read skips what cannot change (most arcs) without an
+                        // atomic write; the minimum says who reached the vertex first.
+                        if w.load(Ordering::Relaxed) > offer
+                            && w.fetch_min(offer, Ordering::Relaxed) == UNSEEN
+                        {
+                            found.push(j);
+                            if found.len() == GATHER {
+                                self.publish(&mut found);
+                            }
+                        }
+                    }
+                }
+            }
+            self.publish(&mut found);
+            self.barrier(|| {
+                let tail = self.tail.0.load(Ordering::Relaxed);
+                if tail == end {
+                    self.done.store(true, Ordering::Relaxed);
+                } else if crate::cancel::requested() {
+                    self.stopped.store(true, Ordering::Relaxed);
+                    self.done.store(true, Ordering::Relaxed);
+                } else {
+                    self.start.store(end, Ordering::Relaxed);
+                    self.end.store(tail, Ordering::Relaxed);
+                    self.cursor.0.store(end, Ordering::Relaxed);
+                    self.depth.store(depth + 1, Ordering::Relaxed);
+                }
+            });
+        }
+    }
+
+    /// Places `found` at the queue's end.
+    fn publish(&self, found: &mut Vec<u32>) {
+        if found.is_empty() {
+            return;
+        }
+        let at = self.tail.0.fetch_add(found.len(), Ordering::Relaxed);
+        for (slot, &j) in self.queue[at..at + found.len()].iter().zip(found.iter()) {
+            slot.store(j, Ordering::Relaxed);
+        }
+        found.clear();
+    }
+
+    /// Waits for every thread; the last to arrive runs `lead` before the others go on. Every
+    /// write before a thread's arrival is seen by every thread after the barrier (arrivals
+    /// release, the leader acquires them all and releases the new generation).
+    fn barrier(&self, lead: impl FnOnce()) {
+        let g = self.generation.0.load(Ordering::Acquire);
+        if self.arrived.0.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.0.store(0, Ordering::Relaxed);
+            lead();
+            self.generation.0.store(g + 1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.0.load(Ordering::Acquire) == g {
+            if spins < 1 << 14 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                // More threads than cores (tests in parallel): let the others run.
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A square grid's rows, each vertex joined to its neighbours both ways.
+    fn grid(side: u32) -> (Vec<u32>, Vec<u32>) {
+        let (mut rp, mut ci) = (vec![0u32], Vec::new());
+        for r in 0..side {
+            for c in 0..side {
+                let v = r * side + c;
+                let mut row = Vec::new();
+                if r > 0 {
+                    row.push(v - side);
+                }
+                if c > 0 {
+                    row.push(v - 1);
+                }
+                if c + 1 < side {
+                    row.push(v + 1);
+                }
+                if r + 1 < side {
+                    row.push(v + side);
+                }
+                ci.extend(row);
+                rp.push(ci.len() as u32);
+            }
+        }
+        (rp, ci)
+    }
+
+    /// Every team size (more threads than cores included) gives the one thread's levels and
+    /// parents, from one seed and from several with a repeat.
+    #[test]
+    fn teams_equal_one_thread() {
+        let side = 120u32;
+        let (rp, ci) = grid(side);
+        let n = (side * side) as usize;
+        for seeds in [vec![0u32], vec![n as u32 - 1, 77, 77, 5000]] {
+            let run = |threads| {
+                let mut lv = vec![u32::MAX; n];
+                let mut p = vec![0u32; n];
+                let found = levels(&rp, &ci, &seeds, &mut lv, Some(&mut p), threads).unwrap();
+                (found, lv, p)
+            };
+            let one = run(1);
+            assert_eq!(one.0.0, n, "a grid is connected");
+            for threads in [2, 3, 7, 16] {
+                assert!(run(threads) == one, "{threads} threads, seeds {seeds:?}");
+            }
+        }
+    }
+
+    /// A vertex no seed reaches keeps `u32::MAX` and gets no parent; no seeds reach nothing.
+    #[test]
+    fn unreached_and_no_seeds() {
+        // 0 -> 1, 2 alone.
+        let (rp, ci) = (vec![0u32, 1, 1, 1], vec![1u32]);
+        for threads in [1, 2] {
+            let (mut lv, mut p) = (vec![u32::MAX; 3], vec![7u32; 3]);
+            let found = levels(&rp, &ci, &[0], &mut lv, Some(&mut p), threads).unwrap();
+            assert_eq!(found, (2, 1));
+            assert_eq!((lv, p), (vec![0, 1, u32::MAX], vec![0, 0, NO_PARENT]));
+            let mut lv = vec![u32::MAX; 3];
+            assert_eq!(levels(&rp, &ci, &[], &mut lv, None, threads), Some((0, 0)));
+            assert_eq!(lv, vec![u32::MAX; 3]);
+        }
+    }
+}
