@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use semigraph_algos::{
     ApspMethod, ApspOptions, Bfs, BfsOptions, BfsSemiring, Counters, CpuBackend, DeltaGraph,
-    Distance, DistanceType, Frontier, Graph, GraphOptions, ShortestPaths, apsp, bellman_ford, bfs,
-    bfs_resident, delta_stepping, reachability,
+    Direction, Distance, DistanceType, Frontier, Graph, GraphOptions, ShortestPaths, apsp,
+    bellman_ford, bfs, bfs_resident, delta_stepping, reachability,
 };
 use semigraph_formats::edgelist::{WeightSpec, Weights};
 use semigraph_formats::{Csr, EdgeList};
