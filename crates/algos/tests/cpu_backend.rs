@@ -1,7 +1,7 @@
 //! The shared backend suite on the CPU backend: every format x built-in semiring x operation,
 //! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); then the
-//! tests that relax again with every relaxation step on the parallel path, and with every
-//! traversal step in its branching form.
+//! tests that relax again with every relaxation step on the parallel path, with every
+//! traversal step in each form, and with a team of threads for every traversal's levels.
 
 use std::process::ExitCode;
 
@@ -24,6 +24,11 @@ fn main() -> ExitCode {
     });
     semigraph_testkit::backend_suite::register_relaxation(&mut h, "branchless::", None, || {
         Ok::<_, String>(CpuBackend::new().with_traversal_step(TraversalStep::Branchless))
+    });
+    // Again with a team of three threads for every traversal's levels in one call (by
+    // default graphs under 32,768 vertices take one thread), under `team::`.
+    semigraph_testkit::backend_suite::register_relaxation(&mut h, "team::", None, || {
+        Ok::<_, String>(CpuBackend::new().with_levels_threads(3))
     });
     h.run()
 }

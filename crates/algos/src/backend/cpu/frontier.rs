@@ -105,7 +105,7 @@ impl Frontier for CpuBackend {
             &seeds.idx,
             &mut levels.data,
             parents.map(|p| &mut p.data[..]),
-            levels::team_size(n),
+            levels::team_size(n, self.levels_threads),
         ) else {
             return Err(crate::error::Error::Interrupted);
         };

@@ -4,13 +4,14 @@
 //! parent packed in one word (`level << 32 | parent`), so that the smaller word is the lower
 //! level and then the smaller parent: an arc `k -> j` from level `d` offers `(d + 1) << 32 |
 //! k` and keeps the smaller. On one thread a loop without a branch on an arc's outcome; on a
-//! team of threads, each level's frontier is taken by pieces, a word lowered by an atomic
-//! minimum (after a plain read shows it would change), and the team meets at a spinning
-//! barrier once a level (a road network's thousand levels of a few hundred vertices each
-//! cost a barrier of a microsecond or two, not a fork-join of rayon's tasks).
+//! team of threads, each thread takes an equal slice of a level's frontier, lowers words by
+//! an atomic minimum (after a plain read shows it would change), and the team meets once a
+//! level in one atomic addition per thread (a road network's thousand levels of a few
+//! hundred vertices each cost a barrier of a microsecond or two, not a fork-join of rayon's
+//! tasks). Graphs of short rows (the only ones BFS sends here) keep equal slices even.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -23,24 +24,25 @@ const UNSEEN: u64 = u64::MAX;
 /// traversal costs less than starting a team.
 const TEAM_MIN_N: usize = 1 << 15;
 
-/// Vertices a thread gathers before it reserves their places in the queue.
-const GATHER: usize = 64;
-
-/// The team's size for a traversal of `n` vertices: `SEMIGRAPH_CPU_LEVELS_THREADS` (read
-/// once; 1 runs the one-thread loop), else rayon's thread count up to 8 (past that a
-/// barrier costs more than the threads save on levels of a few hundred vertices, road
-/// networks'; docs/BENCH-ALGOS.md). One thread below 32,768 vertices.
-pub(super) fn team_size(n: usize) -> usize {
+/// The team's size for a traversal of `n` vertices: `set` where the backend was given one
+/// ([`CpuBackend::with_levels_threads`](super::CpuBackend::with_levels_threads)), else
+/// `SEMIGRAPH_CPU_LEVELS_THREADS` (read once), else rayon's thread count up to 8 (past that
+/// a barrier costs more than the threads save on levels of a few hundred vertices, road
+/// networks'; docs/BENCH-ALGOS.md); without `set`, one thread below 32,768 vertices.
+pub(super) fn team_size(n: usize, set: Option<usize>) -> usize {
     static T: OnceLock<Option<usize>> = OnceLock::new();
-    let set = *T.get_or_init(|| {
+    if let Some(t) = set {
+        return t.max(1);
+    }
+    if n < TEAM_MIN_N {
+        return 1;
+    }
+    let env = *T.get_or_init(|| {
         std::env::var("SEMIGRAPH_CPU_LEVELS_THREADS")
             .ok()
             .and_then(|v| v.parse().ok())
     });
-    if n < TEAM_MIN_N {
-        return 1;
-    }
-    set.unwrap_or_else(|| rayon::current_num_threads().min(8))
+    env.unwrap_or_else(|| rayon::current_num_threads().min(8))
         .max(1)
 }
 
@@ -158,30 +160,45 @@ fn one_thread(
 
 /// A value alone on its cache line (what the team's threads write often).
 #[repr(align(128))]
-#[derive(Default)]
 struct Line<T>(T);
 
-/// What the team shares. The barrier's leader sets the next level's bounds.
+/// Spins until `ready` gives a value; after many spins lets the other threads run (more
+/// threads than cores: tests in parallel).
+fn wait<T>(mut ready: impl FnMut() -> Option<T>) -> T {
+    let mut spins = 0u32;
+    loop {
+        if let Some(v) = ready() {
+            return v;
+        }
+        if spins < 1 << 14 {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// What the team shares. Each level, thread `t` expands the `t`-th of `threads` equal slices
+/// of the frontier, then in one atomic addition to its level's word (levels alternate between
+/// two) says it arrived and reserves the places of the vertices it found, writes them there,
+/// and waits until every thread has arrived: then every thread knows the next frontier's
+/// bounds from the same word, with no leader, no shared cursor and one barrier a level. A
+/// place is written once in a traversal, with the vertex plus one, so a reader of an entry
+/// still being written waits for it to be non-zero.
 struct Team<'a> {
     row_ptr: &'a [u32],
     col_idx: &'a [u32],
     word: &'a [AtomicU64],
-    /// Every vertex reached, in the order of its level.
+    /// Every vertex reached plus one, in the order of its level; 0 not written yet.
     queue: Vec<AtomicU32>,
-    /// The queue's length (places reserved).
-    tail: Line<AtomicUsize>,
-    /// The next piece of the frontier to take.
-    cursor: Line<AtomicUsize>,
-    /// The frontier `queue[start..end]`, its level, whether the traversal ended, and whether
-    /// it ended for a stop requested.
-    start: AtomicUsize,
-    end: AtomicUsize,
-    depth: AtomicU32,
-    done: AtomicBool,
-    stopped: AtomicBool,
+    /// Per level parity: the arrivals (high half) and the vertices found (low half), both
+    /// counted since the start (the low half at most `n`, below `2^32`).
+    sync: [Line<AtomicU64>; 2],
+    /// The first level at whose end a stop was requested (`u32::MAX`: none). Set before an
+    /// arrival, so every thread reads the same answer once all have arrived.
+    stop_at: Line<AtomicU32>,
     threads: usize,
-    arrived: Line<AtomicUsize>,
-    generation: Line<AtomicUsize>,
 }
 
 fn team(
@@ -191,129 +208,96 @@ fn team(
     word: &[AtomicU64],
     threads: usize,
 ) -> Option<(usize, u32)> {
+    if seeds.is_empty() {
+        return Some((0, 0));
+    }
     let queue: Vec<AtomicU32> = (0..word.len())
         .into_par_iter()
         .map(|_| AtomicU32::new(0))
         .collect();
     for (slot, &s) in queue.iter().zip(seeds) {
-        slot.store(s, Ordering::Relaxed);
+        slot.store(s + 1, Ordering::Relaxed);
     }
     let t = Team {
         row_ptr,
         col_idx,
         word,
         queue,
-        tail: Line(AtomicUsize::new(seeds.len())),
-        cursor: Line(AtomicUsize::new(0)),
-        start: AtomicUsize::new(0),
-        end: AtomicUsize::new(seeds.len()),
-        depth: AtomicU32::new(0),
-        done: AtomicBool::new(seeds.is_empty()),
-        stopped: AtomicBool::new(false),
+        sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+        stop_at: Line(AtomicU32::new(u32::MAX)),
         threads,
-        arrived: Line::default(),
-        generation: Line::default(),
     };
+    let t = &t;
+    let seeds = seeds.len();
     std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(|| t.work());
-        }
-        t.work();
-    });
-    (!t.stopped.load(Ordering::Relaxed)).then(|| {
-        (
-            t.tail.0.load(Ordering::Relaxed),
-            t.depth.load(Ordering::Relaxed),
-        )
+        let others: Vec<_> = (1..threads)
+            .map(|i| s.spawn(move || t.work(i, seeds)))
+            .collect();
+        let mine = t.work(0, seeds);
+        // Every thread ends at the same level with the same answer.
+        others.into_iter().for_each(|h| {
+            let _ = h.join();
+        });
+        mine
     })
 }
 
 impl Team<'_> {
-    /// One thread's part: the levels until one finds nothing.
-    fn work(&self) {
-        let mut found = Vec::with_capacity(GATHER);
-        while !self.done.load(Ordering::Relaxed) {
-            let (end, depth) = (
-                self.end.load(Ordering::Relaxed),
-                self.depth.load(Ordering::Relaxed),
-            );
-            let len = end - self.start.load(Ordering::Relaxed);
-            let piece = (len / (self.threads * 8)).clamp(32, 4096);
-            loop {
-                let from = self.cursor.0.fetch_add(piece, Ordering::Relaxed);
-                if from >= end {
-                    break;
-                }
-                for e in from..end.min(from + piece) {
-                    let k = self.queue[e].load(Ordering::Relaxed);
-                    let offer = pack(depth + 1, k);
-                    let row =
-                        self.row_ptr[k as usize] as usize..self.row_ptr[k as usize + 1] as usize;
-                    for &j in &self.col_idx[row] {
-                        let w = &self.word[j as usize];
-                        // The plain read skips what cannot change (most arcs) without an
-                        // atomic write; the minimum says who reached the vertex first.
-                        if w.load(Ordering::Relaxed) > offer
-                            && w.fetch_min(offer, Ordering::Relaxed) == UNSEEN
-                        {
-                            found.push(j);
-                            if found.len() == GATHER {
-                                self.publish(&mut found);
-                            }
-                        }
+    /// Thread `me`'s part, from the first `seeds` entries of the queue: the levels until one
+    /// finds nothing (the vertices reached and the last level), or `None` at a stop.
+    fn work(&self, me: usize, seeds: usize) -> Option<(usize, u32)> {
+        let mut found = Vec::new();
+        let (mut start, mut end, mut depth) = (0usize, seeds, 0u32);
+        // Each parity word's low half as the last level of that parity left it.
+        let mut before = [0u64; 2];
+        loop {
+            let len = end - start;
+            let mine = start + len * me / self.threads..start + len * (me + 1) / self.threads;
+            for e in mine {
+                let k = wait(|| match self.queue[e].load(Ordering::Acquire) {
+                    0 => None,
+                    k => Some(k - 1),
+                });
+                let offer = pack(depth + 1, k);
+                let row = self.row_ptr[k as usize] as usize..self.row_ptr[k as usize + 1] as usize;
+                for &j in &self.col_idx[row] {
+                    let w = &self.word[j as usize];
+                    // The plain read skips what cannot change (most arcs) without an atomic
+                    // write; the minimum says who reached the vertex first.
+                    if w.load(Ordering::Relaxed) > offer
+                        && w.fetch_min(offer, Ordering::Relaxed) == UNSEEN
+                    {
+                        found.push(j);
                     }
                 }
             }
-            self.publish(&mut found);
-            self.barrier(|| {
-                let tail = self.tail.0.load(Ordering::Relaxed);
-                if tail == end {
-                    self.done.store(true, Ordering::Relaxed);
-                } else if crate::cancel::requested() {
-                    self.stopped.store(true, Ordering::Relaxed);
-                    self.done.store(true, Ordering::Relaxed);
-                } else {
-                    self.start.store(end, Ordering::Relaxed);
-                    self.end.store(tail, Ordering::Relaxed);
-                    self.cursor.0.store(end, Ordering::Relaxed);
-                    self.depth.store(depth + 1, Ordering::Relaxed);
-                }
-            });
-        }
-    }
-
-    /// Places `found` at the queue's end.
-    fn publish(&self, found: &mut Vec<u32>) {
-        if found.is_empty() {
-            return;
-        }
-        let at = self.tail.0.fetch_add(found.len(), Ordering::Relaxed);
-        for (slot, &j) in self.queue[at..at + found.len()].iter().zip(found.iter()) {
-            slot.store(j, Ordering::Relaxed);
-        }
-        found.clear();
-    }
-
-    /// Waits for every thread; the last to arrive runs `lead` before the others go on. Every
-    /// write before a thread's arrival is seen by every thread after the barrier (arrivals
-    /// release, the leader acquires them all and releases the new generation).
-    fn barrier(&self, lead: impl FnOnce()) {
-        let g = self.generation.0.load(Ordering::Acquire);
-        if self.arrived.0.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.arrived.0.store(0, Ordering::Relaxed);
-            lead();
-            self.generation.0.store(g + 1, Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.0.load(Ordering::Acquire) == g {
-            if spins < 1 << 14 {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                // More threads than cores (tests in parallel): let the others run.
-                std::thread::yield_now();
+            if crate::cancel::requested() {
+                self.stop_at.0.fetch_min(depth, Ordering::Relaxed);
             }
+            let p = (depth % 2) as usize;
+            let sync = &self.sync[p].0;
+            let prev = sync.fetch_add((1 << 32) | found.len() as u64, Ordering::AcqRel);
+            let at = end + (prev as u32 as u64 - before[p]) as usize;
+            for (slot, &j) in self.queue[at..at + found.len()].iter().zip(&found) {
+                slot.store(j + 1, Ordering::Release);
+            }
+            found.clear();
+            // Every arrival of this level; none of the next level of this parity can come
+            // before this thread's arrival at the level between.
+            let target = (depth / 2 + 1).wrapping_mul(self.threads as u32);
+            let now = wait(|| {
+                let v = sync.load(Ordering::Acquire);
+                ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(v)
+            });
+            let next = (now as u32 as u64 - before[p]) as usize;
+            before[p] = now as u32 as u64;
+            if self.stop_at.0.load(Ordering::Relaxed) <= depth {
+                return None;
+            }
+            if next == 0 {
+                return Some((end, depth));
+            }
+            (start, end, depth) = (end, end + next, depth + 1);
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct CpuBackend {
     par_entries: usize,
     /// How the sequential steps of a traversal run (see [`CpuBackend::with_traversal_step`]).
     step_form: TraversalStep,
+    /// The threads of a traversal's levels in one call (see
+    /// [`CpuBackend::with_levels_threads`]); `None`: the default.
+    levels_threads: Option<usize>,
 }
 
 /// How the sequential steps of a traversal (BFS levels: each vertex reached once) run on the
@@ -70,6 +73,7 @@ impl CpuBackend {
         CpuBackend {
             par_entries: queue::PAR_ENTRIES,
             step_form: queue::default_step_form(),
+            levels_threads: None,
         }
     }
 
@@ -81,6 +85,18 @@ impl CpuBackend {
         CpuBackend {
             par_entries: entries,
             ..CpuBackend::new()
+        }
+    }
+
+    /// This backend with `threads` threads for a traversal's levels in one call
+    /// ([`Frontier::queue_levels`](crate::Frontier::queue_levels): BFS on graphs of short
+    /// rows), on graphs of any size (1: one thread's loop). By default a team of rayon's
+    /// thread count up to 8 (`SEMIGRAPH_CPU_LEVELS_THREADS`, read once, sets another) from
+    /// 32,768 vertices, one thread below.
+    pub fn with_levels_threads(self, threads: usize) -> CpuBackend {
+        CpuBackend {
+            levels_threads: Some(threads.max(1)),
+            ..self
         }
     }
 

@@ -18,7 +18,6 @@ pub(crate) fn bfs_bench(c: &Common, b: &AlgoBench) -> Res<()> {
         };
         let push = BfsOptions {
             direction: Direction::Push,
-            ..Default::default()
         };
         Ok(bfs(&Graph::new(&CpuBackend::new(), &a, opts)?, s, &push)?)
     })?;
