@@ -65,58 +65,65 @@ pub(super) fn levels(
     threads: usize,
 ) -> Option<(usize, u32)> {
     let n = levels.len();
-    let mut word: Vec<u64> = vec![UNSEEN; n];
-    // Each seed once (a seed's position in `levels` may hold anything), at level 0.
-    let mut queue = Vec::with_capacity(n + 1);
-    for &s in seeds {
-        if word[s as usize] == UNSEEN {
-            word[s as usize] = pack(0, s);
-            queue.push(s);
-        }
-    }
     if threads <= 1 {
+        let mut word: Vec<u64> = vec![UNSEEN; n];
+        // Each seed once (a seed's position in `levels` may hold anything), at level 0.
+        let mut queue = Vec::with_capacity(n + 1);
+        for &s in seeds {
+            if word[s as usize] == UNSEEN {
+                word[s as usize] = pack(0, s);
+                queue.push(s);
+            }
+        }
         let found = one_thread(row_ptr, col_idx, queue, &mut word)?;
-        unpack(word.into_par_iter(), levels, parents);
+        unpack(&|i| word[i], levels, parents);
         return Some(found);
     }
-    let word: Vec<AtomicU64> = word.into_par_iter().map(AtomicU64::new).collect();
-    let found = team(row_ptr, col_idx, &queue, &word, threads)?;
-    unpack(
-        word.par_iter().map(|w| w.load(Ordering::Relaxed)),
-        levels,
-        parents,
-    );
+    let word: Vec<AtomicU64> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU64::new(UNSEEN))
+        .collect();
+    let mut once = Vec::with_capacity(seeds.len());
+    for &s in seeds {
+        let w = &word[s as usize];
+        if w.load(Ordering::Relaxed) == UNSEEN {
+            w.store(pack(0, s), Ordering::Relaxed);
+            once.push(s);
+        }
+    }
+    let found = team(row_ptr, col_idx, &once, &word, threads)?;
+    unpack(&|i| word[i].load(Ordering::Relaxed), levels, parents);
     Some(found)
 }
 
 /// Each word's level into `levels` (where reached: the others hold `u32::MAX` already) and its
-/// parent into `parents`.
-fn unpack(
-    words: impl IndexedParallelIterator<Item = u64>,
-    levels: &mut [u32],
-    parents: Option<&mut [u32]>,
-) {
+/// parent into `parents`; by pieces on every thread from 32,768 vertices.
+fn unpack(word: &(impl Fn(usize) -> u64 + Sync), levels: &mut [u32], parents: Option<&mut [u32]>) {
+    const PIECE: usize = 1 << 14;
+    let piece = |at: usize, l: &mut [u32], p: Option<&mut [u32]>| {
+        for (i, l) in l.iter_mut().enumerate() {
+            let w = word(at + i);
+            if w != UNSEEN {
+                *l = (w >> 32) as u32;
+            }
+        }
+        for (i, p) in p.into_iter().flatten().enumerate() {
+            let w = word(at + i);
+            *p = if w != UNSEEN { w as u32 } else { NO_PARENT };
+        }
+    };
+    let wide = levels.len() >= TEAM_MIN_N;
     match parents {
-        Some(p) => words
-            .zip(levels.par_iter_mut())
-            .zip(p.par_iter_mut())
-            .with_min_len(1 << 12)
-            .for_each(|((w, l), p)| {
-                if w != UNSEEN {
-                    *l = (w >> 32) as u32;
-                    *p = w as u32;
-                } else {
-                    *p = NO_PARENT;
-                }
-            }),
-        None => words
-            .zip(levels.par_iter_mut())
-            .with_min_len(1 << 12)
-            .for_each(|(w, l)| {
-                if w != UNSEEN {
-                    *l = (w >> 32) as u32;
-                }
-            }),
+        Some(p) if wide => levels
+            .par_chunks_mut(PIECE)
+            .zip(p.par_chunks_mut(PIECE))
+            .enumerate()
+            .for_each(|(c, (l, p))| piece(c * PIECE, l, Some(p))),
+        None if wide => levels
+            .par_chunks_mut(PIECE)
+            .enumerate()
+            .for_each(|(c, l)| piece(c * PIECE, l, None)),
+        p => piece(0, levels, p),
     }
 }
 
@@ -162,15 +169,15 @@ fn one_thread(
 #[repr(align(128))]
 struct Line<T>(T);
 
-/// Spins until `ready` gives a value; after many spins lets the other threads run (more
-/// threads than cores: tests in parallel).
+/// Spins until `ready` gives a value; after 1,024 spins (tens of microseconds) lets the other
+/// threads run at each try (more threads than cores: tests in parallel, or a busy machine).
 fn wait<T>(mut ready: impl FnMut() -> Option<T>) -> T {
     let mut spins = 0u32;
     loop {
         if let Some(v) = ready() {
             return v;
         }
-        if spins < 1 << 14 {
+        if spins < 1 << 10 {
             spins += 1;
             std::hint::spin_loop();
         } else {
