@@ -306,14 +306,18 @@ fn bfs_fixpoint<B: Frontier>(
 /// synchronises a few dozen times, not once per level.
 ///
 /// On a backend that relaxes to a fixpoint without a host round trip per level
-/// ([`Frontier::queue_fixpoint_fast`]: a GPU), a graph of short rows (largest out-degree at
-/// most 64, average at most 5: road networks, grids) in [`Direction::Auto`] first takes the
-/// hop counts in one call: the levels of a traversal ([`Frontier::queue_levels`]: on a GPU,
-/// one block whose shared memory holds the visited set and the frontier, one barrier a level)
-/// or, where the backend declines, a fixpoint in any order ([`Frontier::queue_relax_fixpoint`]
-/// in a `(min, +1)` semiring over the same matrix); then every parent in one witness pass: the
-/// same levels and parents, with no host round trip per level. If the backend stops both (a
-/// frontier too wide), the level steps run from the start.
+/// ([`Frontier::queue_fixpoint_fast`]: a GPU) or that traverses faster in one call than by
+/// steps ([`Frontier::queue_levels_fast`]: the CPU), a graph of short rows (largest
+/// out-degree at most 64, average at most 5: road networks, grids) in [`Direction::Auto`]
+/// first takes the hop counts in one call: the levels of a traversal
+/// ([`Frontier::queue_levels`]: on a GPU, one block whose shared memory holds the visited set
+/// and the frontier, handed to every multiprocessor when the levels widen; on the CPU one
+/// thread, or a team of threads meeting once a level, which also writes the parents) or,
+/// where the backend declines, a fixpoint in any order ([`Frontier::queue_relax_fixpoint`] in
+/// a `(min, +1)` semiring over the same matrix); then, where the backend wrote none, every
+/// parent in one witness pass: the same levels and parents, with no host round trip (or
+/// fork-join) per level. If the backend stops both (a frontier too wide), the level steps run
+/// from the start.
 ///
 /// # Arguments
 /// - `g`: the graph, a pattern in [`BfsSemiring`] (`Csr::pattern`).

@@ -26,9 +26,10 @@ const TEAM_MIN_N: usize = 1 << 15;
 
 /// The team's size for a traversal of `n` vertices: `set` where the backend was given one
 /// ([`CpuBackend::with_levels_threads`](super::CpuBackend::with_levels_threads)), else
-/// `SEMIGRAPH_CPU_LEVELS_THREADS` (read once), else rayon's thread count up to 8 (past that
-/// a barrier costs more than the threads save on levels of a few hundred vertices, road
-/// networks'; docs/BENCH-ALGOS.md); without `set`, one thread below 32,768 vertices.
+/// `SEMIGRAPH_CPU_LEVELS_THREADS` (read once), else rayon's thread count up to 16 (measured
+/// on 16 cores, docs/BENCH-ALGOS.md: 16 threads as fast as 8 on levels of a few hundred
+/// vertices, road networks', and faster on wider ones; more threads wait longer at each
+/// level's barrier); without `set`, one thread below 32,768 vertices.
 pub(super) fn team_size(n: usize, set: Option<usize>) -> usize {
     static T: OnceLock<Option<usize>> = OnceLock::new();
     if let Some(t) = set {
@@ -42,7 +43,7 @@ pub(super) fn team_size(n: usize, set: Option<usize>) -> usize {
             .ok()
             .and_then(|v| v.parse().ok())
     });
-    env.unwrap_or_else(|| rayon::current_num_threads().min(8))
+    env.unwrap_or_else(|| rayon::current_num_threads().min(16))
         .max(1)
 }
 

@@ -91,7 +91,7 @@ impl CpuBackend {
     /// This backend with `threads` threads for a traversal's levels in one call
     /// ([`Frontier::queue_levels`](crate::Frontier::queue_levels): BFS on graphs of short
     /// rows), on graphs of any size (1: one thread's loop). By default a team of rayon's
-    /// thread count up to 8 (`SEMIGRAPH_CPU_LEVELS_THREADS`, read once, sets another) from
+    /// thread count up to 16 (`SEMIGRAPH_CPU_LEVELS_THREADS`, read once, sets another) from
     /// 32,768 vertices, one thread below.
     pub fn with_levels_threads(self, threads: usize) -> CpuBackend {
         CpuBackend {
