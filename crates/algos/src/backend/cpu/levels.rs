@@ -191,7 +191,8 @@ fn wait<T>(mut ready: impl FnMut() -> Option<T>) -> T {
 /// of the frontier, then in one atomic addition to its level's word (levels alternate between
 /// two) says it arrived and reserves the places of the vertices it found, writes them there,
 /// and waits until every thread has arrived: then every thread knows the next frontier's
-/// bounds from the same word, with no leader, no shared cursor and one barrier a level. A
+/// bounds from the same word (which the last to arrive copies to a line of its own for the
+/// others to wait on), with no leader, no shared cursor and one barrier a level. A
 /// place is written once in a traversal, with the vertex plus one, so a reader of an entry
 /// still being written waits for it to be non-zero.
 struct Team<'a> {
@@ -203,6 +204,9 @@ struct Team<'a> {
     /// Per level parity: the arrivals (high half) and the vertices found (low half), both
     /// counted since the start (the low half at most `n`, below `2^32`).
     sync: [Line<AtomicU64>; 2],
+    /// Per level parity: `sync` as the level's last arrival left it, written by that thread
+    /// alone; the others wait on this line, not on the one every thread adds to.
+    done: [Line<AtomicU64>; 2],
     /// The first level at whose end a stop was requested (`u32::MAX`: none). Set before an
     /// arrival, so every thread reads the same answer once all have arrived.
     stop_at: Line<AtomicU32>,
@@ -232,6 +236,7 @@ fn team(
         word,
         queue,
         sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+        done: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
         stop_at: Line(AtomicU32::new(u32::MAX)),
         threads,
     };
@@ -283,18 +288,22 @@ impl Team<'_> {
                 self.stop_at.0.fetch_min(depth, Ordering::Relaxed);
             }
             let p = (depth % 2) as usize;
-            let sync = &self.sync[p].0;
-            let prev = sync.fetch_add((1 << 32) | found.len() as u64, Ordering::AcqRel);
+            let add = (1 << 32) | found.len() as u64;
+            let prev = self.sync[p].0.fetch_add(add, Ordering::AcqRel);
+            // Every arrival of this level; none of the next level of this parity can come
+            // before this thread's arrival at the level between.
+            let target = (depth / 2 + 1).wrapping_mul(self.threads as u32);
+            let done = &self.done[p].0;
+            if ((prev >> 32) as u32).wrapping_add(1) == target {
+                done.store(prev + add, Ordering::Release);
+            }
             let at = end + (prev as u32 as u64 - before[p]) as usize;
             for (slot, &j) in self.queue[at..at + found.len()].iter().zip(&found) {
                 slot.store(j + 1, Ordering::Release);
             }
             found.clear();
-            // Every arrival of this level; none of the next level of this parity can come
-            // before this thread's arrival at the level between.
-            let target = (depth / 2 + 1).wrapping_mul(self.threads as u32);
             let now = wait(|| {
-                let v = sync.load(Ordering::Acquire);
+                let v = done.load(Ordering::Acquire);
                 ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(v)
             });
             let next = (now as u32 as u64 - before[p]) as usize;
