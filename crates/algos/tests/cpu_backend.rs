@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use semigraph_algos::CpuBackend;
 use semigraph_algos::cpu::TraversalStep;
-use semigraph_testkit::harness::Harness;
+use semigraph_formats::Format;
+use semigraph_testkit::backend_suite::{check_algorithms, check_queue_levels};
+use semigraph_testkit::harness::{Failed, Harness};
 
 fn main() -> ExitCode {
     let mut h = Harness::new();
@@ -25,10 +27,14 @@ fn main() -> ExitCode {
     semigraph_testkit::backend_suite::register_relaxation(&mut h, "branchless::", None, || {
         Ok::<_, String>(CpuBackend::new().with_traversal_step(TraversalStep::Branchless))
     });
-    // Again with a team of three threads for every traversal's levels in one call (by
-    // default graphs under 32,768 vertices take one thread), under `team::`.
-    semigraph_testkit::backend_suite::register_relaxation(&mut h, "team::", None, || {
-        Ok::<_, String>(CpuBackend::new().with_levels_threads(3))
+    // Again with a team of two threads for every traversal's levels in one call (by
+    // default graphs under 32,768 vertices take one thread): the levels and the algorithms.
+    let team = || CpuBackend::new().with_levels_threads(2);
+    h.test("team::queues::levels", move || {
+        check_queue_levels(&team()).map_err(Failed::from)
+    });
+    h.test("team::csr::algorithms", move || {
+        check_algorithms(&team(), Format::Csr).map_err(|e| Failed::from(e.to_string()))
     });
     h.run()
 }
