@@ -11,7 +11,7 @@
 //! tasks). Graphs of short rows (the only ones BFS sends here) keep equal slices even.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -54,7 +54,8 @@ fn pack(level: u32, parent: u32) -> u64 {
 /// The levels from `seeds` along the rows `row_ptr`/`col_idx` (square) into `levels`, whose
 /// every position but the seeds' holds `u32::MAX` (and keeps it where not reached), and, where
 /// given, every parent into `parents` (the smallest vertex one level up with an arc to it; a
-/// seed its own; [`NO_PARENT`] where not reached); on `threads` threads. Returns the
+/// seed its own; [`NO_PARENT`] where not reached); on `threads` threads (on one while another
+/// traversal of the process holds the team). Returns the
 /// vertices reached and the last level; `None`, with `levels` and `parents` as they were, if
 /// a stop was requested ([`cancel`](crate::cancel), checked once a level).
 pub(super) fn levels(
@@ -66,7 +67,11 @@ pub(super) fn levels(
     threads: usize,
 ) -> Option<(usize, u32)> {
     let n = levels.len();
-    if threads <= 1 {
+    // One team at a time in the process: traversals run side by side (threads of a program,
+    // tests) would wait on each other's preempted threads at every level; the others run on
+    // their own thread.
+    let slot = (threads > 1).then(TeamSlot::take).flatten();
+    if slot.is_none() {
         let mut word: Vec<u64> = vec![UNSEEN; n];
         // Each seed once (a seed's position in `levels` may hold anything), at level 0.
         let mut queue = Vec::with_capacity(n + 1);
@@ -95,6 +100,23 @@ pub(super) fn levels(
     let found = team(row_ptr, col_idx, &once, &word, threads)?;
     unpack(&|i| word[i].load(Ordering::Relaxed), levels, parents);
     Some(found)
+}
+
+/// The process's one team, taken for a traversal and given back when dropped.
+struct TeamSlot;
+
+static TEAM_BUSY: AtomicBool = AtomicBool::new(false);
+
+impl TeamSlot {
+    fn take() -> Option<TeamSlot> {
+        (!TEAM_BUSY.swap(true, Ordering::Acquire)).then_some(TeamSlot)
+    }
+}
+
+impl Drop for TeamSlot {
+    fn drop(&mut self) {
+        TEAM_BUSY.store(false, Ordering::Release);
+    }
 }
 
 /// Each word's level into `levels` (where reached: the others hold `u32::MAX` already) and its
