@@ -305,6 +305,16 @@ pub trait Scalar:
     /// The value's bits, zero-extended to 64 bits.
     fn to_bits64(self) -> u64;
 
+    /// The value whose [`Scalar::to_bits64`] is `bits` (the bits above the type's width
+    /// ignored): a value kept in a 64-bit atomic word and read back.
+    ///
+    /// ```
+    /// use semigraph_semiring::Scalar;
+    /// assert_eq!(f32::from_bits64((-2.5f32).to_bits64()), -2.5);
+    /// assert_eq!(i32::from_bits64((-7i32).to_bits64()), -7);
+    /// ```
+    fn from_bits64(bits: u64) -> Self;
+
     /// A CUDA C++ expression of type [`ScalarType::cuda_type`] that is exactly this value,
     /// bit for bit (infinities and negative zero included).
     fn cuda_literal(self) -> String;
@@ -316,6 +326,9 @@ impl Scalar for bool {
     fn to_bits64(self) -> u64 {
         self as u64
     }
+    fn from_bits64(bits: u64) -> bool {
+        bits & 1 != 0
+    }
     fn cuda_literal(self) -> String {
         if self { "true".into() } else { "false".into() }
     }
@@ -326,6 +339,9 @@ impl Scalar for i32 {
     const TYPE: ScalarType = ScalarType::I32;
     fn to_bits64(self) -> u64 {
         self as u32 as u64
+    }
+    fn from_bits64(bits: u64) -> i32 {
+        bits as u32 as i32
     }
     fn cuda_literal(self) -> String {
         if self == i32::MIN {
@@ -342,6 +358,9 @@ impl Scalar for i64 {
     fn to_bits64(self) -> u64 {
         self as u64
     }
+    fn from_bits64(bits: u64) -> i64 {
+        bits as i64
+    }
     fn cuda_literal(self) -> String {
         if self == i64::MIN {
             "(-9223372036854775807LL - 1LL)".into()
@@ -357,6 +376,9 @@ impl Scalar for u32 {
     fn to_bits64(self) -> u64 {
         self as u64
     }
+    fn from_bits64(bits: u64) -> u32 {
+        bits as u32
+    }
     fn cuda_literal(self) -> String {
         format!("({self}u)")
     }
@@ -367,6 +389,9 @@ impl Scalar for u64 {
     const TYPE: ScalarType = ScalarType::U64;
     fn to_bits64(self) -> u64 {
         self
+    }
+    fn from_bits64(bits: u64) -> u64 {
+        bits
     }
     fn cuda_literal(self) -> String {
         format!("({self}ull)")
@@ -379,6 +404,9 @@ impl Scalar for f16 {
     fn to_bits64(self) -> u64 {
         self.to_bits() as u64
     }
+    fn from_bits64(bits: u64) -> f16 {
+        f16::from_bits(bits as u16)
+    }
     fn cuda_literal(self) -> String {
         format!("sg_f16_bits(0x{:04x}u)", self.to_bits())
     }
@@ -389,6 +417,9 @@ impl Scalar for bf16 {
     const TYPE: ScalarType = ScalarType::Bf16;
     fn to_bits64(self) -> u64 {
         self.to_bits() as u64
+    }
+    fn from_bits64(bits: u64) -> bf16 {
+        bf16::from_bits(bits as u16)
     }
     fn cuda_literal(self) -> String {
         format!("sg_bf16_bits(0x{:04x}u)", self.to_bits())
@@ -401,6 +432,9 @@ impl Scalar for f32 {
     fn to_bits64(self) -> u64 {
         self.to_bits() as u64
     }
+    fn from_bits64(bits: u64) -> f32 {
+        f32::from_bits(bits as u32)
+    }
     fn cuda_literal(self) -> String {
         format!("__int_as_float(0x{:08x})", self.to_bits())
     }
@@ -412,6 +446,9 @@ impl Scalar for f64 {
     fn to_bits64(self) -> u64 {
         self.to_bits()
     }
+    fn from_bits64(bits: u64) -> f64 {
+        f64::from_bits(bits)
+    }
     fn cuda_literal(self) -> String {
         format!("__longlong_as_double(0x{:016x}LL)", self.to_bits())
     }
@@ -419,3 +456,33 @@ impl Scalar for f64 {
 
 mod packed;
 pub use packed::{DistPred, NO_PRED, PackedDist};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `from_bits64` reads back every type's bits, infinities, NaN and negative zero included.
+    #[test]
+    fn bits64_round_trip() {
+        fn same<T: Scalar>(xs: &[T]) {
+            for &x in xs {
+                assert_eq!(
+                    T::from_bits64(x.to_bits64()).to_bits64(),
+                    x.to_bits64(),
+                    "{x:?}"
+                );
+            }
+        }
+        same(&[true, false]);
+        same(&[0i32, -1, i32::MIN, i32::MAX]);
+        same(&[0i64, -1, i64::MIN, i64::MAX]);
+        same(&[0u32, u32::MAX]);
+        same(&[0u64, u64::MAX]);
+        same(&[f16::NEG_INFINITY, f16::from_f32(-0.0), f16::NAN, f16::MAX]);
+        same(&[bf16::NEG_INFINITY, bf16::from_f32(-0.0), bf16::NAN]);
+        same(&[f32::NEG_INFINITY, -0.0f32, f32::NAN, f32::MIN_POSITIVE]);
+        same(&[f64::INFINITY, -0.0f64, f64::NAN, f64::MIN_POSITIVE]);
+        same(&[DistPred::new(-1.5f32, 3), DistPred::unreachable()]);
+        same(&[DistPred::<i32>::unreachable()]);
+    }
+}

@@ -188,6 +188,9 @@ impl<D: PackedDist> Scalar for DistPred<D> {
     fn to_bits64(self) -> u64 {
         self.0
     }
+    fn from_bits64(bits: u64) -> Self {
+        DistPred(bits, PhantomData)
+    }
     fn cuda_literal(self) -> String {
         format!("0x{:016x}ULL", self.0)
     }
