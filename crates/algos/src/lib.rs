@@ -73,9 +73,9 @@ pub use apsp::{
 };
 pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
-    Accum, Backend, BackendKind, Bound, Combine, Counters, Defer, ElementWise, Ewise, Frontier,
-    LevelsFound, Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products, QueueInfo,
-    Reductions, RelaxStep, StepOutputs, UnaryOp,
+    Accum, Backend, BackendKind, Bound, Buckets, Combine, Counters, Defer, ElementWise, Ewise,
+    Frontier, LevelsFound, Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products,
+    QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,
@@ -93,7 +93,7 @@ pub use rank::{
 };
 pub use relax::negative_cycle;
 pub use sssp::{
-    DeltaGraph, Distance, FIXPOINT_DELTA_FACTOR, ShortestPaths, SsspMethod, auto_delta,
+    DeltaGraph, Distance, FIXPOINT_DELTA_FACTOR, ShortestPaths, SsspMethod, Width, auto_delta,
     bellman_ford, delta_stepping, fixpoint_paths, sssp_choice, sssp_choice_of,
 };
 pub use triangles::{lcc, triangle_count, triangles_per_vertex};

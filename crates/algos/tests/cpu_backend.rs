@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use semigraph_algos::CpuBackend;
 use semigraph_algos::cpu::TraversalStep;
 use semigraph_formats::Format;
-use semigraph_testkit::backend_suite::{check_algorithms, check_queue_levels};
+use semigraph_testkit::backend_suite::{check_algorithms, check_queue_buckets, check_queue_levels};
 use semigraph_testkit::harness::{Failed, Harness};
 
 fn main() -> ExitCode {
@@ -27,11 +27,15 @@ fn main() -> ExitCode {
     semigraph_testkit::backend_suite::register_relaxation(&mut h, "branchless::", None, || {
         Ok::<_, String>(CpuBackend::new().with_traversal_step(TraversalStep::Branchless))
     });
-    // Again with a team of two threads for every traversal's levels in one call (by
-    // default graphs under 32,768 vertices take one thread): the levels and the algorithms.
+    // Again with a team of two threads for every traversal's levels and every relaxation by
+    // buckets in one call (by default graphs under 32,768 vertices take one thread): the
+    // levels, the buckets and the algorithms.
     let team = || CpuBackend::new().with_levels_threads(2);
     h.test("team::queues::levels", move || {
         check_queue_levels(&team()).map_err(Failed::from)
+    });
+    h.test("team::queues::buckets", move || {
+        check_queue_buckets(&team()).map_err(Failed::from)
     });
     h.test("team::csr::algorithms", move || {
         check_algorithms(&team(), Format::Csr).map_err(|e| Failed::from(e.to_string()))

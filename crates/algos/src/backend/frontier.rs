@@ -5,7 +5,7 @@
 
 use semigraph_semiring::Semiring;
 
-use super::{Backend, LevelsFound, Parents, QueueInfo, RelaxStep};
+use super::{Backend, Buckets, LevelsFound, Parents, QueueInfo, RelaxStep, buckets_by_fixpoint};
 use crate::error::Result;
 
 /// Frontier queues on a [`Backend`]: every method's name starts with `queue` (the queue,
@@ -219,6 +219,67 @@ pub trait Frontier: Backend {
         limit: usize,
     ) -> Result<Option<usize>> {
         fixpoint_by_steps(self, step, q, spare, limit)
+    }
+    /// Relaxes from the entries of `q` along `step.a` into `step.d` to the fixpoint, bucket
+    /// by bucket ([`Buckets`]: delta-stepping's order in one call): the values of one bucket
+    /// to their fixpoint before any of a later bucket is relaxed, within a bucket in whatever
+    /// order the backend finds fastest. The fixpoint does not depend on the order (the
+    /// answer equals [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint)'s bit for
+    /// bit); the buckets keep the work close to one relaxation of each vertex at its final
+    /// value where weights are non-negative.
+    ///
+    /// Returns the appends (vertices improved, with repeats), or `None` if the backend
+    /// stopped first (past `limit` appends, as [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint);
+    /// a team of threads counts each thread's share, `limit / threads`), with `d` then an
+    /// upper bound of the fixpoint in a min semiring. `q` and `spare` hold no meaningful
+    /// entries after the call. `step` writes `d` only, without a mask or a deferral of its own.
+    ///
+    /// The provided version is [`buckets_by_fixpoint`]: one
+    /// [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) with a deferral a bucket and
+    /// one read a bucket. The CPU backend's, from 32,768 vertices, runs one team of threads
+    /// for the whole call (`O(n)` to set up and to write `d` back, then work a round): each
+    /// round, each thread relaxes an equal slice of the bucket's vertices improved in the
+    /// round before (or, first in a bucket, what it set aside for that bucket itself), lowers
+    /// values by an atomic compare-and-swap, keeps improvements of later buckets in buckets
+    /// of its own, and the team meets once a round; a stop requested through
+    /// [`cancel`](crate::cancel) ends it with [`Error::Interrupted`](crate::Error::Interrupted).
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_algos::Buckets;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::MinPlus;
+    ///
+    /// struct Width(i32);
+    /// impl Buckets<i32> for Width {
+    ///     fn bucket(&self, x: i32) -> u64 {
+    ///         if x == i32::MAX { u64::MAX } else { (x.max(0) / self.0) as u64 }
+    ///     }
+    ///     fn bound(&self, b: u64) -> i32 {
+    ///         i32::try_from((b + 1) * self.0 as u64).unwrap_or(i32::MAX)
+    ///     }
+    /// }
+    /// let b = CpuBackend::new();
+    /// // 0 -> 1 (weight 4), 0 -> 2 (1), 2 -> 1 (1), 1 -> 3 (10).
+    /// let arcs = [(0, 1, 4), (0, 2, 1), (2, 1, 1), (1, 3, 10)];
+    /// let a = b.matrix(&arcs_to_csr::<MinPlus<i32>>(4, &arcs)?, Format::Csr, &ConvertOptions::default())?;
+    /// let mut d = b.dense::<MinPlus<i32>>(4, 1, &[0, i32::MAX, i32::MAX, i32::MAX])?;
+    /// let (mut q, mut spare) = (b.queue::<MinPlus<i32>>(4)?, b.queue::<MinPlus<i32>>(4)?);
+    /// b.queue_set(&mut q, &[0], &[0], 0)?;
+    /// let step = RelaxStep::new(&mut d, &a);
+    /// assert!(b.queue_relax_buckets(step, &mut q, &mut spare, &Width(2), 100)?.is_some());
+    /// assert_eq!(b.read_dense(&d)?, vec![0, 2, 1, 12]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn queue_relax_buckets<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut Self::Queue<S>,
+        spare: &mut Self::Queue<S>,
+        buckets: &dyn Buckets<S::T>,
+        limit: usize,
+    ) -> Result<Option<usize>> {
+        buckets_by_fixpoint(self, step, q, spare, buckets, limit)
     }
     /// Whether [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) in semiring `S` beats
     /// the steps on graphs of short rows (a GPU's one launch, with no host round trip per

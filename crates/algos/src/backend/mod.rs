@@ -36,6 +36,7 @@
 //! Shapes must agree; a mismatch is a bug in the caller and panics. Failures that depend on
 //! the machine (memory, a driver, a kernel compiler) return [`Error`](crate::Error).
 
+mod buckets;
 pub mod cpu;
 mod ewise;
 mod frontier;
@@ -45,6 +46,7 @@ mod products;
 mod reductions;
 mod types;
 
+pub use buckets::{Buckets, buckets_by_fixpoint};
 pub use ewise::ElementWise;
 pub use frontier::{Frontier, fixpoint_by_steps};
 pub use objects::Objects;

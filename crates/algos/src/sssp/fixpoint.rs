@@ -4,7 +4,7 @@
 use semigraph_semiring::{MaxMin, MinPlus, Number};
 
 use super::{Distance, ShortestPaths, bellman_ford, delta_of, finish, weight_facts};
-use crate::backend::{BackendKind, Frontier, NO_PARENT, Objects, Parents, RelaxStep};
+use crate::backend::{BackendKind, Buckets, Frontier, NO_PARENT, Objects, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
 
@@ -26,9 +26,12 @@ const PROBE_STEPS: usize = 16;
 const PROBE_WIDTH: usize = 4096;
 
 /// How much wider [`fixpoint_paths`]'s automatic buckets are on the CPU than delta-stepping's
-/// there ([`auto_delta`](super::auto_delta)): each bucket is one call, in which one core's queue sets the order.
-/// NY, weights 1..1000 (2 cores): 4 times 27.1 ms, 16 times 22.5 ms, 32 times 25.8 ms, 64
-/// times 26.8 ms (delta-stepping 29.2 ms).
+/// there ([`auto_delta`](super::auto_delta)). On one core (graphs under 32,768 vertices, or a
+/// team taken) a bucket is one queue's order; NY, weights 1..1000 (2 cores): 4 times 27.1 ms,
+/// 16 times 22.5 ms, 32 times 25.8 ms, 64 times 26.8 ms (delta-stepping 29.2 ms). On a team of
+/// 16 threads (H200 host, docs/BENCH-ALGOS.md) NY with widths of 1, 2, 4, 8, 16 and 32 times
+/// (361 to 11,552): 17.7, 16.0, 13.7, 13.8, 13.1, 13.9 ms; NE with 2, 4, 8 and 16 times: 61.4,
+/// 55.7, 53.5, 57.6 ms (52-53 in the runs by default).
 pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;
 
 /// The same on a GPU, whose buckets cost a launch and two reads each and whose order within a
@@ -39,9 +42,10 @@ pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;
 pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 
 /// Single-source shortest paths relaxed to a fixpoint bucket by bucket, each bucket in
-/// whatever order the backend finds fastest ([`Frontier::queue_relax_fixpoint`] with a
-/// deferral: on a GPU one launch over a worklist, no round waiting for the one before; on the
-/// CPU one core's first-in-first-out queue), then every predecessor in one
+/// whatever order the backend finds fastest ([`Frontier::queue_relax_buckets`]: on a GPU one
+/// launch a bucket over a worklist, no round waiting for the one before; on the CPU a team of
+/// threads for the whole relaxation, meeting once a round, or on one core a first-in-first-out
+/// queue a bucket), then every predecessor in one
 /// [`witness`](crate::backend::Products::witness) pass: the predecessor of `v` is the smallest
 /// `u` with `d(u) + w(u, v) = d(v)`. Buckets are delta-stepping's (values below `delta`
 /// first, then the next `delta` past the smallest value waiting), so that few vertices are
@@ -138,7 +142,6 @@ fn relaxed<B: Frontier, D: Distance>(
     let zero = <D as Number>::ZERO;
     let mut d = b.unit::<MinPlus<D>>(n, source, zero)?;
     let (mut near, mut spare) = (b.queue::<MinPlus<D>>(n)?, b.queue::<MinPlus<D>>(n)?);
-    let (mut far, mut rest) = (b.queue::<MinPlus<D>>(n)?, None);
     b.queue_set(&mut near, &[source as u32], &[zero], 0)?;
     // A few of Bellman-Ford's steps first: where the frontier grows fast (a random graph, few
     // and wide levels) Bellman-Ford wins, and only these steps are lost; elsewhere the
@@ -157,37 +160,14 @@ fn relaxed<B: Frontier, D: Distance>(
         let more = PROBE_STEPS - info.steps;
         b.queue_relax_steps(probe, &mut near, &mut spare, more, usize::MAX)?;
     }
+    // The buckets to their fixpoint in one call (delta-stepping's order); then the
+    // predecessors in one pass.
     let limit = n.saturating_mul(APPENDS_PER_VERTEX);
-    let width = delta.to_f64();
-    let mut threshold = delta;
-    loop {
-        // The bucket below `threshold` to its fixpoint; later values wait in far.
-        let step = RelaxStep::new(&mut d, g.push()).defer(threshold, &mut far);
-        if b.queue_relax_fixpoint(step, &mut near, &mut spare, limit)?
-            .is_none()
-        {
-            return Ok(None);
-        }
-        let (waiting, m) = b.queue_reduce(&far)?;
-        if waiting.len == 0 {
-            break;
-        }
-        // The next bucket holds the smallest value waiting (a value is at least its
-        // vertex's distance); vertices settled below `lo` drop out (as delta-stepping).
-        let i = (m.to_f64() / width).floor();
-        let mut hi = D::from_f64((i + 1.0) * width);
-        if hi <= m || hi <= threshold {
-            hi = m.sat_plus(delta);
-        }
-        let lo = std::mem::replace(&mut threshold, hi);
-        b.queue_clear(&mut near)?;
-        let r = match rest.as_mut() {
-            Some(q) => q,
-            None => rest.insert(b.queue::<MinPlus<D>>(n)?),
-        };
-        b.queue_clear(r)?;
-        b.queue_split(&far, &d, lo, threshold, &mut near, Some(r))?;
-        std::mem::swap(&mut far, r);
+    let step = RelaxStep::new(&mut d, g.push());
+    if b.queue_relax_buckets(step, &mut near, &mut spare, &Width(delta), limit)?
+        .is_none()
+    {
+        return Ok(None);
     }
     let Some((d, p)) = witness_paths(g, d, smallest)? else {
         return Ok(None);
@@ -229,4 +209,34 @@ pub(super) fn witness_paths<B: Frontier, D: Distance>(
         }
     }
     Ok(Some((d, p)))
+}
+
+/// Buckets of one width over distances, delta-stepping's: bucket `b` holds the distances from
+/// `b * width` up to (not including) `(b + 1) * width` (as rounded to `D`); no path
+/// ([`Distance::INFINITY`]) is in none (`u64::MAX`), a negative distance in bucket 0.
+///
+/// ```
+/// use semigraph_algos::{Buckets, Width};
+///
+/// let w = Width(2.5f32);
+/// assert_eq!((w.bucket(0.0), w.bucket(2.4), w.bucket(2.5), w.bucket(f32::INFINITY)), (0, 0, 1, u64::MAX));
+/// assert_eq!(w.bound(1), 5.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Width<D>(pub D);
+
+impl<D: Distance> Buckets<D> for Width<D> {
+    fn bucket(&self, x: D) -> u64 {
+        if x == D::INFINITY {
+            return u64::MAX;
+        }
+        let f = (x.to_f64() / self.0.to_f64()).floor();
+        // Below 2^63: a finite distance never reaches the bucket of no path.
+        let b = if f > 0.0 { f.min(9.2e18) as u64 } else { 0 };
+        // `D` may round the bound down to `x` (a large float, a small width).
+        if x < self.bound(b) { b } else { b + 1 }
+    }
+    fn bound(&self, b: u64) -> D {
+        D::from_f64((b as f64 + 1.0) * self.0.to_f64())
+    }
 }

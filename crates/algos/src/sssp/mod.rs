@@ -22,7 +22,7 @@ use crate::relax::{Relaxed, Start, cycle_at_limit, relax_rounds};
 use crate::traverse::Traversal;
 
 mod fixpoint;
-pub use fixpoint::{FIXPOINT_DELTA_FACTOR, FIXPOINT_GPU_DELTA_FACTOR, fixpoint_paths};
+pub use fixpoint::{FIXPOINT_DELTA_FACTOR, FIXPOINT_GPU_DELTA_FACTOR, Width, fixpoint_paths};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is
@@ -282,7 +282,8 @@ impl SsspMethod {
 /// read-back); on the CPU [`fixpoint_paths`] for graphs of short rows
 /// ([`short_rows`](crate::graph::short_rows): road networks, grids, sparse random graphs)
 /// with positive weights (16 threads, weights 1..1000: NY 25-30 against delta-stepping's 30-41
-/// ms, a uniform random graph of 2^16 vertices 9.1 against 15.2 ms), else delta-stepping
+/// ms, a uniform random graph of 2^16 vertices 9.1 against 15.2 ms, before its buckets ran on
+/// a team; 12-14 ms on NY since), else delta-stepping
 /// (less work per vertex). On a GPU [`fixpoint_paths`] wins on road networks and grids (H100:
 /// FLA 29-30 against 37-38 ms, a 1000 x 1000 grid 33 against 44 ms) but loses 3.5-4.5x on
 /// sparse random graphs (few, wide levels), which short rows do not tell apart: ask for it

@@ -24,6 +24,7 @@ use semigraph_semiring::{OrAnd, Semiring};
 use crate::harness::{Failed, Harness, Needs};
 
 mod algorithms;
+mod buckets;
 mod builtins;
 mod fixpoint;
 mod graphalytics;
@@ -35,6 +36,7 @@ mod queues;
 mod sparse;
 mod views;
 pub use algorithms::{check_algorithms, test_graphs};
+pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
@@ -505,9 +507,10 @@ fn register_in<B, E>(
     if whole {
         semigraph_semiring::for_each_builtin!(dense);
     }
-    let others: [(&str, Check<B>); 5] = [
+    let others: [(&str, Check<B>); 6] = [
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("queues::levels", check_queue_levels::<B>),
+        ("queues::buckets", check_queue_buckets::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
         ("operators::builtins", |b| {

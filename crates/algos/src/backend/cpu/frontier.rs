@@ -4,11 +4,14 @@
 use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
+use super::buckets::relax_buckets;
 use super::fixpoint::relax_fixpoint;
-use super::levels;
 use super::queue::{CpuQueue, improve_dense_queue, relax_step, split_queue};
 use super::{CpuBackend, CpuDense, CpuMatrix};
-use crate::backend::{Frontier, LevelsFound, Parents, QueueInfo, RelaxStep};
+use super::{levels, team};
+use crate::backend::{
+    Buckets, Frontier, LevelsFound, Parents, QueueInfo, RelaxStep, buckets_by_fixpoint,
+};
 use crate::error::Result;
 
 impl Frontier for CpuBackend {
@@ -71,6 +74,40 @@ impl Frontier for CpuBackend {
         relax_fixpoint(step, q, spare, limit)
     }
 
+    fn queue_relax_buckets<S: Semiring>(
+        &self,
+        step: RelaxStep<'_, '_, Self, S>,
+        q: &mut CpuQueue<S>,
+        spare: &mut CpuQueue<S>,
+        buckets: &dyn Buckets<S::T>,
+        limit: usize,
+    ) -> Result<Option<usize>> {
+        let n = q.n;
+        let threads = team::team_size(n, self.levels_threads);
+        let plain = matches!(step.mask, crate::backend::Mask::All) && step.defer.is_none();
+        // The team where it pays and is free; else a bucket a call on one thread.
+        let slot = (threads > 1 && plain).then(team::TeamSlot::take).flatten();
+        let Some(_slot) = slot else {
+            return buckets_by_fixpoint(self, step, q, spare, buckets, limit);
+        };
+        step.assert_values_only();
+        let c = step.a.rows();
+        assert_eq!(c.nrows(), n, "queue_relax_buckets: A must be square");
+        assert_eq!(c.ncols(), n, "queue_relax_buckets: A must be square");
+        assert_eq!(
+            step.d.data.len(),
+            n,
+            "queue_relax_buckets: d has the wrong length"
+        );
+        let found = relax_buckets(c, &mut step.d.data, &q.idx, buckets, limit, threads);
+        for x in [&mut *q, &mut *spare] {
+            x.idx.clear();
+            x.vals.clear();
+            x.new_generation();
+        }
+        found
+    }
+
     fn queue_levels_fast(&self) -> bool {
         true
     }
@@ -105,7 +142,7 @@ impl Frontier for CpuBackend {
             &seeds.idx,
             &mut levels.data,
             parents.map(|p| &mut p.data[..]),
-            levels::team_size(n, self.levels_threads),
+            super::team::team_size(n, self.levels_threads),
         ) else {
             return Err(crate::error::Error::Interrupted);
         };

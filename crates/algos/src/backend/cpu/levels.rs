@@ -10,42 +10,15 @@
 //! hundred vertices each cost a barrier of a microsecond or two, not a fork-join of rayon's
 //! tasks). Graphs of short rows (the only ones BFS sends here) keep equal slices even.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::team::{Line, TEAM_MIN_N, TeamSlot, run_team, wait};
 use crate::backend::NO_PARENT;
 
 /// Not reached: level and parent `u32::MAX`.
 const UNSEEN: u64 = u64::MAX;
-
-/// Graphs of fewer vertices run on one thread whatever the team's size: their whole
-/// traversal costs less than starting a team.
-const TEAM_MIN_N: usize = 1 << 15;
-
-/// The team's size for a traversal of `n` vertices: `set` where the backend was given one
-/// ([`CpuBackend::with_levels_threads`](super::CpuBackend::with_levels_threads)), else
-/// `SEMIGRAPH_CPU_LEVELS_THREADS` (read once), else rayon's thread count up to 16 (measured
-/// on 16 cores, docs/BENCH-ALGOS.md: 16 threads as fast as 8 on levels of a few hundred
-/// vertices, road networks', and faster on wider ones; more threads wait longer at each
-/// level's barrier); without `set`, one thread below 32,768 vertices.
-pub(super) fn team_size(n: usize, set: Option<usize>) -> usize {
-    static T: OnceLock<Option<usize>> = OnceLock::new();
-    if let Some(t) = set {
-        return t.max(1);
-    }
-    if n < TEAM_MIN_N {
-        return 1;
-    }
-    let env = *T.get_or_init(|| {
-        std::env::var("SEMIGRAPH_CPU_LEVELS_THREADS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-    });
-    env.unwrap_or_else(|| rayon::current_num_threads().min(16))
-        .max(1)
-}
 
 fn pack(level: u32, parent: u32) -> u64 {
     (u64::from(level) << 32) | u64::from(parent)
@@ -67,9 +40,7 @@ pub(super) fn levels(
     threads: usize,
 ) -> Option<(usize, u32)> {
     let n = levels.len();
-    // One team at a time in the process: traversals run side by side (threads of a program,
-    // tests) would wait on each other's preempted threads at every level; the others run on
-    // their own thread.
+    // One team at a time in the process (see `TeamSlot`).
     let slot = (threads > 1).then(TeamSlot::take).flatten();
     if slot.is_none() {
         let mut word: Vec<u64> = vec![UNSEEN; n];
@@ -100,23 +71,6 @@ pub(super) fn levels(
     let found = team(row_ptr, col_idx, &once, &word, threads)?;
     unpack(&|i| word[i].load(Ordering::Relaxed), levels, parents);
     Some(found)
-}
-
-/// The process's one team, taken for a traversal and given back when dropped.
-struct TeamSlot;
-
-static TEAM_BUSY: AtomicBool = AtomicBool::new(false);
-
-impl TeamSlot {
-    fn take() -> Option<TeamSlot> {
-        (!TEAM_BUSY.swap(true, Ordering::Acquire)).then_some(TeamSlot)
-    }
-}
-
-impl Drop for TeamSlot {
-    fn drop(&mut self) {
-        TEAM_BUSY.store(false, Ordering::Release);
-    }
 }
 
 /// Each word's level into `levels` (where reached: the others hold `u32::MAX` already) and its
@@ -188,27 +142,6 @@ fn one_thread(
     }
 }
 
-/// A value alone on its cache line (what the team's threads write often).
-#[repr(align(128))]
-struct Line<T>(T);
-
-/// Spins until `ready` gives a value; after 1,024 spins (tens of microseconds) lets the other
-/// threads run at each try (more threads than cores: tests in parallel, or a busy machine).
-fn wait<T>(mut ready: impl FnMut() -> Option<T>) -> T {
-    let mut spins = 0u32;
-    loop {
-        if let Some(v) = ready() {
-            return v;
-        }
-        if spins < 1 << 10 {
-            spins += 1;
-            std::hint::spin_loop();
-        } else {
-            std::thread::yield_now();
-        }
-    }
-}
-
 /// What the team shares. Each level, thread `t` expands the `t`-th of `threads` equal slices
 /// of the frontier, then in one atomic addition to its level's word (levels alternate between
 /// two) says it arrived and reserves the places of the vertices it found, writes them there,
@@ -232,6 +165,8 @@ struct Team<'a> {
     /// The first level at whose end a stop was requested (`u32::MAX`: none). Set before an
     /// arrival, so every thread reads the same answer once all have arrived.
     stop_at: Line<AtomicU32>,
+    /// A thread panicked: the waits give up (and the panic reaches the caller).
+    panicked: Line<AtomicBool>,
     threads: usize,
 }
 
@@ -260,24 +195,23 @@ fn team(
         sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
         done: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
         stop_at: Line(AtomicU32::new(u32::MAX)),
+        panicked: Line(AtomicBool::new(false)),
         threads,
     };
-    let t = &t;
     let seeds = seeds.len();
-    std::thread::scope(|s| {
-        let others: Vec<_> = (1..threads)
-            .map(|i| s.spawn(move || t.work(i, seeds)))
-            .collect();
-        let mine = t.work(0, seeds);
-        // Every thread ends at the same level with the same answer.
-        others.into_iter().for_each(|h| {
-            let _ = h.join();
-        });
-        mine
-    })
+    // Every thread ends at the same level with the same answer.
+    run_team(threads, &t.panicked.0, |me| t.work(me, seeds))
+        .into_iter()
+        .next()
+        .flatten()
 }
 
 impl Team<'_> {
+    /// Whether a thread of the team panicked (the waits give up then).
+    fn panicked(&self) -> bool {
+        self.panicked.0.load(Ordering::Relaxed)
+    }
+
     /// Thread `me`'s part, from the first `seeds` entries of the queue: the levels until one
     /// finds nothing (the vertices reached and the last level), or `None` at a stop.
     fn work(&self, me: usize, seeds: usize) -> Option<(usize, u32)> {
@@ -290,9 +224,10 @@ impl Team<'_> {
             let mine = start + len * me / self.threads..start + len * (me + 1) / self.threads;
             for e in mine {
                 let k = wait(|| match self.queue[e].load(Ordering::Acquire) {
+                    _ if self.panicked() => Some(None),
                     0 => None,
-                    k => Some(k - 1),
-                });
+                    k => Some(Some(k - 1)),
+                })?;
                 let offer = pack(depth + 1, k);
                 let row = self.row_ptr[k as usize] as usize..self.row_ptr[k as usize + 1] as usize;
                 for &j in &self.col_idx[row] {
@@ -325,9 +260,12 @@ impl Team<'_> {
             }
             found.clear();
             let now = wait(|| {
+                if self.panicked() {
+                    return Some(None);
+                }
                 let v = done.load(Ordering::Acquire);
-                ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(v)
-            });
+                ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(Some(v))
+            })?;
             let next = (now as u32 as u64 - before[p]) as usize;
             before[p] = now as u32 as u64;
             if self.stop_at.0.load(Ordering::Relaxed) <= depth {
@@ -391,6 +329,20 @@ mod tests {
                 assert!(run(threads) == one, "{threads} threads, seeds {seeds:?}");
             }
         }
+    }
+
+    /// A panic in one thread of a team (here an arc to a vertex past the end, which a CSR's
+    /// construction refuses) reaches the caller; the other threads do not wait for it
+    /// forever.
+    #[test]
+    fn a_panic_reaches_the_caller() {
+        // 0 -> 1 -> 9 (no such vertex) on 2 vertices, seeds 0 and 1 on different threads.
+        let (rp, ci) = (vec![0u32, 1, 2], vec![1u32, 9]);
+        let r = std::panic::catch_unwind(|| {
+            let mut lv = vec![u32::MAX; 2];
+            levels(&rp, &ci, &[0, 1], &mut lv, None, 2)
+        });
+        assert!(r.is_err());
     }
 
     /// A vertex no seed reaches keeps `u32::MAX` and gets no parent; no seeds reach nothing.

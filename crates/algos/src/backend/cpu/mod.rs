@@ -11,6 +11,7 @@ use crate::backend::{
 };
 use crate::error::{Error, Result, try_vec};
 
+mod buckets;
 mod ewise;
 mod fixpoint;
 mod frontier;
@@ -21,6 +22,7 @@ mod products;
 mod queue;
 mod reductions;
 mod spgemm;
+mod team;
 pub use matrix::CpuMatrix;
 use matrix::{Rows, Vals};
 pub use queue::CpuQueue;

@@ -1,0 +1,199 @@
+//! [`Frontier::queue_relax_buckets`] against a host fixpoint, in every built-in semiring that
+//! prefers smaller values, and on min-plus graphs with delta-stepping's [`Width`] against
+//! Bellman-Ford.
+
+use semigraph_algos::{Buckets, RelaxStep, Width, arcs_to_csr};
+use semigraph_formats::ConvertOptions;
+use semigraph_semiring::{MinPlus, Scalar};
+
+use super::queues::relaxes;
+use super::*;
+
+/// Buckets between sorted thresholds: bucket `b` holds the values from `t[b - 1]` up to (not
+/// including) `t[b]`; the last one runs up to the semiring's zero, in no bucket.
+struct Thresholds<T> {
+    t: Vec<T>,
+    zero: T,
+}
+
+impl<T: Scalar> Buckets<T> for Thresholds<T> {
+    fn bucket(&self, x: T) -> u64 {
+        if x.to_bits64() == self.zero.to_bits64() {
+            return u64::MAX;
+        }
+        self.t.partition_point(|t| *t <= x) as u64
+    }
+    fn bound(&self, b: u64) -> T {
+        self.t.get(b as usize).copied().unwrap_or(self.zero)
+    }
+}
+
+/// [`Frontier::queue_relax_buckets`] on random graphs of every built-in semiring with `one`
+/// below `zero` (min-plus, min-max, ...), every vertex with a random value queued, buckets
+/// between quantiles of the values, against the host fixpoint (as
+/// [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint)'s check: where the host
+/// converges the backend must reach the fixpoint, where it does not it must stop); then
+/// min-plus graphs (`i32`, `f32`) with positive weights from one source with [`Width`]
+/// buckets, narrow and wide, against Bellman-Ford's distances.
+pub fn check_queue_buckets<B: Frontier>(b: &B) -> Result<(), String> {
+    for (g, &(n, per_row)) in [(1, 1), (40, 2), (700, 3), (2500, 4)].iter().enumerate() {
+        macro_rules! one {
+            ($label:ident, $s:ty) => {
+                random_one::<B, $s>(b, n, per_row, 800 + g as u64)?;
+            };
+        }
+        semigraph_semiring::for_each_builtin!(one);
+    }
+    for (n, seed) in [(3000usize, 1u64), (50_000, 2)] {
+        widths::<B, i32>(b, n, seed, |w| (w % 97 + 1) as i32)?;
+        widths::<B, f32>(b, n, seed, |w| (w % 61) as f32 * 0.25 + 0.5)?;
+    }
+    Ok(())
+}
+
+fn random_one<B: Frontier, S: Semiring>(
+    b: &B,
+    n: usize,
+    per_row: usize,
+    seed: u64,
+) -> Result<(), String>
+where
+    S::T: TestValue,
+{
+    let below = |a: S::T, b: S::T| a.partial_cmp(&b) == Some(std::cmp::Ordering::Less);
+    if !relaxes::<S>() || !below(S::one(), S::zero()) {
+        return Ok(());
+    }
+    let name = S::full_name();
+    let a = random_csr::<S>(n, n, per_row, seed);
+    let e = entries(&a);
+    let m = b
+        .matrix(&a, Format::Csr, &ConvertOptions::default())
+        .map_err(|e| e.to_string())?;
+    let start = random_values::<S>(n, seed + 17);
+    // The host fixpoint, Gauss-Seidel over the arcs.
+    let mut want = start.clone();
+    let mut converged = false;
+    for _ in 0..=n + 1 {
+        let mut changed = false;
+        for &(i, j, w) in &e {
+            if S::is_zero(want[i]) {
+                continue;
+            }
+            let t = S::mul_at(w, want[i], i as u64);
+            if !S::is_zero(t) && S::improves(want[j], t) {
+                want[j] = S::add(want[j], t);
+                changed = true;
+            }
+        }
+        if !changed {
+            converged = true;
+            break;
+        }
+    }
+    // Thresholds at quantiles of the values seen, so that several buckets hold work.
+    let mut seen: Vec<S::T> = start
+        .iter()
+        .chain(&want)
+        .copied()
+        .filter(|v| !S::is_zero(*v))
+        .collect();
+    seen.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    seen.dedup_by(|a, b| a.to_bits64() == b.to_bits64());
+    let t: Vec<S::T> = (1..6)
+        .filter_map(|k| seen.get(seen.len() * k / 6).copied())
+        .collect();
+    let buckets = Thresholds { t, zero: S::zero() };
+    let (idx, vals): (Vec<u32>, Vec<S::T>) = start
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !S::is_zero(**v))
+        .map(|(i, v)| (i as u32, *v))
+        .unzip();
+    let err = |e: semigraph_algos::Error| e.to_string();
+    let mut d = b.dense::<S>(n, 1, &start).map_err(err)?;
+    let (mut q, mut spare) = (b.queue::<S>(n).map_err(err)?, b.queue::<S>(n).map_err(err)?);
+    b.queue_set(&mut q, &idx, &vals, 0).map_err(err)?;
+    let limit = if converged { usize::MAX } else { 8 * n + 8 };
+    let got = b
+        .queue_relax_buckets(
+            RelaxStep::new(&mut d, &m),
+            &mut q,
+            &mut spare,
+            &buckets,
+            limit,
+        )
+        .map_err(err)?;
+    let what = format!("relax_buckets {name}, n {n}, {per_row} a row");
+    match got {
+        Some(_) if !converged => Err(format!("{what}: a fixpoint where the host found none")),
+        Some(_) => {
+            let gd = b.read_dense(&d).map_err(err)?;
+            match gd.iter().zip(&want).position(|(g, w)| !same::<S>(*g, *w)) {
+                Some(j) => Err(format!("{what}: d[{j}] = {:?}, want {:?}", gd[j], want[j])),
+                None => Ok(()),
+            }
+        }
+        None if converged => Err(format!("{what}: stopped on an easy instance")),
+        None => Ok(()),
+    }
+}
+
+/// A min-plus graph of `n` vertices (a ring with chords: many rounds, every vertex reached)
+/// with weights `weight(k)`, from vertex 0 with [`Width`] buckets of several widths, against
+/// Bellman-Ford's distances.
+fn widths<B: Frontier, D: semigraph_algos::Distance>(
+    b: &B,
+    n: usize,
+    seed: u64,
+    weight: impl Fn(u64) -> D,
+) -> Result<(), String> {
+    let rng = Rng::new(seed);
+    let mut arcs = Vec::with_capacity(3 * n);
+    for i in 0..n {
+        let k = i as u64 * 3;
+        arcs.push((i as u32, ((i + 1) % n) as u32, weight(rng.below(k, 1000))));
+        arcs.push((
+            ((i + 1) % n) as u32,
+            i as u32,
+            weight(rng.below(k + 1, 1000)),
+        ));
+        let far = rng.below(k + 2, n as u64) as u32;
+        arcs.push((i as u32, far, weight(rng.below(k + 2, 1000))));
+    }
+    let a = arcs_to_csr::<MinPlus<D>>(n, &arcs).map_err(|e| e.to_string())?;
+    let cpu = semigraph_algos::CpuBackend::new();
+    let g = semigraph_algos::Graph::new(&cpu, &a, semigraph_algos::GraphOptions::default())
+        .map_err(|e| e.to_string())?;
+    let want = semigraph_algos::bellman_ford(&g, 0)
+        .map_err(|e| e.to_string())?
+        .dist;
+    let m = b
+        .matrix(&a, Format::Csr, &ConvertOptions::default())
+        .map_err(|e| e.to_string())?;
+    let err = |e: semigraph_algos::Error| e.to_string();
+    for width in [weight(0), weight(500), D::from_f64(1e6)] {
+        let mut start = vec![D::INFINITY; n];
+        start[0] = <D as semigraph_semiring::Number>::ZERO;
+        let mut d = b.dense::<MinPlus<D>>(n, 1, &start).map_err(err)?;
+        let mut q = b.queue::<MinPlus<D>>(n).map_err(err)?;
+        let mut spare = b.queue::<MinPlus<D>>(n).map_err(err)?;
+        b.queue_set(&mut q, &[0], &[start[0]], 0).map_err(err)?;
+        let step = RelaxStep::new(&mut d, &m);
+        let got = b
+            .queue_relax_buckets(step, &mut q, &mut spare, &Width(width), usize::MAX)
+            .map_err(err)?;
+        let what = format!(
+            "relax_buckets min-plus {}, n {n}, width {width}",
+            D::TYPE.name()
+        );
+        if got.is_none() {
+            return Err(format!("{what}: stopped without a limit"));
+        }
+        let gd = b.read_dense(&d).map_err(err)?;
+        if let Some(j) = gd.iter().zip(&want).position(|(g, w)| g != w) {
+            return Err(format!("{what}: d[{j}] = {}, want {}", gd[j], want[j]));
+        }
+    }
+    Ok(())
+}
