@@ -229,9 +229,10 @@ pub trait Frontier: Backend {
     /// value where weights are non-negative.
     ///
     /// Returns the appends (vertices improved, with repeats), or `None` if the backend
-    /// stopped first (past `limit` appends, as [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint);
-    /// a team of threads counts each thread's share, `limit / threads`), with `d` then an
-    /// upper bound of the fixpoint in a min semiring. `q` and `spare` hold no meaningful
+    /// stopped first: past `limit` appends in all (a team of threads counts each thread's
+    /// share, `limit / threads`), or at a bound of its own as
+    /// [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) (a GPU's, in a bucket), with
+    /// `d` then an upper bound of the fixpoint in a min semiring. `q` and `spare` hold no meaningful
     /// entries after the call. `step` writes `d` only, without a mask or a deferral of its own.
     ///
     /// The provided version is [`buckets_by_fixpoint`]: one
