@@ -87,7 +87,8 @@ struct Team<'a, S: Semiring> {
     /// Each vertex's value, as [`Scalar::to_bits64`].
     word: Vec<AtomicU64>,
     /// The last round a vertex was queued for (or taken from a thread's bucket in), so that
-    /// it is relaxed once a round.
+    /// it is relaxed once a round. Rounds are counted in 32 bits: the team stops as at its
+    /// limit before they would wrap (and a mark match a round again).
     mark: Vec<AtomicU32>,
     /// Per arrival parity: the entries (vertex plus one; 0 not written yet) found before that
     /// arrival for the round after it; a reader sets its entry back to 0.
@@ -209,7 +210,7 @@ impl<S: Semiring> Team<'_, S> {
                 self.least[me].0[p].store(ahead.least(), Ordering::Relaxed);
             }
             for (stop, why) in [
-                (appends > self.share, LIMIT),
+                (appends > self.share || arrival >= u32::MAX - 4, LIMIT),
                 (crate::cancel::requested(), CANCEL),
             ] {
                 if stop {

@@ -92,9 +92,12 @@ impl CpuBackend {
 
     /// This backend with `threads` threads for a traversal's levels in one call
     /// ([`Frontier::queue_levels`](crate::Frontier::queue_levels): BFS on graphs of short
-    /// rows), on graphs of any size (1: one thread's loop). By default a team of rayon's
-    /// thread count up to 16 (`SEMIGRAPH_CPU_LEVELS_THREADS`, read once, sets another) from
-    /// 32,768 vertices, one thread below.
+    /// rows) and for a relaxation by buckets in one call
+    /// ([`Frontier::queue_relax_buckets`](crate::Frontier::queue_relax_buckets): shortest
+    /// paths by buckets), on graphs of any size (1: one thread's loop, or one call a bucket).
+    /// By default a team of rayon's thread count up to 16 (`SEMIGRAPH_CPU_LEVELS_THREADS`,
+    /// read once, sets another) from 32,768 vertices, one thread below. One team runs at a
+    /// time in a process: a call that finds it busy runs on one thread.
     pub fn with_levels_threads(self, threads: usize) -> CpuBackend {
         CpuBackend {
             levels_threads: Some(threads.max(1)),
