@@ -160,9 +160,15 @@ impl Frontier for CpuBackend {
         value: S::T,
     ) -> Result<()> {
         assert_eq!(q.n, y.data.len(), "queue_assign: lengths");
-        for &i in &q.idx {
-            y.data[i as usize] = value;
-        }
+        let idx = &q.idx;
+        let par = self.par_entries;
+        super::scatter(
+            &mut y.data,
+            idx.len(),
+            par,
+            |e| Some((idx[e], value)),
+            |t, v| *t = v,
+        );
         Ok(())
     }
 
@@ -197,11 +203,12 @@ impl Frontier for CpuBackend {
             "queue_arcs: the queue's n is not A's row count"
         );
         let rp = c.row_ptr();
-        let arcs = q
-            .idx
-            .iter()
-            .map(|&i| (rp[i as usize + 1] - rp[i as usize]) as usize)
-            .sum();
+        let degree = |&i: &u32| (rp[i as usize + 1] - rp[i as usize]) as usize;
+        let arcs = if q.idx.len() < self.par_entries.max(1) {
+            q.idx.iter().map(degree).sum()
+        } else {
+            q.idx.par_iter().with_min_len(4096).map(degree).sum()
+        };
         Ok((q.info(), arcs))
     }
 
@@ -228,9 +235,15 @@ impl Frontier for CpuBackend {
             .par_iter_mut()
             .with_min_len(4096)
             .for_each(|v| *v = S::zero());
-        for (&i, &v) in q.idx.iter().zip(&q.vals) {
-            x.data[i as usize] = v;
-        }
+        let (idx, vals) = (&q.idx, &q.vals);
+        let par = self.par_entries;
+        super::scatter(
+            &mut x.data,
+            idx.len(),
+            par,
+            |e| Some((idx[e], vals[e])),
+            |t, v| *t = v,
+        );
         Ok(())
     }
 }

@@ -385,3 +385,42 @@ impl Backend for CpuBackend {}
 
 /// Values a task of [`Objects::compact`] reads.
 const COMPACT_PIECE: usize = 1 << 15;
+
+/// Applies the pairs `pair(0..len)` (`None`: skip) to `w` with `apply(&mut w[k], v)`, each
+/// target's pairs in input order: on this thread below `par_from` pairs (or on one thread),
+/// else pieces of the input deal their pairs into lists by range of targets and each range
+/// then applies its lists from every piece in order (no write shared between tasks, no
+/// sequential pass over a long list: a frontier of a million vertices scattered on one core
+/// costs more than the parallel product beside it).
+fn scatter<T: Send, V: Copy + Send + Sync>(
+    w: &mut [T],
+    len: usize,
+    par_from: usize,
+    pair: impl Fn(usize) -> Option<(u32, V)> + Sync,
+    apply: impl Fn(&mut T, V) + Sync,
+) {
+    let (n, threads) = (w.len(), rayon::current_num_threads());
+    if len < par_from.max(1) || threads == 1 {
+        for (k, v) in (0..len).filter_map(&pair) {
+            apply(&mut w[k as usize], v);
+        }
+        return;
+    }
+    let width = n.div_ceil(threads * 8).max(1 << 12);
+    let piece = len.div_ceil(threads * 4).max(1);
+    let dealt: Vec<Vec<Vec<(u32, V)>>> = (0..len.div_ceil(piece))
+        .into_par_iter()
+        .map(|p| {
+            let mut lists = vec![Vec::new(); n.div_ceil(width)];
+            for (k, v) in (p * piece..((p + 1) * piece).min(len)).filter_map(&pair) {
+                lists[k as usize / width].push((k, v));
+            }
+            lists
+        })
+        .collect();
+    w.par_chunks_mut(width).enumerate().for_each(|(r, wr)| {
+        for &(k, v) in dealt.iter().flat_map(|lists| &lists[r]) {
+            apply(&mut wr[k as usize - r * width], v);
+        }
+    });
+}

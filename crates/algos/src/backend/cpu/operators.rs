@@ -10,8 +10,6 @@ use crate::backend::{Bound, Combine, NO_PARENT, Operators};
 const ROW_BLOCK: usize = 2048;
 
 /// One piece's `(target, value)` pairs of a parallel scatter, a list per range of targets.
-type Dealt<T> = Vec<Vec<(u32, T)>>;
-
 /// One block of rows of a result: each row's length, then the columns and values of all.
 type RowBlock<T> = (Vec<u32>, Vec<u32>, Vec<T>);
 
@@ -201,43 +199,16 @@ impl Operators for CpuBackend {
             "scatter_op: index and value lengths"
         );
         let (n, len) = (w.data.len(), idx.data.len());
-        let threads = rayon::current_num_threads();
-        if len < self.par_entries.max(1) || threads == 1 {
-            for (&k, &v) in idx.data.iter().zip(&u.data) {
-                if let Some(t) = w.data.get_mut(k as usize).filter(|_| !S::is_zero(v)) {
-                    *t = union::<S, F>(*t, v);
-                }
-            }
-            return Ok(());
-        }
-        // Pieces of the input deal their pairs by range of targets; each range then applies
-        // its pairs from every piece in order: each target sees its updates in input order,
-        // as the sequential loop (the operator need not commute).
-        let width = n.div_ceil(threads * 8).max(1 << 12);
-        let piece = len.div_ceil(threads * 4);
-        let dealt: Vec<Dealt<S::T>> = idx
-            .data
-            .par_chunks(piece)
-            .zip(u.data.par_chunks(piece))
-            .map(|(ks, vs)| {
-                let mut lists = vec![Vec::new(); n.div_ceil(width)];
-                for (&k, &v) in ks.iter().zip(vs) {
-                    if (k as usize) < n && !S::is_zero(v) {
-                        lists[k as usize / width].push((k, v));
-                    }
-                }
-                lists
-            })
-            .collect();
-        w.data
-            .par_chunks_mut(width)
-            .enumerate()
-            .for_each(|(r, wr)| {
-                for &(k, v) in dealt.iter().flat_map(|lists| &lists[r]) {
-                    let t = &mut wr[k as usize - r * width];
-                    *t = union::<S, F>(*t, v);
-                }
-            });
+        // Each target sees its updates in input order, as a sequential loop (the operator
+        // need not commute).
+        let (ks, us) = (&idx.data, &u.data);
+        super::scatter(
+            &mut w.data,
+            len,
+            self.par_entries,
+            |e| ((ks[e] as usize) < n && !S::is_zero(us[e])).then_some((ks[e], us[e])),
+            |t, v| *t = union::<S, F>(*t, v),
+        );
         Ok(())
     }
 
