@@ -6,6 +6,7 @@ use semigraph_algos::{Buckets, RelaxStep, Width, arcs_to_csr};
 use semigraph_formats::ConvertOptions;
 use semigraph_semiring::{MinPlus, Scalar};
 
+use super::fixpoint::{HostFixpoint, host_fixpoint};
 use super::queues::relaxes;
 use super::*;
 
@@ -72,28 +73,12 @@ where
         .matrix(&a, Format::Csr, &ConvertOptions::default())
         .map_err(|e| e.to_string())?;
     let start = random_values::<S>(n, seed + 17);
-    // The host fixpoint, Gauss-Seidel over the arcs, with its rounds and improvements.
-    let mut want = start.clone();
-    let (mut rounds, mut improved, mut converged) = (0, 0usize, false);
-    while rounds <= n + 1 {
-        rounds += 1;
-        let mut changed = false;
-        for &(i, j, w) in &e {
-            if S::is_zero(want[i]) {
-                continue;
-            }
-            let t = S::mul_at(w, want[i], i as u64);
-            if !S::is_zero(t) && S::improves(want[j], t) {
-                want[j] = S::add(want[j], t);
-                changed = true;
-                improved += 1;
-            }
-        }
-        if !changed {
-            converged = true;
-            break;
-        }
-    }
+    let HostFixpoint {
+        want,
+        rounds,
+        improved,
+        converged,
+    } = host_fixpoint::<S>(&start, &e, n);
     // Thresholds at quantiles of the values seen, so that several buckets hold work.
     let mut seen: Vec<S::T> = start
         .iter()

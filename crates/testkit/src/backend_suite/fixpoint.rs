@@ -3,28 +3,24 @@
 use super::queues::relaxes;
 use super::*;
 
-/// [`Frontier::queue_relax_fixpoint`] against a host fixpoint: every vertex with a random value
-/// queued, relaxed until nothing improves. Where the host converges in at most `n` rounds with
-/// at most `n` improvements the backend must reach the fixpoint (values equal, appends counted;
-/// a GPU's own bound on appends is `8 n`); where it does not converge (a negative cycle) the
-/// backend must stop (`None`) within its limit; in between, it may do either.
-pub(super) fn check_relax_fixpoint<B: Frontier, S: Semiring>(
-    b: &B,
-    m: &B::Matrix<S>,
+/// A host fixpoint from `start` over the arcs `e` (Gauss-Seidel, at most `n + 2` rounds).
+pub(super) struct HostFixpoint<T> {
+    /// The values at the end.
+    pub want: Vec<T>,
+    /// Rounds run (the last one changed nothing where it converged).
+    pub rounds: usize,
+    /// Improvements made.
+    pub improved: usize,
+    /// Whether a round changed nothing.
+    pub converged: bool,
+}
+
+pub(super) fn host_fixpoint<S: Semiring>(
+    start: &[S::T],
     e: &[(usize, usize, S::T)],
     n: usize,
-    seed: u64,
-) where
-    S::T: TestValue,
-{
-    use semigraph_algos::RelaxStep;
-    if !relaxes::<S>() {
-        return;
-    }
-    let name = S::full_name();
-    let start = random_values::<S>(n, seed + 650);
-    // The host fixpoint, Gauss-Seidel over the arcs, with its count of improvements.
-    let mut want = start.clone();
+) -> HostFixpoint<S::T> {
+    let mut want = start.to_vec();
     let (mut rounds, mut improved, mut converged) = (0, 0usize, false);
     while rounds <= n + 1 {
         rounds += 1;
@@ -45,6 +41,40 @@ pub(super) fn check_relax_fixpoint<B: Frontier, S: Semiring>(
             break;
         }
     }
+    HostFixpoint {
+        want,
+        rounds,
+        improved,
+        converged,
+    }
+}
+
+/// [`Frontier::queue_relax_fixpoint`] against a host fixpoint: every vertex with a random value
+/// queued, relaxed until nothing improves. Where the host converges in at most `n` rounds with
+/// at most `n` improvements the backend must reach the fixpoint (values equal, appends counted;
+/// a GPU's own bound on appends is `8 n`); where it does not converge (a negative cycle) the
+/// backend must stop (`None`) within its limit; in between, it may do either.
+pub(super) fn check_relax_fixpoint<B: Frontier, S: Semiring>(
+    b: &B,
+    m: &B::Matrix<S>,
+    e: &[(usize, usize, S::T)],
+    n: usize,
+    seed: u64,
+) where
+    S::T: TestValue,
+{
+    use semigraph_algos::RelaxStep;
+    if !relaxes::<S>() {
+        return;
+    }
+    let name = S::full_name();
+    let start = random_values::<S>(n, seed + 650);
+    let HostFixpoint {
+        want,
+        rounds,
+        improved,
+        converged,
+    } = host_fixpoint::<S>(&start, e, n);
     let seeds: Vec<(u32, S::T)> = start
         .iter()
         .enumerate()
