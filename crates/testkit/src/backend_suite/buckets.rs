@@ -36,7 +36,8 @@ impl<T: Scalar> Buckets<T> for Thresholds<T> {
 /// converges in at most `n` rounds with at most `n` improvements the backend must reach the
 /// fixpoint, where it does not converge it must stop, in between it may do either); then
 /// min-plus graphs (`i32`, `f32`) with positive weights from one source with [`Width`]
-/// buckets, narrow and wide, against Bellman-Ford's distances.
+/// buckets, narrow and wide, against Bellman-Ford's distances; and a negative cycle with
+/// [`Width`] buckets, which must stop at the limit.
 pub fn check_queue_buckets<B: Frontier>(b: &B) -> Result<(), String> {
     for (g, &(n, per_row)) in [(1, 1), (40, 2), (700, 3), (2500, 4)].iter().enumerate() {
         macro_rules! one {
@@ -50,7 +51,45 @@ pub fn check_queue_buckets<B: Frontier>(b: &B) -> Result<(), String> {
         widths::<B, i32>(b, n, seed, |w| (w % 97 + 1) as i32)?;
         widths::<B, f32>(b, n, seed, |w| (w % 61) as f32 * 0.25 + 0.5)?;
     }
-    Ok(())
+    negative_cycle(b)
+}
+
+/// A ring of 200 vertices whose weights add up below zero: no fixpoint, so with [`Width`]
+/// buckets and a limit of `8 n` improvements the backend must stop (`None`).
+fn negative_cycle<B: Frontier>(b: &B) -> Result<(), String> {
+    let n = 200usize;
+    let arcs: Vec<(u32, u32, i32)> = (0..n)
+        .map(|i| {
+            (
+                i as u32,
+                ((i + 1) % n) as u32,
+                if i == n / 2 { -400 } else { 1 },
+            )
+        })
+        .collect();
+    let err = |e: semigraph_algos::Error| e.to_string();
+    let a = arcs_to_csr::<MinPlus<i32>>(n, &arcs).map_err(err)?;
+    let m = b
+        .matrix(&a, Format::Csr, &ConvertOptions::default())
+        .map_err(err)?;
+    let mut start = vec![i32::MAX; n];
+    start[0] = 0;
+    let mut d = b.dense::<MinPlus<i32>>(n, 1, &start).map_err(err)?;
+    let (mut q, mut spare) = (
+        b.queue::<MinPlus<i32>>(n).map_err(err)?,
+        b.queue::<MinPlus<i32>>(n).map_err(err)?,
+    );
+    b.queue_set(&mut q, &[0], &[0], 0).map_err(err)?;
+    let step = RelaxStep::new(&mut d, &m);
+    match b
+        .queue_relax_buckets(step, &mut q, &mut spare, &Width(10), 8 * n)
+        .map_err(err)?
+    {
+        Some(a) => Err(format!(
+            "relax_buckets min-plus i32 on a negative cycle: a fixpoint after {a} appends"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn random_one<B: Frontier, S: Semiring>(
