@@ -272,8 +272,9 @@ impl Graph {
 
     /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
     /// unreachable, int32 (int64 past 2^31 vertices) with -1 for the source and unreachable vertices. `algorithm`:
-    /// "auto", "bellman-ford" (any weights; a negative cycle raises `NegativeCycleError`
-    /// naming it) or "delta-stepping" (non-negative weights).
+    /// "auto" (the library's choice: `sssp_choice_of`), "bellman-ford" (any weights; a
+    /// negative cycle raises `NegativeCycleError` naming it), "delta-stepping" (non-negative
+    /// weights) or "fixpoint" (buckets relaxed in any order, then the predecessors).
     #[pyo3(signature = (source, algorithm = "auto"))]
     fn sssp<'py>(
         &self,

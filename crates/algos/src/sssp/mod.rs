@@ -277,17 +277,20 @@ impl SsspMethod {
 
 /// The algorithm [`SsspMethod::Auto`] runs on `a` on a backend of `kind` (beside
 /// [`apsp_choice`](crate::apsp_choice)): Bellman-Ford when a weight is negative (the others
-/// need none) and on a GPU (frontier relaxation with no bucket bookkeeping: a GPU is
-/// latency-bound on the thin frontiers of narrow buckets, and every bucket costs a
-/// read-back); on the CPU [`fixpoint_paths`] for graphs of short rows
+/// need none); [`fixpoint_paths`] for graphs of short rows
 /// ([`short_rows`](crate::graph::short_rows): road networks, grids, sparse random graphs)
-/// with positive weights (16 threads, weights 1..1000: NY 25-30 against delta-stepping's 30-41
-/// ms, a uniform random graph of 2^16 vertices 9.1 against 15.2 ms, before its buckets ran on
-/// a team; 12-14 ms on NY since), else delta-stepping
-/// (less work per vertex). On a GPU [`fixpoint_paths`] wins on road networks and grids (H100:
-/// FLA 29-30 against 37-38 ms, a 1000 x 1000 grid 33 against 44 ms) but loses 3.5-4.5x on
-/// sparse random graphs (few, wide levels), which short rows do not tell apart: ask for it
-/// with [`SsspMethod::Fixpoint`]. `O(n + m)`.
+/// with positive weights, on every backend (its first 16 steps are Bellman-Ford's, and it
+/// hands over to Bellman-Ford where the frontier grows wide: sparse random graphs, which short
+/// rows do not tell apart); else delta-stepping on the CPU (less work per vertex) and
+/// Bellman-Ford on a GPU (frontier relaxation with no bucket bookkeeping: a GPU is
+/// latency-bound on the thin frontiers of narrow buckets, and every bucket costs a
+/// read-back). Measured with weights 1..1000 (docs/BENCH-ALGOS.md, thirtieth session),
+/// `auto` (the fixpoint) against Bellman-Ford on an H200: FLA 19.4-19.5 against 25.8-26.6 ms,
+/// NE 14.1-14.4 against 36.4-36.6, NW 18.5 against 32.7-33.4, a 1000 x 1000 grid 21.3-21.7
+/// against 30.0-30.2; losses on NY (7.3-7.6 against 7.2), BAY (6.1-6.3 against 5.9) and
+/// uniform random graphs of average degree 2-4 (2^18 vertices: 1.4-1.5 against 1.1-1.4 ms;
+/// 2^20: 3.4-3.5 against 3.2-3.3); on the CPU (16 threads) NY 12-14 against 153 ms.
+/// `O(n + m)`.
 ///
 /// ```
 /// use semigraph_algos::{arcs_to_csr, sssp_choice, BackendKind, SsspMethod};
@@ -295,19 +298,17 @@ impl SsspMethod {
 ///
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 1)])?;
 /// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::Fixpoint);
-/// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::BellmanFord);
+/// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::Fixpoint);
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, 0)])?;
 /// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::DeltaStepping);
+/// assert_eq!(sssp_choice(BackendKind::Gpu, &a), SsspMethod::BellmanFord);
 /// let a = arcs_to_csr::<MinPlus<i32>>(3, &[(0, 1, 4), (1, 2, -1)])?;
 /// assert_eq!(sssp_choice(BackendKind::Cpu, &a), SsspMethod::BellmanFord);
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspMethod {
-    if kind == BackendKind::Gpu {
-        return SsspMethod::BellmanFord;
-    }
     let short = crate::graph::short_rows(a.nrows(), a.nnz(), longest_row(a));
-    choice_on_cpu(short, &weight_facts(a))
+    choice_of(kind, short, &weight_facts(a))
 }
 
 /// [`sssp_choice`] for a graph on its backend, from the weights' smallest value kept with the
@@ -326,20 +327,24 @@ pub fn sssp_choice<D: Distance>(kind: BackendKind, a: &Csr<MinPlus<D>>) -> SsspM
 pub fn sssp_choice_of<B: crate::backend::Backend, D: Distance>(
     g: &Graph<'_, B, MinPlus<D>>,
 ) -> SsspMethod {
-    if g.backend().kind() == BackendKind::Gpu {
-        return SsspMethod::BellmanFord;
-    }
-    choice_on_cpu(g.short_rows(), &g.value_facts(weight_facts::<D>))
+    choice_of(
+        g.backend().kind(),
+        g.short_rows(),
+        &g.value_facts(weight_facts::<D>),
+    )
 }
 
-/// The CPU's choice from whether the rows are short and the weights' facts: Bellman-Ford with
-/// a negative weight (or a NaN, which `lowest` reports as `-inf`), the fixpoint on short rows
-/// with positive weights, else delta-stepping.
-fn choice_on_cpu(short_rows: bool, facts: &ValueFacts) -> SsspMethod {
+/// The choice from the backend's kind, whether the rows are short and the weights' facts:
+/// Bellman-Ford with a negative weight (or a NaN, which `lowest` reports as `-inf`), the
+/// fixpoint on short rows with positive weights, else delta-stepping on the CPU and
+/// Bellman-Ford on a GPU.
+fn choice_of(kind: BackendKind, short_rows: bool, facts: &ValueFacts) -> SsspMethod {
     if facts.lowest < 0.0 {
         SsspMethod::BellmanFord
     } else if short_rows && facts.lowest > 0.0 {
         SsspMethod::Fixpoint
+    } else if kind == BackendKind::Gpu {
+        SsspMethod::BellmanFord
     } else {
         SsspMethod::DeltaStepping
     }

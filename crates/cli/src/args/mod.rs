@@ -67,9 +67,9 @@ pub enum Cmd {
         /// the graph file's numbering) and print one summary line per source.
         #[arg(long, value_name = "FILE.ss", conflicts_with = "source")]
         sources: Option<PathBuf>,
-        /// The algorithm: auto picks Bellman-Ford on a GPU or when a weight is negative; on
-        /// the CPU the fixpoint (buckets relaxed in any order, then the predecessors) for
-        /// graphs of short rows with positive weights, delta-stepping otherwise.
+        /// The algorithm: auto picks Bellman-Ford when a weight is negative; the fixpoint
+        /// (buckets relaxed in any order, then the predecessors) for graphs of short rows with
+        /// positive weights; otherwise delta-stepping on the CPU, Bellman-Ford on a GPU.
         #[arg(long, value_parser = named::<SsspMethod>(), default_value = "auto")]
         algo: SsspMethod,
         /// Bucket width of delta-stepping and of the fixpoint (default: automatic, see the docs).
