@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
 use super::Rows;
-use super::team::{Line, run_team, wait};
+use super::team::{Barrier, Line, run_team, wait};
 use crate::backend::Buckets;
 use crate::error::{Error, Result};
 
@@ -50,8 +50,7 @@ pub(super) fn relax_buckets<S: Semiring>(
             .collect(),
         mark: zeros(),
         queue: [zeros(), zeros()],
-        sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
-        done: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+        barrier: Barrier::new(threads),
         least: (0..threads)
             .map(|_| Line([AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)]))
             .collect(),
@@ -93,12 +92,8 @@ struct Team<'a, S: Semiring> {
     /// Per arrival parity: the entries (vertex plus one; 0 not written yet) found before that
     /// arrival for the round after it; a reader sets its entry back to 0.
     queue: [Vec<AtomicU32>; 2],
-    /// Per arrival parity: the arrivals since the start (high half) and the entries reserved
-    /// at this arrival (low half, set back to 0 by the last to arrive).
-    sync: [Line<AtomicU64>; 2],
-    /// Per arrival parity: `sync` as the last to arrive found it, written by that thread
-    /// alone; the others wait on this line.
-    done: [Line<AtomicU64>; 2],
+    /// Each round's end (an arrival a round), which also places the entries found.
+    barrier: Barrier,
     /// Per thread and arrival parity: the earliest bucket it holds, written before an
     /// arrival at which it found nothing for the round after (read when no thread did).
     least: Vec<Line<[AtomicU64; 2]>>,
@@ -218,35 +213,19 @@ impl<S: Semiring> Team<'_, S> {
                     self.stop_at.0.fetch_min(arrival, Ordering::Relaxed);
                 }
             }
-            let add = (1 << 32) | found.len() as u64;
-            let prev = self.sync[p].0.fetch_add(add, Ordering::AcqRel);
-            let target = (arrival / 2 + 1).wrapping_mul(self.threads as u32);
-            if ((prev >> 32) as u32).wrapping_add(1) == target {
-                // The last to arrive: nobody adds to this word before everyone has read
-                // `done`, so the count starts again from 0 for the next arrival of this parity.
-                let all = prev + add;
-                self.sync[p].0.store(all & !0xffff_ffff, Ordering::Relaxed);
-                self.done[p].0.store(all, Ordering::Release);
-            }
-            let at = prev as u32 as usize;
+            let arrived = self.barrier.arrive(arrival, found.len());
+            let at = arrived.at;
             for (slot, &j) in self.queue[p][at..at + found.len()].iter().zip(&found) {
                 slot.store(j + 1, Ordering::Release);
             }
             found.clear();
-            let Some(now) = wait(|| {
-                if self.panicked() {
-                    return Some(None);
-                }
-                let v = self.done[p].0.load(Ordering::Acquire);
-                ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(Some(v))
-            }) else {
+            let Some(next) = self.barrier.wait(&arrived, &self.panicked.0) else {
                 return appends;
             };
             if self.stop_at.0.load(Ordering::Relaxed) <= arrival {
                 return appends;
             }
             arrival += 1;
-            let next = now as u32 as usize;
             let round = arrival;
             if next == 0 {
                 // The bucket is settled: on to the earliest any thread holds.

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::team::{Line, TEAM_MIN_N, TeamSlot, run_team, wait};
+use super::team::{Barrier, Line, TEAM_MIN_N, TeamSlot, run_team, wait};
 use crate::backend::NO_PARENT;
 
 /// Not reached: level and parent `u32::MAX`.
@@ -143,11 +143,10 @@ fn one_thread(
 }
 
 /// What the team shares. Each level, thread `t` expands the `t`-th of `threads` equal slices
-/// of the frontier, then in one atomic addition to its level's word (levels alternate between
-/// two) says it arrived and reserves the places of the vertices it found, writes them there,
-/// and waits until every thread has arrived: then every thread knows the next frontier's
-/// bounds from the same word (which the last to arrive copies to a line of its own for the
-/// others to wait on), with no leader, no shared cursor and one barrier a level. A
+/// of the frontier, then in one arrival at the [`Barrier`] (one atomic addition) says it
+/// arrived and reserves the places of the vertices it found, writes them there, and waits
+/// until every thread has arrived: then every thread knows the next frontier's bounds from
+/// the same sum, with no leader, no shared cursor and one barrier a level. A
 /// place is written once in a traversal, with the vertex plus one, so a reader of an entry
 /// still being written waits for it to be non-zero.
 struct Team<'a> {
@@ -156,12 +155,8 @@ struct Team<'a> {
     word: &'a [AtomicU64],
     /// Every vertex reached plus one, in the order of its level; 0 not written yet.
     queue: Vec<AtomicU32>,
-    /// Per level parity: the arrivals (high half) and the vertices found (low half), both
-    /// counted since the start (the low half at most `n`, below `2^32`).
-    sync: [Line<AtomicU64>; 2],
-    /// Per level parity: `sync` as the level's last arrival left it, written by that thread
-    /// alone; the others wait on this line, not on the one every thread adds to.
-    done: [Line<AtomicU64>; 2],
+    /// The end of each level (an arrival a level), which also places the vertices found.
+    barrier: Barrier,
     /// The first level at whose end a stop was requested (`u32::MAX`: none). Set before an
     /// arrival, so every thread reads the same answer once all have arrived.
     stop_at: Line<AtomicU32>,
@@ -192,8 +187,7 @@ fn team(
         col_idx,
         word,
         queue,
-        sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
-        done: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+        barrier: Barrier::new(threads),
         stop_at: Line(AtomicU32::new(u32::MAX)),
         panicked: Line(AtomicBool::new(false)),
         threads,
@@ -217,8 +211,6 @@ impl Team<'_> {
     fn work(&self, me: usize, seeds: usize) -> Option<(usize, u32)> {
         let mut found = Vec::new();
         let (mut start, mut end, mut depth) = (0usize, seeds, 0u32);
-        // Each parity word's low half as the last level of that parity left it.
-        let mut before = [0u64; 2];
         loop {
             let len = end - start;
             let mine = start + len * me / self.threads..start + len * (me + 1) / self.threads;
@@ -244,30 +236,13 @@ impl Team<'_> {
             if crate::cancel::requested() {
                 self.stop_at.0.fetch_min(depth, Ordering::Relaxed);
             }
-            let p = (depth % 2) as usize;
-            let add = (1 << 32) | found.len() as u64;
-            let prev = self.sync[p].0.fetch_add(add, Ordering::AcqRel);
-            // Every arrival of this level; none of the next level of this parity can come
-            // before this thread's arrival at the level between.
-            let target = (depth / 2 + 1).wrapping_mul(self.threads as u32);
-            let done = &self.done[p].0;
-            if ((prev >> 32) as u32).wrapping_add(1) == target {
-                done.store(prev + add, Ordering::Release);
-            }
-            let at = end + (prev as u32 as u64 - before[p]) as usize;
+            let arrived = self.barrier.arrive(depth, found.len());
+            let at = end + arrived.at;
             for (slot, &j) in self.queue[at..at + found.len()].iter().zip(&found) {
                 slot.store(j + 1, Ordering::Release);
             }
             found.clear();
-            let now = wait(|| {
-                if self.panicked() {
-                    return Some(None);
-                }
-                let v = done.load(Ordering::Acquire);
-                ((((v >> 32) as u32).wrapping_sub(target) as i32) >= 0).then_some(Some(v))
-            })?;
-            let next = (now as u32 as u64 - before[p]) as usize;
-            before[p] = now as u32 as u64;
+            let next = self.barrier.wait(&arrived, &self.panicked.0)?;
             if self.stop_at.0.load(Ordering::Relaxed) <= depth {
                 return None;
             }

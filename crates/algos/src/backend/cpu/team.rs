@@ -6,7 +6,7 @@
 //! cost more than the round.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Graphs of fewer vertices run on one thread whatever the team's size: their whole
 /// traversal costs less than starting a team.
@@ -73,6 +73,75 @@ pub(super) fn wait<T>(mut ready: impl FnMut() -> Option<T>) -> T {
         } else {
             std::thread::yield_now();
         }
+    }
+}
+
+/// Where a team's threads meet, arrival after arrival (numbered from 0, each thread making
+/// every one), each arrival one atomic addition that also sums what the threads bring (a
+/// count each, below `2^32` in all): the arrival's parity picks one of two words, whose high
+/// half counts the arrivals since the start and whose low half sums this arrival's counts.
+/// The last to arrive copies the word to a line of its own for the others to wait on, and
+/// clears the sum for the next arrival of that parity, which no thread can make before every
+/// thread has left this one (the arrival between comes first). No leader, one barrier.
+pub(super) struct Barrier {
+    sync: [Line<AtomicU64>; 2],
+    done: [Line<AtomicU64>; 2],
+    threads: u32,
+}
+
+/// One thread's arrival at a [`Barrier`]: `at` is where its count starts among the arrival's
+/// (the sum of those that arrived before it).
+pub(super) struct Arrived {
+    parity: usize,
+    /// The arrivals at this parity's word once every thread has made this one.
+    target: u32,
+    pub(super) at: usize,
+}
+
+impl Barrier {
+    /// A barrier for `threads` threads.
+    pub(super) fn new(threads: usize) -> Barrier {
+        Barrier {
+            sync: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+            done: [Line(AtomicU64::new(0)), Line(AtomicU64::new(0))],
+            threads: threads as u32,
+        }
+    }
+
+    /// Arrival number `arrival` (the same in every thread) bringing `count`. What a thread
+    /// wrote before it is seen by every thread after its [`wait`](Barrier::wait).
+    pub(super) fn arrive(&self, arrival: u32, count: usize) -> Arrived {
+        let parity = (arrival % 2) as usize;
+        let add = (1 << 32) | count as u64;
+        let prev = self.sync[parity].0.fetch_add(add, Ordering::AcqRel);
+        // Arrivals at this word: `threads` for each arrival of its parity so far (mod 2^32).
+        let target = (arrival / 2 + 1).wrapping_mul(self.threads);
+        if ((prev >> 32) as u32).wrapping_add(1) == target {
+            let all = prev + add;
+            self.sync[parity]
+                .0
+                .store(all & !0xffff_ffff, Ordering::Relaxed);
+            self.done[parity].0.store(all, Ordering::Release);
+        }
+        Arrived {
+            parity,
+            target,
+            at: prev as u32 as usize,
+        }
+    }
+
+    /// Waits until every thread has made the arrival `a`: the sum of its counts, or `None`
+    /// once `panicked` says a thread of the team panicked.
+    pub(super) fn wait(&self, a: &Arrived, panicked: &AtomicBool) -> Option<usize> {
+        let done = &self.done[a.parity].0;
+        wait(|| {
+            if panicked.load(Ordering::Relaxed) {
+                return Some(None);
+            }
+            let v = done.load(Ordering::Acquire);
+            ((((v >> 32) as u32).wrapping_sub(a.target) as i32) >= 0)
+                .then_some(Some(v as u32 as usize))
+        })
     }
 }
 
