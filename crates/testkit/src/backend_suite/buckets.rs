@@ -6,7 +6,7 @@ use semigraph_algos::{Buckets, RelaxStep, Width, arcs_to_csr};
 use semigraph_formats::ConvertOptions;
 use semigraph_semiring::{MinPlus, Scalar};
 
-use super::fixpoint::{HostFixpoint, host_fixpoint};
+use super::fixpoint::{HostFixpoint, host_fixpoint, seeds_of};
 use super::queues::relaxes;
 use super::*;
 
@@ -131,12 +131,7 @@ where
         .filter_map(|k| seen.get(seen.len() * k / 6).copied())
         .collect();
     let buckets = Thresholds { t, zero: S::zero() };
-    let (idx, vals): (Vec<u32>, Vec<S::T>) = start
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| !S::is_zero(**v))
-        .map(|(i, v)| (i as u32, *v))
-        .unzip();
+    let (idx, vals) = seeds_of::<S>(&start);
     let err = |e: semigraph_algos::Error| e.to_string();
     let mut d = b.dense::<S>(n, 1, &start).map_err(err)?;
     let (mut q, mut spare) = (b.queue::<S>(n).map_err(err)?, b.queue::<S>(n).map_err(err)?);
