@@ -21,6 +21,9 @@ where
 {
     check_sparse_products::<B, S>(b, format);
     check_matrix_operators::<B, S>(b, format);
+    if format == Format::Csr {
+        check_long_vector::<B, S>(b);
+    }
     // `iso`: every entry holds one value (a backend may store one value for all).
     for (seed, (nrows, ncols), iso) in [
         (11u64, (37usize, 29usize), false),
@@ -130,6 +133,57 @@ where
         if nrows == ncols {
             check_relax_fixpoint::<B, S>(b, &m, &e, nrows, seed);
             check_relax_fixpoint_deferred::<B, S>(b, &m, &e, nrows, seed);
+        }
+    }
+}
+
+/// SpMV with a vector longer than a core's cache (over 1 MiB of values), mostly empty (a
+/// traversal's frontier: a backend may test its entries in a bitmap) and mostly stored (read
+/// whole), with and without a complemented mask, against the terms of the entries.
+fn check_long_vector<B: Frontier, S: Semiring>(b: &B)
+where
+    S::T: TestValue,
+{
+    let (nrows, ncols) = (97usize, (1usize << 20) / size_of::<S::T>() + 3);
+    let a = random_csr::<S>(nrows, ncols, 300, 31);
+    let m = b.matrix(&a, Format::Csr, &unlimited()).expect("matrix");
+    let e = entries(&a);
+    let full = random_values::<S>(ncols, 32);
+    // One stored entry in 5 (and the matrix's columns hit often enough to matter).
+    let sparse: Vec<S::T> = (0..ncols)
+        .map(|j| match j.wrapping_mul(2_654_435_761) % 5 {
+            0 => full[j],
+            _ => S::zero(),
+        })
+        .collect();
+    let mvals = random_values::<OrAnd>(nrows, 33);
+    let md = b.dense::<OrAnd>(nrows, 1, &mvals).unwrap();
+    for (what, x) in [("mostly empty", &sparse), ("mostly stored", &full)] {
+        let xd = b.dense::<S>(ncols, 1, x).unwrap();
+        let mut terms = vec![Vec::new(); nrows];
+        for &(i, j, w) in &e {
+            if !S::is_zero(x[j]) {
+                terms[i].push(S::mul_at(w, x[j], j as u64));
+            }
+        }
+        assert!(
+            terms.iter().filter(|t| !t.is_empty()).count() > nrows / 2,
+            "{what}: most rows meet a stored entry"
+        );
+        let y0 = random_values::<S>(nrows, 34);
+        for skip in [false, true] {
+            let mut y = b.dense::<S>(nrows, 1, &y0).unwrap();
+            let mask: Mask<'_, B> = if skip { b.skip(&md) } else { Mask::All };
+            let allowed: Vec<bool> = (0..nrows).map(|i| !skip || !mvals[i]).collect();
+            b.mxm(&mut y, mask, Accum::Replace, &m, &xd).expect("mxm");
+            check_terms::<S>(
+                &format!("mxm, a vector of {ncols} {what}, skip mask {skip}"),
+                &b.read_dense(&y).unwrap(),
+                &y0,
+                &terms,
+                Accum::Replace,
+                &allowed,
+            );
         }
     }
 }

@@ -57,6 +57,27 @@ pub(super) fn mxm<S: Semiring>(
         // value. A pattern (every entry the same value) reads no values: one array less to
         // stream, which is most of the cost of a product with one column.
         let r = a.rows();
+        // A long, mostly empty vector (a traversal's frontier): its stored entries as a
+        // bitmap, 1 bit a vertex, so that a row's scan tests bits that stay in cache instead
+        // of reading the vector's values at random; a value is read only where a bit is set.
+        if let Some(bits) = presence(x, k) {
+            y.data
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(MIN_LEN)
+                .for_each(|(i, yv)| {
+                    if !allows(&mask, i) {
+                        return;
+                    }
+                    let (cols, vals) = r.row(i);
+                    let acc = match vals {
+                        Vals::All(av) => row_product_bits::<S>(cols, |_| av, &x.data, &bits),
+                        Vals::Stored(v) => row_product_bits::<S>(cols, |e| v[e], &x.data, &bits),
+                    };
+                    *yv = combine::<S>(accum, *yv, acc);
+                });
+            return Ok(());
+        }
         y.data
             .par_chunks_mut(k.max(1))
             .enumerate()
@@ -116,6 +137,59 @@ fn row_product<S: Semiring>(
         if S::is_zero(xv) {
             continue;
         }
+        acc = S::add(acc, S::mul_at(val(e), xv, j as u64));
+        if (S::HAS_TERMINAL && S::is_terminal(acc)) || (S::FIRST_WINS && !S::is_zero(acc)) {
+            break;
+        }
+    }
+    acc
+}
+
+/// The stored entries of a one-column `X` as a bitmap (bit `j % 64` of word `j / 64` set
+/// where `X[j]` is not zero), where that pays: `X` larger than a core's cache
+/// ([`PRESENCE_BYTES`]) and at most one entry in [`PRESENCE_DENSITY`] stored (a frontier, not
+/// a vector of ranks), so that the scan of a row tests bits in cache rather than values
+/// spread over memory. `None` where it does not pay (the scan of `X`, `n` sequential reads,
+/// is the price of asking).
+fn presence<S: Semiring>(x: &CpuDense<S>, k: usize) -> Option<Vec<u64>> {
+    if k != 1 || std::mem::size_of_val(x.data.as_slice()) < PRESENCE_BYTES {
+        return None;
+    }
+    let bits: Vec<u64> = x
+        .data
+        .par_chunks(64)
+        .with_min_len(64)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u64, |w, (b, &v)| w | ((!S::is_zero(v) as u64) << b))
+        })
+        .collect();
+    let stored: usize = bits.par_iter().map(|w| w.count_ones() as usize).sum();
+    (stored * PRESENCE_DENSITY <= x.data.len()).then_some(bits)
+}
+
+/// [`presence`]'s size below which `X` stays in a core's cache anyway (bytes).
+const PRESENCE_BYTES: usize = 1 << 20;
+
+/// [`presence`]'s density: a bitmap where at most one entry in this many is stored (a
+/// denser `X` is read whole anyway).
+const PRESENCE_DENSITY: usize = 2;
+
+/// [`row_product`] for one column, with `X`'s stored entries tested in `bits` ([`presence`]).
+#[inline(always)]
+fn row_product_bits<S: Semiring>(
+    cols: &[u32],
+    val: impl Fn(usize) -> S::T,
+    x: &[S::T],
+    bits: &[u64],
+) -> S::T {
+    let mut acc = S::zero();
+    for (e, &j) in cols.iter().enumerate() {
+        if bits[j as usize >> 6] >> (j & 63) & 1 == 0 {
+            continue;
+        }
+        let xv = x[j as usize];
         acc = S::add(acc, S::mul_at(val(e), xv, j as u64));
         if (S::HAS_TERMINAL && S::is_terminal(acc)) || (S::FIRST_WINS && !S::is_zero(acc)) {
             break;
