@@ -294,10 +294,10 @@ fn bfs_fixpoint<B: Frontier>(
 /// (the arcs of the frontier only; the parent of a vertex is the smallest frontier vertex with
 /// an arc to it), followed by `levels<next> = level`; a pull level is a masked SpMV along
 /// `A^T` that stops scanning a vertex's in-arcs at its first frontier neighbour with parent id
-/// 0 (cost: at most the in-arcs of the unvisited vertices; the CPU backend tests a
-/// frontier of over 1 MiB of values in a bitmap of its vertices, `n / 8` bytes that stay in
-/// cache), then a dense relaxation that enqueues the new frontier. [`Direction::Auto`] follows Beamer on arc counts
-/// ([`Frontier::queue_arcs`]): pull once the frontier's out-arcs exceed 1/14 of the arcs of
+/// 0 (cost: at most the in-arcs of the unvisited vertices; the CPU backend tests a frontier
+/// of over 1 MiB of values in a bitmap of its vertices, `n / 8` bytes that stay in cache),
+/// then a dense relaxation that enqueues the new frontier. [`Direction::Auto`] follows Beamer
+/// on arc counts ([`Frontier::queue_arcs`]): pull once the frontier's out-arcs exceed 1/14 of the arcs of
 /// the rows not expanded yet, push again once the frontier shrinks below `n / 24` vertices.
 /// Pull needs a graph built with `GraphOptions { pull: true, .. }`; without it `Auto` always
 /// pushes.
