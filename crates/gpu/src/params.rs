@@ -338,9 +338,13 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
     QueueLevels => QueueLevelsArgs {
-        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qv: WordsOut, qh: HdrOut, lv: WordsOut,
-        qcap: U32, wide: U32, out: HdrOut,
+        rp: IdxIn, ci: IdxIn, r4: IdxIn, use4: U32, n: U64, qi: IdxOut, qv: WordsOut,
+        qh: HdrOut, lv: WordsOut, lg: U64Out, qcap: U32, wide: U32, out: HdrOut,
     }
+    /// The parameters of [`Kernel::QueueLevelsLog`](crate::codegen::Kernel::QueueLevelsLog).
+    QueueLevelsLog => QueueLevelsLogArgs { lg: U64In, out: HdrIn, lv: WordsOut }
+    /// The parameters of [`Kernel::QueueLevelsRows`](crate::codegen::Kernel::QueueLevelsRows).
+    QueueLevelsRows => QueueLevelsRowsArgs { rp: IdxIn, ci: IdxIn, n: U64, r4: IdxOut }
     /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
     QueueLevelsGrid => QueueLevelsGridArgs {
         rp: IdxIn, ci: IdxIn, n: U64, qi: IdxIn, qh: HdrIn, lv: WordsOut, fa: U64Out,

@@ -86,11 +86,13 @@ struct DevCsr {
     tune: Arc<OnceLock<CsrTune>>,
 }
 
-/// A CSR matrix's SpMV kernel, the adaptive kernel's plan, and its longest row.
+/// A CSR matrix's SpMV kernel, the adaptive kernel's plan, its longest row, and its rows as
+/// four slots each for the levels kernels (made at their first use).
 struct CsrTune {
     kernel: CsrKernel,
     plan: Option<DevPlan>,
     max_row: usize,
+    rows4: OnceLock<CudaSlice<u32>>,
 }
 
 /// An ELL matrix on the device (column-major).
@@ -285,6 +287,9 @@ struct Scratch {
     /// runs: allocated by the first run that hands its levels to the grid, grown with the
     /// graphs.
     lv_front: Option<LevelsFronts>,
+    /// The log of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels)'s frontiers
+    /// (`level << 32 | vertex`), allocated by the first run, grown with the graphs.
+    lv_log: Option<CudaSlice<u64>>,
 }
 
 /// The two tagged frontiers of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid)

@@ -451,6 +451,7 @@ impl GpuBackend {
             kernel,
             plan,
             max_row: shape.max_row,
+            rows4: OnceLock::new(),
         })
     }
 

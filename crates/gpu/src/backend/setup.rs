@@ -30,6 +30,7 @@ impl GpuBackend {
             far_vals: dev.zeros::<u8>(8, "scratch")?,
             grid_sync: dev.zeros::<u64>(8, "grid barrier")?,
             lv_front: None,
+            lv_log: None,
         };
         use cudarc::driver::sys::CUdevice_attribute as A;
         let attr = |a: A, what: &str| {

@@ -144,6 +144,13 @@ pub enum Kernel {
     /// The levels of a traversal from a queue's vertices in one block, the visited set and the
     /// frontier in shared memory (semiring-independent).
     QueueLevels,
+    /// The levels [`Kernel::QueueLevels`] logged, written to the levels array over the whole
+    /// GPU (semiring-independent).
+    QueueLevelsLog,
+    /// A CSR matrix's rows as four slots each (16 bytes a row, the longer rows' tails left
+    /// in the CSR) for [`Kernel::QueueLevels`]: a road network's row in one read
+    /// (semiring-independent).
+    QueueLevelsRows,
     /// The levels of a traversal continued over the whole GPU (one cooperative launch, a
     /// vertex taken by lowering its level, one grid-wide barrier a stage of one or more
     /// levels): the wide levels that [`Kernel::QueueLevels`]'s one block hands back
@@ -211,7 +218,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 74] = [
+    pub const ALL: [Kernel; 76] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -247,6 +254,8 @@ impl Kernel {
         Kernel::QueueRelaxGrid,
         Kernel::QueueRelaxAsync,
         Kernel::QueueLevels,
+        Kernel::QueueLevelsLog,
+        Kernel::QueueLevelsRows,
         Kernel::QueueLevelsGrid,
         Kernel::QueueSplit,
         Kernel::QueueReduce,
@@ -326,6 +335,8 @@ impl Kernel {
             Kernel::QueueRelaxGrid => ("relax", "queue", "grid_loop"),
             Kernel::QueueRelaxAsync => ("relax", "queue", "async"),
             Kernel::QueueLevels => ("levels", "queue", "block"),
+            Kernel::QueueLevelsLog => ("levels", "queue", "log"),
+            Kernel::QueueLevelsRows => ("levels", "csr", "rows4"),
             Kernel::QueueLevelsGrid => ("levels", "queue", "grid"),
             Kernel::QueueSplit => ("split", "queue", "base"),
             Kernel::QueueReduce => ("reduce", "queue", "base"),
@@ -393,6 +404,8 @@ impl Kernel {
             | Kernel::IndexLens
             | Kernel::WordsDiffer
             | Kernel::QueueLevels
+            | Kernel::QueueLevelsLog
+            | Kernel::QueueLevelsRows
             | Kernel::QueueLevelsGrid => sr.is_none(),
             Kernel::GemmPacked => sr.is_some_and(|s| s.packed16.is_some()),
             _ => sr.is_some(),

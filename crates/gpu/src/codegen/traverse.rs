@@ -8,20 +8,41 @@ use super::Kernel;
 /// semiring-independent helpers): the visited set, the counter and the next frontier may be in
 /// shared or device memory (generic pointers).
 pub(super) const HELPERS: &str = r#"#define SG_LV_ARCS 4u
-// The row of frontier vertex k (has: this lane has one; claim.live(k): k is still at the level
-// it was queued at) along rp, ci: each target that claim.take(j) takes (the visited set's
-// bit, or a lower level) is new, and the warp's new vertices are handed to `put` together
-// (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, j[u] its target, fresh
-// this lane's bits). The lanes of a warp go through their rows together, SG_LV_ARCS arcs a
-// lane at a time, the column ids read before any is taken. Every lane of the warp calls it
-// together.
+// No arc in a slot of a row's four (sg_lv_expand4's r4), or in a lane's share of a chunk.
+#define SG_LV_NONE 0xffffffffu
+// The fourth slot of a row of more than four arcs: the rest (from its fourth) are in ci.
+#define SG_LV_MORE 0xfffffffeu
+// One chunk of arcs a lane (j[u] = SG_LV_NONE: none): each target that claim.take(j) takes
+// (the visited set's bit, or a lower level) is new, and the warp's new vertices are handed to
+// `put` together (put(total, b, j, fresh): b[u] the lanes whose u-th arc found one, fresh this
+// lane's bits). Every lane of the warp calls it together.
 template <class Claim, class Put>
-__device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
+__device__ __forceinline__ void sg_lv_chunk(const sg_idx_t* j, const Claim& claim,
+        const Put& put) {
+    unsigned int fresh = 0u;
+#pragma unroll
+    for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
+        if (j[u] != SG_LV_NONE && claim.take(j[u])) fresh |= 1u << u;
+    unsigned int b[SG_LV_ARCS], total = 0u;
+#pragma unroll
+    for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
+        b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
+        total += __popc(b[u]);
+    }
+    if (total != 0u) put(total, b, j, fresh);
+}
+// The row of frontier vertex k (has: this lane has one; claim.live(k): k is still at the level
+// it was queued at) from its arc `skip` on, along rp, ci, through sg_lv_chunk: the lanes of a
+// warp go through their rows together, SG_LV_ARCS arcs a lane at a time, the column ids read
+// before any is taken. The visited set, the counter and the next frontier may be in shared
+// or device memory (generic pointers). Every lane of the warp calls it together.
+template <class Claim, class Put>
+__device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k, unsigned int skip,
         const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const Claim& claim,
         const Put& put) {
     unsigned int st = 0u, deg = 0u;
     if (has) {
-        st = rp[k];
+        st = rp[k] + skip;
         const unsigned int end = rp[k + 1];
         deg = claim.live(k) ? end - st : 0u;
     }
@@ -34,32 +55,39 @@ __device__ __forceinline__ void sg_lv_expand(bool has, sg_idx_t k,
         sg_idx_t j[SG_LV_ARCS];
 #pragma unroll
         for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
-            j[u] = r + u < deg ? ci[st + r + u] : 0xffffffffu;
-        unsigned int fresh = 0u;
-#pragma unroll
-        for (unsigned int u = 0; u < SG_LV_ARCS; ++u)
-            if (j[u] != 0xffffffffu && claim.take(j[u])) fresh |= 1u << u;
-        unsigned int b[SG_LV_ARCS], total = 0u;
-#pragma unroll
-        for (unsigned int u = 0; u < SG_LV_ARCS; ++u) {
-            b[u] = __ballot_sync(SG_FULL, (fresh >> u) & 1u);
-            total += __popc(b[u]);
-        }
-        if (total != 0u) put(total, b, j, fresh);
+            j[u] = r + u < deg ? ci[st + r + u] : SG_LV_NONE;
+        sg_lv_chunk(j, claim, put);
     }
 }
-// A vertex is new when it sets its bit in the visited set `seen` (shared or device memory):
-// then its level is `up`. A queued vertex is always live (its level is never lowered).
+// sg_lv_expand with the rows in four slots r4 (QueueLevelsRows): a row's first arcs come from
+// its slots in one 16-byte read, and rp and ci are read only for rows of more than four arcs
+// (from their fourth): one read of global memory a vertex instead of two to three for a road
+// network's rows, which bounds a level of one block (a multiprocessor's reads, not its
+// threads). r4 == nullptr: sg_lv_expand. Every lane of the warp calls it together.
+template <class Claim, class Put>
+__device__ __forceinline__ void sg_lv_expand4(bool has, sg_idx_t k, const uint4* __restrict__ r4,
+        const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const Claim& claim,
+        const Put& put) {
+    if (r4 == nullptr) {
+        sg_lv_expand(has, k, 0u, rp, ci, claim, put);
+        return;
+    }
+    uint4 c = make_uint4(SG_LV_NONE, SG_LV_NONE, SG_LV_NONE, SG_LV_NONE);
+    if (has && claim.live(k)) c = r4[k];
+    const bool more = c.w == SG_LV_MORE;
+    const sg_idx_t j[SG_LV_ARCS] = {c.x, c.y, c.z, more ? SG_LV_NONE : c.w};
+    sg_lv_chunk(j, claim, put);
+    if (__any_sync(SG_FULL, more)) sg_lv_expand(more, k, 3u, rp, ci, claim, put);
+}
+// A vertex is new when it sets its bit in the visited set `seen` (shared or device memory);
+// its level is written when its frontier is logged. A queued vertex is always live (its
+// level is never lowered).
 struct sg_lv_claim_bit {
     unsigned int* seen;
-    unsigned int* lv;
-    unsigned int up;
     __device__ __forceinline__ bool live(sg_idx_t) const { return true; }
     __device__ __forceinline__ bool take(sg_idx_t j) const {
         const unsigned int bit = 1u << (j & 31u);
-        if (atomicOr(&seen[j >> 5], bit) & bit) return false;
-        lv[j] = up;
-        return true;
+        return !(atomicOr(&seen[j >> 5], bit) & bit);
     }
 };
 // A vertex is new when `up` lowers its level (lv: u32::MAX where not reached; read through
@@ -184,17 +212,20 @@ __device__ __forceinline__ unsigned long long sg_lvg_stage_end(unsigned long lon
 pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
     Some(match kernel {
         Kernel::QueueLevels => {
-            r#"// Levels of a traversal along A's structure (rp, ci; n vertices) from the vertices of the
-// queue (qi; length qh[0]) in one block, one barrier a level: the visited set is a bitmap of n
-// bits and the frontier two queues of qcap entries, all in dynamic shared memory
-// (ceil(n / 32) + 2 qcap words). lv[j] = the level of every vertex reached (a seed 0); other
-// positions untouched. out[0] = vertices reached, out[1] = the last level, out[2] = 0 done,
-// 1 where a frontier outgrew qcap (stopped; lv holds the levels so far), 2 where the frontiers
-// grew wide (on average more than `wide` vertices a level, past the first 64 levels: work for
-// more than one block): then the frontier where it stopped is written back to the queue (qi,
-// qv = its level, qh = its length, the level and the vertices reached before it; lv holds the
-// level of every vertex up to it, every other position untouched). A thread takes frontier
-// entries t, t + blockDim.x, ... (sg_lv_expand, on shared memory).
+            r#"// Levels of a traversal along A's structure (rp, ci, and with use4 its rows' four slots r4;
+// n vertices) from the vertices of the queue (qi; length qh[0]) in one block, one barrier a
+// level: the visited set is a bitmap of n bits and the frontier two queues of qcap entries,
+// all in dynamic shared memory (ceil(n / 32) + 2 qcap words). Each frontier, as it is
+// expanded, is appended to the log lg (n entries: level << 32 | vertex, written together by
+// consecutive threads, not a scattered write a vertex); QueueLevelsLog then writes lv[j] = the
+// level of every vertex logged (a seed 0; other positions untouched). out[0] = vertices
+// reached, out[1] = the last level, out[2] = 0 done, 1 where a frontier outgrew qcap (stopped;
+// the frontiers before it logged), 2 where the frontiers grew wide (on average more than
+// `wide` vertices a level, past the first 64 levels: work for more than one block): then the
+// frontier where it stopped is written back to the queue (qi, qv = its level, qh = its
+// length, the level and the vertices reached before it) and its levels to lv, the frontiers
+// before it logged. out[3] = entries logged. A thread takes frontier entries t, t +
+// blockDim.x, ... (sg_lv_expand4, on shared memory).
 extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
@@ -203,6 +234,7 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     unsigned int* seen = sg_lv_sm;
     sg_idx_t* qa = sg_lv_sm + words;
     sg_idx_t* qb = qa + qcap;
+    const uint4* rows = use4 ? reinterpret_cast<const uint4*>(r4) : nullptr;
     const unsigned int t = threadIdx.x, nt = blockDim.x;
     for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
     if (t < 3u) s_cnt[t] = 0u;
@@ -214,12 +246,12 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         if (!(atomicOr(&seen[j >> 5], bit) & bit)) {
             unsigned int pos = atomicAdd(&s_cnt[0], 1u);
             if (pos < qcap) qa[pos] = j;
-            lv[j] = 0u;
         }
     }
     __syncthreads();
     unsigned long long reached = 0;
     unsigned int level = 0, stop = 0;
+    const sg_lv_claim_bit claim = {seen};
     for (;;) {
         // Every thread reads the same length after the barrier.
         const unsigned int len = s_cnt[level % 3u];
@@ -232,32 +264,66 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
-                qi[e] = cur[e];
+                const sg_idx_t j = cur[e];
+                qi[e] = j;
                 qv[e] = level;
+                lv[j] = level;
             }
             if (t == 0u) { qh[0] = len; qh[1] = level; qh[2] = reached; qh[3] = 0ull; }
             stop = 2u;
             break;
         }
+        unsigned long long* log = lg + reached;
+        const unsigned long long tag = (unsigned long long)level << 32;
         reached += len;
         // The counter of the frontier before this one is the next level's: cleared now, used
         // after this level's barrier.
         if (t == 0u) s_cnt[(level + 2u) % 3u] = 0u;
         sg_idx_t* nxt = (level & 1u) ? qa : qb;
         unsigned int* ncnt = &s_cnt[(level + 1u) % 3u];
-        const unsigned int up = level + 1u;
-        const sg_lv_claim_bit claim = {seen, lv, up};
         const sg_lv_put_block put = {ncnt, nxt, qcap};
-        for (unsigned int base = 0; base < len; base += nt)
-            sg_lv_expand(base + t < len, cur[(base + t < len) ? base + t : 0u], rp, ci, claim,
-                         put);
+        for (unsigned int base = 0; base < len; base += nt) {
+            const bool has = base + t < len;
+            const sg_idx_t k = cur[has ? base + t : 0u];
+            if (has) log[base + t] = tag | k;
+            sg_lv_expand4(has, k, rows, rp, ci, claim, put);
+        }
         __syncthreads();
-        level = up;
+        level += 1u;
     }
     if (t == 0u) {
         out[0] = reached;
         out[1] = level > 0u ? level - 1u : 0u;
         out[2] = stop;
+        out[3] = reached;
+    }
+}
+"#
+        }
+        Kernel::QueueLevelsLog => {
+            r#"// lv[j] = level for each of the first out[3] entries (level << 32 | j) of the log lg that
+// QueueLevels wrote.
+extern "C" __global__ void KERNEL(PARAMS) {
+    const unsigned long long len = out[3];
+    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+        const unsigned long long x = lg[e];
+        lv[(sg_idx_t)x] = (unsigned int)(x >> 32);
+    }
+}
+"#
+        }
+        Kernel::QueueLevelsRows => {
+            r#"// The rows of A (rp, ci; n rows) as four slots each for QueueLevels (sg_lv_expand4):
+// r4[4 i + u] = the u-th arc of row i, SG_LV_NONE past its end; a row of more than four arcs
+// holds its first three and SG_LV_MORE (its arcs from the fourth on are read from ci).
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long i = sg_gid(); i < n; i += sg_nthreads()) {
+        const sg_idx_t st = rp[i], deg = rp[i + 1] - st;
+        sg_idx_t s[4];
+#pragma unroll
+        for (unsigned int u = 0; u < 4u; ++u) s[u] = u < deg ? ci[st + u] : SG_LV_NONE;
+        if (deg > 4u) s[3] = SG_LV_MORE;
+        reinterpret_cast<uint4*>(r4)[i] = make_uint4(s[0], s[1], s[2], s[3]);
     }
 }
 "#
@@ -366,8 +432,8 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
                 } while ((unsigned int)(x >> 32) != ctag);
                 v = (sg_idx_t)x;
             }
-            if (k == 1u) sg_lv_expand(has, v, rp, ci, claim0, pub);
-            else sg_lv_expand(has, v, rp, ci, claim0, loc0);
+            if (k == 1u) sg_lv_expand(has, v, 0u, rp, ci, claim0, pub);
+            else sg_lv_expand(has, v, 0u, rp, ci, claim0, loc0);
         }
         // Sub-levels 1 .. k - 1: the block's own new vertices (queue i at (i & 1) ? 0 : half).
         for (unsigned int i = 1u; i < k; ++i) {
@@ -381,8 +447,8 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
             for (unsigned int b0 = 0; b0 < qlen; b0 += blockDim.x) {
                 const bool has = b0 + threadIdx.x < qlen;
                 const sg_idx_t v = has ? q[b0 + threadIdx.x] : 0u;
-                if (i + 1u < k) sg_lv_expand(has, v, rp, ci, claim, loc);
-                else sg_lv_expand(has, v, rp, ci, claim, pub);
+                if (i + 1u < k) sg_lv_expand(has, v, 0u, rp, ci, claim, loc);
+                else sg_lv_expand(has, v, 0u, rp, ci, claim, pub);
             }
         }
         len = sg_lvg_stage_end(word, &base[s & 1u], s, &s_cnt, s_buf, nxt, tag);

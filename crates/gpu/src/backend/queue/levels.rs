@@ -4,13 +4,15 @@
 //! over the whole GPU in one cooperative launch, several levels a grid barrier where the
 //! frontier is narrow.
 
-use super::super::{LevelsFronts, Scratch};
+use super::super::{LevelsFronts, Scratch, cfg1};
 use super::*;
-use crate::params::QueueLevelsGridArgs;
+use crate::params::{QueueLevelsGridArgs, QueueLevelsLogArgs, QueueLevelsRowsArgs};
 
 impl GpuBackend {
     /// The levels from `seeds` along `a`'s structure: `Some((reached, depth))`. First in one
-    /// block of [`LOOP_BLOCK`] threads; where its frontiers grow wide (more than
+    /// block of [`LOOP_BLOCK`] threads, which reads `a`'s rows in four slots each
+    /// ([`GpuBackend::rows4`], unless `SEMIGRAPH_LEVELS_ROWS4=0`) and logs its frontiers,
+    /// whose levels [`Kernel::QueueLevelsLog`] then writes; where its frontiers grow wide (more than
     /// [`LEVELS_WIDE`] vertices a level on average, past the first 64 levels) the block hands
     /// its frontier to [`Kernel::QueueLevelsGrid`] (`SEMIGRAPH_LEVELS_GRID`
     /// blocks; 0 turns it off), which runs the remaining levels. `None` without a launch where
@@ -50,6 +52,10 @@ impl GpuBackend {
             return Ok(None);
         }
         let c = self.push_csr(a)?;
+        let r4 = match tune.levels_rows4 {
+            true => Some(self.rows4(c)?),
+            false => None,
+        };
         let bytes = 4 * (words + 2 * qcap);
         let f = self.dev.func_any(Kernel::QueueLevels)?;
         f.set_attribute(
@@ -59,17 +65,32 @@ impl GpuBackend {
         .map_err(|e| driver("allow the levels kernel its shared memory", e))?;
         let mut guard = self.scratch();
         let sc = &mut *guard;
+        if sc.lv_log.as_ref().is_none_or(|l| l.len() < n) {
+            sc.lv_log = None;
+            sc.lv_log = Some(self.dev.zeros::<u64>(n.max(1), "levels log")?);
+        }
+        let Scratch {
+            hdr,
+            lv_log: Some(log),
+            ..
+        } = sc
+        else {
+            unreachable!("the levels log was allocated above")
+        };
         QueueLevelsArgs {
             rp: &c.rp,
             ci: &c.ci,
+            r4: r4.unwrap_or(&c.ci),
+            use4: r4.is_some() as u32,
             n: n as u64,
             qi: &mut seeds.idx,
             qv: &mut seeds.vals,
             qh: &mut seeds.hdr,
             lv: &mut levels.buf,
+            lg: log,
             qcap: qcap as u32,
             wide: tune.levels_wide,
-            out: &mut sc.hdr,
+            out: hdr,
         }
         .launch(
             &self.dev,
@@ -80,11 +101,18 @@ impl GpuBackend {
                 shared_mem_bytes: bytes as u32,
             },
         )?;
+        // The logged frontiers' levels, over the whole GPU.
+        let f = self.dev.func_any(Kernel::QueueLevelsLog)?;
+        QueueLevelsLogArgs {
+            lg: log,
+            out: hdr,
+            lv: &mut levels.buf,
+        }
+        .launch(&self.dev, &f, cfg1(n as u64))?;
         let mut h = [0u64; 7];
         let s = &self.dev.stream;
         let read = |e| driver("read the levels' counts", e);
-        s.memcpy_dtoh(&sc.hdr.slice(0..3), &mut h[..3])
-            .map_err(read)?;
+        s.memcpy_dtoh(&hdr.slice(0..3), &mut h[..3]).map_err(read)?;
         s.memcpy_dtoh(&seeds.hdr, &mut h[3..]).map_err(read)?;
         self.dev.sync()?;
         let [reached, depth, stop, len, ..] = h;
@@ -220,5 +248,25 @@ impl GpuBackend {
         seeds.set_hint(0);
         seeds.refused.store(false, Ordering::Relaxed);
         Ok((h[0] as usize, h[1] as u32))
+    }
+
+    /// `c`'s rows as four slots each ([`Kernel::QueueLevelsRows`]): made at the first call
+    /// (16 bytes a row) and kept with the matrix's tuning, shared by its views.
+    fn rows4<'c>(&self, c: &'c DevCsr) -> Result<&'c CudaSlice<u32>, GpuError> {
+        let ct = self.tune_of(c)?;
+        if let Some(r) = ct.rows4.get() {
+            return Ok(r);
+        }
+        let n = c.nrows;
+        let mut r4 = self.dev.zeros::<u32>(4 * n.max(1), "rows in four slots")?;
+        let f = self.dev.func_any(Kernel::QueueLevelsRows)?;
+        QueueLevelsRowsArgs {
+            rp: &c.rp,
+            ci: &c.ci,
+            n: n as u64,
+            r4: &mut r4,
+        }
+        .launch(&self.dev, &f, cfg1(n as u64))?;
+        Ok(ct.rows4.get_or_init(|| r4))
     }
 }

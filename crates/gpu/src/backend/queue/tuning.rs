@@ -57,15 +57,15 @@ pub(super) const FIX_MIN_BLOCKS: u32 = 4;
 pub(super) const LEVELS_ENTRIES: usize = 8192;
 
 /// Average frontier of [`Kernel::QueueLevels`] past which (after its first 64 levels) the
-/// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of a block costs
-/// about 0.9 us and 3.6 ns a vertex (H200: a path's levels, FLA's), more than a level over
-/// every multiprocessor once most levels need more than one pass of the block's 1,024
-/// threads (H200, NE, 1,374 vertices a level on average: 6.5 ms handed over at 1,024 as
-/// before the grid's stages of several levels, 4.4 ms at 384 with them; NW 8.2 -> 6.6 ms;
-/// but NY, 426 a level on average, is handed over too at 384 and 448: 1.45 -> 1.65-1.70 ms;
-/// a condition on the level's own length kept NY in the block only at 1,536, which cost NE
-/// 10%; docs/BENCH-ALGOS.md, twenty-seventh session).
-pub(super) const LEVELS_WIDE: u32 = 384;
+/// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of the block
+/// costs a fixed latency plus a few nanoseconds a vertex, more than a level over every
+/// multiprocessor once most levels need more than one pass of the block's 1,024 threads.
+/// H200, resident BFS with each row's arcs read in one 16-byte load
+/// ([`Kernel::QueueLevelsRows`], its first form), 384 / 768 / 1,024 / never: NY (426 vertices a level on
+/// average) 1.73 / 1.36 / 1.42 / 1.38 ms, BAY 1.73 / 1.59 / 1.33 / 1.33, FLA 5.52 / 5.01 /
+/// 5.01 / 5.03, NE (1,374 a level) 4.94 / 5.06 / 5.38 / 6.44, NW 6.71 / 6.46 / 6.37 / 6.35
+/// (docs/BENCH-ALGOS.md, thirty-second session).
+pub(super) const LEVELS_WIDE: u32 = 768;
 
 /// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
 /// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
@@ -125,6 +125,10 @@ pub(super) struct Tuning {
     /// Entries of each shared queue of those stages (`SEMIGRAPH_LEVELS_SUB_ENTRIES`, default
     /// [`LEVELS_SUB_ENTRIES`]).
     pub(super) levels_sub_entries: u32,
+    /// Whether the one-block levels kernel reads a graph's rows as four slots each
+    /// ([`Kernel::QueueLevelsRows`], 16 bytes a vertex, made once a graph;
+    /// `SEMIGRAPH_LEVELS_ROWS4`, 1 by default, 0 reads the CSR alone).
+    pub(super) levels_rows4: bool,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -160,6 +164,7 @@ pub(super) fn get() -> Tuning {
             levels_sub: env("SEMIGRAPH_LEVELS_SUB").map_or(LEVELS_SUB, |v| v.clamp(1, 64) as u32),
             levels_sub_entries: env("SEMIGRAPH_LEVELS_SUB_ENTRIES")
                 .map_or(LEVELS_SUB_ENTRIES, |v| v.min(1 << 20) as u32),
+            levels_rows4: env("SEMIGRAPH_LEVELS_ROWS4").is_none_or(|v| v != 0),
         }
     })
 }
