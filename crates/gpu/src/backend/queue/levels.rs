@@ -4,7 +4,7 @@
 //! over the whole GPU in one cooperative launch, several levels a grid barrier where the
 //! frontier is narrow.
 
-use super::super::{LevelsFronts, Scratch, cfg1};
+use super::super::{LevelsFronts, Scratch, cfg_stride};
 use super::*;
 use crate::params::{QueueLevelsGridArgs, QueueLevelsLogArgs, QueueLevelsRowsArgs};
 
@@ -65,18 +65,15 @@ impl GpuBackend {
         .map_err(|e| driver("allow the levels kernel its shared memory", e))?;
         let mut guard = self.scratch();
         let sc = &mut *guard;
-        if sc.lv_log.as_ref().is_none_or(|l| l.len() < n) {
-            sc.lv_log = None;
-            sc.lv_log = Some(self.dev.zeros::<u64>(n.max(1), "levels log")?);
-        }
-        let Scratch {
-            hdr,
-            lv_log: Some(log),
-            ..
-        } = sc
-        else {
-            unreachable!("the levels log was allocated above")
+        // The log: every entry the levels' kernel reads back it wrote first in the same BFS.
+        let log = match &mut sc.lv_log {
+            Some(l) if l.len() >= n => l,
+            slot => {
+                *slot = None;
+                slot.insert(self.dev.uninit::<u64>(n.max(1), "levels log")?)
+            }
         };
+        let hdr = &mut sc.hdr;
         QueueLevelsArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -108,7 +105,7 @@ impl GpuBackend {
             out: hdr,
             lv: &mut levels.buf,
         }
-        .launch(&self.dev, &f, cfg1(n as u64))?;
+        .launch(&self.dev, &f, cfg_stride(n as u64))?;
         let mut h = [0u64; 7];
         let s = &self.dev.stream;
         let read = |e| driver("read the levels' counts", e);
@@ -258,7 +255,8 @@ impl GpuBackend {
             return Ok(r);
         }
         let n = c.nrows;
-        let mut r4 = self.dev.zeros::<u32>(4 * n.max(1), "rows in four slots")?;
+        // Written whole (four slots a row) before any BFS reads it.
+        let mut r4 = self.dev.uninit::<u32>(4 * n.max(1), "rows in four slots")?;
         let f = self.dev.func_any(Kernel::QueueLevelsRows)?;
         QueueLevelsRowsArgs {
             rp: &c.rp,
@@ -266,7 +264,7 @@ impl GpuBackend {
             n: n as u64,
             r4: &mut r4,
         }
-        .launch(&self.dev, &f, cfg1(n as u64))?;
+        .launch(&self.dev, &f, cfg_stride(n as u64))?;
         Ok(ct.rows4.get_or_init(|| r4))
     }
 }
