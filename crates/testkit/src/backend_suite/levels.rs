@@ -1,6 +1,7 @@
 //! [`Frontier::queue_levels`] against a host breadth-first search: random graphs from one or
 //! several seeds (repeats and none included), a long path, a grid, layers whose every level
-//! is wide, and stars whose one level is wider still.
+//! is wide, and stars whose one level is wider still; and a few small graphs that still take
+//! every path, for tools too slow for the rest (compute-sanitizer's racecheck).
 
 use semigraph_algos::{Frontier, LevelsFound, Parents, arcs_to_csr};
 use semigraph_formats::generate::Rng;
@@ -261,29 +262,50 @@ pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
     // A grid of more vertices than the CPU's one-thread loop takes (32,768): its team.
     let side = 200u32;
     check_one(b, "grid 200 x 200", &grid(side)?, &[side / 2])?;
-    // 100 layers of 1,500 vertices, vertex i of a layer to i and i + 1 of the next: from the
-    // whole first layer, every level 1,500 wide (a GPU's block hands this back).
-    let (layers, width) = (100u32, 1500u32);
-    let mut wide = Vec::new();
-    for l in 0..layers - 1 {
+    // From the whole first layer, every level 1,500 wide (a GPU's block hands this back).
+    let (wide, first) = layers(100, 1500)?;
+    check_one(b, "100 layers of 1,500", &wide, &first)?;
+    check_one(b, "100 layers of 1,500 from one vertex", &wide, &[0])?;
+    for leaves in [1000u32, 5000, 40_000] {
+        check_one(b, &format!("star of {leaves}"), &star(leaves)?, &[0])?;
+    }
+    Ok(())
+}
+
+/// [`Frontier::queue_levels`] on a few small graphs that still take each of a GPU's paths, for
+/// tools too slow for [`check_queue_levels`]'s graphs (compute-sanitizer's racecheck): one
+/// seed and several, rows of more than four arcs, a level of 1,000 vertices, and levels wide
+/// enough after the first 64 that the one block hands them over to the whole GPU.
+pub fn check_queue_levels_small<B: Frontier>(b: &B) -> Result<(), String> {
+    let a = super::random_csr::<OrAnd>(700, 700, 6, 706);
+    check_one(b, "random n 700, 6 a row", &a, &[3])?;
+    check_one(b, "random n 700, 6 a row, seeds", &a, &[5, 600, 5, 42])?;
+    check_one(b, "star of 1000", &star(1000)?, &[0])?;
+    let (wide, first) = layers(70, 1500)?;
+    check_one(b, "70 layers of 1,500", &wide, &first)
+}
+
+/// `count` layers of `width` vertices, vertex `i` of a layer joined to `i` and `i + 1` (mod
+/// `width`) of the next, and the first layer's vertices.
+fn layers(count: u32, width: u32) -> Result<(Csr<OrAnd>, Vec<u32>), String> {
+    let mut arcs = Vec::new();
+    for l in 0..count - 1 {
         for i in 0..width {
             let v = l * width + i;
-            wide.extend([
+            arcs.extend([
                 (v, v + width, true),
                 (v, (l + 1) * width + (i + 1) % width, true),
             ]);
         }
     }
-    let wide = arcs_to_csr::<OrAnd>((layers * width) as usize, &wide).map_err(|e| e.to_string())?;
-    let first: Vec<u32> = (0..width).collect();
-    check_one(b, "100 layers of 1,500", &wide, &first)?;
-    check_one(b, "100 layers of 1,500 from one vertex", &wide, &[0])?;
-    for leaves in [1000u32, 5000, 40_000] {
-        let star: Vec<(u32, u32, bool)> = (1..=leaves)
-            .flat_map(|v| [(0, v, true), (v, (v % leaves) + 1, true)])
-            .collect();
-        let star = arcs_to_csr::<OrAnd>(leaves as usize + 1, &star).map_err(|e| e.to_string())?;
-        check_one(b, &format!("star of {leaves}"), &star, &[0])?;
-    }
-    Ok(())
+    let a = arcs_to_csr::<OrAnd>((count * width) as usize, &arcs).map_err(|e| e.to_string())?;
+    Ok((a, (0..width).collect()))
+}
+
+/// A star of `leaves` leaves around vertex 0, the leaves also joined in a ring.
+fn star(leaves: u32) -> Result<Csr<OrAnd>, String> {
+    let arcs: Vec<(u32, u32, bool)> = (1..=leaves)
+        .flat_map(|v| [(0, v, true), (v, (v % leaves) + 1, true)])
+        .collect();
+    arcs_to_csr::<OrAnd>(leaves as usize + 1, &arcs).map_err(|e| e.to_string())
 }

@@ -40,7 +40,7 @@ pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
-pub use levels::check_queue_levels;
+pub use levels::{check_queue_levels, check_queue_levels_small};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
@@ -507,9 +507,10 @@ fn register_in<B, E>(
     if whole {
         semigraph_semiring::for_each_builtin!(dense);
     }
-    let others: [(&str, Check<B>); 6] = [
+    let others: [(&str, Check<B>); 7] = [
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("queues::levels", check_queue_levels::<B>),
+        ("queues::levels_small", check_queue_levels_small::<B>),
         ("queues::buckets", check_queue_buckets::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
