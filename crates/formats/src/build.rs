@@ -91,12 +91,46 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             });
         }
         check_arcs(nrows, ncols, src, dst)?;
-        match vals {
-            Some(v) => csr_from_arcs(nrows, ncols, src, dst, |k| Ok(v[k])),
-            None => csr_from_arcs(nrows, ncols, src, dst, |_| Ok(S::one())),
+        let values = match vals {
+            Some(v) => ArcValues::Each(v),
+            None => ArcValues::Same(S::one()),
+        };
+        csr_from_arcs(nrows, ncols, src, dst, values)
+    }
+}
+
+/// The value of each arc as the builds take it: the same for every arc, one per arc, or
+/// computed (a conversion that may fail).
+///
+/// Data rather than a closure, and the builds on every core generic over the value type
+/// rather than the semiring: a closure is a type of its own for every semiring that a
+/// generic caller is compiled for, and each such type compiled the builds' parallel loops
+/// (rayon's machinery, tens of functions a loop) again: 50 built-in semirings times every
+/// caller, most of the `semigraph` binary's and the backend suites' build time.
+#[derive(Clone, Copy)]
+pub(crate) enum ArcValues<'a, T> {
+    /// Every arc the same value (a pattern: the semiring's `one`).
+    Same(T),
+    /// Arc `k` holds `values[k]`.
+    Each(&'a [T]),
+    /// Arc `k` holds `f(k)`, or the build stops with its error.
+    Map(&'a (dyn Fn(usize) -> Result<T, FormatError> + Sync)),
+}
+
+impl<T: Copy> ArcValues<'_, T> {
+    /// The value of arc `k`.
+    #[inline]
+    fn get(&self, k: usize) -> Result<T, FormatError> {
+        match self {
+            ArcValues::Same(v) => Ok(*v),
+            ArcValues::Each(v) => Ok(v[k]),
+            ArcValues::Map(f) => f(k),
         }
     }
 }
+
+/// A CSR's row pointers, columns and values, before they are checked into a [`Csr`].
+pub(crate) type Parts<I, T> = (Vec<I>, Vec<I>, Vec<T>);
 
 /// The CSR matrix of the arcs `src[k] -> dst[k]` with values `value(k)`: rows sorted by
 /// column, repeated arcs combined with `S::add` in the order they are listed.
@@ -111,7 +145,7 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     ncols: usize,
     src: &[u32],
     dst: &[u32],
-    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
+    values: ArcValues<'_, S::T>,
 ) -> Result<Csr<S, I>, FormatError> {
     let m = src.len();
     check_fits::<I>(nrows, ncols, m)?;
@@ -122,11 +156,29 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     )?;
     // Arcs already in CSR order (a binary CSR file, a sorted list): taken as they are.
     let (sorted, repeats) = arcs_in_csr_order(src, dst);
-    if sorted {
-        return sorted_csr(nrows, ncols, (src, dst), repeats, value);
-    }
-    if m < u32::MAX as usize && parallel_arcs(m) {
-        return par_csr_from_arcs(nrows, ncols, src, dst, value);
+    let parts = if sorted {
+        Some(sorted_csr(
+            nrows,
+            (src, dst),
+            repeats,
+            values,
+            S::zero(),
+            S::add,
+        )?)
+    } else if m < u32::MAX as usize && parallel_arcs(m) {
+        Some(par_csr_from_arcs(
+            nrows,
+            src,
+            dst,
+            values,
+            S::zero(),
+            S::add,
+        )?)
+    } else {
+        None
+    };
+    if let Some((row_ptr, cols, vals)) = parts {
+        return Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals);
     }
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
     // The arcs in order of column, stable.
@@ -161,7 +213,7 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
         let r = src[k] as usize;
         let p = row_ptr[r].to_usize();
         cols[p] = ix(dst[k] as usize);
-        vals[p] = value(k)?;
+        vals[p] = values.get(k)?;
         row_ptr[r] = ix(p + 1);
     }
     order = Vec::new();
@@ -172,7 +224,7 @@ pub(crate) fn csr_from_arcs<S: Semiring, I: Index>(
     }
     row_ptr[0] = I::default();
     if has_repeats(nrows, &row_ptr, &cols) {
-        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+        combine_repeats(nrows, &mut row_ptr, &mut cols, &mut vals, S::add)?;
     }
     Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
 }
@@ -191,13 +243,14 @@ pub(crate) fn csr_order(from: &[u32], to: &[u32]) -> Vec<usize> {
 /// [`csr_from_arcs`] of arcs in CSR order: the row pointers counted, the columns and values
 /// written once (no zeroed arrays first), repeated arcs (side by side, `repeats` says whether
 /// there are any) combined.
-fn sorted_csr<S: Semiring, I: Index>(
+fn sorted_csr<T: Copy + Send + Sync, I: Index>(
     nrows: usize,
-    ncols: usize,
     (src, dst): (&[u32], &[u32]),
     repeats: bool,
-    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
-) -> Result<Csr<S, I>, FormatError> {
+    values: ArcValues<'_, T>,
+    zero: T,
+    add: fn(T, T) -> T,
+) -> Result<Parts<I, T>, FormatError> {
     let m = src.len();
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
     // Row r starts after the arcs of smaller sources: a search for the first row of each
@@ -217,38 +270,60 @@ fn sorted_csr<S: Semiring, I: Index>(
                 *p = ix(k);
             }
         });
-    let (mut cols, mut vals) = entries::<S, I>(m, |k| (dst[k] as usize, k), value)?;
+    let (mut cols, mut vals) = entries::<T, I>(m, Order::Listed(dst), values, zero)?;
     if repeats {
-        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+        combine_repeats(nrows, &mut row_ptr, &mut cols, &mut vals, add)?;
     }
-    Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
+    Ok((row_ptr, cols, vals))
+}
+
+/// Where entry `e` of a build comes from ([`entries`]): its column and its arc.
+#[derive(Clone, Copy)]
+enum Order<'a> {
+    /// Arcs already in CSR order: entry `e` is arc `e`, its column `dst[e]`.
+    Listed(&'a [u32]),
+    /// Entry `e` is the key `column << 32 | arc` at `keys[e]`.
+    Keys(&'a [u64]),
+}
+
+impl Order<'_> {
+    /// Entry `e`'s column and arc.
+    #[inline]
+    fn at(&self, e: usize) -> (usize, usize) {
+        match self {
+            Order::Listed(dst) => (dst[e] as usize, e),
+            Order::Keys(keys) => ((keys[e] >> 32) as usize, (keys[e] & 0xffff_ffff) as usize),
+        }
+    }
 }
 
 /// The columns and values of `m` entries, written once on every core (no zeroed arrays
-/// first): entry `e` holds column `at(e).0` and the value of arc `at(e).1`. The first entry
-/// (in order) whose value is refused is the one reported.
-fn entries<S: Semiring, I: Index>(
+/// first): entry `e` holds column `order.at(e).0` and the value of arc `order.at(e).1`. The
+/// first entry (in order) whose value is refused is the one reported (`zero` stands in
+/// meanwhile).
+fn entries<T: Copy + Send + Sync, I: Index>(
     m: usize,
-    at: impl Fn(usize) -> (usize, usize) + Sync,
-    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
-) -> Result<(Vec<I>, Vec<S::T>), FormatError> {
+    order: Order<'_>,
+    values: ArcValues<'_, T>,
+    zero: T,
+) -> Result<(Vec<I>, Vec<T>), FormatError> {
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
     let mut cols = with_capacity::<I>(m, "column indices")?;
     cols.par_extend(
         (0..m)
             .into_par_iter()
             .with_min_len(1 << 14)
-            .map(|e| ix(at(e).0)),
+            .map(|e| ix(order.at(e).0)),
     );
     let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
-    let mut vals = with_capacity::<S::T>(m, "values")?;
+    let mut vals = with_capacity::<T>(m, "values")?;
     vals.par_extend((0..m).into_par_iter().with_min_len(1 << 14).map(|e| {
-        value(at(e).1).unwrap_or_else(|err| {
+        values.get(order.at(e).1).unwrap_or_else(|err| {
             let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
             if f.as_ref().is_none_or(|(first, _)| e < *first) {
                 *f = Some((e, err));
             }
-            S::zero()
+            zero
         })
     }));
     match fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
@@ -258,28 +333,30 @@ fn entries<S: Semiring, I: Index>(
 }
 
 /// [`csr_from_arcs`] on every core, for fewer than `2^32` arcs.
-fn par_csr_from_arcs<S: Semiring, I: Index>(
+fn par_csr_from_arcs<T: Copy + Send + Sync, I: Index>(
     nrows: usize,
-    ncols: usize,
     src: &[u32],
     dst: &[u32],
-    value: impl Fn(usize) -> Result<S::T, FormatError> + Sync,
-) -> Result<Csr<S, I>, FormatError> {
+    values: ArcValues<'_, T>,
+    zero: T,
+    add: fn(T, T) -> T,
+) -> Result<Parts<I, T>, FormatError> {
     let m = src.len();
-    let (mut row_ptr, keys) =
-        place::<I>(nrows, m, "the arcs keyed by column", true, |k0, k1, out| {
-            out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
-        })?;
-    let (mut cols, mut vals) = entries::<S, I>(
+    let (mut row_ptr, keys) = place::<I>(
+        nrows,
         m,
-        |e| ((keys[e] >> 32) as usize, (keys[e] & 0xffff_ffff) as usize),
-        value,
+        "the arcs keyed by column",
+        true,
+        &|k0, k1, out| {
+            out.extend((k0..k1).map(|k| (src[k], ((dst[k] as u64) << 32) | k as u64)));
+        },
     )?;
+    let (mut cols, mut vals) = entries::<T, I>(m, Order::Keys(&keys), values, zero)?;
     drop(keys);
     if has_repeats(nrows, &row_ptr, &cols) {
-        combine_repeats::<S, I>(nrows, &mut row_ptr, &mut cols, &mut vals)?;
+        combine_repeats(nrows, &mut row_ptr, &mut cols, &mut vals, add)?;
     }
-    Csr::try_from_parts(nrows, ncols, row_ptr, cols, vals)
+    Ok((row_ptr, cols, vals))
 }
 
 /// Whether a CSR of `m` arcs is built on every core (placed by row, each row sorted): with at
@@ -301,9 +378,14 @@ const CHUNK: usize = 1 << 16;
 /// Rows are grouped into at most `2^BUCKET_BITS` buckets of consecutive rows.
 const BUCKET_BITS: u32 = 12;
 
+/// What [`place`] calls for each chunk of items: `fill(k0, k1, out)` pushes the `(row, key)`
+/// of items `k0..k1`.
+pub(crate) type Fill<'a> = dyn Fn(usize, usize, &mut Vec<(u32, u64)>) + Sync + 'a;
+
 /// Places `m` keyed items into `nrows` rows on every core, keeping their order within each
 /// row (then sorting each row's keys if `sort`): `fill(k0, k1, out)` pushes the `(row, key)`
-/// of items `k0..k1`. Returns the row pointers and the keys.
+/// of items `k0..k1` (a trait object: one call a chunk, and `place` compiled once per index
+/// type). Returns the row pointers and the keys.
 ///
 /// A parallel radix pass without contended counters: each task counts its chunk's items per
 /// bucket of rows, the counts' prefix gives every (bucket, task) its own range, the items are
@@ -314,7 +396,7 @@ pub(crate) fn place<I: Index>(
     m: usize,
     what: &str,
     sort: bool,
-    fill: impl Fn(usize, usize, &mut Vec<(u32, u64)>) + Sync,
+    fill: &Fill<'_>,
 ) -> Result<(Vec<I>, Vec<u64>), FormatError> {
     let chunk = CHUNK.max(m.div_ceil(1024));
     let chunks = m.div_ceil(chunk);
@@ -425,15 +507,16 @@ fn has_repeats<I: Index>(nrows: usize, row_ptr: &[I], cols: &[I]) -> bool {
 }
 
 /// Combines repeated arcs (equal columns side by side in a row of sorted rows, as
-/// [`has_repeats`] finds) with `S::add` in list order, in place: chunks of rows compact their
+/// [`has_repeats`] finds) with `add` (the semiring's) in list order, in place: chunks of rows compact their
 /// entries to the front of their range on every core, then the chunks move down to their
 /// places in order (one `memmove` each) and the row pointers follow. Holds one index per row
 /// besides the matrix.
-fn combine_repeats<S: Semiring, I: Index>(
+fn combine_repeats<T: Copy + Send + Sync, I: Index>(
     nrows: usize,
     row_ptr: &mut [I],
     cols: &mut Vec<I>,
-    vals: &mut Vec<S::T>,
+    vals: &mut Vec<T>,
+    add: fn(T, T) -> T,
 ) -> Result<(), FormatError> {
     const ROWS: usize = 1 << 12;
     let ix = |v: usize| I::try_from_usize(v).expect("fewer entries than before");
@@ -461,7 +544,7 @@ fn combine_repeats<S: Semiring, I: Index>(
                     let first = w;
                     for p in a..b {
                         if w > first && cs[w - 1] == cs[p] {
-                            vs[w - 1] = S::add(vs[w - 1], vs[p]);
+                            vs[w - 1] = add(vs[w - 1], vs[p]);
                         } else {
                             cs[w] = cs[p];
                             vs[w] = vs[p];

@@ -30,56 +30,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
         col_idx: Vec<I>,
         vals: Vec<S::T>,
     ) -> Result<Self, FormatError> {
-        check_fits::<I>(nrows, ncols, vals.len())?;
-        let bad = |reason: String| FormatError::InvalidStructure {
-            format: Format::Csr,
-            reason,
-        };
-        if row_ptr.len() != nrows + 1 {
-            return Err(bad(format!(
-                "row_ptr has {} entries, expected {}",
-                row_ptr.len(),
-                nrows + 1
-            )));
-        }
-        if col_idx.len() != vals.len() {
-            return Err(bad(format!(
-                "{} column indices, {} values",
-                col_idx.len(),
-                vals.len()
-            )));
-        }
-        if row_ptr[0].to_usize() != 0 || row_ptr[nrows].to_usize() != vals.len() {
-            return Err(bad(
-                "row_ptr must start at 0 and end at the number of entries".into(),
-            ));
-        }
-        // Rows checked on every core; the first bad row (in order) is reported.
-        let row_fault = |i: usize| -> Option<String> {
-            let (a, b) = (row_ptr[i].to_usize(), row_ptr[i + 1].to_usize());
-            if a > b {
-                return Some(format!("row_ptr decreases at row {i}"));
-            }
-            for k in a..b {
-                let c = col_idx[k].to_usize();
-                if c >= ncols {
-                    return Some(format!(
-                        "column {c} in row {i} is out of range (ncols {ncols})"
-                    ));
-                }
-                if k > a && col_idx[k - 1] >= col_idx[k] {
-                    return Some(format!("columns of row {i} are not strictly increasing"));
-                }
-            }
-            None
-        };
-        if let Some(reason) = (0..nrows)
-            .into_par_iter()
-            .with_min_len(1 << 12)
-            .find_map_first(row_fault)
-        {
-            return Err(bad(reason));
-        }
+        check_parts(nrows, ncols, &row_ptr, &col_idx, vals.len())?;
         Ok(Csr {
             nrows,
             ncols,
@@ -335,4 +286,65 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             })
             .collect()
     }
+}
+
+/// Every invariant of a CSR's parts (the pattern and the number of values): compiled once per
+/// index type, not once per semiring.
+fn check_parts<I: Index>(
+    nrows: usize,
+    ncols: usize,
+    row_ptr: &[I],
+    col_idx: &[I],
+    nvals: usize,
+) -> Result<(), FormatError> {
+    check_fits::<I>(nrows, ncols, nvals)?;
+    let bad = |reason: String| FormatError::InvalidStructure {
+        format: Format::Csr,
+        reason,
+    };
+    if row_ptr.len() != nrows + 1 {
+        return Err(bad(format!(
+            "row_ptr has {} entries, expected {}",
+            row_ptr.len(),
+            nrows + 1
+        )));
+    }
+    if col_idx.len() != nvals {
+        return Err(bad(format!(
+            "{} column indices, {nvals} values",
+            col_idx.len(),
+        )));
+    }
+    if row_ptr[0].to_usize() != 0 || row_ptr[nrows].to_usize() != nvals {
+        return Err(bad(
+            "row_ptr must start at 0 and end at the number of entries".into(),
+        ));
+    }
+    // Rows checked on every core; the first bad row (in order) is reported.
+    let row_fault = |i: usize| -> Option<String> {
+        let (a, b) = (row_ptr[i].to_usize(), row_ptr[i + 1].to_usize());
+        if a > b {
+            return Some(format!("row_ptr decreases at row {i}"));
+        }
+        for k in a..b {
+            let c = col_idx[k].to_usize();
+            if c >= ncols {
+                return Some(format!(
+                    "column {c} in row {i} is out of range (ncols {ncols})"
+                ));
+            }
+            if k > a && col_idx[k - 1] >= col_idx[k] {
+                return Some(format!("columns of row {i} are not strictly increasing"));
+            }
+        }
+        None
+    };
+    if let Some(reason) = (0..nrows)
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .find_map_first(row_fault)
+    {
+        return Err(bad(reason));
+    }
+    Ok(())
 }

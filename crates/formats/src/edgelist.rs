@@ -488,9 +488,11 @@ impl EdgeList {
         S::T: WeightValue,
     {
         self.validate()?;
-        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, |k| {
-            self.value_of::<S>(k)
-        })
+        let values = match self.weights {
+            Weights::None => crate::build::ArcValues::Same(S::one()),
+            _ => crate::build::ArcValues::Map(&|k| self.value_of::<S>(k)),
+        };
+        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, values)
     }
 
     /// The pattern of the adjacency matrix in CSR: every arc `S::one()`, weights ignored,
@@ -504,9 +506,8 @@ impl EdgeList {
             });
         }
         self.check_bounds()?;
-        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, |_| {
-            Ok(S::one())
-        })
+        let one = crate::build::ArcValues::Same(S::one());
+        crate::build::csr_from_arcs(self.nrows, self.ncols, &self.src, &self.dst, one)
     }
 
     /// The arcs of a matrix, with its values as weights (for writing it out).

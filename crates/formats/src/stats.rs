@@ -49,10 +49,10 @@ impl Stats {
 
     /// Computes the statistics of `a`.
     pub fn of<S: Semiring, I: Index>(a: &Csr<S, I>) -> Stats {
-        let (diagonals, bandwidth) = diagonals(a);
+        let (diagonals, bandwidth) = diagonals(a.ncols(), a.row_ptr(), a.col_idx());
         Stats::from_rows(
             (a.nrows(), a.ncols(), a.nnz()),
-            |i| a.row_len(i),
+            RowLens::Pointers(a.row_ptr()),
             diagonals,
             bandwidth,
         )
@@ -69,10 +69,11 @@ impl Stats {
                 counts[j.to_usize()].fetch_add(1, Ordering::Relaxed);
             }
         });
-        let (diagonals, bandwidth) = diagonals(a);
+        let (diagonals, bandwidth) = diagonals(a.ncols(), a.row_ptr(), a.col_idx());
+        let counts: Vec<u32> = counts.into_iter().map(AtomicU32::into_inner).collect();
         Stats::from_rows(
             (a.ncols(), a.nrows(), a.nnz()),
-            |i| counts[i].load(Ordering::Relaxed) as usize,
+            RowLens::<I>::Counts(&counts),
             diagonals,
             bandwidth,
         )
@@ -87,10 +88,10 @@ impl Stats {
     /// If `col_counts` does not have one count per column of `a`.
     pub fn of_transpose_counted<S: Semiring, I: Index>(a: &Csr<S, I>, col_counts: &[u32]) -> Stats {
         assert_eq!(col_counts.len(), a.ncols(), "one count per column");
-        let (diagonals, bandwidth) = diagonals(a);
+        let (diagonals, bandwidth) = diagonals(a.ncols(), a.row_ptr(), a.col_idx());
         Stats::from_rows(
             (a.ncols(), a.nrows(), a.nnz()),
-            |i| col_counts[i] as usize,
+            RowLens::<I>::Counts(col_counts),
             diagonals,
             bandwidth,
         )
@@ -98,14 +99,14 @@ impl Stats {
 
     /// The statistics of an `n x ncols` matrix of `nnz` entries whose row `i` holds
     /// `row_len(i)` of them, on `diagonals` diagonals within `bandwidth` of the main one.
-    fn from_rows(
+    fn from_rows<I: Index>(
         (n, ncols, nnz): (usize, usize, usize),
-        row_len: impl Fn(usize) -> usize,
+        row_lens: RowLens<'_, I>,
         diagonals: usize,
         bandwidth: usize,
     ) -> Stats {
         // Row lengths one at a time (no array of them: see `Stats::host_bytes`).
-        let lens = || (0..n).map(&row_len);
+        let lens = || (0..n).map(|i| row_lens.get(i));
         let max = lens().max().unwrap_or(0);
         let min = lens().min().unwrap_or(0);
         let mean = if n == 0 { 0.0 } else { nnz as f64 / n as f64 };
@@ -185,18 +186,38 @@ impl Stats {
     }
 }
 
-/// The diagonals of `a` holding an entry (a bit each, set on every core) and its bandwidth
-/// (the largest `|column - row|`).
-fn diagonals<S: Semiring, I: Index>(a: &Csr<S, I>) -> (usize, usize) {
-    let n = a.nrows();
-    let present: Vec<AtomicU64> = (0..(n + a.ncols()).div_ceil(64))
+/// Where [`Stats::from_rows`] reads the length of each row: data rather than a closure, so
+/// that the statistics are compiled once per index type, not once per semiring and caller.
+#[derive(Clone, Copy)]
+enum RowLens<'a, I> {
+    /// A CSR's row pointers.
+    Pointers(&'a [I]),
+    /// A count per row.
+    Counts(&'a [u32]),
+}
+
+impl<I: Index> RowLens<'_, I> {
+    #[inline]
+    fn get(&self, i: usize) -> usize {
+        match self {
+            RowLens::Pointers(p) => p[i + 1].to_usize() - p[i].to_usize(),
+            RowLens::Counts(c) => c[i] as usize,
+        }
+    }
+}
+
+/// The diagonals of the CSR pattern (`row_ptr`, `col_idx`, `ncols` columns) holding an
+/// entry (a bit each, set on every core) and its bandwidth (the largest `|column - row|`).
+fn diagonals<I: Index>(ncols: usize, row_ptr: &[I], col_idx: &[I]) -> (usize, usize) {
+    let n = row_ptr.len() - 1;
+    let present: Vec<AtomicU64> = (0..(n + ncols).div_ceil(64))
         .map(|_| AtomicU64::new(0))
         .collect();
     let bandwidth = (0..n)
         .into_par_iter()
         .with_min_len(1 << 10)
         .map(|i| {
-            let (cols, _) = a.row(i);
+            let cols = &col_idx[row_ptr[i].to_usize()..row_ptr[i + 1].to_usize()];
             let mut far = 0usize;
             for &j in cols {
                 let (j, d) = (j.to_usize(), j.to_usize() + n - i);

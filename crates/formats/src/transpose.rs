@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
-use crate::build::{keyed_bytes, place};
+use crate::build::{Parts, keyed_bytes, place};
 use crate::csr::Csr;
 use crate::error::{FormatError, filled};
 use crate::index::Index;
@@ -25,7 +25,12 @@ impl<S: Semiring, I: Index> Csr<S, I> {
             },
         )?;
         if nnz < u32::MAX as usize && parallel() {
-            return par_transpose(self);
+            let (row_ptr, cols, vals) = par_transpose(
+                self.ncols(),
+                (self.row_ptr(), self.col_idx(), self.vals()),
+                S::zero(),
+            )?;
+            return Csr::try_from_parts(self.ncols(), self.nrows(), row_ptr, cols, vals);
         }
         let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
         let mut row_ptr = crate::error::filled(self.ncols() + 1, I::default(), "row pointers")?;
@@ -70,39 +75,39 @@ pub fn transpose_bytes<I: Index>(ncols: usize, nnz: usize, value_bytes: usize) -
         .saturating_add((ncols as u64 + 1).saturating_mul(i))
 }
 
-/// The transpose of `a` on every core (fewer than `2^32` entries): columns counted
-/// (atomically), each entry placed in its column as a key (row, position), each column's keys
-/// sorted, so the result does not depend on the thread count.
-pub(crate) fn par_transpose<S: Semiring, I: Index>(
-    a: &Csr<S, I>,
-) -> Result<Csr<S, I>, FormatError> {
-    let (m, n, nnz) = (a.nrows(), a.ncols(), a.nnz());
+/// The transpose's row pointers, columns and values of the CSR `(rp, ci, vs)` of `n` columns
+/// on every core (fewer than `2^32` entries): columns counted (atomically), each entry placed
+/// in its column as a key (row, position), each column's keys sorted, so the result does not
+/// depend on the thread count. Generic over the value type, not the semiring (compiled once
+/// for all semirings of a type).
+pub(crate) fn par_transpose<T: Copy + Send + Sync, I: Index>(
+    n: usize,
+    (rp, ci, vs): (&[I], &[I], &[T]),
+    zero: T,
+) -> Result<Parts<I, T>, FormatError> {
+    let nnz = vs.len();
     let ix = |v: usize| I::try_from_usize(v).expect("fits: the matrix has this many");
-    let rp = a.row_ptr();
-    let (row_ptr, keys) = place::<I>(n, nnz, "the entries keyed by row", false, |p0, p1, out| {
+    let (row_ptr, keys) = place::<I>(n, nnz, "the entries keyed by row", false, &|p0, p1, out| {
         // The row of entry p0, then along the rows.
         let mut i = rp.partition_point(|r| r.to_usize() <= p0) - 1;
-        for p in p0..p1 {
+        for (p, c) in (p0..p1).zip(&ci[p0..p1]) {
             while rp[i + 1].to_usize() <= p {
                 i += 1;
             }
-            out.push((
-                a.col_idx()[p].to_usize() as u32,
-                ((i as u64) << 32) | p as u64,
-            ));
+            out.push((c.to_usize() as u32, ((i as u64) << 32) | p as u64));
         }
     })?;
     let mut cols = filled(nnz, I::default(), "column indices")?;
-    let mut vals = filled(nnz, S::zero(), "values")?;
+    let mut vals = filled(nnz, zero, "values")?;
     cols.par_iter_mut()
         .zip(vals.par_iter_mut())
         .zip(keys.par_iter())
         .with_min_len(1 << 14)
         .for_each(|((c, v), &key)| {
             *c = ix((key >> 32) as usize);
-            *v = a.vals()[(key & 0xffff_ffff) as usize];
+            *v = vs[(key & 0xffff_ffff) as usize];
         });
-    Csr::try_from_parts(n, m, row_ptr, cols, vals)
+    Ok((row_ptr, cols, vals))
 }
 
 /// Whether a transpose runs on every core: with at least [`PAR_THREADS`] threads. Below, one

@@ -75,12 +75,24 @@ fn set_pending(p: &Path, on: bool) {
     }
 }
 
-/// Runs `body` on `w`, compressed by the name's `.gz` / `.xz` suffix, and flushes.
-fn encode(
-    name: &str,
-    w: impl Write,
+/// The body of a file being written: called once, with the (buffered, compressing) writer.
+/// Taken as a trait object so that the writing machinery below is compiled once, not once
+/// per caller's closure.
+type Body<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
+
+/// Makes a [`Body`] of a closure that is called once.
+fn once(
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
+) -> impl FnMut(&mut dyn Write) -> io::Result<()> {
+    let mut body = Some(body);
+    move |w| match body.take() {
+        Some(f) => f(w),
+        None => Err(io::Error::other("a file's body was written twice")),
+    }
+}
+
+/// Runs `body` on `w`, compressed by the name's `.gz` / `.xz` suffix, and flushes.
+fn encode(name: &str, w: &mut dyn Write, body: Body<'_>) -> io::Result<()> {
     let lower = name.to_ascii_lowercase();
     // A large buffer above the encoder: the encoders are slow on many small writes.
     if lower.ends_with(".gz") {
@@ -118,7 +130,7 @@ pub fn write_atomic(
     path: &Path,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    stage(path, body)?.commit()
+    stage(path, &mut once(body))?.commit()
 }
 
 /// A file written in full beside its target, not yet renamed over it ([`stage`]); dropped
@@ -157,7 +169,7 @@ impl Drop for Staged {
 /// Writes `body` for `path` as [`write_atomic`] does, up to the rename: what several files
 /// that belong together (LDBC's `.v` and `.e`) need, so that none replaces its old version
 /// before all are written.
-fn stage(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<Staged> {
+fn stage(path: &Path, body: Body<'_>) -> io::Result<Staged> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?
@@ -182,8 +194,8 @@ fn stage(path: &Path, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io
         }
         if !m.is_file() {
             // A device, FIFO or socket: write through.
-            let f = fs::OpenOptions::new().write(true).open(&target)?;
-            encode(&name, f, body)?;
+            let mut f = fs::OpenOptions::new().write(true).open(&target)?;
+            encode(&name, &mut f, body)?;
             return Ok(Staged { temp: None });
         }
     }
@@ -328,13 +340,13 @@ pub fn write_graph(
         OutputFormat::Ldbc => {
             // Both files written before either replaces its old version.
             let (vpath, epath) = ldbc_names(path);
-            let v = stage(&vpath, |w| {
+            let v = stage(&vpath, &mut |w| {
                 for v in 0..g.num_vertices() {
                     writeln!(w, "{}", g.vertex_label(v))?;
                 }
                 Ok(())
             })?;
-            let e = stage(&epath, |w| {
+            let e = stage(&epath, &mut |w| {
                 for k in 0..g.len() {
                     let (a, b) = (
                         g.vertex_label(g.src[k] as usize),

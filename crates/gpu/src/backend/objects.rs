@@ -375,17 +375,11 @@ impl GpuBackend {
         // One value for all when every entry holds the same bits (a pattern, an unweighted
         // graph): half the memory, and no value traffic in the products.
         let v = a.vals();
-        let iso = v
-            .first()
-            .is_some_and(|f| v.par_iter().all(|x| bits(*x) == bits(*f)));
+        let (iso, zero_free) = iso_and_zero_free(v, S::is_zero);
         let vals = DevVals {
             buf: Arc::new(self.upload_vals::<S>(if iso { &v[..1] } else { v }, "CSR values")?),
             iso,
-            zero_free: if iso {
-                !S::is_zero(v[0])
-            } else {
-                !v.par_iter().any(|x| S::is_zero(*x))
-            },
+            zero_free,
         };
         let tune = self.csr_tune(a.row_ptr(), RowShape::of(a))?;
         Ok(DevCsr {
@@ -597,4 +591,18 @@ pub(super) fn bytes_for<S: Semiring>(m: &SparseMatrix<S>) -> u64 {
         }
         SparseMatrix::Dense(d) => (d.nrows() * d.ncols()) as u64 * v,
     }
+}
+
+/// Whether every value in `v` holds the same bits (`iso`), and whether none is the zero
+/// (`is_zero`): two passes on every core, generic over the value type (compiled once for the
+/// semirings of a type, not once per semiring).
+fn iso_and_zero_free<T: Scalar>(v: &[T], is_zero: fn(T) -> bool) -> (bool, bool) {
+    let iso = v
+        .first()
+        .is_some_and(|f| v.par_iter().all(|x| bits(*x) == bits(*f)));
+    let zero_free = match iso {
+        true => !is_zero(v[0]),
+        false => !v.par_iter().any(|x| is_zero(*x)),
+    };
+    (iso, zero_free)
 }

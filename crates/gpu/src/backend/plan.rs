@@ -113,13 +113,20 @@ impl RowShape {
 
     /// The shape of `a`, in one parallel pass over its rows.
     pub fn of<S: Semiring>(a: &Csr<S>) -> RowShape {
+        RowShape::of_pattern(a.ncols(), a.row_ptr(), a.col_idx())
+    }
+
+    /// The shape of the CSR pattern `rp`, `ci` of `ncols` columns (compiled once, not once per
+    /// semiring).
+    fn of_pattern(ncols: usize, rp: &[u32], ci: &[u32]) -> RowShape {
         use rayon::prelude::*;
-        let n = a.nrows();
+        let n = rp.len() - 1;
+        let nnz = ci.len();
         let (max_row, sum_sq, bandwidth) = (0..n)
             .into_par_iter()
             .with_min_len(4096)
             .map(|i| {
-                let (cols, _) = a.row(i);
+                let cols = &ci[rp[i] as usize..rp[i + 1] as usize];
                 let band = cols
                     .iter()
                     .map(|&j| (j as usize).abs_diff(i))
@@ -131,11 +138,11 @@ impl RowShape {
                 || (0, 0.0, 0),
                 |x, y| (x.0.max(y.0), x.1 + y.1, x.2.max(y.2)),
             );
-        let mean = a.nnz() as f64 / n.max(1) as f64;
+        let mean = nnz as f64 / n.max(1) as f64;
         RowShape {
             nrows: n,
-            ncols: a.ncols(),
-            nnz: a.nnz(),
+            ncols,
+            nnz,
             max_row,
             stddev: (sum_sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),
             bandwidth,

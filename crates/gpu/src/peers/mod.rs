@@ -56,6 +56,17 @@ impl GpuBackend {
         runs: usize,
         mut f: impl FnMut() -> Result<(), E>,
     ) -> Result<Timing, E> {
+        self.time_dyn(warmup, runs, &mut f)
+    }
+
+    /// [`GpuBackend::time`] with `f` as a trait object: compiled once per error type, not
+    /// once per caller's closure.
+    fn time_dyn<E: From<GpuError>>(
+        &self,
+        warmup: usize,
+        runs: usize,
+        f: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<Timing, E> {
         for _ in 0..warmup {
             f()?;
         }

@@ -20,7 +20,21 @@ fn build_rows<S: Semiring>(
     ncols: usize,
     row: impl Fn(usize, &mut Vec<u32>, &mut Vec<S::T>) + Sync,
 ) -> Result<CpuMatrix<S>> {
-    let blocks: Vec<RowBlock<S::T>> = (0..nrows.div_ceil(ROW_BLOCK))
+    let (rp, ci, vals) = row_blocks::<S::T>(nrows, &row)?;
+    let nnz = vals.len();
+    let csr = Csr::try_from_parts(nrows, ncols, rp, ci, vals)?;
+    Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz))
+}
+
+/// [`build_rows`]'s work, generic over the value type with `row` a trait object (called once
+/// a row): the parallel loop is compiled once per value type, not once per semiring and
+/// operator. Returns the row pointers, columns and values.
+#[allow(clippy::type_complexity)]
+fn row_blocks<T: Scalar>(
+    nrows: usize,
+    row: &(dyn Fn(usize, &mut Vec<u32>, &mut Vec<T>) + Sync),
+) -> Result<(Vec<u32>, Vec<u32>, Vec<T>)> {
+    let blocks: Vec<RowBlock<T>> = (0..nrows.div_ceil(ROW_BLOCK))
         .into_par_iter()
         .map(|b| {
             let (mut lens, mut ci, mut vals) = (Vec::new(), Vec::new(), Vec::new());
@@ -50,8 +64,7 @@ fn build_rows<S: Semiring>(
         ci.extend_from_slice(&c);
         vals.extend_from_slice(&v);
     }
-    let csr = Csr::try_from_parts(nrows, ncols, rp, ci, vals)?;
-    Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz))
+    Ok((rp, ci, vals))
 }
 
 /// Row `i` of `a`'s CSR without its stored zeros, as `(column, value)` pairs.
