@@ -1,4 +1,5 @@
-//! The shared backend suite on the CPU backend: every format x built-in semiring x operation,
+//! The shared backend suite on the CPU backend: every format x semiring x operation
+//! (a cover of the built-in semirings, all with `--features semigraph-testkit/every-semiring`),
 //! and every algorithm against the oracles (see `semigraph_testkit::backend_suite`); then the
 //! tests that relax again with every relaxation step on the parallel path, with every
 //! traversal step in each form, and with a team of threads for every traversal's levels.

@@ -7,7 +7,7 @@ use semigraph_formats::{
     ConvertOptions, Coo, Csr, Dense, Dia, Ell, Format, FormatError, Hyb, SparseMatrix, Storage,
 };
 use semigraph_semiring::testing::{TestValue, test_value};
-use semigraph_semiring::{MinPlus, OrAnd, Semiring, SrVal, for_each_builtin};
+use semigraph_semiring::{MinPlus, OrAnd, Semiring, SrVal};
 
 /// Random triplets: `(row, col, small value, is the semiring zero)`, duplicates allowed.
 fn triplets(max: usize) -> impl Strategy<Value = (usize, usize, Vec<(usize, usize, i32)>)> {
@@ -174,7 +174,9 @@ macro_rules! format_test {
 
 mod all_formats {
     use super::*;
-    for_each_builtin!(format_test);
+    // The suites' semirings: a cover of the built-ins (every one with the testkit's feature
+    // `every-semiring`).
+    semigraph_testkit::for_each_suite_semiring!(format_test);
 }
 
 #[test]

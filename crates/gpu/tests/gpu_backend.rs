@@ -1,5 +1,5 @@
-//! The shared backend suite (every format x operation x built-in semiring, and the
-//! algorithms against the CPU oracles) on the GPU backend, plus the opt-in GEMM kernel
+//! The shared backend suite (every format x operation x semiring: a cover of the
+//! built-ins, all with `--features semigraph-testkit/every-semiring`; and the algorithms against the CPU oracles) on the GPU backend, plus the opt-in GEMM kernel
 //! against the CPU. Where no GPU can be opened every test is reported as ignored, with the
 //! reason; under `SEMIGRAPH_REQUIRE_GPU=1` they run and fail instead.
 

@@ -1,4 +1,5 @@
-//! [`Frontier::queue_relax_buckets`] against a host fixpoint, in every built-in semiring that
+//! [`Frontier::queue_relax_buckets`] against a host fixpoint, in every semiring of the suite
+//! ([`for_each_suite_semiring!`](crate::for_each_suite_semiring)) that
 //! prefers smaller values, and on min-plus graphs with delta-stepping's [`Width`] against
 //! Bellman-Ford.
 
@@ -29,7 +30,7 @@ impl<T: Scalar> Buckets<T> for Thresholds<T> {
     }
 }
 
-/// [`Frontier::queue_relax_buckets`] on random graphs of every built-in semiring with `one`
+/// [`Frontier::queue_relax_buckets`] on random graphs of every semiring of the suite with `one`
 /// below `zero` (min-plus, min-max, ...), every vertex with a random value queued, buckets
 /// between quantiles of the values, against the host fixpoint (as
 /// [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint)'s check: where the host
@@ -45,7 +46,7 @@ pub fn check_queue_buckets<B: Frontier>(b: &B) -> Result<(), String> {
                 random_one::<B, $s>(b, n, per_row, 800 + g as u64)?;
             };
         }
-        semigraph_semiring::for_each_builtin!(one);
+        crate::for_each_suite_semiring!(one);
     }
     for (n, seed) in [(3000usize, 1u64), (50_000, 2)] {
         widths::<B, i32>(b, n, seed, |w| (w % 97 + 1) as i32)?;

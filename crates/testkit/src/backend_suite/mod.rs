@@ -1,6 +1,8 @@
 //! The test suite every backend runs, written once: each operation of the
-//! [`Backend`](semigraph_algos::Backend) interface on every format and built-in semiring, checked against references
-//! computed from the inputs, and every algorithm checked against the oracles of
+//! [`Backend`](semigraph_algos::Backend) interface on every format and every semiring of the
+//! suite ([`for_each_suite_semiring!`](crate::for_each_suite_semiring): a cover of the
+//! built-in semirings, or all of them with the feature `every-semiring`), checked against
+//! references computed from the inputs, and every algorithm checked against the oracles of
 //! [`semigraph_algos::testing`]. [`register`] adds it to a [`Harness`], one test per (format,
 //! semiring), one per semiring for the dense operations and one per format for the
 //! algorithms.
@@ -391,15 +393,15 @@ where
 /// One test body of the suite, run on a freshly made backend.
 type Body<B> = Box<dyn FnOnce(&B) -> std::result::Result<(), Failed> + Send>;
 
-/// Turns a panic-free `Result` of the checks into a test outcome.
 /// A check that reports its failure as a message.
 type Check<B> = fn(&B) -> std::result::Result<(), String>;
 
+/// Turns a panic-free `Result` of the checks into a test outcome.
 fn outcome(r: Result<()>) -> std::result::Result<(), Failed> {
     r.map_err(|e| Failed::from(e.to_string()))
 }
 
-/// Adds the whole backend suite to `h`: for each format, one test per built-in semiring
+/// Adds the whole backend suite to `h`: for each format, one test per semiring of the suite
 /// running [`check_matrix_ops`] (`FORMAT::SEMIRING`) and one running [`check_algorithms`]
 /// (`FORMAT::algorithms`); one test per semiring running [`check_dense_ops`]
 /// (`dense_ops::SEMIRING`).
@@ -475,7 +477,7 @@ fn register_in<B, E>(
                 );
             };
         }
-        semigraph_semiring::for_each_builtin!(one);
+        crate::for_each_suite_semiring!(one);
         if whole {
             add(
                 h,
@@ -505,7 +507,7 @@ fn register_in<B, E>(
         };
     }
     if whole {
-        semigraph_semiring::for_each_builtin!(dense);
+        crate::for_each_suite_semiring!(dense);
     }
     let others: [(&str, Check<B>); 7] = [
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
