@@ -42,6 +42,7 @@ pub mod io;
 pub mod matrix;
 pub mod memory;
 pub mod named;
+mod place;
 pub mod rng;
 pub mod select;
 pub mod stats;

@@ -4,10 +4,11 @@
 use rayon::prelude::*;
 use semigraph_semiring::Semiring;
 
-use crate::build::{Parts, keyed_bytes, place};
+use crate::build::Parts;
 use crate::csr::Csr;
 use crate::error::{FormatError, filled};
 use crate::index::Index;
+use crate::place::{keyed_bytes, place};
 
 impl<S: Semiring, I: Index> Csr<S, I> {
     /// The transpose, or [`FormatError::TooLarge`] with the bytes needed

@@ -111,41 +111,30 @@ impl RowShape {
         }
     }
 
-    /// The shape of `a`, in one parallel pass over its rows.
+    /// The shape of `a`, in two parallel passes (its rows, its entries).
     pub fn of<S: Semiring>(a: &Csr<S>) -> RowShape {
         RowShape::of_pattern(a.ncols(), a.row_ptr(), a.col_idx())
     }
 
-    /// The shape of the CSR pattern `rp`, `ci` of `ncols` columns (compiled once, not once per
-    /// semiring).
+    /// The shape of the CSR pattern `rp`, `ci` of `ncols` columns: [`RowShape::of_row_ptr`]
+    /// with the bandwidth measured (compiled once, not once per semiring).
     fn of_pattern(ncols: usize, rp: &[u32], ci: &[u32]) -> RowShape {
         use rayon::prelude::*;
-        let n = rp.len() - 1;
-        let nnz = ci.len();
-        let (max_row, sum_sq, bandwidth) = (0..n)
+        let bandwidth = (0..rp.len().saturating_sub(1))
             .into_par_iter()
             .with_min_len(4096)
             .map(|i| {
                 let cols = &ci[rp[i] as usize..rp[i + 1] as usize];
-                let band = cols
-                    .iter()
+                cols.iter()
                     .map(|&j| (j as usize).abs_diff(i))
                     .max()
-                    .unwrap_or(0);
-                (cols.len(), (cols.len() * cols.len()) as f64, band)
+                    .unwrap_or(0)
             })
-            .reduce(
-                || (0, 0.0, 0),
-                |x, y| (x.0.max(y.0), x.1 + y.1, x.2.max(y.2)),
-            );
-        let mean = nnz as f64 / n.max(1) as f64;
+            .max()
+            .unwrap_or(0);
         RowShape {
-            nrows: n,
-            ncols,
-            nnz,
-            max_row,
-            stddev: (sum_sq / n.max(1) as f64 - mean * mean).max(0.0).sqrt(),
             bandwidth,
+            ..RowShape::of_row_ptr(rp, ncols)
         }
     }
 
