@@ -14,10 +14,20 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use semigraph_gpu::codegen::{self, Kernel, KernelKey};
-use semigraph_gpu::{Compiler, GpuError, Origin, nvrtc_present};
-use semigraph_semiring::ops::{CudaOp, OpKind};
+use semigraph_gpu::{Compiler, GpuError, nvrtc_present};
 use semigraph_semiring::{CudaSemiring, MinPlus, MinPlusPred, OrAnd, PlusTimes, Semiring, bf16};
 use semigraph_testkit::harness::{Harness, Needs, ok};
+
+mod cache;
+mod cases;
+use cache::{
+    CACHE_WORKER, cache_worker, disk_cache_is_used_and_survives_corruption,
+    two_processes_share_the_disk_cache,
+};
+use cases::{
+    Case, all_kernels, builtin_operator_kernels, builtins, cover, key_of, operator_cover, rotation,
+    source_of,
+};
 
 fn main() -> ExitCode {
     if let Some(dir) = std::env::var_os(CACHE_WORKER) {
@@ -92,181 +102,6 @@ fn main() -> ExitCode {
         ok(two_processes_share_the_disk_cache),
     );
     h.run()
-}
-
-/// The CUDA description of each semiring of the testkit's cover: each value type and each
-/// add/multiply family (the semiring-independent kernels and those of an operator are then
-/// all there too, see [`all_kernels`]).
-fn cover() -> Vec<CudaSemiring> {
-    let mut v = Vec::new();
-    macro_rules! push {
-        ($label:ident, $s:ty) => {
-            v.push(<$s>::cuda());
-        };
-    }
-    semigraph_testkit::for_each_cover_semiring!(push);
-    v
-}
-
-/// Every built-in semiring's CUDA description.
-fn builtins() -> Vec<CudaSemiring> {
-    let mut v = Vec::new();
-    macro_rules! push {
-        ($label:ident, $s:ty) => {
-            v.push(<$s>::cuda());
-        };
-    }
-    semigraph_semiring::for_each_builtin!(push);
-    v
-}
-
-/// One kernel to generate: a kernel, its semiring (`None`: semiring-independent) and, for the
-/// kernels of an operator, the operator.
-type Case = (Kernel, Option<CudaSemiring>, Option<CudaOp>);
-
-fn key_of((k, sr, op): &Case) -> KernelKey {
-    match (sr, op) {
-        (Some(sr), Some(op)) => KernelKey::with_op(*k, sr, op),
-        _ => KernelKey::new(*k, sr.as_ref()),
-    }
-}
-
-fn source_of((k, sr, op): &Case) -> String {
-    match (sr, op) {
-        (Some(sr), Some(op)) => codegen::source_op(*k, sr, op),
-        _ => codegen::source(*k, sr.as_ref()),
-    }
-}
-
-/// A test operator of `kind` over `sr`'s value type that compiles for every type.
-fn test_op(kind: OpKind, sr: &CudaSemiring) -> CudaOp {
-    let expr = match kind {
-        OpKind::Unary => "x",
-        OpKind::Binary => "a",
-        OpKind::Select => "j <= i",
-    };
-    CudaOp {
-        name: "test".into(),
-        kind,
-        value_type: sr.value_type,
-        expr: expr.into(),
-        helpers: String::new(),
-    }
-}
-
-/// Every (kernel, semiring) pair that exists for the semirings `semirings`, and every
-/// semiring-independent kernel; the kernels of an operator with a test operator of each kind
-/// they take, for the first semiring of each value type.
-fn all_kernels(semirings: &[CudaSemiring]) -> Vec<Case> {
-    let mut v: Vec<Case> = Kernel::ALL
-        .into_iter()
-        .filter(|k| k.applies_to(None))
-        .map(|k| (k, None, None))
-        .collect();
-    let mut types = std::collections::HashSet::new();
-    for sr in semirings.iter().cloned() {
-        let first_of_type = types.insert(sr.value_type);
-        for k in Kernel::ALL.into_iter().filter(|k| k.applies_to(Some(&sr))) {
-            if k.op_kinds().is_empty() {
-                v.push((k, Some(sr.clone()), None));
-            } else if first_of_type {
-                for &kind in k.op_kinds() {
-                    v.push((k, Some(sr.clone()), Some(test_op(kind, &sr))));
-                }
-            }
-        }
-    }
-    v
-}
-
-/// The kernels of `cases` that the default run compiles: each kernel (with each kind of
-/// operator it takes) once, over one of the semirings it exists for, the semiring rotating
-/// from one kernel to the next through the cover; so every kernel and every semiring of the
-/// cover is compiled, though not every pair (`every_kernel_compiles_with_nvrtc` compiles
-/// every pair of every built-in semiring).
-fn rotation(cases: Vec<Case>) -> Vec<Case> {
-    type Group = ((Kernel, Option<OpKind>), Vec<Case>);
-    let mut groups: Vec<Group> = Vec::new();
-    for case in cases {
-        let key = (case.0, case.2.as_ref().map(|op| op.kind));
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(case),
-            None => groups.push((key, vec![case])),
-        }
-    }
-    groups
-        .into_iter()
-        .enumerate()
-        .map(|(i, (_, mut v))| v.swap_remove(i % v.len()))
-        .collect()
-}
-
-/// The kernels of [`builtin_operator_kernels`] that the default run compiles: every one over
-/// `bool`, and over the seven number types each (kernel, operator) once, the type rotating
-/// from one operator to the next (so each type still comes with a seventh of them).
-fn operator_cover(all: Vec<Case>) -> Vec<Case> {
-    use semigraph_semiring::ScalarType;
-    let mut types: Vec<ScalarType> = Vec::new();
-    let mut seen = std::collections::HashMap::new();
-    all.into_iter()
-        .filter(|case| {
-            let t = case
-                .1
-                .as_ref()
-                .expect("operator kernels have a semiring")
-                .value_type;
-            if t == ScalarType::Bool {
-                return true;
-            }
-            let g = types.iter().position(|&x| x == t).unwrap_or_else(|| {
-                types.push(t);
-                types.len() - 1
-            });
-            let j = seen.entry(t).or_insert(0usize);
-            *j += 1;
-            (*j - 1) % 7 == g % 7
-        })
-        .collect()
-}
-
-/// Every built-in operator over each type it exists for, in the kernels that take its kind
-/// (one semiring of that type).
-fn builtin_operator_kernels() -> Vec<Case> {
-    use semigraph_semiring::ops::*;
-    let mut v: Vec<Case> = Vec::new();
-    macro_rules! per_type {
-        ($sr:ty, [$($u:ty),*], [$($b:ty),*], [$($s:ty),*]) => {{
-            type T = <$sr as Semiring>::T;
-            let sr = <$sr>::cuda();
-            $(v.push((Kernel::ApplyOp, Some(sr.clone()), Some(<$u as UnaryOperator<T>>::cuda())));)*
-            $(v.push((Kernel::EwiseOp, Some(sr.clone()), Some(<$b as BinaryOperator<T>>::cuda())));
-              v.push((Kernel::ScatterOp, Some(sr.clone()), Some(<$b as BinaryOperator<T>>::cuda())));)*
-            $(v.push((Kernel::RowsSelect, Some(sr.clone()), Some(<$s as SelectOperator<T>>::cuda())));)*
-        }};
-    }
-    macro_rules! number {
-        ($($sr:ty),*) => {$(
-            per_type!($sr, [Identity, Abs, Neg, Minv, One, LNot],
-                [First, Second, Pair, Plus, Minus, Times, Div, Min, Max, Eq, Ne, Lt, Le, Gt, Ge, LOr, LAnd],
-                [Tril, Triu, StrictTril, StrictTriu, Diag, Offdiag, ValueEq, ValueNe, ValueLt, ValueLe, ValueGt, ValueGe]);
-        )*};
-    }
-    number!(
-        PlusTimes<semigraph_semiring::f16>,
-        PlusTimes<bf16>,
-        PlusTimes<f32>,
-        PlusTimes<f64>,
-        PlusTimes<i32>,
-        PlusTimes<i64>,
-        PlusTimes<u32>
-    );
-    per_type!(
-        OrAnd,
-        [Identity, LNot, One],
-        [First, Second, Pair, LOr, LAnd, LXor, Eq, Ne, Min, Max],
-        [Tril, Diag, ValueEq, ValueNe]
-    );
-    v
 }
 
 fn every_key_is_unique_and_decodes() {
@@ -422,53 +257,6 @@ fn compile_errors_carry_key_options_log_and_source() {
     }
 }
 
-fn disk_cache_is_used_and_survives_corruption() {
-    let dir = std::env::temp_dir().join(format!("sg-kernel-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    // A source no other test compiles, so the process-wide memory cache cannot answer.
-    let sr = MinPlus::<f32>::cuda();
-    let key = KernelKey::new(Kernel::Count, Some(&sr));
-    let src = format!(
-        "{}// disk cache test {}\n",
-        codegen::source(Kernel::Count, Some(&sr)),
-        std::process::id()
-    );
-    let c = Compiler::new("sm_90")
-        .unwrap()
-        .with_cache_dir(Some(dir.clone()));
-    let first = c.compile(&key, &src).unwrap();
-    assert_eq!(first.origin, Origin::Compiled);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(
-        files.len(),
-        1,
-        "one cache file, no temporary left: {files:?}"
-    );
-    assert!(
-        files[0]
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .starts_with(&key.name())
-    );
-    let c = c.without_memory_cache();
-    assert_eq!(c.compile(&key, &src).unwrap().origin, Origin::Disk);
-    // A damaged entry is ignored, rebuilt and rewritten.
-    let mut data = std::fs::read(&files[0]).unwrap();
-    let n = data.len();
-    data[n - 1] ^= 0xff;
-    std::fs::write(&files[0], &data).unwrap();
-    let again = c.compile(&key, &src).unwrap();
-    assert_eq!(again.origin, Origin::Compiled);
-    assert_eq!(again.cubin, first.cubin);
-    assert_eq!(c.compile(&key, &src).unwrap().origin, Origin::Disk);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 fn adaptive_plans_cover_every_row_and_entry_once() {
     use semigraph_gpu::backend::ADAPTIVE_ROWS;
     // Row lengths: empty rows, short rows, one of exactly the block size, medium and long
@@ -537,120 +325,4 @@ fn check_plan(lens: &[usize]) -> semigraph_gpu::AdaptivePlan {
         (lens.len(), *rp.last().unwrap())
     );
     p
-}
-
-/// Set to a cache folder, the test binary is a worker of
-/// [`two_processes_share_the_disk_cache`] instead of running tests.
-const CACHE_WORKER: &str = "SEMIGRAPH_TEST_CACHE_WORKER";
-
-/// The kernels both workers compile: every kernel of min-plus f32 and of or-and.
-fn shared_kernels() -> Vec<(Kernel, CudaSemiring)> {
-    let mut v = Vec::new();
-    for sr in [MinPlus::<f32>::cuda()] {
-        for k in Kernel::ALL {
-            if k.applies_to(Some(&sr)) && k.op_kinds().is_empty() {
-                v.push((k, sr.clone()));
-            }
-        }
-    }
-    v
-}
-
-/// A worker: compiles [`shared_kernels`] through the disk cache in `dir` (no memory cache),
-/// in an order of its own, and prints how many came from where.
-fn cache_worker(dir: PathBuf) -> ExitCode {
-    let c = Compiler::new("sm_90")
-        .expect("compiler")
-        .with_cache_dir(Some(dir))
-        .without_memory_cache();
-    let mut kernels = shared_kernels();
-    if std::process::id() % 2 == 1 {
-        kernels.reverse();
-    }
-    let (mut compiled, mut disk) = (0, 0);
-    for (k, sr) in &kernels {
-        let key = KernelKey::new(*k, Some(sr));
-        match c.compile(&key, &codegen::source(*k, Some(sr))) {
-            Ok(out) if out.cubin.starts_with(b"\x7fELF") => match out.origin {
-                Origin::Compiled => compiled += 1,
-                _ => disk += 1,
-            },
-            Ok(_) => {
-                eprintln!("{key}: not an ELF CUBIN");
-                return ExitCode::FAILURE;
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    }
-    println!("compiled {compiled} from-disk {disk}");
-    ExitCode::SUCCESS
-}
-
-fn two_processes_share_the_disk_cache() {
-    let dir = std::env::temp_dir().join(format!("sg-cache-2proc-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let me = std::env::current_exe().unwrap();
-    let spawn = || {
-        std::process::Command::new(&me)
-            .env(CACHE_WORKER, &dir)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let (a, b) = (spawn(), spawn());
-    let mut total = 0;
-    for child in [a, b] {
-        let out = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert!(
-            out.status.success(),
-            "worker failed: {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let n: Vec<usize> = text
-            .split_whitespace()
-            .filter_map(|w| w.parse().ok())
-            .collect();
-        assert_eq!(n.len(), 2, "{text}");
-        assert_eq!(n[0] + n[1], shared_kernels().len(), "{text}");
-        total += n[0];
-    }
-    // Each kernel compiled at least once; no temporary left; every entry valid and the same
-    // CUBIN as a fresh compile.
-    assert!(total >= shared_kernels().len(), "{total}");
-    let names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
-        .collect();
-    assert!(
-        names.iter().all(|n| !n.starts_with(".tmp-")),
-        "temporaries left: {names:?}"
-    );
-    assert_eq!(names.len(), shared_kernels().len(), "{names:?}");
-    let from_disk = Compiler::new("sm_90")
-        .unwrap()
-        .with_cache_dir(Some(dir.clone()))
-        .without_memory_cache();
-    let fresh = Compiler::new("sm_90")
-        .unwrap()
-        .with_cache_dir(None)
-        .without_memory_cache();
-    // Every entry read back; one in five compared with a fresh compile (each compile takes
-    // a fifth of a second on 2 cores).
-    for (i, (k, sr)) in shared_kernels().into_iter().enumerate() {
-        let key = KernelKey::new(k, Some(&sr));
-        let src = codegen::source(k, Some(&sr));
-        let d = from_disk.compile(&key, &src).unwrap();
-        assert_eq!(d.origin, Origin::Disk, "{key}");
-        assert!(d.cubin.starts_with(b"\x7fELF"), "{key}: not an ELF CUBIN");
-        if i % 5 == 0 {
-            assert_eq!(d.cubin, fresh.compile(&key, &src).unwrap().cubin, "{key}");
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }
