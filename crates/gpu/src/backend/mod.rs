@@ -349,6 +349,7 @@ mod reductions;
 mod setup;
 mod sizing;
 mod sparse;
+mod uploads;
 mod views;
 pub use plan::{
     ADAPTIVE_ENTRIES, ADAPTIVE_PIECE, ADAPTIVE_ROWS, ADAPTIVE_THREADS, AdaptivePlan, CsrKernel,
