@@ -9,9 +9,12 @@ use crate::backend::{Bound, Combine, NO_PARENT, Operators};
 /// Rows per parallel block of a matrix operation.
 const ROW_BLOCK: usize = 2048;
 
-/// One piece's `(target, value)` pairs of a parallel scatter, a list per range of targets.
-/// One block of rows of a result: each row's length, then the columns and values of all.
+/// One block of rows of a result: each row's length, then the columns and values of all
+/// (and, for a whole matrix, its row pointers in place of the lengths).
 type RowBlock<T> = (Vec<u32>, Vec<u32>, Vec<T>);
+
+/// What makes row `i` of a result: `row(i, cols, vals)` appends its entries.
+type RowFn<'a, T> = dyn Fn(usize, &mut Vec<u32>, &mut Vec<T>) + Sync + 'a;
 
 /// A new CSR matrix of `nrows x ncols` whose row `i` is what `row(i, cols, vals)` appends
 /// (columns increasing), built in parallel over blocks of rows.
@@ -29,11 +32,7 @@ fn build_rows<S: Semiring>(
 /// [`build_rows`]'s work, generic over the value type with `row` a trait object (called once
 /// a row): the parallel loop is compiled once per value type, not once per semiring and
 /// operator. Returns the row pointers, columns and values.
-#[allow(clippy::type_complexity)]
-fn row_blocks<T: Scalar>(
-    nrows: usize,
-    row: &(dyn Fn(usize, &mut Vec<u32>, &mut Vec<T>) + Sync),
-) -> Result<(Vec<u32>, Vec<u32>, Vec<T>)> {
+fn row_blocks<T: Scalar>(nrows: usize, row: &RowFn<'_, T>) -> Result<RowBlock<T>> {
     let blocks: Vec<RowBlock<T>> = (0..nrows.div_ceil(ROW_BLOCK))
         .into_par_iter()
         .map(|b| {
