@@ -276,36 +276,60 @@ impl Order<'_> {
 /// The columns and values of `m` entries, written once on every core (no zeroed arrays
 /// first): entry `e` holds column `order.at(e).0` and the value of arc `order.at(e).1`. The
 /// first entry (in order) whose value is refused is the one reported (`zero` stands in
-/// meanwhile).
+/// meanwhile). Each form of `order` and `values` has its own loop (a copy, a fill, a gather),
+/// so that no loop matches an enum an entry.
 fn entries<T: Copy + Send + Sync, I: Index>(
     m: usize,
     order: Order<'_>,
     values: ArcValues<'_, T>,
     zero: T,
 ) -> Result<(Vec<I>, Vec<T>), FormatError> {
+    const MIN: usize = 1 << 14;
     let ix = |v: usize| I::try_from_usize(v).expect("checked by check_fits");
     let mut cols = with_capacity::<I>(m, "column indices")?;
-    cols.par_extend(
-        (0..m)
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .map(|e| ix(order.at(e).0)),
-    );
-    let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
-    let mut vals = with_capacity::<T>(m, "values")?;
-    vals.par_extend((0..m).into_par_iter().with_min_len(1 << 14).map(|e| {
-        values.get(order.at(e).1).unwrap_or_else(|err| {
-            let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
-            if f.as_ref().is_none_or(|(first, _)| e < *first) {
-                *f = Some((e, err));
-            }
-            zero
-        })
-    }));
-    match fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some((_, e)) => Err(e),
-        None => Ok((cols, vals)),
+    match order {
+        Order::Listed(dst) => cols.par_extend(
+            dst[..m]
+                .par_iter()
+                .with_min_len(MIN)
+                .map(|&c| ix(c as usize)),
+        ),
+        Order::Keys(keys) => cols.par_extend(
+            keys[..m]
+                .par_iter()
+                .with_min_len(MIN)
+                .map(|&k| ix((k >> 32) as usize)),
+        ),
     }
+    let mut vals = with_capacity::<T>(m, "values")?;
+    match (values, order) {
+        (ArcValues::Same(v), _) => vals.par_extend(rayon::iter::repeat_n(v, m).with_min_len(MIN)),
+        (ArcValues::Each(v), Order::Listed(_)) => {
+            vals.par_extend(v[..m].par_iter().with_min_len(MIN).copied())
+        }
+        (ArcValues::Each(v), Order::Keys(keys)) => vals.par_extend(
+            keys[..m]
+                .par_iter()
+                .with_min_len(MIN)
+                .map(|&k| v[(k & 0xffff_ffff) as usize]),
+        ),
+        (ArcValues::Map(f), order) => {
+            let fault = std::sync::Mutex::new(None::<(usize, FormatError)>);
+            vals.par_extend((0..m).into_par_iter().with_min_len(MIN).map(|e| {
+                f(order.at(e).1).unwrap_or_else(|err| {
+                    let mut f = fault.lock().unwrap_or_else(|p| p.into_inner());
+                    if f.as_ref().is_none_or(|(first, _)| e < *first) {
+                        *f = Some((e, err));
+                    }
+                    zero
+                })
+            }));
+            if let Some((_, e)) = fault.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                return Err(e);
+            }
+        }
+    }
+    Ok((cols, vals))
 }
 
 /// [`csr_from_arcs`] on every core, for fewer than `2^32` arcs.
