@@ -37,7 +37,8 @@ pub fn test_graphs() -> Vec<TestGraph> {
     ]
 }
 
-/// Every algorithm on `b` with pull matrices in `format`, against the oracles.
+/// Every algorithm on `b` with pull matrices in `format`, against the oracles (all pairs:
+/// [`check_all_pairs`], once a backend).
 pub fn check_algorithms<B: Frontier>(b: &B, format: Format) -> Result<()> {
     use semigraph_algos::{Graph, GraphOptions};
     let opts = GraphOptions {
@@ -95,26 +96,6 @@ pub fn check_algorithms<B: Frontier>(b: &B, format: Format) -> Result<()> {
         check_shortest_paths_in::<B, i64>(b, &tg, &sources, opts)?;
         check_shortest_paths_in::<B, f32>(b, &tg, &sources, opts)?;
         check_shortest_paths_in::<B, f64>(b, &tg, &sources, opts)?;
-        if tg.n <= 200 {
-            let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("no negative cycle");
-            // Every method in i32; squaring (the packed and the unpacked next hops) in the
-            // others.
-            check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
-            check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
-            check_apsp_in::<B, f64>(b, &tg, &fw, false)?;
-            let pattern = a.pattern::<OrAnd>();
-            let tc = semigraph_algos::transitive_closure(&Graph::new(
-                b,
-                &pattern,
-                GraphOptions::default(),
-            )?)?;
-            assert_eq!(
-                tc,
-                fw.iter().map(|d| d.is_some()).collect::<Vec<_>>(),
-                "closure {}",
-                tg.name
-            );
-        }
     }
     // Negative weights: DAGs (no cycle) against textbook Bellman-Ford; then cycles.
     for seed in 0..4 {
@@ -126,9 +107,6 @@ pub fn check_algorithms<B: Frontier>(b: &B, format: Format) -> Result<()> {
         let a64 = tg.csr::<i64>();
         let gp64 = Graph::new(b, &a64, opts)?;
         check_shortest_paths(&tg.arcs, &semigraph_algos::bellman_ford(&gp64, 0)?, &want).unwrap();
-        let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
-        check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
-        check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
         assert_eq!(semigraph_algos::negative_cycle(&gp)?, None, "{}", tg.name);
     }
     for seed in 0..6 {
@@ -154,6 +132,48 @@ pub fn check_algorithms<B: Frontier>(b: &B, format: Format) -> Result<()> {
             (Err(_), Some(cycle)) => check_negative_cycle(&tg.arcs, &cycle).unwrap(),
             (w, g) => panic!("{}: oracle {:?}, negative_cycle {g:?}", tg.name, w.is_ok()),
         }
+    }
+    Ok(())
+}
+
+/// All pairs on `b`, against Floyd-Warshall: APSP by every method (and with next hops) and the
+/// transitive closure on the test graphs of up to 200 vertices, APSP on DAGs with negative
+/// weights, and the negative cycles APSP names. Its graphs take the default options (the
+/// pull format chosen for them), so unlike [`check_algorithms`] it runs once a backend, not
+/// once a format.
+pub fn check_all_pairs<B: Frontier>(b: &B) -> Result<()> {
+    use semigraph_algos::{Graph, GraphOptions};
+    for tg in test_graphs().into_iter().filter(|tg| tg.n <= 200) {
+        trace(&tg.name, "all pairs");
+        let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("no negative cycle");
+        // Every method in i32; squaring (the packed and the unpacked next hops) in the
+        // others.
+        check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+        check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+        check_apsp_in::<B, f64>(b, &tg, &fw, false)?;
+        let pattern = tg.csr::<i32>().pattern::<OrAnd>();
+        let tc = semigraph_algos::transitive_closure(&Graph::new(
+            b,
+            &pattern,
+            GraphOptions::default(),
+        )?)?;
+        assert_eq!(
+            tc,
+            fw.iter().map(|d| d.is_some()).collect::<Vec<_>>(),
+            "closure {}",
+            tg.name
+        );
+    }
+    // Negative weights: the DAGs of check_algorithms (no cycle), then its graphs with cycles.
+    for seed in 0..4 {
+        let tg = TestGraph::random_dag(40, 120, -20, 30, seed);
+        let fw = oracle_floyd_warshall(tg.n, &tg.arcs).expect("a DAG has no cycle");
+        check_apsp_in::<B, i32>(b, &tg, &fw, true)?;
+        check_apsp_in::<B, i64>(b, &tg, &fw, false)?;
+    }
+    for seed in 0..6 {
+        let tg = TestGraph::random(30, 70, -6, 20, 100 + seed);
+        let a = tg.csr::<i32>();
         for method in [
             semigraph_algos::ApspMethod::Squaring,
             semigraph_algos::ApspMethod::Sources,

@@ -37,7 +37,7 @@ mod products;
 mod queues;
 mod sparse;
 mod views;
-pub use algorithms::{check_algorithms, test_graphs};
+pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
 pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
@@ -404,7 +404,8 @@ fn outcome(r: Result<()>) -> std::result::Result<(), Failed> {
 /// Adds the whole backend suite to `h`: for each format, one test per semiring of the suite
 /// running [`check_matrix_ops`] (`FORMAT::SEMIRING`) and one running [`check_algorithms`]
 /// (`FORMAT::algorithms`); one test per semiring running [`check_dense_ops`]
-/// (`dense_ops::SEMIRING`).
+/// (`dense_ops::SEMIRING`); [`check_all_pairs`] (`all_pairs`), the queue, graph, Graphalytics
+/// and operator checks once each.
 ///
 /// `make` builds the backend inside each test (tests run on several threads). `needs` is what
 /// the backend needs beyond the CPU (`None` for the CPU backend): where it is missing the
@@ -509,8 +510,11 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 7] = [
+    let others: [(&str, Check<B>); 8] = [
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
+        ("all_pairs", |b| {
+            check_all_pairs(b).map_err(|e| e.to_string())
+        }),
         ("queues::levels", check_queue_levels::<B>),
         ("queues::levels_small", check_queue_levels_small::<B>),
         ("queues::buckets", check_queue_buckets::<B>),
@@ -522,7 +526,11 @@ fn register_in<B, E>(
         }),
     ];
     for (name, f) in others {
-        if !whole && (name.starts_with("operators") || name.starts_with("graphs")) {
+        if !whole
+            && ["operators", "graphs", "all_pairs"]
+                .iter()
+                .any(|p| name.starts_with(p))
+        {
             continue;
         }
         let body = move |b: &B| f(b).map_err(Failed::from);
