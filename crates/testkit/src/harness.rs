@@ -155,7 +155,25 @@ impl Harness {
     /// Runs the tests selected by the command line; says on standard error which tests are
     /// ignored for a missing need, and why. Returns the exit code (failure if any test failed).
     pub fn run(self) -> ExitCode {
-        let args = Arguments::from_args();
+        // libtest runs the tests that match any of its filters; libtest-mimic takes one, so
+        // the others are set apart and applied here.
+        let (argv, more) = split_filters(std::env::args_os().collect());
+        let mut args = Arguments::from_iter(argv);
+        let mut trials = self.trials;
+        if !more.is_empty() {
+            let filters: Vec<String> = args.filter.take().into_iter().chain(more).collect();
+            let before = trials.len();
+            trials.retain(|t| {
+                filters.iter().any(|f| match args.exact {
+                    true => t.name() == f,
+                    false => t.name().contains(f.as_str()),
+                })
+            });
+            eprintln!(
+                "note: {} of {before} tests match none of the filters {filters:?}",
+                before - trials.len()
+            );
+        }
         if !args.list {
             for (n, count) in &self.ignored {
                 eprintln!(
@@ -170,8 +188,39 @@ impl Harness {
                 );
             }
         }
-        libtest_mimic::run(&args, self.trials).exit_code()
+        libtest_mimic::run(&args, trials).exit_code()
     }
+}
+
+/// The command line without its filters past the first (`argv[0]` and the options kept, with
+/// the values of the options that take one), and those filters: libtest-mimic's parser takes
+/// one filter, libtest any number.
+fn split_filters(argv: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, Vec<String>) {
+    const VALUED: [&str; 5] = [
+        "--test-threads",
+        "--logfile",
+        "--skip",
+        "--color",
+        "--format",
+    ];
+    let mut kept = Vec::with_capacity(argv.len());
+    let mut more = Vec::new();
+    let (mut first, mut value, mut operands) = (true, false, false);
+    for (i, a) in argv.into_iter().enumerate() {
+        let s = a.to_string_lossy().into_owned();
+        let operand = i > 0 && !value && (operands || !s.starts_with('-'));
+        if i > 0 && !value && !operands && s == "--" {
+            operands = true;
+        } else if operand && !first {
+            more.push(s);
+            continue;
+        } else if operand {
+            first = false;
+        }
+        value = !operand && VALUED.contains(&s.as_str());
+        kept.push(a);
+    }
+    (kept, more)
 }
 
 /// A test body that signals failure by panicking (with `assert!`), as a [`Harness`] test.
@@ -181,5 +230,36 @@ pub fn ok(
     move || {
         f();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_filters;
+
+    fn split(args: &[&str]) -> (Vec<String>, Vec<String>) {
+        let (kept, more) = split_filters(args.iter().map(Into::into).collect());
+        let kept = kept
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        (kept, more)
+    }
+
+    #[test]
+    fn filters_past_the_first_are_set_apart() {
+        assert_eq!(split(&["t"]), (vec!["t".into()], vec![]));
+        assert_eq!(split(&["t", "a"]), (vec!["t".into(), "a".into()], vec![]));
+        let (kept, more) = split(&["t", "a", "--test-threads", "4", "b", "--exact", "c"]);
+        assert_eq!(kept, ["t", "a", "--test-threads", "4", "--exact"]);
+        assert_eq!(more, ["b", "c"]);
+        // An option's value is not a filter; `--opt=value` is one argument.
+        let (kept, more) = split(&["t", "--skip", "x", "--test-threads=2", "a", "b"]);
+        assert_eq!(kept, ["t", "--skip", "x", "--test-threads=2", "a"]);
+        assert_eq!(more, ["b"]);
+        // After `--` every argument is a filter, even one that starts with `-`.
+        let (kept, more) = split(&["t", "--", "a", "-b"]);
+        assert_eq!(kept, ["t", "--", "a"]);
+        assert_eq!(more, ["-b"]);
     }
 }
