@@ -44,12 +44,17 @@ pub(super) const FIX_PENDING: usize = 1 << 15;
 pub(super) const FIX_VERTICES_PER_PENDING: usize = 32;
 
 /// Vertices per block of [`Kernel::QueueRelaxAsync`] by default, with at least
-/// [`FIX_MIN_BLOCKS`] and at most a block per multiprocessor (H200, BFS: NY, 264 k vertices,
-/// 3.36 ms on 4 blocks, 4.96 on one, 3.45 on 16; NE, 1.5 M, 8.35 ms on 4, 6.99 on 16).
+/// [`FIX_MIN_BLOCKS`] and at most a block per multiprocessor (H200, BFS when it took this
+/// kernel: NY, 264 k vertices, 3.36 ms on 4 blocks, 4.96 on one, 3.45 on 16; NE, 1.5 M, 8.35
+/// ms on 4, 6.99 on 16).
 pub(super) const FIX_VERTICES_PER_BLOCK: usize = 1 << 16;
 
-/// Fewest blocks of [`Kernel::QueueRelaxAsync`] by default.
-pub(super) const FIX_MIN_BLOCKS: u32 = 4;
+/// Fewest blocks of [`Kernel::QueueRelaxAsync`] by default. Its users now are shortest paths
+/// (the fixpoint a bucket), where more blocks pay on road networks under a million vertices
+/// (H200, SSSP weights 1..1000, resident medians of two rounds: NY 7.60-7.89 ms on 4 blocks,
+/// 6.81-7.33 on 8, 6.83-6.99 on 16, 7.14-7.24 on 32, 8.6 on 64; BAY 6.47 on 4, 5.42 on 16;
+/// FLA, 16 either way, 19.3-19.7); BFS takes the levels kernels.
+pub(super) const FIX_MIN_BLOCKS: u32 = 16;
 
 /// Longest frontier of [`Kernel::QueueLevels`] by default (two queues of this many entries
 /// beside the visited set in shared memory; fewer where the visited set leaves less room):
