@@ -237,7 +237,8 @@ pub trait Frontier: Backend {
     ///
     /// The provided version is [`buckets_by_fixpoint`]: one
     /// [`queue_relax_fixpoint`](Frontier::queue_relax_fixpoint) with a deferral a bucket and
-    /// one read a bucket. The CPU backend's, from 32,768 vertices, runs one team of threads
+    /// one read a bucket; a bucket that stops is taken again in
+    /// [narrower](super::Buckets::narrower) buckets where `buckets` has them. The CPU backend's, from 32,768 vertices, runs one team of threads
     /// for the whole call (`O(n)` to set up and to write `d` back, then work a round): each
     /// round, each thread relaxes an equal slice of the bucket's vertices improved in the
     /// round before (or, first in a bucket, what it set aside for that bucket itself), lowers

@@ -46,7 +46,7 @@ mod products;
 mod reductions;
 mod types;
 
-pub use buckets::{Buckets, buckets_by_fixpoint};
+pub use buckets::{Buckets, NARROWINGS, buckets_by_fixpoint};
 pub use ewise::ElementWise;
 pub use frontier::{Frontier, fixpoint_by_steps};
 pub use objects::Objects;

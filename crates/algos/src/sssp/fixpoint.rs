@@ -7,9 +7,11 @@ use super::{Distance, ShortestPaths, bellman_ford, delta_of, finish, weight_fact
 use crate::backend::{BackendKind, Buckets, Frontier, NO_PARENT, Objects, Parents, RelaxStep};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
+use crate::traverse::Traversal;
 
-/// Improvements per vertex after which the relaxation stops and Bellman-Ford's rounds run
-/// instead (a backend may stop at a bound of its own first: a GPU at 8 per vertex). One
+/// Improvements per vertex after which the relaxation stops and Bellman-Ford's steps go on
+/// from its distances (a backend may stop at a bound of its own first: a GPU at 8 per vertex,
+/// or where too much work waits at once). One
 /// core's first-in-first-out queue makes 21.75 per vertex on NY with uniform weights
 /// 1..1000 in one bucket.
 const APPENDS_PER_VERTEX: usize = 32;
@@ -57,12 +59,16 @@ pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 /// by then (a graph of few, wide levels, where relaxation in any order does much repeated
 /// work), Bellman-Ford runs instead; else the buckets start from that frontier.
 ///
+/// Where a bucket's relaxation stops (past `32 n` improvements, or a backend's bound such as a
+/// GPU's on a wide frontier), it goes on from that bucket in buckets 4 times narrower, then 16
+/// ([`Buckets::narrower`]); past a third stop Bellman-Ford's steps go on from the distances
+/// found (lengths of paths), every vertex reached in their first frontier: the work done is
+/// kept.
+///
 /// The witness pass gives a tree when every arc strictly lengthens a path: all weights
 /// positive and, in floating point, none so small that adding it to the largest distance
 /// changes nothing. Where that does not hold (zero or negative weights, a weight lost in a
-/// sum), or where a bucket's relaxation stops (past `32 n` improvements, or a backend's bound
-/// such as a GPU's on a wide frontier), [`bellman_ford`] runs instead and its answer is
-/// returned, negative cycles named.
+/// sum), [`bellman_ford`] runs instead and its answer is returned, negative cycles named.
 ///
 /// # Arguments
 /// - `g`: the graph in [`MinPlus`] over `D`.
@@ -72,7 +78,8 @@ pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 ///   bucket.
 ///
 /// # Returns
-/// [`ShortestPaths`]; `rounds` is 1 (one relaxation to the fixpoint), or Bellman-Ford's.
+/// [`ShortestPaths`]; `rounds` is 1 (one relaxation to the fixpoint) plus the steps after a
+/// stop, or Bellman-Ford's where it ran instead.
 ///
 /// # Errors
 /// `InvalidArgument` for a `delta` that is not positive; as [`bellman_ford`].
@@ -105,17 +112,19 @@ pub fn fixpoint_paths<B: Frontier, D: Distance>(
     delta: Option<D>,
 ) -> Result<ShortestPaths<D>> {
     check_vertex(source, g.n())?;
-    match relaxed(g, source, delta)? {
+    match relaxed(g, source, delta, APPENDS_PER_VERTEX)? {
         Some(sp) => Ok(sp),
         None => bellman_ford(g, source),
     }
 }
 
-/// [`fixpoint_paths`] where its conditions hold, `None` where Bellman-Ford must run.
+/// [`fixpoint_paths`] where its conditions hold, `None` where Bellman-Ford must run; the
+/// relaxation stops past `appends_per_vertex` improvements a vertex (then steps go on).
 fn relaxed<B: Frontier, D: Distance>(
     g: &Graph<'_, B, MinPlus<D>>,
     source: usize,
     delta: Option<D>,
+    appends_per_vertex: usize,
 ) -> Result<Option<ShortestPaths<D>>> {
     let (b, n) = (g.backend(), g.n());
     // The weights' smallest and largest, kept with the graph: found once, not per call.
@@ -162,17 +171,48 @@ fn relaxed<B: Frontier, D: Distance>(
     }
     // The buckets to their fixpoint in one call (delta-stepping's order); then the
     // predecessors in one pass.
-    let limit = n.saturating_mul(APPENDS_PER_VERTEX);
+    let limit = n.saturating_mul(appends_per_vertex);
     let step = RelaxStep::new(&mut d, g.push());
-    if b.queue_relax_buckets(step, &mut near, &mut spare, &Width(delta), limit)?
+    let mut rounds = 1;
+    let buckets = PositiveWidth(Width(delta));
+    if b.queue_relax_buckets(step, &mut near, &mut spare, &buckets, limit)?
         .is_none()
     {
-        return Ok(None);
+        // A bucket outgrew its bound of work: its distances are lengths of paths, upper
+        // bounds of the final ones, and Bellman-Ford's steps go on from them.
+        drop((near, spare));
+        let (e, steps) = resume(g, d)?;
+        d = e;
+        rounds += steps;
     }
     let Some((d, p)) = witness_paths(g, d, smallest)? else {
         return Ok(None);
     };
-    Ok(Some(finish(b, source, &d, &p, 1)?))
+    Ok(Some(finish(b, source, &d, &p, rounds)?))
+}
+
+/// Bellman-Ford's steps to the fixpoint from distances `d` that are lengths of paths (a
+/// relaxation that stopped part way), every vertex reached in the first frontier (its arcs
+/// may not all have been relaxed from its last value); every weight positive, so the steps
+/// end. Returns the final distances and the steps run. The work done before is kept: a
+/// restart from the source would repeat it, and the steps from distances near their final
+/// values improve few.
+fn resume<B: Frontier, D: Distance>(
+    g: &Graph<'_, B, MinPlus<D>>,
+    d: B::Dense<MinPlus<D>>,
+) -> Result<(B::Dense<MinPlus<D>>, usize)> {
+    let (b, n) = (g.backend(), g.n());
+    let mut e = b.dense_filled::<MinPlus<D>>(n, 1, D::INFINITY)?;
+    let mut tr = Traversal::<B, MinPlus<D>>::new(b, n, &[], &[])?;
+    // e = d, and every vertex with a path (improved from none) in the frontier.
+    tr.replace(|_, to| b.queue_improve_dense(&mut e, &d, to, 0))?;
+    drop(d);
+    let mut done = b.queue_len(&tr.front)?;
+    while done.len > 0 {
+        crate::cancel::check()?;
+        done = tr.advance(b, RelaxStep::new(&mut e, g.push()), usize::MAX)?;
+    }
+    Ok((e, done.steps))
 }
 
 /// Distances with their predecessors, on backend `B`.
@@ -238,5 +278,65 @@ impl<D: Distance> Buckets<D> for Width<D> {
     }
     fn bound(&self, b: u64) -> D {
         D::from_f64((b as f64 + 1.0) * self.0.to_f64())
+    }
+}
+
+/// [`Width`] buckets over weights known to be positive, which may therefore narrow after a
+/// stop ([`Buckets::narrower`]: a relaxation never leads to an earlier bucket).
+struct PositiveWidth<D>(Width<D>);
+
+impl<D: Distance> Buckets<D> for PositiveWidth<D> {
+    fn bucket(&self, x: D) -> u64 {
+        self.0.bucket(x)
+    }
+    fn bound(&self, b: u64) -> D {
+        self.0.bound(b)
+    }
+    /// The width divided by `2^k`, where that is positive and narrower (as rounded to `D`).
+    fn narrower(&self, k: u32) -> Option<Box<dyn Buckets<D> + '_>> {
+        let w = D::from_f64(self.0.0.to_f64() / 2f64.powi(k.min(64) as i32));
+        let ok = w > <D as Number>::ZERO && w < self.0.0;
+        ok.then(|| Box::new(PositiveWidth(Width(w))) as Box<dyn Buckets<D>>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CpuBackend, GraphOptions};
+
+    /// A relaxation stopped at once (no improvement allowed) goes on by steps to the answer of
+    /// one that did not stop, with more rounds.
+    #[test]
+    fn stopped_relaxation_goes_on() {
+        // A 12 x 12 grid, both ways, weights from a small congruential sequence.
+        let (side, mut x) = (12u32, 7u32);
+        let mut arcs = Vec::new();
+        for r in 0..side {
+            for c in 0..side {
+                let v = r * side + c;
+                for (dr, dc) in [(0, 1), (1, 0)] {
+                    if r + dr < side && c + dc < side {
+                        let u = (r + dr) * side + c + dc;
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        let w = 1 + (x >> 16) as i32 % 50;
+                        arcs.extend([(v, u, w), (u, v, w)]);
+                    }
+                }
+            }
+        }
+        let n = (side * side) as usize;
+        let a = crate::arcs_to_csr::<MinPlus<i32>>(n, &arcs).unwrap();
+        let cpu = CpuBackend::new();
+        let g = Graph::new(&cpu, &a, GraphOptions::default()).unwrap();
+        let whole = relaxed(&g, 5, Some(40), APPENDS_PER_VERTEX)
+            .unwrap()
+            .unwrap();
+        assert_eq!(whole.rounds, 1);
+        let stopped = relaxed(&g, 5, Some(40), 0).unwrap().unwrap();
+        assert!(stopped.rounds > 1, "rounds {}", stopped.rounds);
+        assert_eq!(stopped.dist, whole.dist);
+        assert_eq!(stopped.pred, whole.pred);
+        assert_eq!(stopped.dist, bellman_ford(&g, 5).unwrap().dist);
     }
 }

@@ -448,6 +448,50 @@ mod tests {
         assert!(d.iter().zip(&want).all(|(g, w)| g >= w));
     }
 
+    /// A bucket whose relaxation stops (here at the limit of improvements, on one thread: a
+    /// bucket a call) is taken again in narrower buckets, from the values it left, to the
+    /// fixpoint; [`Buckets::narrower`] is asked once a stop.
+    #[test]
+    fn a_stopped_bucket_goes_on_narrower() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        struct Counted(Width<i32>, AtomicU32);
+        impl Buckets<i32> for Counted {
+            fn bucket(&self, x: i32) -> u64 {
+                self.0.bucket(x)
+            }
+            fn bound(&self, b: u64) -> i32 {
+                self.0.bound(b)
+            }
+            // Positive weights: narrower buckets are allowed.
+            fn narrower(&self, k: u32) -> Option<Box<dyn Buckets<i32> + '_>> {
+                self.1.fetch_add(1, Ordering::Relaxed);
+                let w = self.0.0 >> k;
+                (w > 0).then(|| Box::new(Width(w)) as Box<dyn Buckets<i32>>)
+            }
+        }
+        let a = grid(60);
+        let (_, want) = run(1, &a, &[0], &Width(1), usize::MAX);
+        // (width, limit, stops, whether the narrower buckets reach the fixpoint)
+        for (width, limit, stops, done) in [
+            (4000, 6000, 1, true),
+            (1_000_000, 4000, 2, true),
+            (1_000_000, 100, crate::backend::NARROWINGS, false),
+        ] {
+            let c = Counted(Width(width), AtomicU32::new(0));
+            let (got, d) = run(1, &a, &[0], &c, limit);
+            assert_eq!(
+                c.1.load(Ordering::Relaxed),
+                stops,
+                "width {width}, limit {limit}"
+            );
+            assert_eq!(got.is_some(), done, "width {width}, limit {limit}");
+            match done {
+                true => assert_eq!(d, want, "width {width}, limit {limit}"),
+                false => assert!(d.iter().zip(&want).all(|(g, w)| g >= w)),
+            }
+        }
+    }
+
     /// A panic in a caller's `Buckets` on one thread of a team reaches the caller; the other
     /// threads do not wait for it forever.
     #[test]
