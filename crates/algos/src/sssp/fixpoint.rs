@@ -9,11 +9,11 @@ use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
 use crate::traverse::Traversal;
 
-/// Improvements per vertex after which the relaxation stops and Bellman-Ford's steps go on
-/// from its distances (a backend may stop at a bound of its own first: a GPU at 8 per vertex,
-/// or where too much work waits at once). One
-/// core's first-in-first-out queue makes 21.75 per vertex on NY with uniform weights
-/// 1..1000 in one bucket.
+/// Improvements per vertex after which the relaxation stops (then narrower buckets, then
+/// Bellman-Ford's steps go on from its distances; a backend may stop at a bound of its own
+/// first: a GPU at 8 per vertex a bucket, or where too much work waits at once). One core's
+/// first-in-first-out queue makes 21.75 per vertex on NY with uniform weights 1..1000 in one
+/// bucket.
 const APPENDS_PER_VERTEX: usize = 32;
 
 /// Bellman-Ford steps [`fixpoint_paths`] runs before its buckets, to see how fast the
@@ -40,7 +40,9 @@ pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;
 /// bucket is the warps': H100, weights 1..1000 ([`auto_delta`](super::auto_delta) 363), NY / BAY / FLA with a
 /// width of 35,000: 7.8 / 6.4-6.7 / 22.3-23.1 ms, 46,000: 7.7 / 6.4-6.5 / 21.2-21.3 ms,
 /// 75,000: 8.1 / 6.1 / 18.6 ms, 100,000: NY stopped (Bellman-Ford again, 17.9-18.1 ms) / 6.7-7.0
-/// / 18.5-18.6 ms; Bellman-Ford 10.6-10.8 / 8.3 / 37.1-37.4 ms.
+/// / 18.5-18.6 ms; Bellman-Ford 10.6-10.8 / 8.3 / 37.1-37.4 ms. On an H200 with 16 blocks and
+/// narrower buckets after a stop: wider pays on roads and not on grids (75,000: NY 6.75 ->
+/// 6.10 ms, FLA 20.0 -> 17.5, a 1000 x 1000 grid 21.7 -> 27.8).
 pub const FIXPOINT_GPU_DELTA_FACTOR: f64 = 128.0;
 
 /// Single-source shortest paths relaxed to a fixpoint bucket by bucket, each bucket in
