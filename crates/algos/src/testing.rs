@@ -270,24 +270,45 @@ pub fn check_apsp<D: crate::sssp::Distance>(
     arcs: &[(usize, usize, i64)],
     r: &crate::apsp::Apsp<D>,
 ) -> Result<(), String> {
-    let n = r.n;
-    let fw = oracle_floyd_warshall(n, arcs)
+    let fw = oracle_floyd_warshall(r.n, arcs)
         .map_err(|v| format!("vertex {v} lies on a negative cycle"))?;
+    check_apsp_against(arcs, &fw, r)
+}
+
+/// [`check_apsp`] against distances `fw` already found ([`oracle_floyd_warshall`]'s, row `i`
+/// at `i * n`): each distance equal, and where there are next hops a path exactly where
+/// there is a distance, of that length.
+///
+/// # Errors
+/// The first difference, in words.
+pub fn check_apsp_against<D: crate::sssp::Distance>(
+    arcs: &[(usize, usize, i64)],
+    fw: &[Option<i64>],
+    r: &crate::apsp::Apsp<D>,
+) -> Result<(), String> {
+    let n = r.n;
+    ensure!(fw.len() == n * n, "{} distances for {n} vertices", fw.len());
     let w = lightest_arcs(arcs);
     for i in 0..n {
         for j in 0..n {
+            let want = fw[i * n + j];
             let got = r.distance(i, j).map(|d| d.to_f64() as i64);
             ensure!(
-                got == fw[i * n + j],
-                "distance {i} -> {j} is {got:?}, Floyd-Warshall gives {:?}",
-                fw[i * n + j]
+                got == want,
+                "distance {i} -> {j} is {got:?}, Floyd-Warshall gives {want:?}"
             );
-            if r.next.is_some()
-                && let Some(p) = r.path(i, j)
-            {
+            if r.next.is_none() {
+                continue;
+            }
+            let path = r.path(i, j);
+            ensure!(
+                path.is_some() == want.is_some(),
+                "a next-hop path {i} -> {j}: {path:?}, the distance {want:?}"
+            );
+            if let Some(p) = path {
                 let len = path_length(&w, &p)?;
                 ensure!(
-                    Some(len) == fw[i * n + j],
+                    Some(len) == want,
                     "the next-hop path {i} -> {j} has length {len}"
                 );
             }
