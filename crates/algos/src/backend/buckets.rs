@@ -99,6 +99,8 @@ pub fn buckets_by_fixpoint<B: Frontier + ?Sized, S: Semiring>(
     let mut lo = None;
     let mut appends = 0usize;
     let mut stops = 0u32;
+    // After a stop: the next bucket starts again at the stopped one's lower end.
+    let mut again = false;
     loop {
         // The bucket below `threshold` to its fixpoint; later values wait in far.
         let bucket = step.reborrow().defer(threshold, &mut far);
@@ -117,19 +119,17 @@ pub fn buckets_by_fixpoint<B: Frontier + ?Sized, S: Semiring>(
                 narrow = Some(nb);
                 waiting_again(b, &*step.d, lo, &mut far)?;
                 b.queue_clear(q)?;
-                threshold = match lo {
-                    Some(l) => l,
-                    None => match b.queue_reduce(&far)? {
-                        (w, _) if w.len == 0 => return Ok(Some(appends)),
-                        (_, m) => m,
-                    },
-                };
+                again = true;
             }
         }
         let now: &dyn Buckets<S::T> = narrow.as_deref().unwrap_or(buckets);
         let (waiting, m) = b.queue_reduce(&far)?;
         if waiting.len == 0 {
             return Ok(Some(appends));
+        }
+        if std::mem::take(&mut again) {
+            // The stopped bucket's lower end (the first bucket's: the smallest value).
+            threshold = lo.unwrap_or(m);
         }
         // The next bucket holds the smallest value waiting (a value is at least its
         // vertex's value); vertices settled below `lo` drop out.
@@ -156,9 +156,9 @@ pub fn buckets_by_fixpoint<B: Frontier + ?Sized, S: Semiring>(
 }
 
 /// `far` = every vertex whose value in `d` is not below `lo` (any value with `lo` `None`) and
-/// is not the zero, with its value: one pass over `d` into a copy. The vertices a stopped
-/// bucket's relaxation left.
-fn waiting_again<B: Frontier + ?Sized, S: Semiring>(
+/// is not the zero, with its value, at step 0: one pass over `d` into a copy. The vertices a
+/// stopped relaxation left (its worklist lost, its values those of some path).
+pub(crate) fn waiting_again<B: Frontier + ?Sized, S: Semiring>(
     b: &B,
     d: &B::Dense<S>,
     lo: Option<S::T>,

@@ -46,6 +46,7 @@ mod products;
 mod reductions;
 mod types;
 
+pub(crate) use buckets::waiting_again;
 pub use buckets::{Buckets, NARROWINGS, buckets_by_fixpoint};
 pub use ewise::ElementWise;
 pub use frontier::{Frontier, fixpoint_by_steps};

@@ -4,10 +4,12 @@
 use semigraph_semiring::{MaxMin, MinPlus, Number};
 
 use super::{Distance, ShortestPaths, bellman_ford, delta_of, finish, weight_facts};
-use crate::backend::{BackendKind, Buckets, Frontier, NO_PARENT, Objects, Parents, RelaxStep};
+use crate::backend::{
+    BackendKind, Buckets, Frontier, NO_PARENT, Objects, Parents, RelaxStep, fixpoint_by_steps,
+    waiting_again,
+};
 use crate::error::{Error, Result, check_vertex};
 use crate::graph::Graph;
-use crate::traverse::Traversal;
 
 /// Improvements per vertex after which the relaxation stops (then narrower buckets, then
 /// Bellman-Ford's steps go on from its distances; a backend may stop at a bound of its own
@@ -180,41 +182,19 @@ fn relaxed<B: Frontier, D: Distance>(
     if b.queue_relax_buckets(step, &mut near, &mut spare, &buckets, limit)?
         .is_none()
     {
-        // A bucket outgrew its bound of work: its distances are lengths of paths, upper
-        // bounds of the final ones, and Bellman-Ford's steps go on from them.
-        drop((near, spare));
-        let (e, steps) = resume(g, d)?;
-        d = e;
-        rounds += steps;
+        // A bucket outgrew its bound of work (narrower ones too): its distances are lengths
+        // of paths, upper bounds of the final ones, and Bellman-Ford's steps go on from them,
+        // every vertex reached in their first frontier (its arcs may not all have been
+        // relaxed from its last value); every weight is positive, so they end.
+        waiting_again(b, &d, None, &mut near)?;
+        let step = RelaxStep::new(&mut d, g.push());
+        fixpoint_by_steps(b, step, &mut near, &mut spare, usize::MAX)?;
+        rounds += b.queue_len(&near)?.steps;
     }
     let Some((d, p)) = witness_paths(g, d, smallest)? else {
         return Ok(None);
     };
     Ok(Some(finish(b, source, &d, &p, rounds)?))
-}
-
-/// Bellman-Ford's steps to the fixpoint from distances `d` that are lengths of paths (a
-/// relaxation that stopped part way), every vertex reached in the first frontier (its arcs
-/// may not all have been relaxed from its last value); every weight positive, so the steps
-/// end. Returns the final distances and the steps run. The work done before is kept: a
-/// restart from the source would repeat it, and the steps from distances near their final
-/// values improve few.
-fn resume<B: Frontier, D: Distance>(
-    g: &Graph<'_, B, MinPlus<D>>,
-    d: B::Dense<MinPlus<D>>,
-) -> Result<(B::Dense<MinPlus<D>>, usize)> {
-    let (b, n) = (g.backend(), g.n());
-    let mut e = b.dense_filled::<MinPlus<D>>(n, 1, D::INFINITY)?;
-    let mut tr = Traversal::<B, MinPlus<D>>::new(b, n, &[], &[])?;
-    // e = d, and every vertex with a path (improved from none) in the frontier.
-    tr.replace(|_, to| b.queue_improve_dense(&mut e, &d, to, 0))?;
-    drop(d);
-    let mut done = b.queue_len(&tr.front)?;
-    while done.len > 0 {
-        crate::cancel::check()?;
-        done = tr.advance(b, RelaxStep::new(&mut e, g.push()), usize::MAX)?;
-    }
-    Ok((e, done.steps))
 }
 
 /// Distances with their predecessors, on backend `B`.
