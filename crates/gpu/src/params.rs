@@ -428,8 +428,8 @@ kernel_args! {
     }
     /// The parameters of [`Kernel::Witness`](crate::codegen::Kernel::Witness).
     Witness => WitnessArgs {
-        rp: IdxIn, ci: IdxIn, av: MatIn, xi: IdxIn, xv: ValsIn, nx: U32, d: ValsIn,
-        target:         BytesIn, p: WordsOut,
+        rp: IdxIn, ci: IdxIn, av: MatIn, xi: IdxIn, xv: ValsIn, nx: U32, lanes: U32,
+        d: ValsIn, target: BytesIn, p: WordsOut,
     }
     /// The parameters of [`Kernel::Scan`](crate::codegen::Kernel::Scan).
     Scan => ScanArgs { counts: U32Out, nb: U32 }

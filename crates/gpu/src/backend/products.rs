@@ -415,6 +415,7 @@ impl Products for GpuBackend {
         let mut target = self.dev.zeros::<u8>(ncols, "witness targets")?;
         self.scatter::<OrAnd>(&mut target, &at.idx, None, at.nnz, bits(true), 0, None)?;
         let c = self.push_csr(a)?;
+        let lanes = witness_lanes(nrows, a.info.nnz, self.tune_of(c)?.max_row);
         let f = self.dev.func::<S>(Kernel::Witness)?;
         let nx = x.nnz as u32;
         WitnessArgs {
@@ -424,12 +425,27 @@ impl Products for GpuBackend {
             xi: &x.idx,
             xv: &x.vals,
             nx,
+            lanes,
             d: &d.buf,
             target: &target,
             p: &mut p.buf,
         }
-        .launch(&self.dev, &f, cfg1(x.nnz as u64 * 32))?;
+        .launch(&self.dev, &f, cfg1(x.nnz as u64 * u64::from(lanes)))?;
         Ok(())
+    }
+}
+
+/// Threads of [`Kernel::Witness`] a row of a matrix of `nrows` rows, `nnz` entries and
+/// longest row `max_row`: the power of two at least its average row, up to a warp (a road
+/// network's 2-3 arcs a row: 4 threads, 8 rows a warp, where a warp a row left most lanes
+/// idle: NE's parents 401 us on an H200); a warp where a row is more than 32 times that, so
+/// that a skewed graph's long rows do not hold a few threads for long.
+fn witness_lanes(nrows: usize, nnz: usize, max_row: usize) -> u32 {
+    let avg = nnz.div_ceil(nrows.max(1)).clamp(1, 32);
+    let lanes = avg.next_power_of_two();
+    match max_row > 32 * lanes {
+        true => 32,
+        false => lanes as u32,
     }
 }
 

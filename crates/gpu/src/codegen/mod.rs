@@ -325,7 +325,7 @@ impl Kernel {
             Kernel::Improve => ("improve", "sparse", "base"),
             Kernel::ImproveDense => ("improve", "vec", "base"),
             Kernel::SelectRange => ("select_range", "sparse", "base"),
-            Kernel::Witness => ("witness", "csr", "warp"),
+            Kernel::Witness => ("witness", "csr", "groups"),
             Kernel::Scan => ("scan", "vec", "base"),
             Kernel::Recode => ("recode", "vec", "base"),
             Kernel::QueueRelax => ("relax", "queue", "tiles"),

@@ -184,17 +184,19 @@ extern "C" __global__ void KERNEL(PARAMS) {
 "#
         }
         Kernel::Witness => {
-            r#"// For each entry (xi[e], xv[e]) of a sparse x, a warp walks row k = xi[e] of A: where
-// target[j] is set and the term mul(A(k, j), x(k), k) is not the zero and equals d[j] bit for
-// bit, p[j] = min(p[j], k). p[j] was reset to the largest index for every target j.
+            r#"// For each entry (xi[e], xv[e]) of a sparse x, a group of `lanes` threads (a power of two up
+// to a warp) walks row k = xi[e] of A: where target[j] is set and the term mul(A(k, j), x(k),
+// k) is not the zero and equals d[j] bit for bit, p[j] = min(p[j], k). p[j] was reset to the
+// largest index for every target j.
 extern "C" __global__ void KERNEL(PARAMS) {
-    unsigned long long e = sg_gid() / 32;
-    unsigned int lane = threadIdx.x & 31;
+    const unsigned long long t = sg_gid();
+    const unsigned long long e = t / lanes;
+    const unsigned int lane = (unsigned int)(t & (lanes - 1u));
     if (e >= nx) return;
     sg_idx_t kk = xi[e];
     sr_t v = xv[e];
     sg_idx_t end = rp[kk + 1];
-    for (sg_idx_t q = rp[kk] + lane; q < end; q += 32) {
+    for (sg_idx_t q = rp[kk] + lane; q < end; q += lanes) {
         sg_idx_t j = ci[q];
         if (!target[j]) continue;
         sr_t r = sr_mul(av[q], v, kk);
