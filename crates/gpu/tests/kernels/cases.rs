@@ -5,30 +5,30 @@ use semigraph_gpu::codegen::{self, Kernel, KernelKey};
 use semigraph_semiring::ops::{CudaOp, OpKind};
 use semigraph_semiring::{CudaSemiring, OrAnd, PlusTimes, Semiring, bf16};
 
+/// The CUDA descriptions of the semirings a `for_each_*` list macro names.
+macro_rules! cuda_of_each {
+    ($($list:ident)::+) => {{
+        let mut v = Vec::new();
+        macro_rules! push {
+            ($label:ident, $s:ty) => {
+                v.push(<$s>::cuda());
+            };
+        }
+        $($list)::+!(push);
+        v
+    }};
+}
+
 /// The CUDA description of each semiring of the testkit's cover: each value type and each
 /// add/multiply family (the semiring-independent kernels and those of an operator are then
 /// all there too, see [`all_kernels`]).
 pub(crate) fn cover() -> Vec<CudaSemiring> {
-    let mut v = Vec::new();
-    macro_rules! push {
-        ($label:ident, $s:ty) => {
-            v.push(<$s>::cuda());
-        };
-    }
-    semigraph_testkit::for_each_cover_semiring!(push);
-    v
+    cuda_of_each!(semigraph_testkit::for_each_cover_semiring)
 }
 
 /// Every built-in semiring's CUDA description.
 pub(crate) fn builtins() -> Vec<CudaSemiring> {
-    let mut v = Vec::new();
-    macro_rules! push {
-        ($label:ident, $s:ty) => {
-            v.push(<$s>::cuda());
-        };
-    }
-    semigraph_semiring::for_each_builtin!(push);
-    v
+    cuda_of_each!(semigraph_semiring::for_each_builtin)
 }
 
 /// One kernel to generate: a kernel, its semiring (`None`: semiring-independent) and, for the
