@@ -591,3 +591,23 @@ impl GpuBackend {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::witness_lanes;
+
+    #[test]
+    fn witness_groups_follow_the_average_row() {
+        // A road network (NE: 1.52 M rows, 3.87 M arcs, longest 9): 4 threads a row.
+        assert_eq!(witness_lanes(1_524_453, 3_868_020, 9), 4);
+        // One arc a row, and no row at all: one thread.
+        assert_eq!(witness_lanes(10, 10, 1), 1);
+        assert_eq!(witness_lanes(0, 0, 0), 1);
+        // Rows of 17 arcs on average: 32; of 100: a warp (the group is never wider).
+        assert_eq!(witness_lanes(100, 1_700, 20), 32);
+        assert_eq!(witness_lanes(100, 10_000, 100), 32);
+        // Short rows on average but a hub over 32 times the group: a warp a row.
+        assert_eq!(witness_lanes(1000, 3000, 128), 4);
+        assert_eq!(witness_lanes(1000, 3000, 129), 32);
+    }
+}
