@@ -339,7 +339,8 @@ kernel_args! {
     /// The parameters of [`Kernel::QueueLevels`](crate::codegen::Kernel::QueueLevels).
     QueueLevels => QueueLevelsArgs {
         rp: IdxIn, ci: IdxIn, r4: IdxIn, use4: U32, n: U64, qi: IdxOut, qv: WordsOut,
-        qh: HdrOut, lv: WordsOut, lg: U64Out, qcap: U32, wide: U32, out: HdrOut,
+        qh: HdrOut, lv: WordsOut, lg: U64Out, qcap: U32, wide: U32, again: U32, bits: U32In,
+        out: HdrOut,
     }
     /// The parameters of [`Kernel::QueueLevelsLog`](crate::codegen::Kernel::QueueLevelsLog).
     QueueLevelsLog => QueueLevelsLogArgs { lg: U64In, out: HdrIn, lv: WordsOut }
@@ -347,9 +348,9 @@ kernel_args! {
     QueueLevelsRows => QueueLevelsRowsArgs { rp: IdxIn, ci: IdxIn, n: U64, r4: IdxOut }
     /// The parameters of [`Kernel::QueueLevelsGrid`](crate::codegen::Kernel::QueueLevelsGrid).
     QueueLevelsGrid => QueueLevelsGridArgs {
-        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxIn, qh: HdrIn, lv: WordsOut, fa: U64Out,
-        fb: U64Out, epoch: U32, fresh: U32, maxdeg: U32, kmax: U32, half: U32, out: HdrOut,
-        sync: HdrOut,
+        rp: IdxIn, ci: IdxIn, n: U64, qi: IdxOut, qh: HdrOut, lv: WordsOut, fa: U64Out,
+        fb: U64Out, epoch: U32, fresh: U32, maxdeg: U32, kmax: U32, half: U32, narrow: U32,
+        bits: U32Out, out: HdrOut, sync: HdrOut,
     }
     /// The near/far split of delta-stepping.
     QueueSplit => QueueSplitArgs {

@@ -298,6 +298,8 @@ struct Scratch {
 struct LevelsFronts {
     fa: CudaSlice<u64>,
     fb: CudaSlice<u64>,
+    /// The visited set (`ceil(n / 32)` words) where the grid hands narrow levels back.
+    bits: CudaSlice<u32>,
     epoch: u32,
 }
 

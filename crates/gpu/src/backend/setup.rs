@@ -25,7 +25,7 @@ impl GpuBackend {
             idx: dev.zeros::<u32>(2, "scratch")?,
             words: dev.zeros::<u8>(8, "scratch")?,
             vals: dev.zeros::<u8>(8, "scratch")?,
-            hdr: dev.zeros::<u64>(4, "scratch")?,
+            hdr: dev.zeros::<u64>(8, "scratch")?,
             member: dev.zeros::<u32>(2, "scratch")?,
             far_vals: dev.zeros::<u8>(8, "scratch")?,
             grid_sync: dev.zeros::<u64>(8, "grid barrier")?,

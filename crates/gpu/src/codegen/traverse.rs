@@ -224,8 +224,13 @@ pub(super) fn body(kernel: Kernel) -> Option<&'static str> {
 // `wide` vertices a level, past the first 64 levels: work for more than one block): then the
 // frontier where it stopped is written back to the queue (qi, qv = its level, qh = its
 // length, the level and the vertices reached before it) and its levels to lv, the frontiers
-// before it logged. out[3] = entries logged. A thread takes frontier entries t, t +
-// blockDim.x, ... (sg_lv_expand4, on shared memory).
+// before it logged. out[3] = entries logged (the log's end), out[4] = its start. again != 0:
+// resumed where QueueLevelsGrid handed narrow levels back: the visited set is copied from bits
+// (ceil(n / 32) words), the frontier is qi's qh[0] vertices at level qh[1] (every one visited,
+// its level written), qh[2] vertices reached before it (the log goes on from there); the
+// block hands over again (stop 2) once a frontier has more than `again` vertices, or where the
+// next one outgrows its queues (then from the frontier before it, rewound). A thread takes
+// frontier entries t, t + blockDim.x, ... (sg_lv_expand4, on shared memory).
 extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
@@ -236,32 +241,64 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
     sg_idx_t* qb = qa + qcap;
     const uint4* rows = use4 ? reinterpret_cast<const uint4*>(r4) : nullptr;
     const unsigned int t = threadIdx.x, nt = blockDim.x;
-    for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
-    if (t < 3u) s_cnt[t] = 0u;
-    __syncthreads();
     const unsigned long long nseeds = qh[0];
-    for (unsigned long long e = t; e < nseeds; e += nt) {
-        sg_idx_t j = qi[e];
-        unsigned int bit = 1u << (j & 31u);
-        if (!(atomicOr(&seen[j >> 5], bit) & bit)) {
-            unsigned int pos = atomicAdd(&s_cnt[0], 1u);
-            if (pos < qcap) qa[pos] = j;
+    unsigned long long reached = 0;
+    unsigned int level = 0, stop = 0;
+    if (again != 0u) {
+        // Resumed: the visited set and the frontier as the grid left them (nseeds <= qcap),
+        // without the entries whose level was lowered after they were queued (each vertex
+        // at the frontier's level is there once); the vertices reached before it, those
+        // dropped included.
+        level = (unsigned int)qh[1];
+        sg_idx_t* q0 = (level & 1u) ? qb : qa;
+        for (unsigned int w = t; w < words; w += nt) seen[w] = __ldcg(&bits[w]);
+        if (t < 3u) s_cnt[t] = 0u;
+        __syncthreads();
+        for (unsigned long long e = t; e < nseeds; e += nt) {
+            const sg_idx_t j = qi[e];
+            if (__ldcg(&lv[j]) == level) q0[atomicAdd(&s_cnt[level % 3u], 1u)] = j;
+        }
+        __syncthreads();
+        reached = qh[2] + nseeds - s_cnt[level % 3u];
+    } else {
+        for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
+        if (t < 3u) s_cnt[t] = 0u;
+        __syncthreads();
+        for (unsigned long long e = t; e < nseeds; e += nt) {
+            sg_idx_t j = qi[e];
+            unsigned int bit = 1u << (j & 31u);
+            if (!(atomicOr(&seen[j >> 5], bit) & bit)) {
+                unsigned int pos = atomicAdd(&s_cnt[0], 1u);
+                if (pos < qcap) qa[pos] = j;
+            }
         }
     }
     __syncthreads();
-    unsigned long long reached = 0;
-    unsigned int level = 0, stop = 0;
+    const unsigned long long start = reached;
+    // The frontier expanded last (its length), for a resumed block's rewind.
+    unsigned int prev = 0u;
     const sg_lv_claim_bit claim = {seen};
     for (;;) {
         // Every thread reads the same length after the barrier.
-        const unsigned int len = s_cnt[level % 3u];
-        if (len > qcap) {
+        unsigned int len = s_cnt[level % 3u];
+        bool rewound = false;
+        if (len > qcap && again != 0u) {
+            // Outgrown after a resume (the seeds are gone): hand over from the frontier
+            // before it, still whole in the other queue, its log entries dropped.
+            level -= 1u;
+            len = prev;
+            reached -= prev;
+            rewound = true;
+        } else if (len > qcap) {
             stop = 1u;
             break;
         }
         if (len == 0u) break;
         const sg_idx_t* cur = (level & 1u) ? qb : qa;
-        if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
+        const bool wide_now = again != 0u
+            ? rewound || len > again
+            : level >= 64u && reached + len > (unsigned long long)wide * (level + 1u);
+        if (wide_now) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
                 const sg_idx_t j = cur[e];
@@ -276,6 +313,7 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         unsigned long long* log = lg + reached;
         const unsigned long long tag = (unsigned long long)level << 32;
         reached += len;
+        prev = len;
         // The counter of the frontier before this one is the next level's: cleared now, used
         // after this level's barrier.
         if (t == 0u) s_cnt[(level + 2u) % 3u] = 0u;
@@ -296,16 +334,17 @@ extern "C" __global__ void __launch_bounds__(1024) KERNEL(PARAMS) {
         out[1] = level > 0u ? level - 1u : 0u;
         out[2] = stop;
         out[3] = reached;
+        out[4] = start;
     }
 }
 "#
         }
         Kernel::QueueLevelsLog => {
-            r#"// lv[j] = level for each of the first out[3] entries (level << 32 | j) of the log lg that
-// QueueLevels wrote.
+            r#"// lv[j] = level for each entry (level << 32 | j) of the log lg up to out[3] that
+// QueueLevels wrote, from out[4] on.
 extern "C" __global__ void KERNEL(PARAMS) {
     const unsigned long long len = out[3];
-    for (unsigned long long e = sg_gid(); e < len; e += sg_nthreads()) {
+    for (unsigned long long e = out[4] + sg_gid(); e < len; e += sg_nthreads()) {
         const unsigned long long x = lg[e];
         lv[(sg_idx_t)x] = (unsigned int)(x >> 32);
     }
@@ -347,7 +386,11 @@ extern "C" __global__ void KERNEL(PARAMS) {
 // barrier (sync[0], sync[1]: zero at launch; sync[2] counts the blocks that finished, sync[3]
 // and [4] the vertices reached and the deepest level; all left zero). fresh = 0: from the
 // frontier QueueLevels handed back (qi, qh[0] entries at level qh[1]); fresh = 1: from the
-// seeds in qi (qh[0] entries, repeats once), each at level 0 (lv all u32::MAX). out[0] = vertices reached (lv below u32::MAX,
+// seeds in qi (qh[0] entries, repeats once), each at level 0 (lv all u32::MAX). narrow != 0:
+// where a frontier after the first stage has fewer than `narrow` vertices, the levels are
+// handed back to QueueLevels: the frontier to qi (qh = its length, its level, the vertices
+// reached before it) and the visited set to bits (ceil(n / 32) words), out[3] = 1 (else 0).
+// out[0] = vertices reached (lv below u32::MAX,
 // the levels before the frontier included), out[1] = the deepest level, out[2] = stages. A
 // thread takes frontier entries gid, gid + threads, ... (gid counts warps across the blocks
 // first; sg_lv_expand on device memory: its atomics in L2); an entry of another block is
@@ -392,7 +435,22 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
         level = (unsigned int)qh[1];
     }
     // Stage s expands the frontier stage s - 1 placed (the handed-back one at s = 0).
+    bool back = false;
     while (len > 0ull) {
+        if (narrow != 0u && s > 0u && len < narrow) {
+            // Narrow again (every block sees the same len): the frontier back to the block.
+            const unsigned long long* cur = (s & 1u) ? fa : fb;
+            const unsigned int ctag = epoch + s - 1u;
+            for (unsigned long long e = gid; e < len; e += nthreads) {
+                unsigned long long x;
+                do {
+                    x = *(const volatile unsigned long long*)&cur[e];
+                } while ((unsigned int)(x >> 32) != ctag);
+                qi[e] = (sg_idx_t)x;
+            }
+            back = true;
+            break;
+        }
         // The stage's levels: the most a block can take from the frontier, times maxdeg for
         // each level it goes on alone, must fit a shared queue.
         unsigned int k = 1u;
@@ -455,11 +513,15 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
         ++s;
         level += k;
     }
-    // The vertices reached and the deepest level, over lv (every level final now).
+    // The vertices reached and the deepest level, over lv (every level final now), a warp
+    // 32 vertices at a time (handed back: their visited bits, one word).
     unsigned long long cnt = 0ull, deepest = 0ull;
-    for (unsigned long long j = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; j < n;
-         j += nthreads) {
-        const unsigned int x = __ldcg(&lv[j]);
+    for (unsigned long long jb = (unsigned long long)blockIdx.x * blockDim.x + (threadIdx.x & ~31u);
+         jb < n; jb += nthreads) {
+        const unsigned long long j = jb + lane;
+        const unsigned int x = j < n ? __ldcg(&lv[j]) : 0xffffffffu;
+        const unsigned int word = __ballot_sync(SG_FULL, x != 0xffffffffu);
+        if (back && lane == 0u) bits[jb >> 5] = word;
         if (x != 0xffffffffu) {
             ++cnt;
             deepest = x > deepest ? x : deepest;
@@ -482,6 +544,12 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
             out[0] = atomicAdd(&sync[3], 0ull);
             out[1] = atomicAdd(&sync[4], 0ull);
             out[2] = s;
+            out[3] = back ? 1ull : 0ull;
+            if (back) {
+                qh[0] = len;
+                qh[1] = level;
+                qh[2] = out[0] - len;
+            }
             sync[0] = 0;
             sync[1] = 0;
             sync[2] = 0;

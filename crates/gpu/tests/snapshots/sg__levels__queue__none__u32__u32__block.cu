@@ -201,9 +201,14 @@ struct sg_lv_put_grid {
 // `wide` vertices a level, past the first 64 levels: work for more than one block): then the
 // frontier where it stopped is written back to the queue (qi, qv = its level, qh = its
 // length, the level and the vertices reached before it) and its levels to lv, the frontiers
-// before it logged. out[3] = entries logged. A thread takes frontier entries t, t +
-// blockDim.x, ... (sg_lv_expand4, on shared memory).
-extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sg_idx_t* __restrict__ r4, unsigned int use4, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned long long* lg, unsigned int qcap, unsigned int wide, unsigned long long* out) {
+// before it logged. out[3] = entries logged (the log's end), out[4] = its start. again != 0:
+// resumed where QueueLevelsGrid handed narrow levels back: the visited set is copied from bits
+// (ceil(n / 32) words), the frontier is qi's qh[0] vertices at level qh[1] (every one visited,
+// its level written), qh[2] vertices reached before it (the log goes on from there); the
+// block hands over again (stop 2) once a frontier has more than `again` vertices, or where the
+// next one outgrows its queues (then from the frontier before it, rewound). A thread takes
+// frontier entries t, t + blockDim.x, ... (sg_lv_expand4, on shared memory).
+extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32__u32__block(const sg_idx_t* __restrict__ rp, const sg_idx_t* __restrict__ ci, const sg_idx_t* __restrict__ r4, unsigned int use4, unsigned long long n, sg_idx_t* qi, unsigned int* qv, unsigned long long* qh, unsigned int* lv, unsigned long long* lg, unsigned int qcap, unsigned int wide, unsigned int again, const unsigned int* __restrict__ bits, unsigned long long* out) {
     extern __shared__ unsigned int sg_lv_sm[];
     // s_cnt[level % 3]: the frontier's length; [(level + 1) % 3]: the next one's, counted.
     __shared__ unsigned int s_cnt[3];
@@ -213,32 +218,64 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
     sg_idx_t* qb = qa + qcap;
     const uint4* rows = use4 ? reinterpret_cast<const uint4*>(r4) : nullptr;
     const unsigned int t = threadIdx.x, nt = blockDim.x;
-    for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
-    if (t < 3u) s_cnt[t] = 0u;
-    __syncthreads();
     const unsigned long long nseeds = qh[0];
-    for (unsigned long long e = t; e < nseeds; e += nt) {
-        sg_idx_t j = qi[e];
-        unsigned int bit = 1u << (j & 31u);
-        if (!(atomicOr(&seen[j >> 5], bit) & bit)) {
-            unsigned int pos = atomicAdd(&s_cnt[0], 1u);
-            if (pos < qcap) qa[pos] = j;
+    unsigned long long reached = 0;
+    unsigned int level = 0, stop = 0;
+    if (again != 0u) {
+        // Resumed: the visited set and the frontier as the grid left them (nseeds <= qcap),
+        // without the entries whose level was lowered after they were queued (each vertex
+        // at the frontier's level is there once); the vertices reached before it, those
+        // dropped included.
+        level = (unsigned int)qh[1];
+        sg_idx_t* q0 = (level & 1u) ? qb : qa;
+        for (unsigned int w = t; w < words; w += nt) seen[w] = __ldcg(&bits[w]);
+        if (t < 3u) s_cnt[t] = 0u;
+        __syncthreads();
+        for (unsigned long long e = t; e < nseeds; e += nt) {
+            const sg_idx_t j = qi[e];
+            if (__ldcg(&lv[j]) == level) q0[atomicAdd(&s_cnt[level % 3u], 1u)] = j;
+        }
+        __syncthreads();
+        reached = qh[2] + nseeds - s_cnt[level % 3u];
+    } else {
+        for (unsigned int w = t; w < words; w += nt) seen[w] = 0u;
+        if (t < 3u) s_cnt[t] = 0u;
+        __syncthreads();
+        for (unsigned long long e = t; e < nseeds; e += nt) {
+            sg_idx_t j = qi[e];
+            unsigned int bit = 1u << (j & 31u);
+            if (!(atomicOr(&seen[j >> 5], bit) & bit)) {
+                unsigned int pos = atomicAdd(&s_cnt[0], 1u);
+                if (pos < qcap) qa[pos] = j;
+            }
         }
     }
     __syncthreads();
-    unsigned long long reached = 0;
-    unsigned int level = 0, stop = 0;
+    const unsigned long long start = reached;
+    // The frontier expanded last (its length), for a resumed block's rewind.
+    unsigned int prev = 0u;
     const sg_lv_claim_bit claim = {seen};
     for (;;) {
         // Every thread reads the same length after the barrier.
-        const unsigned int len = s_cnt[level % 3u];
-        if (len > qcap) {
+        unsigned int len = s_cnt[level % 3u];
+        bool rewound = false;
+        if (len > qcap && again != 0u) {
+            // Outgrown after a resume (the seeds are gone): hand over from the frontier
+            // before it, still whole in the other queue, its log entries dropped.
+            level -= 1u;
+            len = prev;
+            reached -= prev;
+            rewound = true;
+        } else if (len > qcap) {
             stop = 1u;
             break;
         }
         if (len == 0u) break;
         const sg_idx_t* cur = (level & 1u) ? qb : qa;
-        if (level >= 64u && reached + len > (unsigned long long)wide * (level + 1u)) {
+        const bool wide_now = again != 0u
+            ? rewound || len > again
+            : level >= 64u && reached + len > (unsigned long long)wide * (level + 1u);
+        if (wide_now) {
             // Handed back: the frontier, each vertex with its level.
             for (unsigned int e = t; e < len; e += nt) {
                 const sg_idx_t j = cur[e];
@@ -253,6 +290,7 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         unsigned long long* log = lg + reached;
         const unsigned long long tag = (unsigned long long)level << 32;
         reached += len;
+        prev = len;
         // The counter of the frontier before this one is the next level's: cleared now, used
         // after this level's barrier.
         if (t == 0u) s_cnt[(level + 2u) % 3u] = 0u;
@@ -273,5 +311,6 @@ extern "C" __global__ void __launch_bounds__(1024) sg__levels__queue__none__u32_
         out[1] = level > 0u ? level - 1u : 0u;
         out[2] = stop;
         out[3] = reached;
+        out[4] = start;
     }
 }

@@ -269,6 +269,8 @@ pub fn check_queue_levels<B: Frontier>(b: &B) -> Result<(), String> {
     for leaves in [1000u32, 5000, 40_000] {
         check_one(b, &format!("star of {leaves}"), &star(leaves)?, &[0])?;
     }
+    let (a, first) = wide_narrow_wide(2000, 80, 200, 30, 10_000)?;
+    check_one(b, "wide, narrow, wide again, a burst, narrow", &a, &first)?;
     Ok(())
 }
 
@@ -282,7 +284,66 @@ pub fn check_queue_levels_small<B: Frontier>(b: &B) -> Result<(), String> {
     check_one(b, "random n 700, 6 a row, seeds", &a, &[5, 600, 5, 42])?;
     check_one(b, "star of 1000", &star(1000)?, &[0])?;
     let (wide, first) = layers(70, 1500)?;
-    check_one(b, "70 layers of 1,500", &wide, &first)
+    check_one(b, "70 layers of 1,500", &wide, &first)?;
+    let (a, first) = wide_narrow_wide(1100, 66, 30, 3, 9000)?;
+    check_one(
+        b,
+        "wide, narrow, wide again, a burst, narrow (small)",
+        &a,
+        &first,
+    )
+}
+
+/// Levels that widen, narrow and widen again (a GPU's one block hands them to the whole GPU,
+/// which hands narrow ones back, and so on): `count` layers of `width` vertices (as
+/// [`layers`]), every vertex of the last joined to a path of `path` vertices, whose end is
+/// joined to every vertex of `again` more such layers; their last to a path of 100 vertices,
+/// whose end has `burst` leaves (more than a GPU block's queues hold), each joined to a path
+/// of 50. Returns the graph and the first layer's vertices.
+fn wide_narrow_wide(
+    width: u32,
+    count: u32,
+    path: u32,
+    again: u32,
+    burst: u32,
+) -> Result<(Csr<OrAnd>, Vec<u32>), String> {
+    let mut arcs = Vec::new();
+    let mut next = 0u32;
+    // `k` layers from vertex `next` on: their first vertex.
+    let layers = |arcs: &mut Vec<(u32, u32, bool)>, next: &mut u32, k: u32| {
+        let first = *next;
+        for l in 0..k - 1 {
+            for i in 0..width {
+                let v = first + l * width + i;
+                let to = first + (l + 1) * width;
+                arcs.extend([(v, to + i, true), (v, to + (i + 1) % width, true)]);
+            }
+        }
+        *next += k * width;
+        first
+    };
+    let chain = |arcs: &mut Vec<(u32, u32, bool)>, next: &mut u32, k: u32| {
+        let first = *next;
+        arcs.extend((first..first + k - 1).map(|v| (v, v + 1, true)));
+        *next += k;
+        first
+    };
+    let l0 = layers(&mut arcs, &mut next, count);
+    let last = l0 + (count - 1) * width;
+    let p = chain(&mut arcs, &mut next, path);
+    arcs.extend((last..last + width).map(|v| (v, p, true)));
+    let l1 = layers(&mut arcs, &mut next, again);
+    arcs.extend((l1..l1 + width).map(|v| (p + path - 1, v, true)));
+    let last = l1 + (again - 1) * width;
+    let q = chain(&mut arcs, &mut next, 100);
+    arcs.extend((last..last + width).map(|v| (v, q, true)));
+    let leaves = next;
+    next += burst;
+    arcs.extend((leaves..leaves + burst).map(|v| (q + 99, v, true)));
+    let f = chain(&mut arcs, &mut next, 50);
+    arcs.extend((leaves..leaves + burst).map(|v| (v, f, true)));
+    let a = arcs_to_csr::<OrAnd>(next as usize, &arcs).map_err(|e| e.to_string())?;
+    Ok((a, (0..width).collect()))
 }
 
 /// `count` layers of `width` vertices, vertex `i` of a layer joined to `i` and `i + 1` (mod

@@ -15,7 +15,10 @@ impl GpuBackend {
     /// whose levels [`Kernel::QueueLevelsLog`] then writes; where its frontiers grow wide (more than
     /// [`LEVELS_WIDE`] vertices a level on average, past the first 64 levels) the block hands
     /// its frontier to [`Kernel::QueueLevelsGrid`] (`SEMIGRAPH_LEVELS_GRID`
-    /// blocks; 0 turns it off), which runs the remaining levels. `None` without a launch where
+    /// blocks; 0 turns it off), which runs the levels until a frontier narrows below
+    /// [`LEVELS_NARROW`] vertices (`SEMIGRAPH_LEVELS_NARROW`; 0: never) and hands it back to
+    /// the block, which hands over again above [`LEVELS_AGAIN`] (`SEMIGRAPH_LEVELS_AGAIN`),
+    /// at most [`LEVELS_TURNS`] times a traversal (then the grid runs to the end). `None` without a launch where
     /// the visited set (`n` bits) and two queues of [`LEVELS_MIN_ENTRIES`] entries do not fit
     /// the block's shared memory or the mode is off (`SEMIGRAPH_LEVELS_ENTRIES=0`), with
     /// `seeds` as it was; `None` after the launch where a frontier outgrew the block's queues
@@ -47,7 +50,10 @@ impl GpuBackend {
             if grid > 0 && tune.levels_grid_seeds {
                 self.push_csr(a)?;
                 let mut sc = self.scratch();
-                return self.levels_grid(&mut sc, a, seeds, levels, true).map(Some);
+                let end = self.levels_grid(&mut sc, a, seeds, levels, true, 0)?;
+                return Ok(Some(
+                    end.expect("a grid that may not hand back runs to the end"),
+                ));
             }
             return Ok(None);
         }
@@ -65,6 +71,78 @@ impl GpuBackend {
         .map_err(|e| driver("allow the levels kernel its shared memory", e))?;
         let mut guard = self.scratch();
         let sc = &mut *guard;
+        // A frontier handed back fits the block's queue (and is below the hand-over again).
+        let narrow = tune.levels_narrow.min(qcap as u32);
+        let again = tune.levels_again.max(narrow).max(1);
+        let mut turns = 0;
+        let mut h = self.levels_block_run(sc, c, r4, seeds, levels, qcap, bytes, 0)?;
+        loop {
+            let [reached, depth, stop, len, ..] = h;
+            match stop {
+                0 if turns == 0 => return Ok(Some((reached as usize, depth as u32))),
+                // Done after a hand-back: the queue it left is emptied, as the grid's.
+                0 => {
+                    self.empty_queue(seeds)?;
+                    return Ok(Some((reached as usize, depth as u32)));
+                }
+                // Handed over: the grid goes on from the block's frontier, and may hand narrow
+                // levels back (at most LEVELS_TURNS times).
+                2 if grid > 0 => {
+                    let back = if turns < LEVELS_TURNS { narrow } else { 0 };
+                    match self.levels_grid(sc, a, seeds, levels, false, back)? {
+                        Some(end) => return Ok(Some(end)),
+                        None => {
+                            turns += 1;
+                            h = self
+                                .levels_block_run(sc, c, r4, seeds, levels, qcap, bytes, again)?;
+                            continue;
+                        }
+                    }
+                }
+                // Outgrown: the seeds are as they were.
+                1 if grid > 0 && tune.levels_grid_seeds => {
+                    let end = self.levels_grid(sc, a, seeds, levels, true, 0)?;
+                    return Ok(Some(
+                        end.expect("a grid that may not hand back runs to the end"),
+                    ));
+                }
+                _ => {}
+            }
+            drop(guard);
+            // Stopped: the frontier handed back, or (outgrown) nothing.
+            let len = if stop == 2 { len as usize } else { 0 };
+            if stop != 2 {
+                self.dev
+                    .stream
+                    .memset_zeros(&mut seeds.hdr)
+                    .map_err(|e| driver("clear a queue", e))?;
+            }
+            self.next_gen(seeds)?;
+            seeds.set_hint(len);
+            seeds.refused.store(false, Ordering::Relaxed);
+            return Ok(None);
+        }
+    }
+
+    /// One launch of [`Kernel::QueueLevels`] from `seeds` (`again`: 0 from the seeds; else
+    /// resumed from the frontier [`Kernel::QueueLevelsGrid`] handed back, handing over again
+    /// above `again` vertices a level), then [`Kernel::QueueLevelsLog`]: the block's counts
+    /// (reached, last level, stop) and the seeds' header (the frontier's length where it
+    /// stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn levels_block_run<L: Semiring<T = u32>>(
+        &self,
+        sc: &mut Scratch,
+        c: &DevCsr,
+        r4: Option<&CudaSlice<u32>>,
+        seeds: &mut GpuQueue<L>,
+        levels: &mut GpuDense<L>,
+        qcap: usize,
+        bytes: usize,
+        again: u32,
+    ) -> Result<[u64; 7], GpuError> {
+        let n = c.nrows;
+        let tune = self.tuning();
         // The log: every entry the levels' kernel reads back it wrote first in the same BFS.
         let log = match &mut sc.lv_log {
             Some(l) if l.len() >= n => l,
@@ -73,7 +151,12 @@ impl GpuBackend {
                 slot.insert(self.dev.uninit::<u64>(n.max(1), "levels log")?)
             }
         };
+        let bits = match (&sc.lv_front, again) {
+            (Some(f), 1..) => &f.bits,
+            _ => &self.dummy_idx,
+        };
         let hdr = &mut sc.hdr;
+        let f = self.dev.func_any(Kernel::QueueLevels)?;
         QueueLevelsArgs {
             rp: &c.rp,
             ci: &c.ci,
@@ -87,6 +170,8 @@ impl GpuBackend {
             lg: log,
             qcap: qcap as u32,
             wide: tune.levels_wide,
+            again,
+            bits,
             out: hdr,
         }
         .launch(
@@ -112,28 +197,19 @@ impl GpuBackend {
         s.memcpy_dtoh(&hdr.slice(0..3), &mut h[..3]).map_err(read)?;
         s.memcpy_dtoh(&seeds.hdr, &mut h[3..]).map_err(read)?;
         self.dev.sync()?;
-        let [reached, depth, stop, len, ..] = h;
-        match stop {
-            0 => return Ok(Some((reached as usize, depth as u32))),
-            // Handed over: the grid goes on from the block's frontier.
-            2 if grid > 0 => return self.levels_grid(sc, a, seeds, levels, false).map(Some),
-            // Outgrown: the seeds are as they were.
-            1 if grid > 0 && tune.levels_grid_seeds => {
-                return self.levels_grid(sc, a, seeds, levels, true).map(Some);
-            }
-            _ => {}
-        }
-        drop(guard);
-        // Stopped: the frontier handed back, or (outgrown) nothing.
-        let len = if stop == 2 { len as usize } else { 0 };
-        if stop != 2 {
-            s.memset_zeros(&mut seeds.hdr)
-                .map_err(|e| driver("clear a queue", e))?;
-        }
-        self.next_gen(seeds)?;
-        seeds.set_hint(len);
-        seeds.refused.store(false, Ordering::Relaxed);
-        Ok(None)
+        Ok(h)
+    }
+
+    /// `q` emptied: its header cleared, a new membership generation, no length hint.
+    fn empty_queue<L: Semiring>(&self, q: &mut GpuQueue<L>) -> Result<(), GpuError> {
+        self.dev
+            .stream
+            .memset_zeros(&mut q.hdr)
+            .map_err(|e| driver("clear a queue", e))?;
+        self.next_gen(q)?;
+        q.set_hint(0);
+        q.refused.store(false, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The levels over the whole GPU ([`Kernel::QueueLevelsGrid`], one cooperative launch of
@@ -142,10 +218,13 @@ impl GpuBackend {
     /// not reached yet), or (`fresh`) from the seeds (`levels` filled with `u32::MAX` first).
     /// A stage of the launch runs up to `SEMIGRAPH_LEVELS_SUB` levels, its blocks going on
     /// alone past the first where the most they could find fits their shared queues (the
-    /// longest row `a` has bounds it).
-    /// `(reached, depth)`; `seeds` is left empty. The two tagged frontiers stay allocated for
-    /// the next run; they are cleared only when their tags run out (every `2^32 / (n + 2)`
-    /// runs).
+    /// longest row `a` has bounds it). `narrow` (not 0): a frontier of fewer vertices after
+    /// the first stage is handed back (`None`): `seeds` holds it (its header: length, level,
+    /// the vertices reached before it) and the tagged frontiers' `bits` the visited set, for
+    /// [`Kernel::QueueLevels`] to go on from.
+    /// Else `Some((reached, depth))`; `seeds` is left empty. The two tagged frontiers stay
+    /// allocated for the next run; they are cleared only when their tags run out (every
+    /// `2^32 / (n + 2)` launches).
     fn levels_grid<M: Semiring, L: Semiring<T = u32>>(
         &self,
         sc: &mut Scratch,
@@ -153,7 +232,8 @@ impl GpuBackend {
         seeds: &mut GpuQueue<L>,
         levels: &mut GpuDense<L>,
         fresh: bool,
-    ) -> Result<(usize, u32), GpuError> {
+        narrow: u32,
+    ) -> Result<Option<(usize, u32)>, GpuError> {
         let n = a.info.nrows;
         let c = self.push_csr(a)?;
         let max_row = self.tune_of(c)?.max_row;
@@ -164,13 +244,22 @@ impl GpuBackend {
             sc.lv_front = Some(LevelsFronts {
                 fa: f()?,
                 fb: f()?,
+                bits: self
+                    .dev
+                    .zeros::<u32>(n.div_ceil(32).max(1), "visited bits")?,
                 epoch: 1,
             });
         }
         let Scratch {
             hdr,
             grid_sync,
-            lv_front: Some(LevelsFronts { fa, fb, epoch }),
+            lv_front:
+                Some(LevelsFronts {
+                    fa,
+                    fb,
+                    bits,
+                    epoch,
+                }),
             ..
         } = sc
         else {
@@ -213,8 +302,8 @@ impl GpuBackend {
             rp: &c.rp,
             ci: &c.ci,
             n: n as u64,
-            qi: &seeds.idx,
-            qh: &seeds.hdr,
+            qi: &mut seeds.idx,
+            qh: &mut seeds.hdr,
             lv: &mut levels.buf,
             fa,
             fb,
@@ -223,6 +312,8 @@ impl GpuBackend {
             maxdeg: max_row.min(u32::MAX as usize) as u32,
             kmax,
             half,
+            narrow,
+            bits,
             out: hdr,
             sync: grid_sync,
         }
@@ -235,16 +326,15 @@ impl GpuBackend {
                 shared_mem_bytes: 8 * half,
             },
         )?;
-        let mut h = [0u64; 3];
-        s.memcpy_dtoh(&hdr.slice(0..3), &mut h)
+        let mut h = [0u64; 4];
+        s.memcpy_dtoh(&hdr.slice(0..4), &mut h)
             .map_err(|e| driver("read the levels' counts", e))?;
-        s.memset_zeros(&mut seeds.hdr)
-            .map_err(|e| driver("clear a queue", e))?;
         self.dev.sync()?;
-        self.next_gen(seeds)?;
-        seeds.set_hint(0);
-        seeds.refused.store(false, Ordering::Relaxed);
-        Ok((h[0] as usize, h[1] as u32))
+        if h[3] == 1 {
+            return Ok(None);
+        }
+        self.empty_queue(seeds)?;
+        Ok(Some((h[0] as usize, h[1] as u32)))
     }
 
     /// `c`'s rows as four slots each ([`Kernel::QueueLevelsRows`]): made at the first call

@@ -65,12 +65,31 @@ pub(super) const LEVELS_ENTRIES: usize = 8192;
 /// one block hands its frontier over ([`Kernel::QueueLevelsGrid`]): a level of the block
 /// costs a fixed latency plus a few nanoseconds a vertex, more than a level over every
 /// multiprocessor once most levels need more than one pass of the block's 1,024 threads.
-/// H200, resident BFS with each row's arcs read in one 16-byte load
-/// ([`Kernel::QueueLevelsRows`], its first form), 384 / 768 / 1,024 / never: NY (426 vertices a level on
-/// average) 1.73 / 1.36 / 1.42 / 1.38 ms, BAY 1.73 / 1.59 / 1.33 / 1.33, FLA 5.52 / 5.01 /
-/// 5.01 / 5.03, NE (1,374 a level) 4.94 / 5.06 / 5.38 / 6.44, NW 6.71 / 6.46 / 6.37 / 6.35
-/// (docs/BENCH-ALGOS.md, thirty-second session).
-pub(super) const LEVELS_WIDE: u32 = 768;
+/// Chosen with [`LEVELS_NARROW`] (the grid hands narrow levels back). H200, resident BFS
+/// (ms), hand-over / hand-back 768 / none (the code before the hand-back, one round), then
+/// 768 / 512, 768 / 768, **640 / 512**, 512 / 512 (the mean of two rounds): NE 4.49 / 4.42 /
+/// 4.39 / **4.21** / 4.25, FLA 5.03 / 5.00 / 4.92 / **4.95** / 5.02, NW 6.28 / 6.36 / 6.32 /
+/// **6.19** / 5.91, BAY 1.67 / 1.48 / 1.44 / **1.50** / 1.56, NY 1.34 / 1.40 / 1.35 /
+/// **1.38** / 1.36, grid 1000 x 1000 4.06 / 4.09 / 4.10 / **4.09** / 4.72
+/// (docs/BENCH-ALGOS.md, thirty-seventh session).
+pub(super) const LEVELS_WIDE: u32 = 640;
+
+/// Frontier below which [`Kernel::QueueLevelsGrid`] hands the levels back to
+/// [`Kernel::QueueLevels`]'s block (`SEMIGRAPH_LEVELS_NARROW`; 0: never): a narrow level costs
+/// the block a fixed latency and a few nanoseconds a vertex, the grid a grid barrier (a road
+/// network's last levels, after its frontiers were wide for a while). H200, hand-over at 768,
+/// hand-back never / 128 / 256 / 512 (ms): BAY 1.67 / 1.64 / 1.52 / 1.52, FLA 5.03 / 5.03 /
+/// 4.91 / 4.99, NE 4.49 / 4.50 / 4.50 / 4.41, the others level (see [`LEVELS_WIDE`]).
+pub(super) const LEVELS_NARROW: u32 = 512;
+
+/// Frontier above which a block resumed after a hand-back hands its levels over again
+/// (`SEMIGRAPH_LEVELS_AGAIN`; at least [`LEVELS_NARROW`]): far enough above it that a
+/// frontier near either does not go back and forth.
+pub(super) const LEVELS_AGAIN: u32 = 1024;
+
+/// Most hand-backs a traversal ([`LEVELS_NARROW`]): each costs a launch and a read of the
+/// counts; after them the grid runs to the end.
+pub(super) const LEVELS_TURNS: u32 = 16;
 
 /// Fewest entries of [`Kernel::QueueLevels`]'s queues: a graph whose visited set leaves less
 /// room in shared memory (past about 1.8 million vertices on an H100) runs its levels as steps.
@@ -134,6 +153,12 @@ pub(super) struct Tuning {
     /// ([`Kernel::QueueLevelsRows`], 16 bytes a vertex, made once a graph;
     /// `SEMIGRAPH_LEVELS_ROWS4`, 1 by default, 0 reads the CSR alone).
     pub(super) levels_rows4: bool,
+    /// Frontier below which the grid hands the levels back (`SEMIGRAPH_LEVELS_NARROW`,
+    /// default [`LEVELS_NARROW`]; 0: never).
+    pub(super) levels_narrow: u32,
+    /// Frontier above which a resumed block hands over again (`SEMIGRAPH_LEVELS_AGAIN`,
+    /// default [`LEVELS_AGAIN`]).
+    pub(super) levels_again: u32,
 }
 
 /// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
@@ -170,6 +195,10 @@ pub(super) fn get() -> Tuning {
             levels_sub_entries: env("SEMIGRAPH_LEVELS_SUB_ENTRIES")
                 .map_or(LEVELS_SUB_ENTRIES, |v| v.min(1 << 20) as u32),
             levels_rows4: env("SEMIGRAPH_LEVELS_ROWS4").is_none_or(|v| v != 0),
+            levels_narrow: env("SEMIGRAPH_LEVELS_NARROW")
+                .map_or(LEVELS_NARROW, |v| v.min(u32::MAX as u64) as u32),
+            levels_again: env("SEMIGRAPH_LEVELS_AGAIN")
+                .map_or(LEVELS_AGAIN, |v| v.min(u32::MAX as u64) as u32),
         }
     })
 }
