@@ -167,6 +167,16 @@ struct sg_lv_put_grid {
 /// Helpers of [`Kernel::QueueLevelsGrid`] (after [`HELPERS`]): the end of a stage, which is
 /// both the grid's barrier and the count of the next frontier.
 pub(super) const GRID_HELPERS: &str = r#"#define SG_LVG_BUF 4096u
+// The vertex of entry e of a stage's frontier f, read (through L2) once its tag, the stage's,
+// is there: no fence orders a block's entries before its arrival at the stage's word.
+__device__ __forceinline__ sg_idx_t sg_lvg_entry(const unsigned long long* f,
+        unsigned long long e, unsigned int tag) {
+    unsigned long long x;
+    do {
+        x = *(const volatile unsigned long long*)&f[e];
+    } while ((unsigned int)(x >> 32) != tag);
+    return (sg_idx_t)x;
+}
 // The end of stage s for the calling block (every thread calls it): the block adds its arrival
 // (the high half) and its vertices waiting in shared memory (the low half) to the stage's
 // count word (*word, sync[s & 1]: both halves only grow during a launch), which places them
@@ -441,13 +451,8 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
             // Narrow again (every block sees the same len): the frontier back to the block.
             const unsigned long long* cur = (s & 1u) ? fa : fb;
             const unsigned int ctag = epoch + s - 1u;
-            for (unsigned long long e = gid; e < len; e += nthreads) {
-                unsigned long long x;
-                do {
-                    x = *(const volatile unsigned long long*)&cur[e];
-                } while ((unsigned int)(x >> 32) != ctag);
-                qi[e] = (sg_idx_t)x;
-            }
+            for (unsigned long long e = gid; e < len; e += nthreads)
+                qi[e] = sg_lvg_entry(cur, e, ctag);
             back = true;
             break;
         }
@@ -484,11 +489,7 @@ extern "C" __global__ void __launch_bounds__(512) KERNEL(PARAMS) {
             if (has && s == 0u) {
                 v = qi[b0 + gid];
             } else if (has) {
-                unsigned long long x;
-                do {
-                    x = *(const volatile unsigned long long*)&cur[b0 + gid];
-                } while ((unsigned int)(x >> 32) != ctag);
-                v = (sg_idx_t)x;
+                v = sg_lvg_entry(cur, b0 + gid, ctag);
             }
             if (k == 1u) sg_lv_expand(has, v, 0u, rp, ci, claim0, pub);
             else sg_lv_expand(has, v, 0u, rp, ci, claim0, loc0);

@@ -50,10 +50,7 @@ impl GpuBackend {
             if grid > 0 && tune.levels_grid_seeds {
                 self.push_csr(a)?;
                 let mut sc = self.scratch();
-                let end = self.levels_grid(&mut sc, a, seeds, levels, true, 0)?;
-                return Ok(Some(
-                    end.expect("a grid that may not hand back runs to the end"),
-                ));
+                return self.levels_grid_seeds(&mut sc, a, seeds, levels).map(Some);
             }
             return Ok(None);
         }
@@ -101,25 +98,19 @@ impl GpuBackend {
                 }
                 // Outgrown: the seeds are as they were.
                 1 if grid > 0 && tune.levels_grid_seeds => {
-                    let end = self.levels_grid(sc, a, seeds, levels, true, 0)?;
-                    return Ok(Some(
-                        end.expect("a grid that may not hand back runs to the end"),
-                    ));
+                    return self.levels_grid_seeds(sc, a, seeds, levels).map(Some);
                 }
                 _ => {}
             }
             drop(guard);
             // Stopped: the frontier handed back, or (outgrown) nothing.
-            let len = if stop == 2 { len as usize } else { 0 };
-            if stop != 2 {
-                self.dev
-                    .stream
-                    .memset_zeros(&mut seeds.hdr)
-                    .map_err(|e| driver("clear a queue", e))?;
+            if stop == 2 {
+                self.next_gen(seeds)?;
+                seeds.set_hint(len as usize);
+                seeds.refused.store(false, Ordering::Relaxed);
+            } else {
+                self.empty_queue(seeds)?;
             }
-            self.next_gen(seeds)?;
-            seeds.set_hint(len);
-            seeds.refused.store(false, Ordering::Relaxed);
             return Ok(None);
         }
     }
@@ -200,7 +191,20 @@ impl GpuBackend {
         Ok(h)
     }
 
-    /// `q` emptied: its header cleared, a new membership generation, no length hint.
+    /// [`GpuBackend::levels_grid`] from the seeds, which never hands back: `(reached, depth)`.
+    fn levels_grid_seeds<M: Semiring, L: Semiring<T = u32>>(
+        &self,
+        sc: &mut Scratch,
+        a: &GpuMatrix<M>,
+        seeds: &mut GpuQueue<L>,
+        levels: &mut GpuDense<L>,
+    ) -> Result<(usize, u32), GpuError> {
+        let end = self.levels_grid(sc, a, seeds, levels, true, 0)?;
+        Ok(end.expect("a grid that may not hand back runs to the end"))
+    }
+
+    /// `q` emptied: its whole header cleared (the levels kernels leave a level and a count
+    /// there, not a queue's steps), a new membership generation, no length hint.
     fn empty_queue<L: Semiring>(&self, q: &mut GpuQueue<L>) -> Result<(), GpuError> {
         self.dev
             .stream
