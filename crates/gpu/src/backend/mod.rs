@@ -343,6 +343,7 @@ fn to_u32(what: &str, v: usize) -> Result<u32, GpuError> {
 }
 
 mod ewise;
+mod gemm;
 mod objects;
 mod operators;
 mod plan;
