@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use semigraph_semiring::{Scalar, Semiring};
 
 use super::Rows;
-use super::team::{Barrier, Line, run_team, wait};
+use super::team::{Barrier, Line, Members, run_team, wait};
 use crate::backend::Buckets;
 use crate::error::{Error, Result};
 
@@ -61,7 +61,7 @@ pub(super) fn relax_buckets<S: Semiring>(
         threads,
     };
     let t = &team;
-    let appends: usize = run_team(threads, &team.panicked.0, |me| {
+    let appends: usize = run_team(threads, Members::Started, &team.panicked.0, |me| {
         t.work(
             me,
             &seeds[seeds.len() * me / threads..seeds.len() * (me + 1) / threads],

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::team::{Barrier, Line, TEAM_MIN_N, TeamSlot, run_team, wait};
+use super::team::{Barrier, Line, Members, TEAM_MIN_N, TeamSlot, run_team, wait};
 use crate::backend::NO_PARENT;
 
 /// Not reached: level and parent `u32::MAX`.
@@ -194,10 +194,12 @@ fn team(
     };
     let seeds = seeds.len();
     // Every thread ends at the same level with the same answer.
-    run_team(threads, &t.panicked.0, |me| t.work(me, seeds))
-        .into_iter()
-        .next()
-        .flatten()
+    run_team(threads, Members::Rayon, &t.panicked.0, |me| {
+        t.work(me, seeds)
+    })
+    .into_iter()
+    .next()
+    .flatten()
 }
 
 impl Team<'_> {

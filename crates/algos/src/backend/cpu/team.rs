@@ -1,7 +1,7 @@
 //! What the CPU backend's teams of threads share: the team's size, the process's one team
 //! slot, lines of their own for what threads write often, and spinning waits. A team is a
-//! set of scoped threads that meet at a spinning barrier (one atomic addition per thread)
-//! many times in one call: the levels of a traversal (`levels.rs`) and the rounds of a
+//! set of threads (rayon's, or started for the call) that meet at a spinning barrier (one
+//! atomic addition per thread) many times in one call: the levels of a traversal (`levels.rs`) and the rounds of a
 //! relaxation by buckets (`buckets.rs`), where a fork-join of rayon's tasks per round would
 //! cost more than the round.
 
@@ -145,12 +145,29 @@ impl Barrier {
     }
 }
 
-/// Runs `work(me)` for `me` in `0..threads`, on this thread (`me` 0) and `threads - 1` scoped
-/// threads, and returns each one's answer in order. A panic in any of them sets `panicked`
-/// (which the team's waits must watch, so that the others stop waiting for the thread that
-/// panicked) and is raised again here once every thread has ended.
+/// Whose threads a team's members run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Members {
+    /// rayon's (one `broadcast`), where the caller is not one of them and they are enough;
+    /// else started for the call. Starting 15 threads costs 0.44 ms on the 16-core GPU host,
+    /// waking rayon's tens of microseconds, against a road network's whole BFS of 4-5 ms: the
+    /// levels' team, NY's BFS on 16 threads 4.5-4.9 -> 3.6-4.4 ms (docs/BENCH-ALGOS.md,
+    /// thirty-eighth session). A pool of the team's own beside rayon's was slower: the two
+    /// shared the cores while rayon's still spun from the call's setup.
+    Rayon,
+    /// Started for the call (the caller's thread is the first): the buckets' team, whose
+    /// medians on rayon's threads were worse in both calls that measured it (NY's SSSP 12-14
+    /// -> 11-32 ms; the cause not found).
+    Started,
+}
+
+/// Runs `work(me)` for `me` in `0..threads` on `members`' threads and returns each one's
+/// answer in order. A panic in any member sets `panicked` (which the team's waits must
+/// watch, so that the others stop waiting for the member that panicked) and is raised again
+/// here once every member has ended.
 pub(super) fn run_team<T: Send>(
     threads: usize,
+    members: Members,
     panicked: &AtomicBool,
     work: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
@@ -161,14 +178,73 @@ pub(super) fn run_team<T: Send>(
         }
         r
     };
-    let ends: Vec<std::thread::Result<T>> = std::thread::scope(|s| {
-        let run = &run;
-        let others: Vec<_> = (1..threads).map(|i| s.spawn(move || run(i))).collect();
-        let mut ends = vec![run(0)];
-        ends.extend(others.into_iter().map(|h| h.join().unwrap_or_else(Err)));
-        ends
-    });
+    let on_rayon = members == Members::Rayon
+        && rayon::current_thread_index().is_none()
+        && threads <= rayon::current_num_threads();
+    let ends: Vec<std::thread::Result<T>> = if on_rayon {
+        // Every member at once on a thread of its own: the pool's threads run no other
+        // work from this thread (it waits), and only one team runs at a time (`TeamSlot`).
+        rayon::broadcast(|ctx| (ctx.index() < threads).then(|| run(ctx.index())))
+            .into_iter()
+            .take(threads)
+            .map(|end| end.unwrap_or_else(|| Err(Box::new("a team member did not run"))))
+            .collect()
+    } else {
+        std::thread::scope(|s| {
+            let run = &run;
+            let others: Vec<_> = (1..threads).map(|i| s.spawn(move || run(i))).collect();
+            let mut ends = vec![run(0)];
+            ends.extend(others.into_iter().map(|h| h.join().unwrap_or_else(Err)));
+            ends
+        })
+    };
     ends.into_iter()
         .map(|end| end.unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Teams of each kind of members; of rayon's threads where the pool holds them (1 and 2
+    /// threads on a machine of 2 cores or more), of threads started for a team larger than
+    /// the pool (3 on 2 cores) or from one of rayon's threads (3 in a pool of 2): every member runs at once
+    /// (they all meet at a barrier), the answers come back in order, and a member's panic
+    /// reaches the caller once the others, told by `panicked`, have stopped waiting.
+    #[test]
+    fn teams_meet_answer_in_order_and_raise_a_panic() {
+        for members in [Members::Rayon, Members::Started] {
+            for threads in [1, 2, 3] {
+                check_team(threads, members);
+            }
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build();
+            pool.expect("a pool of two threads")
+                .install(|| check_team(3, members));
+        }
+    }
+
+    fn check_team(threads: usize, members: Members) {
+        let barrier = Barrier::new(threads);
+        let panicked = AtomicBool::new(false);
+        let got = run_team(threads, members, &panicked, |me| {
+            let a = barrier.arrive(0, me);
+            (me, barrier.wait(&a, &panicked))
+        });
+        let sum = threads * (threads - 1) / 2;
+        let want: Vec<_> = (0..threads).map(|me| (me, Some(sum))).collect();
+        assert_eq!(got, want, "{threads} threads");
+
+        let barrier = Barrier::new(threads);
+        let panicked = AtomicBool::new(false);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_team(threads, members, &panicked, |me| {
+                assert!(me + 1 < threads, "the last member fails");
+                let a = barrier.arrive(0, 1);
+                barrier.wait(&a, &panicked)
+            })
+        }));
+        assert!(r.is_err(), "{threads} threads: the panic is raised");
+        assert!(panicked.load(Ordering::Acquire));
+    }
 }
