@@ -184,6 +184,9 @@ pub(super) fn run_team<T: Send>(
     let ends: Vec<std::thread::Result<T>> = if on_rayon {
         // Every member at once on a thread of its own: the pool's threads run no other
         // work from this thread (it waits), and only one team runs at a time (`TeamSlot`).
+        // Work that other threads of the program gave rayon delays the team until it ends
+        // (the members that started wait at the first barrier), never past it: a member
+        // waits on nothing but the team.
         rayon::broadcast(|ctx| (ctx.index() < threads).then(|| run(ctx.index())))
             .into_iter()
             .take(threads)
