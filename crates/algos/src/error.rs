@@ -6,6 +6,7 @@
 //! the machine (a source out of range, a negative cycle, memory, a missing GPU, a kernel that
 //! fails to compile) is returned as an [`Error`].
 
+use rayon::prelude::*;
 use semigraph_formats::FormatError;
 
 /// What can go wrong in an algorithm or a backend.
@@ -90,14 +91,44 @@ pub fn check_vertex(vertex: usize, n: usize) -> Result<()> {
     }
 }
 
-/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`].
-pub(crate) fn try_vec<T: Clone>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
+/// Elements from which [`try_vec`] and [`try_copy`] write on every thread of rayon's pool. A
+/// fresh allocation's pages are mapped at their first write (the kernel clears each, a
+/// microsecond or so a 4 KiB page), so on one thread a fresh 16 MiB array costs milliseconds:
+/// the n-long arrays of one run on a graph of millions of vertices, which the first run of a
+/// process (the CLI's one-shot) pays and later runs, reusing the allocator's memory, do not.
+const PAR_FILL: usize = 1 << 18;
+
+/// Reserves `n` elements, reporting failure as [`Error::OutOfMemory`].
+fn try_reserved<T>(n: usize, what: &str) -> Result<Vec<T>> {
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
         what: what.to_string(),
         needed: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
         available: None,
     })?;
-    out.resize(n, v);
+    Ok(out)
+}
+
+/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`]; written on every
+/// thread from [`PAR_FILL`] elements.
+pub(crate) fn try_vec<T: Clone + Send + Sync>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
+    let mut out = try_reserved(n, what)?;
+    if n >= PAR_FILL {
+        out.par_extend(rayon::iter::repeat_n(v, n));
+    } else {
+        out.resize(n, v);
+    }
+    Ok(out)
+}
+
+/// A copy of `data`, reporting failure as [`Error::OutOfMemory`]; written on every thread
+/// from [`PAR_FILL`] elements.
+pub(crate) fn try_copy<T: Copy + Send + Sync>(data: &[T], what: &str) -> Result<Vec<T>> {
+    let mut out = try_reserved(data.len(), what)?;
+    if data.len() >= PAR_FILL {
+        out.par_extend(data.par_iter().copied());
+    } else {
+        out.extend_from_slice(data);
+    }
     Ok(out)
 }

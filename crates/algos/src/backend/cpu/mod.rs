@@ -9,7 +9,7 @@ use crate::backend::{
     Accum, Backend, BackendKind, ElementWise, Ewise, Mask, MatrixInfo, MatrixMask, Objects,
     Parents, Products, Reductions, UnaryOp,
 };
-use crate::error::{Error, Result, try_vec};
+use crate::error::{Error, Result, try_copy, try_vec};
 
 mod buckets;
 mod ewise;
@@ -253,18 +253,10 @@ impl Objects for CpuBackend {
             rows * cols,
             "dense data has the wrong length for {rows}x{cols}"
         );
-        let mut v = try_vec(0, S::zero(), "dense array")?;
-        v.try_reserve_exact(data.len())
-            .map_err(|_| Error::OutOfMemory {
-                what: "dense array".into(),
-                needed: std::mem::size_of_val(data) as u64,
-                available: None,
-            })?;
-        v.extend_from_slice(data);
         Ok(CpuDense {
             rows,
             cols,
-            data: v,
+            data: try_copy(data, "dense array")?,
         })
     }
 
