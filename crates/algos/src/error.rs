@@ -7,7 +7,7 @@
 //! fails to compile) is returned as an [`Error`].
 
 use rayon::prelude::*;
-use semigraph_formats::FormatError;
+use semigraph_formats::{FormatError, memory};
 
 /// What can go wrong in an algorithm or a backend.
 #[derive(Debug, thiserror::Error)]
@@ -91,44 +91,32 @@ pub fn check_vertex(vertex: usize, n: usize) -> Result<()> {
     }
 }
 
-/// Elements from which [`try_vec`] and [`try_copy`] write on every thread of rayon's pool. A
-/// fresh allocation's pages are mapped at their first write (the kernel clears each, a
-/// microsecond or so a 4 KiB page), so on one thread a fresh 16 MiB array costs milliseconds:
-/// the n-long arrays of one run on a graph of millions of vertices, which the first run of a
-/// process (the CLI's one-shot) pays and later runs, reusing the allocator's memory, do not.
-const PAR_FILL: usize = 1 << 18;
-
-/// Reserves `n` elements, reporting failure as [`Error::OutOfMemory`].
-fn try_reserved<T>(n: usize, what: &str) -> Result<Vec<T>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+/// The formats crate's refusal `(needed, available)` (0: not known) as
+/// [`Error::OutOfMemory`] naming `what`.
+fn out_of_memory(what: &str, (needed, available): (u64, u64)) -> Error {
+    Error::OutOfMemory {
         what: what.to_string(),
-        needed: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-        available: None,
-    })?;
-    Ok(out)
-}
-
-/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`]; written on every
-/// thread from [`PAR_FILL`] elements.
-pub(crate) fn try_vec<T: Clone + Send + Sync>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
-    let mut out = try_reserved(n, what)?;
-    if n >= PAR_FILL {
-        out.par_extend(rayon::iter::repeat_n(v, n));
-    } else {
-        out.resize(n, v);
+        needed,
+        available: (available > 0).then_some(available),
     }
-    Ok(out)
 }
 
-/// A copy of `data`, reporting failure as [`Error::OutOfMemory`]; written on every thread
-/// from [`PAR_FILL`] elements.
+/// Allocates `n` copies of `v`, reporting failure as [`Error::OutOfMemory`]
+/// ([`memory::try_filled`]: large arrays written, so their pages first touched, on every
+/// thread, which a process's first run would otherwise pay on one).
+pub(crate) fn try_vec<T: Clone + Send + Sync>(n: usize, v: T, what: &str) -> Result<Vec<T>> {
+    memory::try_filled(n, v).map_err(|e| out_of_memory(what, e))
+}
+
+/// A copy of `data`, reporting failure as [`Error::OutOfMemory`]; large ones written on every
+/// thread, as [`try_vec`]'s.
 pub(crate) fn try_copy<T: Copy + Send + Sync>(data: &[T], what: &str) -> Result<Vec<T>> {
-    let mut out = try_reserved(data.len(), what)?;
-    if data.len() >= PAR_FILL {
-        out.par_extend(data.par_iter().copied());
-    } else {
+    let mut out = memory::try_with_capacity(data.len()).map_err(|e| out_of_memory(what, e))?;
+    // From `try_filled`'s length: below it a call into rayon's pool costs more than the copy.
+    if data.len() < 1 << 16 {
         out.extend_from_slice(data);
+    } else {
+        out.par_extend(data.par_iter().copied());
     }
     Ok(out)
 }
