@@ -14,16 +14,18 @@
 //! | [`AnySecondI`] | any | k | MAX | 0 | `u32`, `i32`, `i64` (BFS parents, any) |
 //! | [`MinPlusPred`] | lexicographic min | (d+w, k) | (inf, -) | (0, -) | [`DistPred`] of `f32`, `i32` |
 //!
-//! "Numbers" are `f16`, `bf16`, `f32`, `f64`, `i32`, `i64` and `u32`. Integer `+` in the
-//! path semirings saturates, and the zero (an infinity) annihilates; integer `+` and `*` in
-//! [`PlusTimes`] wrap, as they do in CUDA.
+//! "Numbers" are `f16`, `bf16`, `f32`, `f64`, `i32`, `i64` and `u32`. In the path semirings
+//! the zero (an infinity) annihilates `+` for every type (`inf + -inf` is min-plus's `inf`,
+//! not NaN), and integer `+` saturates; integer `+` and `*` in [`PlusTimes`] wrap, as they do
+//! in CUDA. What each operation computes is declared ([`Semiring::ADD`], [`Semiring::MUL`]),
+//! so that callers can find a product's exact value and refuse one the type cannot hold.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::number::{AtomicOp, IndexNumber, Number, SignedNumber};
 use crate::scalar::{DistPred, NO_PRED, PackedDist, Scalar};
-use crate::semiring::{CudaSemiring, Semiring};
+use crate::semiring::{CudaSemiring, Op, Semiring};
 
 #[inline]
 fn min<T: PartialOrd>(a: T, b: T) -> T {
@@ -122,6 +124,8 @@ marker!(
 impl<T: Number> Semiring for PlusTimes<T> {
     type T = T;
     const NAME: &'static str = "plus_times";
+    const ADD: Op = Op::Plus;
+    const MUL: Op = Op::Times;
     fn zero() -> T {
         T::ZERO
     }
@@ -143,11 +147,11 @@ impl<T: Number> Semiring for PlusTimes<T> {
     }
 }
 
-/// `a + b` where an infinite operand (`inf`) annihilates: plain `+` for floats, saturating
-/// `+` with an explicit check for integers.
+/// `a + b` where the semiring's zero (`inf`, an infinity) annihilates: `inf + -inf` is
+/// `inf` (IEEE would give NaN), and integer `+` saturates.
 #[inline]
 fn path_plus<T: Number>(a: T, b: T, inf: T) -> T {
-    if !T::IS_FLOAT && (a == inf || b == inf) {
+    if a == inf || b == inf {
         inf
     } else {
         a.sat_plus(b)
@@ -155,19 +159,17 @@ fn path_plus<T: Number>(a: T, b: T, inf: T) -> T {
 }
 
 fn cuda_path_plus<T: Number>() -> String {
-    if T::IS_FLOAT {
-        T::CUDA_SAT_PLUS.to_string()
-    } else {
-        format!(
-            "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : {}",
-            T::CUDA_SAT_PLUS
-        )
-    }
+    format!(
+        "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : {}",
+        T::CUDA_SAT_PLUS
+    )
 }
 
 impl<T: Number> Semiring for MinPlus<T> {
     type T = T;
     const NAME: &'static str = "min_plus";
+    const ADD: Op = Op::Min;
+    const MUL: Op = Op::Plus;
     const HAS_TERMINAL: bool = true;
     fn zero() -> T {
         T::HIGHEST
@@ -210,6 +212,8 @@ impl<T: Number> Semiring for MinPlus<T> {
 impl<T: SignedNumber> Semiring for MaxPlus<T> {
     type T = T;
     const NAME: &'static str = "max_plus";
+    const ADD: Op = Op::Max;
+    const MUL: Op = Op::Plus;
     const HAS_TERMINAL: bool = true;
     fn zero() -> T {
         T::LOWEST
@@ -239,6 +243,8 @@ impl<T: SignedNumber> Semiring for MaxPlus<T> {
 impl<T: Number> Semiring for MaxMin<T> {
     type T = T;
     const NAME: &'static str = "max_min";
+    const ADD: Op = Op::Max;
+    const MUL: Op = Op::Min;
     const HAS_TERMINAL: bool = true;
     fn zero() -> T {
         T::LOWEST
@@ -267,6 +273,8 @@ impl<T: Number> Semiring for MaxMin<T> {
 impl<T: Number> Semiring for MinMax<T> {
     type T = T;
     const NAME: &'static str = "min_max";
+    const ADD: Op = Op::Min;
+    const MUL: Op = Op::Max;
     const HAS_TERMINAL: bool = true;
     fn zero() -> T {
         T::HIGHEST
@@ -299,6 +307,8 @@ pub struct OrAnd;
 impl Semiring for OrAnd {
     type T = bool;
     const NAME: &'static str = "or_and";
+    const ADD: Op = Op::Select;
+    const MUL: Op = Op::Select;
     const HAS_TERMINAL: bool = true;
     fn zero() -> bool {
         false
@@ -329,6 +339,8 @@ macro_rules! min_keep {
         impl<T: Number> Semiring for $marker<T> {
             type T = T;
             const NAME: &'static str = $name;
+            const ADD: Op = Op::Min;
+            const MUL: Op = Op::Select;
             const $one_side: bool = false;
             fn zero() -> T {
                 T::HIGHEST
@@ -365,6 +377,8 @@ min_keep!(MinFirst, "min_first", ONE_LEFT, |a, b| a, "a");
 impl<T: IndexNumber> Semiring for MinSecondI<T> {
     type T = T;
     const NAME: &'static str = "min_secondi";
+    const ADD: Op = Op::Min;
+    const MUL: Op = Op::Select;
     const USES_INDEX: bool = true;
     const HAS_TERMINAL: bool = true;
     const FIRST_WINS: bool = true;
@@ -412,6 +426,8 @@ impl<T: IndexNumber> Semiring for MinSecondI<T> {
 impl<T: IndexNumber> Semiring for AnySecondI<T> {
     type T = T;
     const NAME: &'static str = "any_secondi";
+    const ADD: Op = Op::Select;
+    const MUL: Op = Op::Select;
     const USES_INDEX: bool = true;
     const HAS_TERMINAL: bool = true;
     fn zero() -> T {

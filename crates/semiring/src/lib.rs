@@ -47,7 +47,7 @@ pub use check::{SemiringProblem, check_semiring, check_semiring_with};
 pub use half::{bf16, f16};
 pub use number::{AtomicOp, IndexNumber, Number, SignedNumber};
 pub use scalar::{DistPred, NO_PRED, PackedDist, Scalar, ScalarType};
-pub use semiring::{AtomicAdd, CudaSemiring, Packed16, Semiring};
+pub use semiring::{AtomicAdd, CudaSemiring, Op, Packed16, Semiring};
 pub use sprs_interop::SrVal;
 
 /// Calls a generic macro once for every built-in semiring over every value type it supports,

@@ -65,6 +65,12 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
     /// that a reduction along a row may stop there. True of `(min, secondi)`, whose product
     /// is `k` itself: the first term found is the smallest.
     const FIRST_WINS: bool = false;
+    /// What [`Semiring::add`] computes ([`Op`]), so that a product's exact value can be
+    /// found in wider numbers and a result the type cannot hold refused
+    /// ([`Op::Opaque`], the default: unknown, results are not checked).
+    const ADD: Op = Op::Opaque;
+    /// What [`Semiring::mul`] computes ([`Op`]); see [`Semiring::ADD`].
+    const MUL: Op = Op::Opaque;
 
     /// The CUDA source of this semiring's operations.
     fn cuda() -> CudaSemiring;
@@ -82,16 +88,47 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
         Self::add(old, new).to_bits64() != old.to_bits64()
     }
 
-    /// `true` if `v` is the semiring zero (bitwise for floats: `-0.0` is not `+inf`).
+    /// `true` if `v` is the semiring zero: bitwise, except that both zeros of a
+    /// floating-point type are the zero where it is one of them (`-0.0` is plus-times'
+    /// zero, as `0 * -4` gives it; NaN never is).
     #[inline]
     fn is_zero(v: Self::T) -> bool {
-        v.to_bits64() == Self::zero().to_bits64()
+        same_zero::<Self::T>(v.to_bits64(), Self::zero().to_bits64())
     }
 
     /// The full name of this semiring over its type, e.g. `min_plus_f32`.
     fn full_name() -> String {
         format!("{}_{}", Self::NAME, <Self::T as Scalar>::TYPE.name())
     }
+}
+
+/// Whether the bits `v` and `z` of two values of type `T` are the same value for
+/// [`Semiring::is_zero`]: equal bits, or both a floating-point zero (`+0.0`, `-0.0`).
+#[inline]
+fn same_zero<T: Scalar>(v: u64, z: u64) -> bool {
+    let t = T::TYPE;
+    v == z || (t.is_float() && (v | z) & !(1u64 << (8 * t.size_bytes() - 1)) == 0)
+}
+
+/// What a semiring's `add` or `mul` computes ([`Semiring::ADD`], [`Semiring::MUL`]): enough
+/// to evaluate a product in wider numbers and tell whether the type holds its exact value.
+/// Integer `+` and `*` wrap or saturate at the type's limits and floats overflow to
+/// infinity; an operation that only [`Op::Select`]s never leaves the type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `a + b` (in the path semirings, whose `mul` it is, the zero annihilates it).
+    Plus,
+    /// `a * b`.
+    Times,
+    /// The smaller operand.
+    Min,
+    /// The larger operand.
+    Max,
+    /// One of the operands, a constant or the inner index (or, and, any, first, second,
+    /// secondi): never a value outside the type.
+    Select,
+    /// Unknown (user semirings that do not say): results are not checked.
+    Opaque,
 }
 
 /// How a kernel combines a value into memory with the semiring's `add`, atomically.
@@ -131,6 +168,8 @@ pub struct CudaSemiring {
     pub value_type: ScalarType,
     /// Literal of the zero.
     pub zero: String,
+    /// The zero's bits ([`Scalar::to_bits64`]).
+    pub zero_bits: u64,
     /// Literal of the one.
     pub one: String,
     /// `add(a, b)`.
@@ -189,6 +228,7 @@ impl CudaSemiring {
             name: S::NAME,
             value_type: t,
             zero: S::zero().cuda_literal(),
+            zero_bits: S::zero().to_bits64(),
             one: S::one().cuda_literal(),
             add: add.into(),
             mul: mul.into(),
@@ -200,6 +240,15 @@ impl CudaSemiring {
             packed16: None,
             first_wins: S::FIRST_WINS,
         }
+    }
+
+    /// Where the zero is a floating-point zero (`+0.0` or `-0.0`), the mask of every bit of
+    /// a value but its sign: a value is the zero where those bits are all clear.
+    fn zero_is_signed_zero(&self) -> Option<u64> {
+        let t = self.value_type;
+        let bits = 8 * t.size_bytes() as u32;
+        let magnitude = (u64::MAX >> (64 - bits)) & !(1u64 << (bits - 1));
+        (t.is_float() && self.zero_bits & magnitude == 0).then_some(magnitude)
     }
 
     /// Sets a faster form of `add(c, mul(a, b))` (the inner step of a product) that equals it,
@@ -360,11 +409,20 @@ impl CudaSemiring {
                 p.fma2
             );
         }
-        let _ = writeln!(
-            s,
-            "__device__ __forceinline__ bool sr_is_zero(sr_t a) {{ \
-             return sr_to_word(a) == sr_to_word(SR_ZERO); }}"
-        );
+        // Both zeros of a floating-point type are the zero where it is one of them
+        // (Semiring::is_zero).
+        let _ = match self.zero_is_signed_zero() {
+            Some(mask) => writeln!(
+                s,
+                "__device__ __forceinline__ bool sr_is_zero(sr_t a) {{ \
+                 return (sr_to_word(a) & {mask:#x}ull) == 0; }}"
+            ),
+            None => writeln!(
+                s,
+                "__device__ __forceinline__ bool sr_is_zero(sr_t a) {{ \
+                 return sr_to_word(a) == sr_to_word(SR_ZERO); }}"
+            ),
+        };
         let _ = writeln!(
             s,
             "__device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) {{ return ({}); }}",

@@ -58,6 +58,30 @@
 /// assert!(cuda.prelude().contains("return (a * b);"));
 /// ```
 ///
+/// A semiring whose `add` and `mul` are among [`Op`](crate::Op)'s (`+`, `*`, min, max, or
+/// a selection) may say so with `ops: (Add, Mul),` after the other fields: products over it
+/// can then be checked for results the type cannot hold (integer overflow), as the built-ins
+/// are; without it ([`Op::Opaque`](crate::Op::Opaque)) they are not.
+///
+/// ```
+/// use semigraph_semiring::{semiring, Op, Semiring};
+///
+/// semiring! {
+///     /// `(max, *)` over `i64`.
+///     pub struct MaxTimesInt: i64 {
+///         name: "max_times_int",
+///         zero: i64::MIN,
+///         one: 1,
+///         add: |a, b| a.max(b) => "b > a ? b : a",
+///         mul: |a, b| if a == i64::MIN || b == i64::MIN { i64::MIN } else { a.wrapping_mul(b) }
+///             => "(a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : a * b",
+///         ops: (Max, Times),
+///     }
+/// }
+///
+/// assert_eq!((MaxTimesInt::ADD, MaxTimesInt::MUL), (Op::Max, Op::Times));
+/// ```
+///
 /// One definition may serve several value types: `struct Name<T: Bound + ...>: T` (traits in
 /// scope, named without a path) defines the semiring for every `T` the bounds admit, with `zero`,
 /// `one` and the operations written over `T` (through [`Number`](crate::Number), say); the
@@ -95,12 +119,17 @@ macro_rules! semiring {
         $(mul_at: |$xa:ident, $xb:ident, $xk:ident| $mul_at:expr,)?
         $(terminal: |$ta:ident| $term:expr => $term_cu:literal,)?
         $(cuda_helpers: $helpers:literal,)?
+        $(ops: ($add_op:ident, $mul_op:ident),)?
     }) => {
         impl<$($gen)*> $crate::Semiring for $self_ty {
             type T = $t;
             const NAME: &'static str = $sname;
             const HAS_TERMINAL: bool = false $(|| { let _ = stringify!($term); true })?;
             const USES_INDEX: bool = false $(|| { let _ = stringify!($mul_at); true })?;
+            $(
+                const ADD: $crate::Op = $crate::Op::$add_op;
+                const MUL: $crate::Op = $crate::Op::$mul_op;
+            )?
             fn zero() -> $t {
                 $zero
             }

@@ -13,6 +13,6 @@ __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (false)
 #define SR_HAS_FAST_FMA 0
 __device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (false); }
 __device__ __forceinline__ sr_t sr_fast_fma(sr_t c, sr_t a, sr_t b) { return (sr_add(c, sr_mul(a, b, 0))); }
-__device__ __forceinline__ bool sr_is_zero(sr_t a) { return sr_to_word(a) == sr_to_word(SR_ZERO); }
+__device__ __forceinline__ bool sr_is_zero(sr_t a) { return (sr_to_word(a) & 0x7fffffffull) == 0; }
 __device__ __forceinline__ bool sr_improves(sr_t a, sr_t b) { return (sr_to_word(sr_add(a, b)) != sr_to_word(a)); }
 __device__ __forceinline__ void sr_atomic_add(sr_t* p, sr_t v) { atomicAdd(p, v); }
