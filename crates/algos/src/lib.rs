@@ -31,6 +31,7 @@ pub mod components;
 pub mod dist;
 pub mod dist_type;
 pub mod error;
+pub mod exact;
 pub mod graph;
 pub mod memory;
 pub mod paths;

@@ -63,3 +63,67 @@ pub fn traversal_host_bytes(kind: BackendKind, n: usize, value_bytes: usize) -> 
         .saturating_mul(per_vertex)
         .saturating_add(1 << 20)
 }
+
+/// The Graphalytics kernels, for [`kernel_host_bytes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// [`pagerank`](crate::pagerank).
+    PageRank,
+    /// [`wcc`](crate::wcc).
+    Wcc,
+    /// [`cdlp`](crate::cdlp).
+    Cdlp,
+    /// [`lcc`](crate::lcc).
+    Lcc,
+    /// [`triangle_count`](crate::triangle_count) and
+    /// [`triangles_per_vertex`](crate::triangles_per_vertex).
+    Triangles,
+}
+
+/// Host bytes a Graphalytics kernel holds at its peak on a graph already built (`n`
+/// vertices, `nnz` arcs), on a backend of `kind` with `threads` workers, its result
+/// included: on the CPU backend its vectors, the undirected pattern (`A + A^T`, up to twice
+/// the arcs), the masked products' matrices (triangles and LCC) and the dense rows of marks
+/// or counts each worker keeps (products, label counts); on a GPU the result read back.
+///
+/// ```
+/// use semigraph_algos::{BackendKind, memory::{kernel_host_bytes, Kernel}};
+/// let lcc = kernel_host_bytes(BackendKind::Cpu, Kernel::Lcc, 1_000_000, 10_000_000, 16);
+/// let gpu = kernel_host_bytes(BackendKind::Gpu, Kernel::Lcc, 1_000_000, 10_000_000, 16);
+/// assert!(gpu < lcc);
+/// ```
+pub fn kernel_host_bytes(
+    kind: BackendKind,
+    kernel: Kernel,
+    n: usize,
+    nnz: usize,
+    threads: usize,
+) -> u64 {
+    let n64 = n as u64;
+    let result = n64.saturating_mul(8);
+    if kind == BackendKind::Gpu {
+        return result.saturating_add(SLACK);
+    }
+    // The undirected pattern with `vb`-byte values.
+    let sym = |vb: usize| csr(n, nnz.saturating_mul(2), vb);
+    // A dense row of `u32` marks (or an accumulator) a worker.
+    let marks = n64.saturating_mul(4).saturating_mul(threads.max(1) as u64);
+    let work = match kernel {
+        Kernel::PageRank => n64.saturating_mul(6 * 8),
+        Kernel::Wcc => n64.saturating_mul(8 * 4),
+        Kernel::Cdlp => n64
+            .saturating_mul(10 * 4)
+            .saturating_add(sym(4))
+            .saturating_add((nnz as u64).saturating_mul(8 * 8))
+            .saturating_add(marks.saturating_mul(3)),
+        Kernel::Lcc => sym(8)
+            .saturating_mul(5)
+            .saturating_add(marks)
+            .saturating_add(n64.saturating_mul(8 * 8)),
+        Kernel::Triangles => sym(8)
+            .saturating_mul(4)
+            .saturating_add(marks)
+            .saturating_add(n64.saturating_mul(4 * 8)),
+    };
+    result.saturating_add(work).saturating_add(SLACK)
+}

@@ -193,3 +193,62 @@ fn splits_stay_within_their_plans() {
         });
     }
 }
+
+/// The Graphalytics kernels on a built graph (the CLI's kernels: a pattern with its pull
+/// matrix) stay within `kernel_host_bytes`, in pools of one and four threads (the products'
+/// dense rows of marks are one a worker).
+#[test]
+fn kernels_stay_within_their_plans() {
+    use semigraph_algos::memory::{Kernel, kernel_host_bytes};
+    use semigraph_algos::{PageRankOptions, cdlp, lcc, pagerank, triangles_per_vertex, wcc};
+    use semigraph_semiring::OrAnd;
+    let _one = ONE.lock().unwrap();
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let cpu = CpuBackend::new();
+            for (name, g) in graphs() {
+                let n = g.num_vertices();
+                let a = g.to_pattern_csr::<OrAnd, u32>().unwrap();
+                let opts = GraphOptions {
+                    pull: true,
+                    ..Default::default()
+                };
+                let gr = Graph::new(&cpu, &a, opts).unwrap();
+                let plan = |k| kernel_host_bytes(BackendKind::Cpu, k, n, a.nnz(), threads);
+                let runs: [(Kernel, &dyn Fn()); 5] = [
+                    (Kernel::PageRank, &|| {
+                        pagerank(&gr, &PageRankOptions::default()).unwrap();
+                    }),
+                    (Kernel::Wcc, &|| {
+                        wcc(&gr).unwrap();
+                    }),
+                    (Kernel::Cdlp, &|| {
+                        cdlp(&gr, 3).unwrap();
+                    }),
+                    (Kernel::Lcc, &|| {
+                        lcc(&gr).unwrap();
+                    }),
+                    (Kernel::Triangles, &|| {
+                        triangles_per_vertex(&gr).unwrap();
+                    }),
+                ];
+                for (k, run) in runs {
+                    let (peak, _) = peak_of(run);
+                    let plan = plan(k);
+                    eprintln!(
+                        "{name}, {threads} threads: {k:?} {peak} of {plan} ({:.2})",
+                        peak as f64 / plan as f64
+                    );
+                    assert!(
+                        peak <= plan,
+                        "{name}, {threads} threads: {k:?} used {peak}, planned {plan}"
+                    );
+                }
+            }
+        });
+    }
+}

@@ -36,7 +36,7 @@ pub(super) fn spgemm<S: Semiring>(
     }
     // Each row: its columns and values, sorted by column, zeros dropped. Rows go in chunks,
     // one accumulator of the output's width per chunk (a few per thread).
-    let row_of = |acc: &mut Accumulator<S>, i: usize| {
+    let row_of = |acc: &mut Accumulator<S>, i: usize, out: &mut Rows<S::T>| {
         if let Some(mc) = mcsr {
             let (mcols, mvals) = mc.row(i);
             for (&j, &v) in mcols.iter().zip(mvals) {
@@ -59,7 +59,7 @@ pub(super) fn spgemm<S: Semiring>(
                 }
             }
         }
-        let row = acc.take();
+        let row = acc.take(out);
         if let Some(mc) = mcsr {
             for &j in mc.row(i).0 {
                 acc.allow[j as usize] = 0;
@@ -67,36 +67,70 @@ pub(super) fn spgemm<S: Semiring>(
         }
         row
     };
-    assemble(m, n, by_rows(m, || Accumulator::<S>::new(n), row_of))
+    assemble(m, n, by_rows(m, || Accumulator::<S>::new(n), row_of)?)
+}
+
+/// A chunk of a product's rows: each row's length, then the rows' columns and values in
+/// order. Grown fallibly: a product too large for memory is an [`Error::OutOfMemory`], never
+/// an abort.
+struct Rows<T> {
+    lens: Vec<u32>,
+    cols: Vec<u32>,
+    vals: Vec<T>,
+}
+
+impl<T> Rows<T> {
+    /// Appends an entry of the current row.
+    fn push(&mut self, j: u32, v: T) -> Result<()> {
+        if self.cols.len() == self.cols.capacity() {
+            let more = self.cols.len().max(64);
+            let needed = ((self.cols.len() + more) * (4 + size_of::<T>())) as u64;
+            let oom = |_| Error::OutOfMemory {
+                what: "spgemm's rows".into(),
+                needed,
+                available: None,
+            };
+            self.cols.try_reserve(more).map_err(oom)?;
+            self.vals.try_reserve(more).map_err(oom)?;
+        }
+        self.cols.push(j);
+        self.vals.push(v);
+        Ok(())
+    }
 }
 
 /// Rows `0..m` computed in parallel, in chunks (a few per thread), each chunk with its own
-/// scratch from `init` (an accumulator or marks of a row's width): the rows in order.
-fn by_rows<T, W, F>(m: usize, init: impl Fn() -> W + Sync, row: F) -> Vec<(Vec<u32>, Vec<T>)>
+/// scratch from `init` (an accumulator or marks of a row's width), `row` appending row `i`'s
+/// entries: the chunks in order.
+fn by_rows<T, W, F>(m: usize, init: impl Fn() -> Result<W> + Sync, row: F) -> Result<Vec<Rows<T>>>
 where
     T: Send,
-    F: Fn(&mut W, usize) -> (Vec<u32>, Vec<T>) + Sync,
+    F: Fn(&mut W, usize, &mut Rows<T>) -> Result<()> + Sync,
 {
     let chunk = m.div_ceil(rayon::current_num_threads() * 4).max(1);
     (0..m.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let mut scratch = init();
-            (c * chunk..((c + 1) * chunk).min(m))
-                .map(|i| row(&mut scratch, i))
-                .collect::<Vec<_>>()
+            let mut scratch = init()?;
+            let rows = c * chunk..((c + 1) * chunk).min(m);
+            let mut out = Rows {
+                lens: try_vec(rows.len(), 0u32, "spgemm's row lengths")?,
+                cols: Vec::new(),
+                vals: Vec::new(),
+            };
+            for (r, i) in rows.enumerate() {
+                let before = out.cols.len();
+                row(&mut scratch, i, &mut out)?;
+                out.lens[r] = (out.cols.len() - before) as u32;
+            }
+            Ok(out)
         })
-        .flatten_iter()
         .collect()
 }
 
-/// The CSR matrix `m x n` of rows given as (sorted columns, values).
-fn assemble<S: Semiring>(
-    m: usize,
-    n: usize,
-    rows: Vec<(Vec<u32>, Vec<S::T>)>,
-) -> Result<CpuMatrix<S>> {
-    let nnz: usize = rows.iter().map(|r| r.0.len()).sum();
+/// The CSR matrix `m x n` of rows given in chunks.
+fn assemble<S: Semiring>(m: usize, n: usize, chunks: Vec<Rows<S::T>>) -> Result<CpuMatrix<S>> {
+    let nnz: usize = chunks.iter().map(|r| r.cols.len()).sum();
     let mut rp = try_vec(m + 1, 0u32, "spgemm row pointers")?;
     if nnz > u32::MAX as usize {
         return Err(Error::InvalidArgument(format!(
@@ -114,10 +148,14 @@ fn assemble<S: Semiring>(
         .map_err(|_| oom("spgemm column indices", nnz * 4))?;
     vals.try_reserve_exact(nnz)
         .map_err(|_| oom("spgemm values", nnz * size_of::<S::T>()))?;
-    for (i, (c, v)) in rows.into_iter().enumerate() {
-        ci.extend_from_slice(&c);
-        vals.extend_from_slice(&v);
-        rp[i + 1] = ci.len() as u32;
+    let mut i = 0;
+    for c in chunks {
+        for len in c.lens {
+            rp[i + 1] = rp[i] + len;
+            i += 1;
+        }
+        ci.extend_from_slice(&c.cols);
+        vals.extend_from_slice(&c.vals);
     }
     let c = Csr::try_from_parts(m, n, rp, ci, vals)?;
     let nnz = c.nnz();
@@ -154,12 +192,11 @@ pub(super) fn spgemm_dot<S: Semiring>(
         mc.ncols()
     );
     // pos[k] = 1 + the place of k in row i of A; 0 where row i has no k.
-    let row_of = |pos: &mut Vec<u32>, i: usize| {
+    let row_of = |pos: &mut Vec<u32>, i: usize, out: &mut Rows<S::T>| {
         let (acols, avals) = a.row(i);
         for (p, &k) in acols.iter().enumerate() {
             pos[k as usize] = p as u32 + 1;
         }
-        let (mut cols, mut vals) = (Vec::new(), Vec::new());
         let (mcols, mvals) = mc.row(i);
         for (&j, &mv) in mcols.iter().zip(mvals) {
             if S::is_zero(mv) {
@@ -188,16 +225,16 @@ pub(super) fn spgemm_dot<S: Semiring>(
                 }
             }
             if let Some(v) = acc.filter(|v| !S::is_zero(*v)) {
-                cols.push(j);
-                vals.push(v);
+                out.push(j, v)?;
             }
         }
         for &k in acols {
             pos[k as usize] = 0;
         }
-        (cols, vals)
+        Ok(())
     };
-    assemble(m, n, by_rows(m, || vec![0u32; a.ncols()], row_of))
+    let marks = || try_vec(a.ncols(), 0u32, "spgemm's marks of a row");
+    assemble(m, n, by_rows(m, marks, row_of)?)
 }
 
 /// A dense row accumulator: values, which columns hold one, and the mask's marks.
@@ -210,13 +247,13 @@ struct Accumulator<S: Semiring> {
 }
 
 impl<S: Semiring> Accumulator<S> {
-    fn new(n: usize) -> Self {
-        Accumulator {
-            vals: vec![S::zero(); n],
-            seen: vec![false; n],
+    fn new(n: usize) -> Result<Self> {
+        Ok(Accumulator {
+            vals: try_vec(n, S::zero(), "spgemm's accumulator")?,
+            seen: try_vec(n, false, "spgemm's accumulator")?,
             touched: Vec::new(),
-            allow: vec![0; n],
-        }
+            allow: try_vec(n, 0, "spgemm's mask marks")?,
+        })
     }
 
     fn add(&mut self, j: u32, t: S::T) {
@@ -230,22 +267,21 @@ impl<S: Semiring> Accumulator<S> {
         }
     }
 
-    /// The row's entries sorted by column, without zeros; the accumulator is left empty.
-    fn take(&mut self) -> (Vec<u32>, Vec<S::T>) {
+    /// Appends the row's entries to `out`, sorted by column, without zeros; the accumulator
+    /// is left empty.
+    fn take(&mut self, out: &mut Rows<S::T>) -> Result<()> {
         self.touched.sort_unstable();
-        let mut cols = Vec::with_capacity(self.touched.len());
-        let mut vals = Vec::with_capacity(self.touched.len());
+        let mut r = Ok(());
         for &j in &self.touched {
             let ju = j as usize;
             let v = self.vals[ju];
-            if !S::is_zero(v) {
-                cols.push(j);
-                vals.push(v);
+            if !S::is_zero(v) && r.is_ok() {
+                r = out.push(j, v);
             }
             self.seen[ju] = false;
             self.vals[ju] = S::zero();
         }
         self.touched.clear();
-        (cols, vals)
+        r
     }
 }
