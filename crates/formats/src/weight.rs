@@ -47,8 +47,9 @@ pub fn real_text<F: std::fmt::Display + std::fmt::LowerExp>(x: f64, short: F) ->
 /// A value type that graph weights convert to and from.
 ///
 /// Conversions are exact or refused: an integer type takes only integral weights in its
-/// range; `f16`/`bf16`/`f32` take any finite or infinite real (rounded to nearest);
-/// `bool` takes 0 and 1. NaN is never accepted.
+/// range; `f16`/`bf16`/`f32` take any real they hold once rounded to nearest (infinities
+/// included), and refuse a finite one beyond their range (`70000` is no `f16`: it would
+/// become `inf`); `bool` takes 0 and 1. NaN is never accepted.
 pub trait WeightValue: Scalar {
     /// The value of a weight, or `None` if it cannot be represented.
     fn from_weight(w: Weight) -> Option<Self>;
@@ -69,6 +70,13 @@ fn int_of(w: Weight) -> Option<i128> {
         Weight::Real(v) if v.fract() == 0.0 && v.is_finite() => Some(v as i128),
         Weight::Real(_) => None,
     }
+}
+
+/// `w` rounded to a narrower float by `narrow`, unless a finite weight would become infinite.
+fn narrowed<T: Copy>(w: Weight, narrow: fn(f64) -> T, finite: fn(T) -> bool) -> Option<T> {
+    let x = real_of(w)?;
+    let t = narrow(x);
+    (finite(t) || !x.is_finite()).then_some(t)
 }
 
 fn real_of(w: Weight) -> Option<f64> {
@@ -124,7 +132,7 @@ impl WeightValue for f64 {
 
 impl WeightValue for f32 {
     fn from_weight(w: Weight) -> Option<Self> {
-        real_of(w).map(|v| v as f32)
+        narrowed(w, |x| x as f32, f32::is_finite)
     }
     fn to_weight(self) -> Weight {
         Weight::Real(self as f64)
@@ -136,7 +144,7 @@ impl WeightValue for f32 {
 
 impl WeightValue for f16 {
     fn from_weight(w: Weight) -> Option<Self> {
-        real_of(w).map(f16::from_f64)
+        narrowed(w, f16::from_f64, f16::is_finite)
     }
     fn to_weight(self) -> Weight {
         Weight::Real(self.to_f64())
@@ -148,7 +156,7 @@ impl WeightValue for f16 {
 
 impl WeightValue for bf16 {
     fn from_weight(w: Weight) -> Option<Self> {
-        real_of(w).map(bf16::from_f64)
+        narrowed(w, bf16::from_f64, bf16::is_finite)
     }
     fn to_weight(self) -> Weight {
         Weight::Real(self.to_f64())

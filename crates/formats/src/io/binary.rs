@@ -49,14 +49,64 @@ impl Array<'_> {
         Ok(())
     }
 
+    /// The array itself if it is one-dimensional, as `SciPy` stores a matrix's arrays (`SciPy`
+    /// refuses a 2-D `data`).
+    fn vector(self, what: &str) -> Result<Self, String> {
+        match self.shape.len() {
+            1 => Ok(self),
+            d => Err(format!(
+                "{what} has {d} dimensions (shape {:?}); a sparse matrix's arrays have one",
+                self.shape
+            )),
+        }
+    }
+
+    /// A string array's text: bytes (`|S3`, as `SciPy` writes `format`) or `NumPy`'s UTF-32
+    /// (`<U3`, as `np.array("csr")` is), trailing NULs removed.
+    fn text(&self) -> Result<String, String> {
+        let d = &self.data;
+        let s = match self.descr.as_bytes().get(1) {
+            Some(b'U') => {
+                let little = !self.descr.starts_with('>');
+                d.chunks_exact(4)
+                    .map(|c| {
+                        let b: [u8; 4] = c.try_into().expect("4 bytes");
+                        let u = if little {
+                            u32::from_le_bytes(b)
+                        } else {
+                            u32::from_be_bytes(b)
+                        };
+                        char::from_u32(u).ok_or_else(|| "format is not text".to_string())
+                    })
+                    .collect::<Result<String, String>>()?
+            }
+            _ => String::from_utf8_lossy(d).into_owned(),
+        };
+        Ok(s.trim_end_matches('\0').to_string())
+    }
+
+    /// The elements in little-endian order, whatever the file's (`>i4` becomes `<i4`).
+    fn native(&mut self) {
+        if let (true, Some(w)) = (self.big_endian(), self.width()) {
+            self.data.par_chunks_exact_mut(w).for_each(|c| c.reverse());
+            self.descr.replace_range(..1, "<");
+        }
+    }
+
     /// The number of elements.
     fn len(&self) -> usize {
         self.shape.iter().product()
     }
 
-    /// Bytes per element, from the type string (`<i4`, `|b1`, ...).
+    /// Bytes per element, from the type string (`<i4`, `|b1`, ...; `<U3` is three UTF-32
+    /// characters).
     fn width(&self) -> Option<usize> {
-        self.descr.get(2..)?.parse().ok()
+        let n: usize = self.descr.get(2..)?.parse().ok()?;
+        Some(if self.descr.as_bytes().get(1) == Some(&b'U') {
+            n * 4
+        } else {
+            n
+        })
     }
 
     /// The elements as `u32` ids below `bound` (indices of any integer width).
@@ -107,9 +157,10 @@ impl Array<'_> {
     /// The elements as `u64` (indices: non-negative integers of any width).
     fn indices(&mut self, what: &str) -> Result<Vec<u64>, String> {
         self.load()?;
+        self.native();
         let w = self.width().unwrap_or(0);
         let kind = self.descr.as_bytes().get(1).copied();
-        if !matches!(kind, Some(b'i' | b'u')) || ![1, 2, 4, 8].contains(&w) || self.big_endian() {
+        if !matches!(kind, Some(b'i' | b'u')) || ![1, 2, 4, 8].contains(&w) {
             return Err(format!("{what} has type {:?}, not an integer", self.descr));
         }
         let signed = kind == Some(b'i');
@@ -138,13 +189,19 @@ impl Array<'_> {
     /// The elements as weights: reals, integers, or none (booleans all true).
     fn weights(mut self) -> Result<Weights, String> {
         self.load()?;
+        self.native();
         let w = self.width().unwrap_or(0);
         let kind = self.descr.as_bytes().get(1).copied();
-        if self.big_endian() {
-            return Err(format!("data has big-endian type {:?}", self.descr));
-        }
         let d = &self.data;
         Ok(match (kind, w) {
+            (Some(b'f'), 2) => Weights::Real(
+                d.par_chunks_exact(2)
+                    .map(|b| {
+                        semigraph_semiring::f16::from_le_bytes(b.try_into().expect("2 bytes"))
+                            .to_f64()
+                    })
+                    .collect(),
+            ),
             (Some(b'f'), 8) => Weights::Real(
                 d.par_chunks_exact(8)
                     .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
@@ -181,13 +238,20 @@ impl Array<'_> {
     }
 }
 
-/// Reads one `.npy` array (format versions 1 to 3).
-fn read_array(r: &mut dyn Read) -> Result<Array<'static>, String> {
-    let (mut a, bytes, _) = read_header(r)?;
+/// The longest `.npy` header read (`NumPy`'s reader refuses those over 10,000 bytes unless told
+/// otherwise).
+const MAX_HEADER: usize = 1 << 16;
+
+/// Reads one `.npy` array (format versions 1 to 3) of a compressed entry, checking the
+/// entry's CRC-32 (`crc`) over everything read and that nothing follows the array.
+fn read_array(r: &mut dyn Read, crc: u32) -> Result<Array<'static>, String> {
+    let mut r = Crc(r, crc32fast::Hasher::new());
+    let (mut a, bytes, _) = read_header(&mut r)?;
     a.data
         .try_reserve_exact(bytes)
         .map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
-    r.take(bytes as u64)
+    (&mut r)
+        .take(bytes as u64)
         .read_to_end(&mut a.data)
         .map_err(|e| e.to_string())?;
     if a.data.len() != bytes {
@@ -196,7 +260,27 @@ fn read_array(r: &mut dyn Read) -> Result<Array<'static>, String> {
             a.data.len()
         ));
     }
-    Ok(a)
+    let mut more = [0u8; 1];
+    if r.read(&mut more).map_err(|e| e.to_string())? != 0 {
+        return Err(format!("more than the array's {bytes} bytes"));
+    }
+    match r.1.finalize() {
+        c if c == crc => Ok(a),
+        c => Err(format!(
+            "checksum {c:08x} where the archive says {crc:08x} (a damaged file)"
+        )),
+    }
+}
+
+/// A reader that hashes what it reads (CRC-32).
+struct Crc<'a>(&'a mut dyn Read, crc32fast::Hasher);
+
+impl Read for Crc<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// A reader that keeps a copy of what it read.
@@ -227,6 +311,13 @@ fn read_header(r: &mut dyn Read) -> Result<(Array<'static>, usize, usize), Strin
         r.read_exact(&mut b).map_err(|e| e.to_string())?;
         (u32::from_le_bytes(b) as usize, 12)
     };
+    // NumPy's own headers are a few hundred bytes (its reader refuses those over 10,000 by
+    // default); a length of gigabytes is a damaged or hostile file, not an allocation.
+    if hlen > MAX_HEADER {
+        return Err(format!(
+            "a header of {hlen} bytes (at most {MAX_HEADER} are read; a damaged file?)"
+        ));
+    }
     let mut h = vec![0u8; hlen];
     r.read_exact(&mut h).map_err(|e| e.to_string())?;
     let h = String::from_utf8_lossy(&h);
@@ -368,13 +459,12 @@ pub(crate) fn read_npz(path: &Path, pattern: bool) -> Result<EdgeList, ReadError
             });
             return Ok(a);
         }
-        read_array(&mut f).map_err(at)
+        let crc = f.crc32();
+        read_array(&mut f, crc).map_err(at)
     };
     let mut format = array("format")?;
     format.load().map_err(bad)?;
-    let format = String::from_utf8_lossy(&format.data)
-        .trim_end_matches('\0')
-        .to_string();
+    let format = format.text().map_err(bad)?;
     let shape = array("shape")?.indices("shape").map_err(bad)?;
     let [nrows, ncols] = shape[..] else {
         return Err(bad(format!("shape {shape:?} is not two numbers")));
@@ -383,16 +473,22 @@ pub(crate) fn read_npz(path: &Path, pattern: bool) -> Result<EdgeList, ReadError
         super::lines::check_vertices(path, 0, d).map_err(|e| bad(e.kind.to_string()))?;
     }
     let (nrows, ncols) = (nrows as usize, ncols as usize);
-    let data = array("data")?;
+    let data = array("data")?.vector("data").map_err(bad)?;
     let (src, dst) = match format.as_str() {
         "csr" | "csc" => {
-            let indptr = array("indptr")?.indices("indptr").map_err(bad)?;
+            let indptr = array("indptr")?
+                .vector("indptr")
+                .and_then(|mut a| a.indices("indptr"))
+                .map_err(bad)?;
             let (major, minor) = if format == "csr" {
                 (nrows, ncols)
             } else {
                 (ncols, nrows)
             };
-            let idx = array("indices")?.ids(minor, "indices").map_err(bad)?;
+            let idx = array("indices")?
+                .vector("indices")
+                .and_then(|a| a.ids(minor, "indices"))
+                .map_err(bad)?;
             let expand = expand_ptr(&indptr, major, idx.len()).map_err(bad)?;
             if format == "csr" {
                 (expand, idx)
@@ -401,8 +497,14 @@ pub(crate) fn read_npz(path: &Path, pattern: bool) -> Result<EdgeList, ReadError
             }
         }
         "coo" => {
-            let row = array("row")?.ids(nrows, "row").map_err(bad)?;
-            let col = array("col")?.ids(ncols, "col").map_err(bad)?;
+            let row = array("row")?
+                .vector("row")
+                .and_then(|a| a.ids(nrows, "row"))
+                .map_err(bad)?;
+            let col = array("col")?
+                .vector("col")
+                .and_then(|a| a.ids(ncols, "col"))
+                .map_err(bad)?;
             if row.len() != col.len() {
                 return Err(bad(format!("{} rows and {} columns", row.len(), col.len())));
             }

@@ -271,7 +271,23 @@ fn par_lines_in<T: Send>(
             drop(parts);
             // The reader may have ended (its last block): then the buffer is freed here.
             let _ = back.send(block);
-            merge(results.into_iter().collect::<Result<Vec<T>, ReadError>>()?)?;
+            // The pieces before the first that failed are merged first: a check across
+            // pieces (in `merge`) may fail earlier in the file than that piece's error.
+            let mut done = Vec::with_capacity(results.len());
+            let mut failed = None;
+            for r in results {
+                match r {
+                    Ok(t) => done.push(t),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            merge(done)?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
         }
         Ok(())
     })

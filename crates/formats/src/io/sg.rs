@@ -87,6 +87,35 @@ pub(crate) fn read_sg(path: &Path, weighted: bool) -> Result<EdgeList, ReadError
         })
         .collect::<Option<_>>()
         .ok_or_else(|| bad(format!("a neighbour out of range (0..{n})")))?;
+    let weight = |b: &[u8]| if weighted { word(&b[4..]) } else { 0 };
+    if head[0] == 1 {
+        // A directed graph's in-arcs follow: the same arcs reversed, or the file is damaged
+        // (they are not read, but a file whose halves disagree is not one graph). Compared
+        // as sums of a hash of each arc (its ends and weight): independent of order.
+        let offs = read((n + 1) * 8, "in-offsets")?;
+        let iptr: Vec<u64> = offs
+            .chunks_exact(8)
+            .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")).max(-1) as u64)
+            .collect();
+        let isrc = expand_ptr(&iptr, n, arcs).map_err(bad)?;
+        let ineigh = read(arcs * width, "in-neighbours")?;
+        let out: u64 = (src.par_iter().zip(dst.par_iter()))
+            .zip(neigh.par_chunks_exact(width))
+            .map(|((&u, &v), b)| arc_hash(u, v, weight(b)))
+            .reduce(|| 0, u64::wrapping_add);
+        let back: u64 = isrc
+            .par_iter()
+            .zip(ineigh.par_chunks_exact(width))
+            .map(|(&v, b)| arc_hash(word(&b[..4]) as u32, v, weight(b)))
+            .reduce(|| 0, u64::wrapping_add);
+        if out != back {
+            return Err(bad(
+                "its in-arcs (a directed graph's second half) are not its out-arcs reversed \
+                 (a damaged file)"
+                    .into(),
+            ));
+        }
+    }
     let mut g = EdgeList::new(n, n);
     if weighted {
         g.weights = Weights::Int(
@@ -98,6 +127,15 @@ pub(crate) fn read_sg(path: &Path, weighted: bool) -> Result<EdgeList, ReadError
     }
     (g.src, g.dst) = (src, dst);
     Ok(g)
+}
+
+/// A hash of the arc `u -> v` of weight `w` (splitmix64's finaliser).
+fn arc_hash(u: u32, v: u32, w: i32) -> u64 {
+    let mut x =
+        ((u as u64) << 32 | v as u64) ^ (w as u32 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Writes `g` as a directed GAP serialized graph (out-arcs, then in-arcs); `weighted`

@@ -22,21 +22,26 @@ fn is_comment(t: &[u8]) -> bool {
 /// Checks an arc line of `nf` fields (`u v` or `u v w`): whether it has a weight, the same as
 /// every line before it (`weighted` remembers the first).
 fn arc_fields_n(nf: usize, weighted: &mut Option<bool>) -> Result<bool, ReadErrorKind> {
-    let has_w = match nf {
-        2 => false,
-        3 => true,
-        k => {
-            return Err(ReadErrorKind::BadLine(format!(
-                "{k} fields, expected \"u v\" or \"u v w\""
-            )));
-        }
-    };
+    let has_w = has_weight(nf)?;
     if *weighted.get_or_insert(has_w) != has_w {
-        return Err(ReadErrorKind::BadLine(
-            "some lines have a weight and some do not".into(),
-        ));
+        return Err(mixed_weights());
     }
     Ok(has_w)
+}
+
+/// Whether an arc line of `nf` fields has a weight.
+fn has_weight(nf: usize) -> Result<bool, ReadErrorKind> {
+    match nf {
+        2 => Ok(false),
+        3 => Ok(true),
+        k => Err(ReadErrorKind::BadLine(format!(
+            "{k} fields, expected \"u v\" or \"u v w\""
+        ))),
+    }
+}
+
+fn mixed_weights() -> ReadErrorKind {
+    ReadErrorKind::BadLine("some lines have a weight and some do not".into())
 }
 
 /// What one piece of an edge list holds: its arcs (ids less the lowest id allowed), weights,
@@ -47,6 +52,10 @@ struct ElPiece {
     w: WeightAcc,
     /// Whether the arc lines have weights, and the first arc line.
     weighted: Option<(bool, u64)>,
+    /// The first arc line whose weight or lack of one differs from the piece's first arc
+    /// line's, where parsing stopped: which of the two is wrong depends on the file's first
+    /// arc line, which [`merge_pieces`] knows.
+    mixed: Option<u64>,
     min_id: u64,
     max_id: u64,
     /// The last `# vertices:` comment of the piece.
@@ -62,6 +71,7 @@ impl ElPiece {
             dst: Vec::with_capacity(guess),
             w: WeightAcc::default(),
             weighted: None,
+            mixed: None,
             min_id: u64::MAX,
             max_id: 0,
             declared: None,
@@ -136,7 +146,11 @@ fn el_piece(piece: &[u8], first: u64, path: &Path, lowest: u64) -> Result<ElPiec
             continue;
         }
         let (fields, nf) = arc_fields(t);
-        let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(path, no, k))?;
+        let has_w = has_weight(nf).map_err(|k| err_at(path, no, k))?;
+        if *has_w_all.get_or_insert(has_w) != has_w {
+            p.mixed = Some(no);
+            return Ok(p);
+        }
         p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u64, ReadError> {
             match parse_u64(t) {
@@ -173,6 +187,11 @@ fn merge_pieces(
     for p in &ps {
         if let Some((has_w, no)) = p.weighted {
             arc_fields_n(if has_w { 3 } else { 2 }, weighted).map_err(|k| err_at(path, no, k))?;
+        }
+        // The piece's first arc line agrees with the file's: the first that does not is the
+        // culprit.
+        if let Some(no) = p.mixed {
+            return Err(err_at(path, no, mixed_weights()));
         }
         each(p);
     }
@@ -329,7 +348,11 @@ fn ldbc_piece(
             continue;
         }
         let (fields, nf) = arc_fields(t);
-        let has_w = arc_fields_n(nf, &mut has_w_all).map_err(|k| err_at(epath, no, k))?;
+        let has_w = has_weight(nf).map_err(|k| err_at(epath, no, k))?;
+        if *has_w_all.get_or_insert(has_w) != has_w {
+            p.mixed = Some(no);
+            return Ok(p);
+        }
         p.weighted.get_or_insert((has_w, no));
         let id = |t: &[u8]| -> Result<u32, ReadError> {
             let lab = label(epath, no, t)?;
