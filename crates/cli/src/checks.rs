@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use semigraph_algos::{Backend, DistanceType, DistanceTypeError, distance_type};
-use semigraph_formats::{EdgeList, Weight, WeightValue};
+use semigraph_formats::{EdgeList, WeightValue};
 use semigraph_semiring::Semiring;
 use serde_json::json;
 
@@ -25,6 +25,19 @@ pub(crate) fn plan<B: Backend>(
     (pull, traversal): (bool, bool),
     built: bool,
 ) -> Res<()> {
+    plan_with(b, g, value_bytes, (pull, traversal), built, 0)
+}
+
+/// [`plan`] with `work` more bytes held by the run (a kernel's working memory,
+/// `semigraph_algos::memory::kernel_host_bytes`).
+pub(crate) fn plan_with<B: Backend>(
+    b: &B,
+    g: &EdgeList,
+    value_bytes: usize,
+    (pull, traversal): (bool, bool),
+    built: bool,
+    work: u64,
+) -> Res<()> {
     let n = g.num_vertices();
     let csr = if built {
         0
@@ -37,7 +50,10 @@ pub(crate) fn plan<B: Backend>(
     } else {
         0
     };
-    let needed = csr.saturating_add(graph).saturating_add(state);
+    let needed = csr
+        .saturating_add(graph)
+        .saturating_add(state)
+        .saturating_add(work);
     semigraph_formats::memory::check(needed).map_err(|(needed, available)| {
         CliError(format!(
             "a graph of {n} vertices and {} arcs needs {} of memory to run here, {} are \
@@ -49,56 +65,63 @@ pub(crate) fn plan<B: Backend>(
     })
 }
 
-/// `spmv` multiplies by a vector of ones; in an integer plus-times semiring that is each row's
-/// sum, which wraps around (as C, CUDA and GraphBLAS integers do) when it leaves the type.
-/// Wrapping arithmetic is exact modulo `2^bits`, so the computed sums are right exactly when
-/// the true sums fit: those are computed here in 128 bits, and a row whose sum does not fit
-/// is refused, naming the row, its sum and a type that holds it.
-pub(crate) fn exact_row_sums<S: Semiring>(
-    file: &std::path::Path,
-    g: &EdgeList,
-    a: &semigraph_formats::Csr<S, u32>,
+/// The operands of `C<M> = A (+).(x) B`: `A`, `B` and the mask with whether it is
+/// complemented.
+pub(crate) type Operands<'a, S, M> = (
+    &'a semigraph_formats::Csr<S>,
+    &'a semigraph_formats::Csr<S>,
+    Option<(&'a semigraph_formats::Csr<M>, bool)>,
+);
+
+/// A product's exact values, or a refusal naming the first result its semiring's type
+/// cannot hold ([`semigraph_algos::exact`]): integer sums wrap around (as C, CUDA and
+/// GraphBLAS integers do) and the path semirings' sums saturate at the value that stands for
+/// "no entry", so each result is found in wider numbers first. `what` says where the
+/// result is (`row 3 of A sums to` / `entry (1, 2) of the product is`), given its row and
+/// column.
+pub(crate) fn exact_product<S: Semiring, M: Semiring>(
+    file: &Path,
+    (a, b, mask): Operands<'_, S, M>,
+    what: impl Fn(usize, usize) -> String,
 ) -> Res<()>
 where
-    S::T: semigraph_formats::WeightValue,
+    S::T: WeightValue,
 {
-    use semigraph_semiring::{Scalar, ScalarType};
-    let (lo, hi) = match <S::T as Scalar>::TYPE {
-        ScalarType::I32 => (i32::MIN as i128, i32::MAX as i128),
-        ScalarType::I64 => (i64::MIN as i128, i64::MAX as i128),
-        ScalarType::U32 => (0, u32::MAX as i128),
-        ScalarType::U64 => (0, u64::MAX as i128),
-        _ => return Ok(()),
-    };
-    if S::NAME != "plus_times" {
-        return Ok(()); // min/max of the entries plus 0: no sum leaves the type
+    semigraph_algos::exact::check_product(a, b, mask)
+        .map_err(|e| CliError(format!("{}: {}", file.display(), inexact::<S>(&e, what))))
+}
+
+/// The message of a result `e` that semiring `S`'s type cannot hold, and a semiring that
+/// would.
+pub(crate) fn inexact<S: Semiring>(
+    e: &semigraph_algos::exact::Inexact,
+    what: impl Fn(usize, usize) -> String,
+) -> String {
+    use semigraph_algos::exact::{Why, wider};
+    use semigraph_semiring::Scalar;
+    let t = <S::T as Scalar>::TYPE;
+    let name = format!("{}:{}", S::NAME.replace('_', "-"), t.name());
+    let use_ = format!("use {}", wider::<S>());
+    let at = what(e.row, e.col);
+    match e.why {
+        Why::OutOfRange => format!(
+            "{at} {}, which {} cannot hold (in {name} it would {}); {use_}",
+            e.value,
+            t.name(),
+            if t.is_float() {
+                "overflow to infinity"
+            } else if matches!(S::ADD, semigraph_semiring::Op::Plus) {
+                "wrap around"
+            } else {
+                "saturate"
+            }
+        ),
+        Why::IsZero => format!(
+            "{at} {}, the value {name} keeps for \"no entry\" (the result would vanish); {use_}",
+            e.value
+        ),
+        Why::Undefined => format!("{at} undefined: {} (NaN)", e.value),
     }
-    let int = |v: S::T| match v.to_weight() {
-        Weight::Int(x) => x as i128,
-        Weight::UInt(x) => x as i128,
-        Weight::Real(x) => x as i128,
-    };
-    for i in 0..a.nrows() {
-        let sum: i128 = a.row(i).1.iter().map(|&v| int(v)).sum();
-        if sum < lo || sum > hi {
-            let wider = match <S::T as Scalar>::TYPE {
-                ScalarType::I32 | ScalarType::U32
-                    if sum >= i64::MIN as i128 && sum <= i64::MAX as i128 =>
-                {
-                    "plus-times:i64"
-                }
-                _ => "plus-times:f64 (rounded)",
-            };
-            return Err(CliError(format!(
-                "{}: row {} of A sums to {sum}, which {} cannot hold (its sums would wrap \
-                 around); use {wider}",
-                file.display(),
-                g.vertex_label(i),
-                <S::T as Scalar>::TYPE.name()
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// The `distances` header field: the type, and how it was chosen.

@@ -13,7 +13,7 @@ use semigraph_semiring::OrAnd;
 use serde_json::json;
 
 use crate::Res;
-use crate::checks::plan;
+use crate::checks::plan_with;
 use crate::jobs::{
     Built, Job, Lines, Prepared, arcs_for_the_device, builds_from_arcs, job_graph, ms,
 };
@@ -49,7 +49,8 @@ impl GraphKernel {
 
 /// A kernel's per-vertex values, as they are written.
 pub(crate) enum Values {
-    /// Reals (ranks, coefficients), written with 10 significant digits.
+    /// Reals (ranks, coefficients), written as the shortest text that reads back as the
+    /// value (`real_text`): printed values are the values.
     Real(Vec<f64>),
     /// Vertex ids in the file's numbering (component and community labels) or counts.
     Int(Vec<i64>),
@@ -80,12 +81,23 @@ impl Job for KernelJob<'_> {
         // Every kernel reads A^T (PageRank's pulls, the others' undirected graph): built with
         // the graph, on the host.
         let pull = true;
-        plan(
+        use semigraph_algos::memory::{Kernel, kernel_host_bytes};
+        let kernel = match self.kernel {
+            GraphKernel::PageRank(_) => Kernel::PageRank,
+            GraphKernel::Wcc => Kernel::Wcc,
+            GraphKernel::Cdlp(_) => Kernel::Cdlp,
+            GraphKernel::Lcc => Kernel::Lcc,
+            GraphKernel::Tc => Kernel::Triangles,
+        };
+        let n = self.g.num_vertices();
+        let threads = rayon::current_num_threads();
+        plan_with(
             b,
             self.g,
             size_of::<f64>(),
             (pull, false),
             self.csr.is_built() || builds_from_arcs(b, self.g, Some(&self.csr)),
+            kernel_host_bytes(b.kind(), kernel, n, self.g.len(), threads),
         )?;
         let opts = GraphOptions {
             pull,
@@ -181,7 +193,7 @@ pub(crate) fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
 /// `vertices: [{id, value}]`).
 pub(crate) fn write_values(out: &Output, h: &Header, g: &EdgeList, values: &Values) -> Res<()> {
     let text = |v: usize| match values {
-        Values::Real(x) => format!("{:.9e}", x[v]),
+        Values::Real(x) => semigraph_formats::real_text(x[v], x[v]),
         Values::Int(x) => x[v].to_string(),
     };
     let n = match values {
@@ -206,7 +218,12 @@ pub(crate) fn write_values(out: &Output, h: &Header, g: &EdgeList, values: &Valu
             crate::output::write_lines(w, n, |v, line| {
                 use std::io::Write as _;
                 match values {
-                    Values::Real(x) => writeln!(line, "{} {:.9e}", g.vertex_label(v), x[v]),
+                    Values::Real(x) => writeln!(
+                        line,
+                        "{} {}",
+                        g.vertex_label(v),
+                        semigraph_formats::real_text(x[v], x[v])
+                    ),
                     Values::Int(x) => writeln!(line, "{} {}", g.vertex_label(v), x[v]),
                 }
             })

@@ -9,6 +9,7 @@ use semigraph_algos::prelude::*;
 use semigraph_formats::{Csr, EdgeList, Format, WeightValue};
 use semigraph_semiring::{Scalar, ScalarType, Semiring};
 
+use crate::checks::{exact_product, inexact};
 use crate::files::csr_of;
 use crate::jobs::{Job, Lines};
 use crate::output::{Field, Output};
@@ -24,13 +25,14 @@ pub(crate) struct SpgemmJob<'a, S: Semiring> {
     pub(crate) _s: std::marker::PhantomData<S>,
 }
 
-/// A matrix of semiring `S` from a file: or-and and the secondi semirings read the structure
-/// only (any weight means "an entry"), as `spmv` does.
+/// A matrix of semiring `S` from a file: semirings whose products read the structure only
+/// (or-and, the secondi semirings: any weight means "an entry") take its pattern, as `spmv`
+/// does.
 fn matrix_of<S: Semiring>(file: &Path, g: &EdgeList) -> Res<Csr<S>>
 where
     S::T: WeightValue,
 {
-    csr_of::<S>(file, g, S::NAME == "or_and" || S::NAME.ends_with("secondi"))
+    csr_of::<S>(file, g, crate::files::reads_structure_only::<S>())
 }
 
 impl<S: Semiring> Job for SpgemmJob<'_, S>
@@ -89,6 +91,30 @@ where
             None => None,
         };
         let upload = t0.elapsed();
+        // Every result the product keeps must be its exact value in S's type.
+        let bt;
+        let b_host = if self.transpose_b {
+            bt = bm.transpose();
+            &bt
+        } else {
+            &bm
+        };
+        let kept = match (&self.mask, self.complement) {
+            (Some((f, g)), complement) => Some((matrix_of::<S>(f, g)?, complement)),
+            (None, _) => None,
+        };
+        let label = |i: usize, j: usize| {
+            format!(
+                "entry ({}, {}) of the product is",
+                self.a.1.vertex_label(i),
+                self.b.1.vertex_label(j)
+            )
+        };
+        exact_product::<S, S>(
+            self.a.0,
+            (&a, b_host, kept.as_ref().map(|(m, c)| (m, *c))),
+            label,
+        )?;
         let mask = match (&dm, self.complement) {
             (None, _) => MatrixMask::All,
             (Some(m), false) => MatrixMask::Keep(m),
@@ -99,6 +125,15 @@ where
         b.synchronize()?;
         let time = t1.elapsed();
         let c = b.read_matrix(&c)?;
+        semigraph_algos::exact::check_results::<S>(c.iter(), &[a.vals(), bm.vals()]).map_err(
+            |e| {
+                CliError(format!(
+                    "{}: {}",
+                    self.a.0.display(),
+                    inexact::<S>(&e, label)
+                ))
+            },
+        )?;
         Ok((
             vec![
                 Field::text("semiring", S::full_name()),
