@@ -100,15 +100,52 @@ def _csr(a):
     return a
 
 
+_EXACT = 2**53
+
+
+def _real(data):
+    """Refuses what has no real value: complex numbers (their imaginary part would be
+    dropped) and objects."""
+    if np.iscomplexobj(data):
+        raise TypeError(
+            f"complex values ({data.dtype}) are not weights: give their real part "
+            "(A.real) or their magnitude (abs(A)) explicitly"
+        )
+    if data.dtype.kind not in "biuf":
+        raise TypeError(f"values of type {data.dtype} are not numbers")
+
+
 def _f64(data):
+    """The values as float64 weights: an integer beyond 2^53, which float64 would round, is
+    refused (a ``ValueError``)."""
+    _real(data)
+    if data.dtype.kind in "iu" and data.size:
+        big = data[(data > _EXACT) | (data < -_EXACT)] if data.dtype != np.uint64 else data[data > _EXACT]
+        if big.size:
+            raise ValueError(
+                f"an integer weight {int(big[0])} has no float64 (beyond 2^53 it would be "
+                "rounded); the Graph's distances are float64"
+            )
     return data if data.dtype == np.float64 else np.asarray(data, dtype=np.float64)
+
+
+def _values(data):
+    """The values as the native functions take them, exact: float64 for reals (float16 and
+    float32 widen exactly), int64 for integers and booleans, uint64 kept."""
+    data = np.asarray(data)
+    _real(data)
+    if data.dtype.kind == "f":
+        return data if data.dtype == np.float64 else data.astype(np.float64)
+    if data.dtype == np.uint64:
+        return data
+    return data if data.dtype == np.int64 else data.astype(np.int64)
 
 
 def _arrays(a, square=False):
     """``a`` as the arrays the native functions take: (nrows, ncols, indptr, indices, data)."""
     if not scipy.sparse.issparse(a) or a.format != "csr":
         a = scipy.sparse.csr_matrix(a)
-    return (a.shape[0], a.shape[1], a.indptr, a.indices, _f64(a.data))
+    return (a.shape[0], a.shape[1], a.indptr, a.indices, _values(a.data))
 
 
 def semirings():
@@ -122,9 +159,11 @@ def spmv(a, x, semiring: str = "plus-times:f64", backend: str = "auto"):
     entries ``A[i, j]`` of ``A[i, j] (x) x[j]`` (the semiring's zero, e.g. inf for min-plus,
     where row ``i`` has no entry). Parallel entries of ``A`` are first combined with the
     semiring's addition. Values become the semiring's type (a ``ValueError`` if one cannot);
-    ``y`` is float64, or int64 for integer semirings."""
-    x = np.asarray(x, dtype=np.float64)
-    return _native.spmv(_arrays(a), x, semiring, backend)
+    ``y`` is float64, or int64 for integer semirings. Every ``y[i]`` is the exact value of
+    the semiring's operations or a ``ValueError`` names it: an integer sum beyond the type
+    (which would wrap around or saturate), a float16 sum beyond 65504 (which would become
+    inf)."""
+    return _native.spmv(_arrays(a), _values(x), semiring, backend)
 
 
 def spgemm(a, b, semiring: str = "plus-times:f64", mask=None, complement: bool = False,
@@ -133,7 +172,14 @@ def spgemm(a, b, semiring: str = "plus-times:f64", mask=None, complement: bool =
     entries equal to the semiring's zero are not stored. With ``mask`` (a sparse matrix of
     the product's shape; its pattern counts, not its values) only the positions it holds are
     computed, or with ``complement=True`` only those it does not (GraphBLAS ``C<M>`` and
-    ``C<!M>``). Triangle counting, for instance, is ``spgemm(L, L.T, mask=L).sum()``."""
+    ``C<!M>``; ``complement`` without a mask is a ``ValueError``). Triangle counting, for
+    instance, is ``spgemm(L, L.T, mask=L).sum()``. Every entry is the exact value of the
+    semiring's operations, or a ``ValueError`` names the first that the type cannot hold
+    (integer overflow, a float overflow to infinity, ``inf - inf``)."""
+    if complement and mask is None:
+        raise ValueError(
+            "complement=True complements a mask: give mask= (the product where it has no entry)"
+        )
     m = None if mask is None else _arrays(mask)
     nrows, ncols, indptr, indices, data = _native.spgemm(
         _arrays(a), _arrays(b), semiring, m, complement, backend

@@ -1,19 +1,31 @@
 """A NetworkX backend: ``nx.pagerank(G, backend="semigraph")``, or every supported call with
-no code change under ``NETWORKX_AUTOMATIC_BACKENDS=semigraph`` (NetworkX >= 3.4:
-``NETWORKX_BACKEND_PRIORITY=semigraph``).
+no code change under ``NETWORKX_BACKEND_PRIORITY=semigraph`` (NetworkX >= 3.4;
+``NETWORKX_AUTOMATIC_BACKENDS`` before).
 
 NetworkX converts its graph once (:meth:`BackendInterface.convert_from_nx`, cached by
 NetworkX on the graph) into a :class:`SemigraphGraph`: the node list and a SciPy CSR matrix of
-the chosen weight. The algorithms run on semigraph's backend (the GPU when one opens) and
-return what NetworkX returns, keyed by the graph's nodes. A call semigraph does not run the
-same way (a personalised PageRank, a weighted clustering, a directed graph where NetworkX
-expects an undirected one) is declined by :meth:`BackendInterface.can_run`, and NetworkX
-runs its own implementation.
+the chosen weight, read from the graph's adjacency itself (no other dispatched NetworkX
+function runs inside the conversion). The algorithms run on semigraph's backend (the GPU when
+one opens) and return what NetworkX returns, keyed by the graph's nodes.
+
+A call semigraph would not answer exactly as NetworkX does is declined, and NetworkX runs its
+own implementation: :meth:`BackendInterface.can_run` binds the call's arguments to the
+NetworkX function's signature (NetworkX passes them positionally or by keyword) and declines
+what semigraph does not compute (a personalised PageRank, ``nstart``, ``dangling``, a weighted
+PageRank or clustering, a callable weight, a multigraph's parallel edges in PageRank, a
+directed graph where NetworkX defines the function for undirected ones); a weight the
+conversion finds semigraph cannot hold exactly (an integer beyond 2^53, a sum of integers
+that could pass it, a value that is not a number) or a negative weight for Dijkstra makes the
+function raise ``NotImplementedError``, which sends NetworkX to its own implementation.
 """
 
 from __future__ import annotations
 
+import inspect
+import math
+
 import numpy as np
+import scipy.sparse
 
 import semigraph
 
@@ -28,10 +40,16 @@ FUNCTIONS = {
     "number_weakly_connected_components": "FastSV weakly connected components",
     "triangles": "Triangle counts by masked sparse products",
     "clustering": "LCC (unweighted, undirected graphs)",
-    "single_source_shortest_path_length": "BFS levels",
-    "single_source_dijkstra_path_length": "SSSP (Bellman-Ford or delta-stepping)",
+    "single_source_shortest_path_length": "BFS levels (cutoff: levels up to it)",
+    "single_source_dijkstra_path_length": "SSSP (Bellman-Ford or delta-stepping; cutoff)",
     "single_source_bellman_ford_path_length": "SSSP (Bellman-Ford)",
 }
+
+# Calls that ran on semigraph in this process, by function name (tests check the backend
+# was reached, not only declined).
+calls: dict[str, int] = {}
+
+_EXACT = 2**53
 
 
 def get_info():
@@ -49,16 +67,28 @@ def get_info():
 
 class SemigraphGraph:
     """A NetworkX graph as semigraph holds it: ``nodes[i]`` is row ``i`` of ``matrix``
-    (``matrix[i, j]`` the weight of the arc ``i -> j``; an undirected edge is two arcs)."""
+    (``matrix[i, j]`` the weight of the arc ``i -> j``, the smallest of a multigraph's
+    parallel edges; an undirected edge is two arcs). ``weight`` is the attribute read
+    (``None``: every weight 1); ``integral`` whether every weight is an integer (distances are
+    then returned as integers), ``exact`` whether float64 holds every weight and every
+    possible path length exactly, ``negative`` whether a weight is negative, ``parallel``
+    whether a multigraph has parallel edges."""
 
     __networkx_backend__ = NAME
 
-    def __init__(self, nodes, matrix, directed, weighted):
+    def __init__(self, nodes, matrix, directed, weight=None, *, integral=True, exact=True,
+                 negative=False, parallel=False, multigraph=False):
         self.nodes = list(nodes)
         self.index = {v: i for i, v in enumerate(self.nodes)}
         self.matrix = matrix
         self.directed = directed
-        self.weighted = weighted
+        self.weight = weight
+        self.weighted = weight is not None
+        self.integral = integral
+        self.exact = exact
+        self.negative = negative
+        self.parallel = parallel
+        self.multigraph = multigraph
         self._graph = None
         self.__networkx_cache__ = {}
 
@@ -66,7 +96,10 @@ class SemigraphGraph:
         return self.directed
 
     def is_multigraph(self):
-        return False
+        return self.multigraph
+
+    def __len__(self):
+        return len(self.nodes)
 
     def graph(self):
         """The semigraph :class:`semigraph.Graph` (uploaded on first use, then kept)."""
@@ -79,6 +112,38 @@ class SemigraphGraph:
         rows = range(len(self.nodes)) if keep is None else np.flatnonzero(keep)
         values = values.tolist()
         return {self.nodes[i]: values[i] for i in rows}
+
+
+def _weights(values):
+    """The weights as float64 and what they are: ``(array, integral, exact, negative)``, or
+    ``None`` for a value that is not a real number."""
+    if not values:
+        return np.zeros(0), True, True, False
+    try:
+        a = np.asarray(values)
+    except (OverflowError, ValueError):
+        return None
+    if a.dtype == object:
+        # Integers beyond int64, or values of mixed types.
+        if not all(isinstance(x, (int, float, np.integer, np.floating)) for x in values):
+            return None
+        if all(isinstance(x, (int, np.integer)) for x in values):
+            big = max(abs(int(x)) for x in values)
+            return np.array([float(x) for x in values]), True, big <= _EXACT, min(values) < 0
+        return None
+    if a.dtype.kind == "b":
+        a = a.astype(np.int64)
+    if a.dtype.kind in "iu":
+        big = int(np.abs(a).max()) if a.size else 0
+        return a.astype(np.float64), True, big <= _EXACT, bool((a < 0).any())
+    if a.dtype.kind == "f":
+        f = a.astype(np.float64)
+        if not np.isfinite(f).all():
+            return None  # NaN, or an infinity NetworkX adds along paths
+        # Integers beside floats: NetworkX's sums are ints or floats by the path taken.
+        mixed = any(isinstance(x, (int, np.integer)) for x in values)
+        return f, False, not mixed, bool((f < 0).any())
+    return None
 
 
 class BackendInterface:
@@ -95,28 +160,49 @@ class BackendInterface:
         name=None,
         graph_name=None,
     ):
-        import networkx as nx
-
         if isinstance(G, SemigraphGraph):
             return G
-        weight = None
+        weight, default = None, 1
         if isinstance(edge_attrs, dict) and len(edge_attrs) == 1:
-            weight = next(iter(edge_attrs))
+            weight, default = next(iter(edge_attrs.items()))
+            default = 1 if default is None else default
         elif isinstance(edge_attrs, str):
             weight = edge_attrs
-        nodes = list(G)
-        if G.is_multigraph():
+        nodes = list(G._node)
+        index = {v: i for i, v in enumerate(nodes)}
+        adj = G._adj
+        multi = G.is_multigraph()
+        degrees = np.fromiter((len(adj[u]) for u in nodes), dtype=np.int64, count=len(nodes))
+        indptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+        np.cumsum(degrees, out=indptr[1:])
+        cols = np.fromiter(
+            (index[v] for u in nodes for v in adj[u]), dtype=np.int64, count=int(indptr[-1])
+        )
+        parallel = multi and any(len(keys) > 1 for u in nodes for keys in adj[u].values())
+        if weight is None:
+            values = [1] * len(cols)
+        elif multi:
             # Parallel edges: the smallest weight, as shortest paths see them.
-            H = nx.DiGraph() if G.is_directed() else nx.Graph()
-            H.add_nodes_from(nodes)
-            for u, v, d in G.edges(data=True):
-                w = d.get(weight, 1) if weight else 1
-                if not H.has_edge(u, v) or w < H[u][v]["w"]:
-                    H.add_edge(u, v, w=w)
-            G, weight = H, "w" if weight else None
-        a = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=weight, dtype=np.float64)
-        a = semigraph._csr(a)
-        return SemigraphGraph(nodes, a, G.is_directed(), weight is not None)
+            values = [
+                min(d.get(weight, default) for d in keys.values())
+                for u in nodes for keys in adj[u].values()
+            ]
+        else:
+            values = [d.get(weight, default) for u in nodes for d in adj[u].values()]
+        w = _weights(values)
+        if w is None:
+            data, integral, exact, negative = np.ones(len(cols)), False, False, False
+        else:
+            data, integral, exact, negative = w
+        n = len(nodes)
+        # Every path length must be exact too: at most n - 1 arcs of the largest weight.
+        if exact and integral and len(data):
+            exact = max(n - 1, 1) * float(np.abs(data).max()) <= _EXACT
+        a = scipy.sparse.csr_matrix((data, cols, indptr), shape=(n, n))
+        return SemigraphGraph(
+            nodes, a, G.is_directed(), weight, integral=integral, exact=exact,
+            negative=negative, parallel=parallel, multigraph=multi,
+        )
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):
@@ -126,20 +212,41 @@ class BackendInterface:
     def can_run(name, args, kwargs):
         if name not in FUNCTIONS:
             return False
-        G = args[0] if args else kwargs.get("G")
-        directed = G.is_directed() if G is not None else None
+        import networkx as nx
+
+        try:
+            bound = inspect.signature(getattr(nx, name)).bind(*args, **kwargs)
+        except TypeError as e:
+            return f"the arguments do not fit {name}'s signature: {e}"
+        bound.apply_defaults()
+        a = bound.arguments
+        G = a.get("G")
+        directed = G.is_directed() if G is not None else False
+        multi = G.is_multigraph() if G is not None else False
+        weight = a.get("weight")
+        if callable(weight):
+            return "a callable weight is not supported (semigraph reads an edge attribute)"
         if name == "pagerank":
-            if any(kwargs.get(k) is not None for k in ("personalization", "nstart", "dangling")):
-                return "personalization, nstart and dangling are not supported"
-            if kwargs.get("weight", "weight") is not None and _has_weights(G, kwargs.get("weight", "weight")):
-                return "weighted PageRank is not supported (semigraph's ignores weights)"
-        if name in ("clustering",):
-            if directed or kwargs.get("weight") is not None:
+            for k in ("personalization", "nstart", "dangling"):
+                if a.get(k) is not None:
+                    return f"{k} is not supported (semigraph's PageRank is LDBC's)"
+            if weight is not None and _has_weights(G, weight):
+                return "weighted PageRank is not supported (semigraph's reads the structure)"
+            if multi and _has_parallel(G):
+                return "a multigraph's parallel edges count in NetworkX's PageRank"
+        if name == "clustering":
+            if directed or weight is not None:
                 return "only the unweighted clustering of undirected graphs is supported"
-        if name in ("triangles", "connected_components", "number_connected_components") and directed:
-            return "NetworkX defines it for undirected graphs"
-        if name.startswith("single_source") and kwargs.get("cutoff") is not None:
-            return "cutoff is not supported"
+            if multi:
+                return "NetworkX does not define clustering for multigraphs"
+        if name in ("triangles", "connected_components", "number_connected_components"):
+            if directed:
+                return "NetworkX defines it for undirected graphs"
+        if name in ("triangles",) and multi:
+            return "NetworkX does not define triangles for multigraphs"
+        if name in ("weakly_connected_components", "number_weakly_connected_components"):
+            if not directed:
+                return "NetworkX defines it for directed graphs"
         return True
 
     @staticmethod
@@ -147,6 +254,7 @@ class BackendInterface:
                  weight="weight", dangling=None):
         import networkx as nx
 
+        _ran("pagerank")
         n = len(G.nodes)
         if n == 0:
             return {}
@@ -158,58 +266,111 @@ class BackendInterface:
 
     @staticmethod
     def _components(G):
+        if len(G.nodes) == 0:
+            return []
         labels = G.graph().wcc()
         comps = {}
-        for i, l in enumerate(labels):
+        for i, l in enumerate(labels.tolist()):
             comps.setdefault(l, set()).add(G.nodes[i])
         return list(comps.values())
 
     @staticmethod
     def connected_components(G):
+        _ran("connected_components")
         yield from BackendInterface._components(G)
 
     @staticmethod
     def weakly_connected_components(G):
+        _ran("weakly_connected_components")
         yield from BackendInterface._components(G)
 
     @staticmethod
     def number_connected_components(G):
-        return len(np.unique(G.graph().wcc()))
+        _ran("number_connected_components")
+        return len(BackendInterface._components(G))
 
     @staticmethod
     def number_weakly_connected_components(G):
-        return len(np.unique(G.graph().wcc()))
+        _ran("number_weakly_connected_components")
+        return len(BackendInterface._components(G))
 
     @staticmethod
     def triangles(G, nodes=None):
+        _ran("triangles")
+        if len(G.nodes) == 0:
+            return _select(G, {}, nodes)
         _, per = G.graph().triangles()
-        d = G.keyed(per)
-        return _select(G, d, nodes)
+        return _select(G, G.keyed(per), nodes)
 
     @staticmethod
     def clustering(G, nodes=None, weight=None):
-        d = G.keyed(G.graph().lcc())
+        _ran("clustering")
+        if len(G.nodes) == 0:
+            return _select(G, {}, nodes)
+        # As NetworkX: the integer 0 where a vertex is in no triangle, else a float.
+        d = {v: (0 if x == 0 else x) for v, x in G.keyed(G.graph().lcc()).items()}
         return _select(G, d, nodes)
 
     @staticmethod
     def single_source_shortest_path_length(G, source, cutoff=None):
-        levels, _ = G.graph().bfs(_vertex(G, source))
-        return G.keyed(levels, levels >= 0)
+        _ran("single_source_shortest_path_length")
+        s = _vertex(G, source)
+        levels, _ = G.graph().bfs(s)
+        keep = levels >= 0
+        if cutoff is not None:
+            keep &= levels <= cutoff
+        return G.keyed(levels, keep)
 
     @staticmethod
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-        dist, _ = G.graph().sssp(_vertex(G, source))
-        return G.keyed(dist, np.isfinite(dist))
+        import networkx as nx
+
+        s = _vertex(G, source)
+        _exact(G)
+        if G.negative:
+            raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
+        _ran("single_source_dijkstra_path_length")
+        dist, _ = G.graph().sssp(s)
+        keep = np.isfinite(dist)
+        if cutoff is not None:
+            keep &= dist <= cutoff
+        return _distances(G, dist, keep, s)
 
     @staticmethod
     def single_source_bellman_ford_path_length(G, source, weight="weight"):
         import networkx as nx
 
+        s = _vertex(G, source)
+        _exact(G)
+        _ran("single_source_bellman_ford_path_length")
         try:
-            dist, _ = G.graph().sssp(_vertex(G, source), algorithm="bellman-ford")
+            dist, _ = G.graph().sssp(s, algorithm="bellman-ford")
         except semigraph.NegativeCycleError as e:
             raise nx.NetworkXUnbounded("Negative cycle detected.") from e
-        return G.keyed(dist, np.isfinite(dist))
+        return _distances(G, dist, np.isfinite(dist), s)
+
+
+def _ran(name):
+    calls[name] = calls.get(name, 0) + 1
+
+
+def _exact(G):
+    """Declines (``NotImplementedError``: NetworkX then runs its own) a graph whose weights or
+    path lengths float64 cannot hold exactly, or whose weights are not numbers."""
+    if not G.exact:
+        raise NotImplementedError(
+            "weights semigraph cannot hold exactly (beyond 2^53, or not numbers)"
+        )
+
+
+def _distances(G, dist, keep, source):
+    """Distances keyed by node as NetworkX sums them: integers where every weight is one,
+    and the source's the integer 0."""
+    d = G.keyed(dist, keep)
+    if G.integral:
+        return {v: int(x) for v, x in d.items()}
+    d[G.nodes[source]] = 0
+    return d
 
 
 def _has_weights(G, weight):
@@ -219,18 +380,35 @@ def _has_weights(G, weight):
     return any(d.get(weight, 1) != 1 for _, _, d in G.edges(data=True))
 
 
+def _has_parallel(G):
+    """Whether a multigraph (NetworkX's or converted) has parallel edges."""
+    if isinstance(G, SemigraphGraph):
+        return G.parallel
+    return any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
+
+
 def _vertex(G, source):
     import networkx as nx
 
-    if source not in G.index:
-        raise nx.NodeNotFound(f"Source {source} is not in G")
-    return G.index[source]
+    try:
+        return G.index[source]
+    except (KeyError, TypeError):
+        raise nx.NodeNotFound(f"Source {source} is not in G") from None
 
 
 def _select(G, d, nodes):
-    """NetworkX's convention: one node gives its value, a collection a dict."""
+    """NetworkX's convention: one node gives its value, a collection (``nbunch``) a dict of
+    the nodes of it that are in the graph."""
+    import networkx as nx
+
     if nodes is None:
         return d
-    if nodes in G.index:
-        return d[nodes]
-    return {v: d[v] for v in nodes}
+    try:
+        if nodes in G.index:
+            return d[nodes]
+    except TypeError:
+        pass  # unhashable: a collection
+    try:
+        return {v: d[v] for v in nodes if v in G.index}
+    except TypeError as e:
+        raise nx.NetworkXError(f"nbunch {nodes!r} is not a node or a sequence of nodes") from e

@@ -1,7 +1,7 @@
 //! The algebra in any built-in semiring, named as the CLI names it (`min-plus:f32`):
 //! `y = A (+).(x) x` (SpMV) and `C<M> = A (+).(x) B` (SpGEMM, optionally masked).
 
-use numpy::{IntoPyArray, PyReadonlyArray1};
+use numpy::IntoPyArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -9,18 +9,12 @@ use semigraph_algos::{Accum, Mask, MatrixMask, Objects, Products};
 use semigraph_formats::{ConvertOptions, Csr, EdgeList, Format, Weight, WeightValue};
 use semigraph_semiring::{Semiring, with_builtin};
 
-use crate::arrays::{Arrays, Ints};
+use crate::arrays::{Arrays, Ints, Values};
 use crate::backends::{Choice, choose, cpu, gpu};
 use crate::errors::{GpuUnavailable, format_err, py_err};
 
 /// A SciPy matrix as the arrays Python passes: `(nrows, ncols, indptr, indices, data)`.
-type Matrix<'py> = (
-    usize,
-    usize,
-    Ints<'py>,
-    Ints<'py>,
-    PyReadonlyArray1<'py, f64>,
-);
+type Matrix<'py> = (usize, usize, Ints<'py>, Ints<'py>, Values<'py>);
 
 /// A product as Python rebuilds it: `(nrows, ncols, indptr, indices, data)`.
 type Product<'py> = (
@@ -47,18 +41,46 @@ macro_rules! on_backend {
     };
 }
 
-/// The semiring's matrix of `arcs`: its values, or for semirings that read the structure
-/// only (or-and, the secondi family) every entry `one`.
+/// The semiring's matrix of `arcs`: its values, or for semirings whose products read the
+/// structure only (a boolean semiring, an index product: or-and, the secondi family) every
+/// entry `one`.
 fn csr_of<S: Semiring>(arcs: EdgeList) -> PyResult<Csr<S>>
 where
     S::T: WeightValue,
 {
-    let r = if S::NAME == "or_and" || S::NAME.ends_with("secondi") {
+    use semigraph_semiring::{Op, Scalar, ScalarType};
+    let structure =
+        <S::T as Scalar>::TYPE == ScalarType::Bool || (S::USES_INDEX && S::MUL == Op::Select);
+    let r = if structure {
         arcs.to_pattern_csr::<S, u32>()
     } else {
         arcs.to_csr::<S, u32>()
     };
     r.map_err(format_err)
+}
+
+/// A result of a product that `S`'s type cannot hold, as a `ValueError` naming it and a
+/// semiring that would hold it.
+fn inexact<S: Semiring>(e: semigraph_algos::exact::Inexact, at: &str) -> PyErr {
+    use semigraph_algos::exact::{Why, wider};
+    use semigraph_semiring::Scalar;
+    let t = <S::T as Scalar>::TYPE;
+    let name = S::NAME.replace('_', "-");
+    let what = match e.why {
+        Why::OutOfRange => format!("is {}, which {} cannot hold", e.value, t.name()),
+        Why::IsZero => format!(
+            "is {}, the value {name}:{} keeps for \"no entry\"",
+            e.value,
+            t.name()
+        ),
+        Why::Undefined => format!("is undefined ({})", e.value),
+    };
+    PyValueError::new_err(format!(
+        "{at}({}, {}) {what}; use {}",
+        e.row,
+        e.col,
+        wider::<S>()
+    ))
 }
 
 /// Semiring values as NumPy wants them: float64 if any is real, else int64 (uint64 past it).
@@ -106,7 +128,7 @@ fn values_to_py<T: WeightValue>(py: Python<'_>, v: Vec<T>) -> Bound<'_, PyAny> {
 pub(crate) fn spmv<'py>(
     py: Python<'py>,
     a: Matrix<'py>,
-    x: PyReadonlyArray1<'py, f64>,
+    x: Values<'py>,
     semiring: &str,
     backend: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -114,24 +136,36 @@ pub(crate) fn spmv<'py>(
     let (nrows, ncols) = (a.0, a.1);
     // Taken by the one semiring that runs (the body below is compiled once per built-in).
     let mut arcs = Some(Arrays::new(nrows, ncols, &a.2, &a.3, &a.4)?);
-    let x = x.as_slice()?.to_vec();
-    if x.len() != ncols {
+    let xlen = x.len();
+    let x = x.weights()?;
+    if xlen != ncols {
         return Err(PyValueError::new_err(format!(
-            "x has {} entries, A has {ncols} columns",
-            x.len()
+            "x has {xlen} entries, A has {ncols} columns"
         )));
     }
     let out = with_builtin!(semiring, S => {
         let y: PyResult<Vec<<S as Semiring>::T>> = on_backend!(py, choice, b => {
             let a = csr_of::<S>(arcs.take().expect("one semiring runs").edge_list())?;
-            let x: Vec<<S as Semiring>::T> = x
-                .iter()
-                .map(|&v| {
-                    <S as Semiring>::T::from_weight(Weight::Real(v)).ok_or_else(|| {
+            let x: Vec<<S as Semiring>::T> = (0..ncols)
+                .map(|k| {
+                    let v = x.get(k).expect("one value an entry");
+                    <S as Semiring>::T::from_weight(v).ok_or_else(|| {
                         PyValueError::new_err(format!("x holds {v}, which {semiring} cannot represent"))
                     })
                 })
                 .collect::<PyResult<_>>()?;
+            // y = A x is the product with x as a column: each result exact in the type, or
+            // refused.
+            let col = Csr::<S>::try_from_parts(
+                ncols,
+                1,
+                (0..=ncols as u32).collect(),
+                vec![0; ncols],
+                x.clone(),
+            )
+            .map_err(format_err)?;
+            semigraph_algos::exact::check_product::<S, S>(&a, &col, None)
+                .map_err(|e| inexact::<S>(e, "y = A x: y"))?;
             let run = || -> semigraph_algos::Result<Vec<<S as Semiring>::T>> {
                 let da = b.matrix(&a, Format::Csr, &ConvertOptions::default())?;
                 let dx = b.dense::<S>(ncols, 1, &x)?;
@@ -139,7 +173,13 @@ pub(crate) fn spmv<'py>(
                 b.mxm(&mut y, Mask::All, Accum::Replace, &da, &dx)?;
                 b.read_dense(&y)
             };
-            run().map_err(py_err)
+            let y = run().map_err(py_err)?;
+            semigraph_algos::exact::check_results::<S>(
+                y.iter().enumerate().map(|(i, &v)| (i, 0, v)),
+                &[a.vals(), &x],
+            )
+            .map_err(|e| inexact::<S>(e, "y = A x: y"))?;
+            Ok(y)
         });
         y.map(|y| values_to_py(py, y))
     });
@@ -162,6 +202,11 @@ pub(crate) fn spgemm<'py>(
     backend: &str,
 ) -> PyResult<Product<'py>> {
     let choice = choose(backend)?;
+    if complement && mask.is_none() {
+        return Err(PyValueError::new_err(
+            "complement=True complements a mask: give mask= (the product where it has no entry)",
+        ));
+    }
     if a.1 != b.0 {
         return Err(PyValueError::new_err(format!(
             "A is {}x{} and B is {}x{}: the inner sizes differ",
@@ -191,6 +236,8 @@ pub(crate) fn spgemm<'py>(
                 Some(k) => Some(k.edge_list().to_pattern_csr::<S, u32>().map_err(format_err)?),
                 None => None,
             };
+            semigraph_algos::exact::check_product(&a, &b, mk.as_ref().map(|k| (k, complement)))
+                .map_err(|e| inexact::<S>(e, "C = A B: C"))?;
             let run = || -> semigraph_algos::Result<Csr<S>> {
                 let opts = ConvertOptions::default();
                 let (da, db) = (be.matrix(&a, Format::Csr, &opts)?, be.matrix(&b, Format::Csr, &opts)?);
@@ -202,7 +249,10 @@ pub(crate) fn spgemm<'py>(
                 };
                 be.read_matrix(&be.spgemm(mask, &da, &db)?)
             };
-            run().map_err(py_err)
+            let c = run().map_err(py_err)?;
+            semigraph_algos::exact::check_results::<S>(c.iter(), &[a.vals(), b.vals()])
+                .map_err(|e| inexact::<S>(e, "C = A B: C"))?;
+            Ok(c)
         });
         c.map(|c| {
             let (nrows, ncols) = (c.nrows(), c.ncols());

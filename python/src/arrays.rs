@@ -29,17 +29,35 @@ impl Ints<'_> {
         fn checked<T: Copy + Into<i64> + Sync>(
             a: &[T],
             out: impl Fn(i64) -> bool + Sync,
-        ) -> Result<Vec<u32>, i64> {
-            match first_outside(a, out) {
-                Some(x) => Err(x),
-                None => Ok(a.par_iter().map(|&x| x.into() as u32).collect()),
+        ) -> PyResult<Result<Vec<u32>, i64>> {
+            if let Some(x) = first_outside(a, out) {
+                return Ok(Err(x));
             }
+            let mut v = semigraph_formats::memory::try_with_capacity(a.len()).map_err(
+                |(needed, available)| {
+                    crate::errors::format_err(FormatError::TooLarge {
+                        what: "a copy of the indices".into(),
+                        needed,
+                        available,
+                    })
+                },
+            )?;
+            v.par_extend(a.par_iter().map(|&x| x.into() as u32));
+            Ok(Ok(v))
         }
         match self {
-            Ints::I32(a) => checked(a.as_slice()?, out),
-            Ints::I64(a) => checked(a.as_slice()?, out),
+            Ints::I32(a) => checked(a.as_slice()?, out)?,
+            Ints::I64(a) => checked(a.as_slice()?, out)?,
         }
         .map_err(bad)
+    }
+
+    /// The number of values.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Ints::I32(a) => a.len(),
+            Ints::I64(a) => a.len(),
+        }
     }
 }
 
@@ -59,14 +77,51 @@ fn first_outside<T: Copy + Into<i64> + Sync>(
     a.iter().map(|&x| x.into()).find(|&x| out(x))
 }
 
+/// The values of a SciPy matrix as Python passes them: float64, or int64 / uint64 kept
+/// exact (an integer beyond 2^53 has no float64).
+#[derive(FromPyObject)]
+pub(crate) enum Values<'py> {
+    F64(PyReadonlyArray1<'py, f64>),
+    I64(PyReadonlyArray1<'py, i64>),
+    U64(PyReadonlyArray1<'py, u64>),
+}
+
+impl Values<'_> {
+    /// The number of values.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::F64(a) => a.len(),
+            Values::I64(a) => a.len(),
+            Values::U64(a) => a.len(),
+        }
+    }
+
+    /// The values as weights, copied out of NumPy.
+    pub(crate) fn weights(&self) -> PyResult<Weights> {
+        Ok(match self {
+            Values::F64(a) => Weights::Real(a.as_slice()?.to_vec()),
+            Values::I64(a) => Weights::Int(a.as_slice()?.to_vec()),
+            Values::U64(a) => {
+                let u = a.as_slice()?;
+                if u.par_iter().all(|&x| x <= i64::MAX as u64) {
+                    Weights::Int(u.par_iter().map(|&x| x as i64).collect())
+                } else {
+                    Weights::UInt(u.to_vec())
+                }
+            }
+        })
+    }
+}
+
 /// The checked arrays of an `nrows x ncols` CSR matrix (row offsets, columns, values unless
 /// only the pattern is wanted), copied out of NumPy so that the work can run without the GIL.
+#[derive(Clone)]
 pub(crate) struct Arrays {
     nrows: usize,
     ncols: usize,
     ptr: Vec<u32>,
     cols: Vec<u32>,
-    vals: Vec<f64>,
+    vals: Weights,
 }
 
 impl Arrays {
@@ -76,7 +131,7 @@ impl Arrays {
         ncols: usize,
         indptr: &Ints<'_>,
         indices: &Ints<'_>,
-        data: &PyReadonlyArray1<'_, f64>,
+        data: &Values<'_>,
     ) -> PyResult<Self> {
         let mut a = Self::pattern_of(nrows, ncols, indptr, indices)?;
         if data.len() != a.cols.len() {
@@ -86,8 +141,14 @@ impl Arrays {
                 data.len()
             )));
         }
-        a.vals = data.as_slice()?.to_vec();
+        a.vals = data.weights()?;
         Ok(a)
+    }
+
+    /// Whether a value is `+inf` (which shortest paths read as "no arc", though the entry
+    /// is part of the structure).
+    pub(crate) fn has_infinity(&self) -> bool {
+        matches!(&self.vals, Weights::Real(v) if v.par_iter().any(|&x| x == f64::INFINITY))
     }
 
     /// [`Arrays::new`] without values, for algorithms that read only the pattern.
@@ -125,7 +186,7 @@ impl Arrays {
             ncols,
             ptr,
             cols,
-            vals: Vec::new(),
+            vals: Weights::None,
         })
     }
 
@@ -162,11 +223,17 @@ impl Arrays {
     /// rebuild. Otherwise the arrays back (`Err`), for [`Arrays::edge_list`] and `to_csr`,
     /// which sorts, combines repeats as the semiring adds and names a bad value.
     pub(crate) fn canonical<S: Semiring<T = f64>>(self) -> Result<Csr<S>, Self> {
-        if !self.sorted() || self.vals.par_iter().any(|v| v.is_nan()) {
+        let Weights::Real(vals) = &self.vals else {
+            return Err(self);
+        };
+        if !self.sorted() || vals.par_iter().any(|v| v.is_nan()) {
             return Err(self);
         }
+        let Weights::Real(vals) = self.vals else {
+            unreachable!("checked real")
+        };
         Ok(
-            Csr::try_from_parts(self.nrows, self.ncols, self.ptr, self.cols, self.vals)
+            Csr::try_from_parts(self.nrows, self.ncols, self.ptr, self.cols, vals)
                 .expect("rows checked sorted, columns in range"),
         )
     }
@@ -181,9 +248,7 @@ impl Arrays {
             .flat_map_iter(|r| std::iter::repeat_n(r as u32, (ptr[r + 1] - ptr[r]) as usize))
             .collect();
         g.dst = self.cols;
-        if self.vals.len() == g.dst.len() {
-            g.weights = Weights::Real(self.vals);
-        }
+        g.weights = self.vals;
         g
     }
 }

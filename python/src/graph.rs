@@ -19,21 +19,55 @@ use semigraph_formats::Csr;
 use semigraph_gpu::{GpuBackend, GpuDense};
 use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
 
-use crate::arrays::{Arrays, Ints};
+use crate::arrays::{Arrays, Ints, Values};
 use crate::backends::{Choice, choose, cpu, gpu};
 use crate::device::DeviceArray;
 use crate::errors::{format_err, py_err};
+use crate::plans;
+use semigraph_algos::memory::Kernel;
 
 /// Weights as distances: min-plus over f64 (SciPy's value type); parallel arcs keep the
 /// smallest weight, as the CLI's shortest paths do.
 type W = MinPlus<f64>;
 
-/// What a backend holds of one graph: the weighted matrices, and the pattern BFS runs on
-/// (made on the first BFS, then kept).
+/// What a graph owns on the host: its weights as distances, and where a weight is `+inf`
+/// (min-plus's "no path", yet an entry of the matrix) its structure and its weights as
+/// capacities apart, so that the algorithms that read the structure (BFS, PageRank, WCC,
+/// CDLP, LCC, triangles, reachability) and widest paths (where `inf` is the widest arc) see
+/// that entry too.
+struct Owned {
+    weights: Csr<W>,
+    apart: Option<(Csr<OrAnd>, Csr<MaxMin<f64>>)>,
+}
+
+/// What a backend holds of one graph: the weighted matrices, the structure and capacities
+/// where they are apart ([`Owned`]), and the pattern BFS runs on (made on the first BFS,
+/// then kept).
 struct Held<'a, B: Frontier> {
     weights: AlgoGraph<'a, B, W>,
+    apart: Option<Apart<'a, B>>,
     pattern: OnceLock<AlgoGraph<'a, B, BfsSemiring>>,
     reach: OnceLock<AlgoGraph<'a, B, OrAnd>>,
+}
+
+/// The structure and the capacities a backend holds apart ([`Owned`]).
+type Apart<'a, B> = (AlgoGraph<'a, B, OrAnd>, AlgoGraph<'a, B, MaxMin<f64>>);
+
+/// Runs `$body` with `$g` the graph whose structure is the matrix's every entry: the
+/// weights, or the structure apart where a weight is `+inf`.
+macro_rules! on_structure {
+    ($h:expr, $g:ident => $body:expr) => {
+        match &$h.apart {
+            Some((s, _)) => {
+                let $g = s;
+                $body
+            }
+            None => {
+                let $g = &$h.weights;
+                $body
+            }
+        }
+    };
 }
 
 type CpuHeld<'a> = Held<'a, CpuBackend>;
@@ -41,7 +75,7 @@ type GpuHeld<'a> = Held<'a, GpuBackend>;
 
 self_cell!(
     struct CpuCell {
-        owner: Csr<W>,
+        owner: Owned,
         #[not_covariant]
         dependent: CpuHeld,
     }
@@ -49,7 +83,7 @@ self_cell!(
 
 self_cell!(
     struct GpuCell {
-        owner: Csr<W>,
+        owner: Owned,
         #[not_covariant]
         dependent: GpuHeld,
     }
@@ -70,13 +104,21 @@ macro_rules! with_held {
     };
 }
 
-fn build<'a, B: Frontier>(backend: &'a B, a: &'a Csr<W>) -> semigraph_algos::Result<Held<'a, B>> {
+fn build<'a, B: Frontier>(backend: &'a B, a: &'a Owned) -> semigraph_algos::Result<Held<'a, B>> {
     let opts = GraphOptions {
         pull: true,
         ..Default::default()
     };
+    let apart = match &a.apart {
+        Some((s, c)) => Some((
+            AlgoGraph::new(backend, s, opts)?,
+            AlgoGraph::new(backend, c, GraphOptions::default())?,
+        )),
+        None => None,
+    };
     Ok(Held {
-        weights: AlgoGraph::new(backend, a, opts)?,
+        weights: AlgoGraph::new(backend, &a.weights, opts)?,
+        apart,
         pattern: OnceLock::new(),
         reach: OnceLock::new(),
     })
@@ -92,7 +134,7 @@ impl<'a, B: Frontier> Held<'a, B> {
         if let Some(p) = cell.get() {
             return Ok(p);
         }
-        let p = self.weights.pattern::<P>()?;
+        let p = on_structure!(self, g => g.pattern::<P>())?;
         Ok(cell.get_or_init(|| p))
     }
 
@@ -132,10 +174,28 @@ fn ids(py: Python<'_>, v: Vec<u32>, n: usize) -> Bound<'_, PyAny> {
 pub(crate) struct Graph {
     cell: Cell,
     n: usize,
+    nnz: usize,
     backend: Choice,
 }
 
 impl Graph {
+    /// Refuses `what` when the `needed` bytes exceed the machine's.
+    fn fits(&self, what: &str, needed: u64) -> PyResult<()> {
+        plans::fits(what, self.n, needed)
+    }
+
+    /// A traversal from `source` (checked in range) with `value_bytes`-byte values.
+    fn traversal(&self, what: &str, source: i64, value_bytes: usize) -> PyResult<usize> {
+        let s = plans::vertex(source, self.n)?;
+        self.fits(what, plans::traversal(self.backend, self.n, value_bytes))?;
+        Ok(s)
+    }
+
+    /// A Graphalytics kernel.
+    fn kernel(&self, what: &str, k: semigraph_algos::memory::Kernel) -> PyResult<()> {
+        self.fits(what, plans::kernel(self.backend, k, self.n, self.nnz))
+    }
+
     /// Runs `f` on the matrices the GPU holds (without the GIL, interruptible), then waits
     /// for the GPU: the arrays `f` returns are complete, so consumers on other streams need
     /// not wait. A `ValueError` for a graph on the CPU.
@@ -188,12 +248,30 @@ impl Graph {
         backend: &str,
     ) -> PyResult<Self> {
         let choice = choose(backend)?;
-        let arcs = Arrays::new(n, n, &indptr, &indices, &data)?;
+        // The copy of the arrays, then the graph (three, if apart: checked once it is known).
+        let nnz = indices.len();
+        plans::fits("a graph", n, plans::graph(choice, n, nnz, false))?;
+        let arcs = Arrays::new(n, n, &indptr, &indices, &Values::F64(data))?;
+        let apart = arcs.has_infinity();
+        if apart {
+            plans::fits("a graph", n, plans::graph(choice, n, nnz, apart))?;
+        }
         let cell = crate::interrupt::run(py, || {
-            let a = match arcs.canonical::<W>() {
+            let apart = match apart {
+                true => Some((
+                    arcs.clone().pattern::<OrAnd>().map_err(format_err)?,
+                    arcs.clone()
+                        .edge_list()
+                        .to_csr::<MaxMin<f64>, u32>()
+                        .map_err(format_err)?,
+                )),
+                false => None,
+            };
+            let weights = match arcs.canonical::<W>() {
                 Ok(a) => a,
                 Err(arcs) => arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?,
             };
+            let a = Owned { weights, apart };
             Ok::<_, PyErr>(match choice {
                 Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
                 Choice::Gpu => {
@@ -205,6 +283,7 @@ impl Graph {
         Ok(Graph {
             cell,
             n,
+            nnz,
             backend: choice,
         })
     }
@@ -226,7 +305,8 @@ impl Graph {
 
     /// Breadth-first search from `source`: `(levels, parents)`, int32 (int64 past 2^31 vertices), -1 where unreached
     /// (the source's parent is -1 too); each parent the smallest-id vertex one level closer.
-    fn bfs<'py>(&self, py: Python<'py>, source: usize) -> PyResult<(Any<'py>, Any<'py>)> {
+    fn bfs<'py>(&self, py: Python<'py>, source: i64) -> PyResult<(Any<'py>, Any<'py>)> {
+        let source = self.traversal("BFS", source, 4)?;
         let r = crate::interrupt::run(
             py,
             || with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default()))),
@@ -239,7 +319,8 @@ impl Graph {
     /// [`Graph::bfs`] with levels and parents left in GPU memory: `(levels, parents)` as
     /// [`DeviceArray`]s (CUDA Array Interface; no copy to the host). Only for a graph on the
     /// GPU.
-    fn bfs_device(&self, py: Python<'_>, source: usize) -> PyResult<(DeviceArray, DeviceArray)> {
+    fn bfs_device(&self, py: Python<'_>, source: i64) -> PyResult<(DeviceArray, DeviceArray)> {
+        let source = self.traversal("BFS", source, 4)?;
         let (levels, parents) = self.on_gpu(py, |h| bfs_left_on_gpu(h.pattern()?, source))?;
         Ok((DeviceArray::new(levels), DeviceArray::new(parents)))
     }
@@ -254,19 +335,21 @@ impl Graph {
         iterations: usize,
         tolerance: Option<f64>,
     ) -> PyResult<(DeviceArray, usize, Option<f64>)> {
+        self.kernel("PageRank", Kernel::PageRank)?;
         let opts = PageRankOptions {
             damping,
             iterations,
             tolerance,
         };
-        let r = self.on_gpu(py, |h| pagerank_resident(&h.weights, &opts))?;
+        let r = self.on_gpu(py, |h| on_structure!(h, g => pagerank_resident(g, &opts)))?;
         Ok((DeviceArray::new(r.ranks), r.iterations, r.delta))
     }
 
     /// [`Graph::wcc`] with the labels left in GPU memory, as an int32 [`DeviceArray`]. Only
     /// for a graph on the GPU.
     fn wcc_device(&self, py: Python<'_>) -> PyResult<DeviceArray> {
-        let r = self.on_gpu(py, |h| wcc_resident(&h.weights))?;
+        self.kernel("WCC", Kernel::Wcc)?;
+        let r = self.on_gpu(py, |h| on_structure!(h, g => wcc_resident(g)))?;
         Ok(DeviceArray::new(r.labels))
     }
 
@@ -279,9 +362,10 @@ impl Graph {
     fn sssp<'py>(
         &self,
         py: Python<'py>,
-        source: usize,
+        source: i64,
         algorithm: &str,
     ) -> PyResult<(Arr1<'py, f64>, Any<'py>)> {
+        let source = self.traversal("shortest paths", source, 8)?;
         let method = match algorithm {
             "auto" => SsspMethod::Auto,
             "bellman-ford" => SsspMethod::BellmanFord,
@@ -321,6 +405,10 @@ impl Graph {
         py: Python<'py>,
         next_hop: bool,
     ) -> PyResult<(Arr2<'py, f64>, Option<Any<'py>>)> {
+        self.fits(
+            "all-pairs shortest paths",
+            plans::apsp(self.backend, self.n, next_hop),
+        )?;
         let opts = ApspOptions {
             next_hop,
             method: ApspMethod::Auto,
@@ -349,20 +437,25 @@ impl Graph {
         iterations: usize,
         tolerance: Option<f64>,
     ) -> PyResult<(Bound<'py, PyArray1<f64>>, usize, Option<f64>)> {
+        self.kernel("PageRank", Kernel::PageRank)?;
         let opts = PageRankOptions {
             damping,
             iterations,
             tolerance,
         };
-        let r = crate::interrupt::run(py, || with_held!(self, h => pagerank(&h.weights, &opts)))?
-            .map_err(py_err)?;
+        let r = crate::interrupt::run(
+            py,
+            || with_held!(self, h => on_structure!(h, g => pagerank(g, &opts))),
+        )?
+        .map_err(py_err)?;
         Ok((r.ranks.into_pyarray(py), r.iterations, r.delta))
     }
 
     /// Weakly connected components (FastSV; arcs taken both ways): int32 labels (int64 past 2^31 vertices), each the
     /// smallest vertex of its component.
     fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Any<'py>> {
-        let c = crate::interrupt::run(py, || with_held!(self, h => wcc(&h.weights)))?
+        self.kernel("WCC", Kernel::Wcc)?;
+        let c = crate::interrupt::run(py, || with_held!(self, h => on_structure!(h, g => wcc(g))))?
             .map_err(py_err)?;
         Ok(ids(py, c.labels, self.n))
     }
@@ -371,15 +464,20 @@ impl Graph {
     /// synchronous rounds: int32 labels (int64 past 2^31 vertices).
     #[pyo3(signature = (iterations = 10))]
     fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Any<'py>> {
-        let l = crate::interrupt::run(py, || with_held!(self, h => cdlp(&h.weights, iterations)))?
-            .map_err(py_err)?;
+        self.kernel("CDLP", Kernel::Cdlp)?;
+        let l = crate::interrupt::run(
+            py,
+            || with_held!(self, h => on_structure!(h, g => cdlp(g, iterations))),
+        )?
+        .map_err(py_err)?;
         Ok(ids(py, l, self.n))
     }
 
     /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,
     /// arcs counted per direction): float64.
     fn lcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let c = crate::interrupt::run(py, || with_held!(self, h => lcc(&h.weights)))?
+        self.kernel("LCC", Kernel::Lcc)?;
+        let c = crate::interrupt::run(py, || with_held!(self, h => on_structure!(h, g => lcc(g))))?
             .map_err(py_err)?;
         Ok(c.into_pyarray(py))
     }
@@ -387,9 +485,10 @@ impl Graph {
     /// Triangles of the undirected simple graph (arcs in either direction, loops ignored):
     /// `(total, per_vertex)`, per_vertex int64 (the triangles each vertex belongs to).
     fn triangles<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyArray1<i64>>)> {
+        self.kernel("triangle counting", Kernel::Triangles)?;
         let (t, per) = crate::interrupt::run(py, || {
-            with_held!(self, h => triangle_count(&h.weights)
-                    .and_then(|t| Ok((t, triangles_per_vertex(&h.weights)?))))
+            with_held!(self, h => on_structure!(h, g => triangle_count(g)
+                    .and_then(|t| Ok((t, triangles_per_vertex(g)?)))))
         })?
         .map_err(py_err)?;
         let per: Vec<i64> = per.into_par_iter().map(|x| x as i64).collect();
@@ -401,12 +500,16 @@ impl Graph {
     fn widest_path<'py>(
         &self,
         py: Python<'py>,
-        source: usize,
+        source: i64,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let source = self.traversal("widest paths", source, 8)?;
         let w = crate::interrupt::run(py, || {
-                with_held!(self, h => h.weights.view::<MaxMin<f64>>().and_then(|g| widest_path(&g, source)))
-            })?
-            .map_err(py_err)?;
+            with_held!(self, h => match &h.apart {
+                Some((_, c)) => widest_path(c, source),
+                None => h.weights.view::<MaxMin<f64>>().and_then(|g| widest_path(&g, source)),
+            })
+        })?
+        .map_err(py_err)?;
         Ok(w.into_pyarray(py))
     }
 
@@ -414,8 +517,9 @@ impl Graph {
     fn reachability<'py>(
         &self,
         py: Python<'py>,
-        source: usize,
+        source: i64,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let source = self.traversal("reachability", source, 1)?;
         let r = crate::interrupt::run(
             py,
             || with_held!(self, h => h.kept(&h.reach).and_then(|g| reachability(g, source))),
@@ -445,17 +549,19 @@ pub(crate) fn bfs_once<'py>(
     n: usize,
     indptr: Ints<'_>,
     indices: Ints<'_>,
-    source: usize,
+    source: i64,
     backend: &str,
     device: bool,
 ) -> PyResult<(Any<'py>, Any<'py>)> {
     let choice = choose(backend)?;
+    let source = plans::vertex(source, n)?;
     if device && choice != Choice::Gpu {
         return Err(PyValueError::new_err(
             "device=True leaves results in GPU memory: it needs backend=\"gpu\" (or \"auto\" \
              with a GPU)",
         ));
     }
+    plans::fits("BFS", n, plans::pattern_bfs(choice, n, indices.len()))?;
     let arcs = Arrays::pattern_of(n, n, &indptr, &indices)?;
     let gpu_backend = match choice {
         Choice::Gpu => Some(gpu().map_err(crate::errors::GpuUnavailable::new_err)?),

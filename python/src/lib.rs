@@ -12,6 +12,7 @@ mod device;
 mod errors;
 mod graph;
 mod interrupt;
+mod plans;
 mod read;
 
 use pyo3::prelude::*;
