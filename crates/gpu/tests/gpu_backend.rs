@@ -326,6 +326,11 @@ fn f32_fast(x: f32) -> bool {
     x >= -f32::MAX && x.to_bits() != 0x8000_0000
 }
 
+/// The domain of min-plus's fast form over `f64` (no NaN, no -inf).
+fn f64_fast(x: f64) -> bool {
+    x >= -f64::MAX
+}
+
 /// Arrays uploaded to and read back from the device arrive whole and in order at every size
 /// around the staged transfers' thresholds (64 KiB; the 64 MiB page-locked buffer, passed
 /// through in pieces, the last one cut short; uploads in halves of it), and after a larger
@@ -538,8 +543,22 @@ fn main() -> ExitCode {
         )
     });
     h.test_needing(&needs, "gemm_reg128::min_plus_f64", || {
-        gemm_reg128::<MinPlus<f64>>(never, [false, true], |v| v as f64 * 0.5)
+        gemm_reg128::<MinPlus<f64>>(f64_fast, [true, false], |v| v as f64 * 0.5)
     });
+    // -inf among the operands: the exact form, where the zero (inf) annihilates it.
+    h.test_needing(
+        &needs,
+        "gemm_reg128::min_plus_f64_negative_infinity",
+        || {
+            gemm_reg128::<MinPlus<f64>>(f64_fast, [true, true], |v| {
+                if v == 5 {
+                    f64::NEG_INFINITY
+                } else {
+                    v as f64 * 0.5
+                }
+            })
+        },
+    );
     h.test_needing(&needs, "gemm_reg128::min_plus_i32_near_max", || {
         // Sums past i32::MAX saturate to infinity on both paths.
         gemm_reg128::<MinPlus<i32>>(|x| x >= 0, [true, false], |v| i32::MAX - 20 + v as i32)

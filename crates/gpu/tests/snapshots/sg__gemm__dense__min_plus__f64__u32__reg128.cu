@@ -9,7 +9,7 @@ __device__ __forceinline__ sr_t sr_from_word(sr_word_t w) { union { sr_t v; sr_w
 #define SR_HAS_TERMINAL 1
 #define SR_FIRST_WINS 0
 __device__ __forceinline__ sr_t sr_add(sr_t a, sr_t b) { return (b < a ? b : a); }
-__device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return ((a == SR_ZERO || b == SR_ZERO) ? SR_ZERO : a + b); }
+__device__ __forceinline__ sr_t sr_mul(sr_t a, sr_t b, unsigned long long k) { (void)k; return (((a + b) == (a + b) ? (a + b) : SR_ZERO)); }
 __device__ __forceinline__ bool sr_is_terminal(sr_t a) { (void)a; return (a == __longlong_as_double(0xfff0000000000000LL)); }
 #define SR_HAS_FAST_FMA 1
 __device__ __forceinline__ bool sr_fast_ok(sr_t a) { (void)a; return (a >= -1.7976931348623157e308); }

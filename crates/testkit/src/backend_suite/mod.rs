@@ -37,6 +37,7 @@ mod products;
 mod queues;
 mod sparse;
 mod views;
+mod zeros;
 pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
 pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
@@ -48,6 +49,7 @@ pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use sparse::check_sparse_products;
 pub use views::check_views;
+pub use zeros::check_zero_rules;
 
 /// Checks `got` against, per output position, the old value, the product terms (in order)
 /// and the accumulation used.
@@ -510,7 +512,8 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 8] = [
+    let others: [(&str, Check<B>); 9] = [
+        ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
             check_all_pairs(b).map_err(|e| e.to_string())
