@@ -610,23 +610,14 @@ mod tests {
     use semigraph_semiring::{MaxMin, MaxPlus, MinPlus, OrAnd, PlusTimes, f16};
 
     fn csr<S: Semiring>(n: usize, m: usize, e: &[(usize, usize, S::T)]) -> Csr<S> {
-        let mut ptr = vec![0u32; n + 1];
-        let mut e = e.to_vec();
-        e.sort_by_key(|x| (x.0, x.1));
-        for x in &e {
-            ptr[x.0 + 1] += 1;
-        }
-        for i in 0..n {
-            ptr[i + 1] += ptr[i];
-        }
-        Csr::try_from_parts(
-            n,
-            m,
-            ptr,
+        let (r, c, v) = (
+            e.iter().map(|x| x.0 as u32).collect(),
             e.iter().map(|x| x.1 as u32).collect(),
             e.iter().map(|x| x.2).collect(),
-        )
-        .unwrap()
+        );
+        semigraph_formats::Coo::<S>::try_from_triplets(n, m, r, c, v)
+            .unwrap()
+            .to_csr()
     }
 
     /// Every result against 128-bit sums, for random small matrices at the type's limits.

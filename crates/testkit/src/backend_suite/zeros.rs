@@ -4,7 +4,7 @@
 //! stored). Values at the edges of the types, so not in the suite's small test values.
 
 use semigraph_algos::{Frontier, Mask, MatrixMask};
-use semigraph_formats::{ConvertOptions, Csr, Format};
+use semigraph_formats::{ConvertOptions, Coo, Csr, Format};
 use semigraph_semiring::{MaxPlus, MinPlus, PlusTimes, Semiring, f16};
 
 /// `A B` on backend `b` for `A` of `a_entries` (`m x k`) and `B` of `b_entries` (`k x n`),
@@ -16,21 +16,14 @@ fn product<B: Frontier, S: Semiring>(
     bb: &[(usize, usize, S::T)],
 ) -> Result<Vec<(usize, usize, S::T)>, String> {
     let csr = |r: usize, c: usize, e: &[(usize, usize, S::T)]| -> Result<Csr<S>, String> {
-        let mut ptr = vec![0u32; r + 1];
-        for x in e {
-            ptr[x.0 + 1] += 1;
-        }
-        for i in 0..r {
-            ptr[i + 1] += ptr[i];
-        }
-        Csr::try_from_parts(
-            r,
-            c,
-            ptr,
+        let (rows, cols, vals) = (
+            e.iter().map(|x| x.0 as u32).collect(),
             e.iter().map(|x| x.1 as u32).collect(),
             e.iter().map(|x| x.2).collect(),
-        )
-        .map_err(|e| e.to_string())
+        );
+        Coo::<S>::try_from_triplets(r, c, rows, cols, vals)
+            .map(|m| m.to_csr())
+            .map_err(|e| e.to_string())
     };
     let opts = ConvertOptions::default();
     let run = || -> semigraph_algos::Result<Csr<S>> {
