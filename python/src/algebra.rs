@@ -48,10 +48,7 @@ fn csr_of<S: Semiring>(arcs: EdgeList) -> PyResult<Csr<S>>
 where
     S::T: WeightValue,
 {
-    use semigraph_semiring::{Op, Scalar, ScalarType};
-    let structure =
-        <S::T as Scalar>::TYPE == ScalarType::Bool || (S::USES_INDEX && S::MUL == Op::Select);
-    let r = if structure {
+    let r = if S::reads_structure_only() {
         arcs.to_pattern_csr::<S, u32>()
     } else {
         arcs.to_csr::<S, u32>()

@@ -97,14 +97,7 @@ impl<D: Distance> Apsp<D> {
 }
 
 fn check_square<S: Semiring>(a: &Csr<S>) -> Result<usize> {
-    if a.nrows() != a.ncols() {
-        return Err(Error::InvalidArgument(format!(
-            "an adjacency matrix must be square, this one is {}x{}",
-            a.nrows(),
-            a.ncols()
-        )));
-    }
-    Ok(a.nrows())
+    crate::error::check_square(a.nrows(), a.ncols())
 }
 
 /// Estimated work of the two methods of [`apsp`](fn@apsp) on `a`, in semiring operations:

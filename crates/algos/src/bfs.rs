@@ -83,17 +83,7 @@ impl Bfs {
     /// ```
     pub fn path_to(&self, v: usize) -> Option<Vec<u32>> {
         self.level(v)?;
-        let mut path = vec![v as u32];
-        let mut x = v;
-        while x != self.source {
-            x = self.parents[x] as usize;
-            if x >= self.levels.len() || path.len() > self.levels.len() {
-                return None;
-            }
-            path.push(x as u32);
-        }
-        path.reverse();
-        Some(path)
+        crate::paths::path_back(&self.parents, self.source, v)
     }
 }
 

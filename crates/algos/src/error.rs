@@ -91,6 +91,17 @@ pub fn check_vertex(vertex: usize, n: usize) -> Result<()> {
     }
 }
 
+/// Refuses an `nrows x ncols` matrix that is not square as an adjacency matrix; the number
+/// of vertices otherwise.
+pub(crate) fn check_square(nrows: usize, ncols: usize) -> Result<usize> {
+    if nrows != ncols {
+        return Err(Error::InvalidArgument(format!(
+            "an adjacency matrix must be square, this one is {nrows}x{ncols}"
+        )));
+    }
+    Ok(nrows)
+}
+
 /// The formats crate's refusal `(needed, available)` (0: not known) as
 /// [`Error::OutOfMemory`] naming `what`.
 fn out_of_memory(what: &str, (needed, available): (u64, u64)) -> Error {

@@ -119,7 +119,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// [`Error::InvalidArgument`] if `a` is not square; format and memory errors of the
     /// backend.
     pub fn new(backend: &'b B, a: &'b Csr<S>, opts: GraphOptions) -> Result<Self> {
-        check_square(a.nrows(), a.ncols())?;
+        crate::error::check_square(a.nrows(), a.ncols())?;
         let push = backend.matrix(a, Format::Csr, &opts.convert)?;
         Graph::around(backend, Host::Borrowed(a), push, opts)
     }
@@ -140,7 +140,7 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     pub fn from_csr(backend: &'b B, a: Csr<S>, opts: GraphOptions) -> Result<Self> {
-        check_square(a.nrows(), a.ncols())?;
+        crate::error::check_square(a.nrows(), a.ncols())?;
         let push = backend.matrix(&a, Format::Csr, &opts.convert)?;
         Graph::around(backend, Host::Owned(Arc::new(a)), push, opts)
     }
@@ -469,16 +469,6 @@ impl<S: Semiring> Host<'_, S> {
             Host::Derived { cell, make } => cell.get_or_init(|| make()),
         }
     }
-}
-
-/// Refuses a matrix that is not square as an adjacency matrix.
-fn check_square(nrows: usize, ncols: usize) -> Result<()> {
-    if nrows != ncols {
-        return Err(Error::InvalidArgument(format!(
-            "an adjacency matrix must be square, this one is {nrows}x{ncols}"
-        )));
-    }
-    Ok(())
 }
 
 /// A CSR adjacency matrix with `n` vertices from `(tail, head, weight)` arcs; duplicate arcs

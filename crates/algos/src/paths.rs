@@ -116,3 +116,20 @@ where
 {
     Ok(path_closure(g, source)?.0)
 }
+
+/// The path from `source` to `v` along `parent` links (`parent[x]` the vertex before `x`),
+/// as vertex ids from `source` to `v`; `None` where a link leaves the vertices or the links
+/// cycle without reaching `source`. The paths of BFS trees and shortest-path trees.
+pub(crate) fn path_back(parent: &[u32], source: usize, v: usize) -> Option<Vec<u32>> {
+    let mut path = vec![v as u32];
+    let mut x = v;
+    while x != source {
+        x = parent[x] as usize;
+        if x >= parent.len() || path.len() > parent.len() {
+            return None;
+        }
+        path.push(x as u32);
+    }
+    path.reverse();
+    Some(path)
+}

@@ -343,7 +343,7 @@ where
         // The matrix (as a push matrix would be), x and y.
         plan(b, self.g, size_of::<S::T>(), (false, true), false)?;
         // Boolean and parent semirings read the structure only (any weight means "an arc").
-        let a = csr_of::<S>(self.file, self.g, crate::files::reads_structure_only::<S>())?;
+        let a = csr_of::<S>(self.file, self.g, S::reads_structure_only())?;
         // y = A 1: the product with a column of ones, checked for results the type
         // cannot hold.
         let ones = semigraph_formats::Csr::<S>::try_from_parts(

@@ -391,15 +391,6 @@ where
     r.map_err(|e| csr_error(file, g, e))
 }
 
-/// Whether `S`'s products read a matrix's structure only, so that a file's weights are not
-/// converted (any weight means "an entry"): a boolean semiring (or-and), or a product that is
-/// the inner index (the secondi semirings).
-pub(crate) fn reads_structure_only<S: Semiring>() -> bool {
-    use semigraph_semiring::{Scalar, ScalarType};
-    <S::T as Scalar>::TYPE == ScalarType::Bool
-        || (S::USES_INDEX && S::MUL == semigraph_semiring::Op::Select)
-}
-
 /// An error building a matrix of `g`'s arcs, naming `file` and speaking its vertex
 /// numbering.
 pub(crate) fn csr_error(file: &Path, g: &EdgeList, e: FormatError) -> CliError {

@@ -32,7 +32,7 @@ fn matrix_of<S: Semiring>(file: &Path, g: &EdgeList) -> Res<Csr<S>>
 where
     S::T: WeightValue,
 {
-    csr_of::<S>(file, g, crate::files::reads_structure_only::<S>())
+    csr_of::<S>(file, g, S::reads_structure_only())
 }
 
 impl<S: Semiring> Job for SpgemmJob<'_, S>

@@ -436,7 +436,7 @@ impl<T: IndexNumber> Semiring for MinSecondI<T> {
 impl<T: IndexNumber> Semiring for AnySecondI<T> {
     type T = T;
     const NAME: &'static str = "any_secondi";
-    const ADD: Op = Op::Select;
+    const ADD: Op = Op::Any;
     const MUL: Op = Op::Select;
     const USES_INDEX: bool = true;
     const HAS_TERMINAL: bool = true;

@@ -88,6 +88,27 @@ pub trait Semiring: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync +
         Self::add(old, new).to_bits64() != old.to_bits64()
     }
 
+    /// Whether a product reads only where its matrix has entries, not their values: a
+    /// boolean semiring (any weight means "an arc") or a product that is the inner index
+    /// (the secondi semirings), so that a graph's weights need not be converted.
+    fn reads_structure_only() -> bool {
+        <Self::T as Scalar>::TYPE == ScalarType::Bool
+            || (Self::USES_INDEX && Self::MUL == Op::Select)
+    }
+
+    /// Whether `add` is idempotent (`add(a, a) == a`: min, max, or, any), so that a term
+    /// counted twice changes nothing.
+    fn idempotent_add() -> bool {
+        matches!(Self::ADD, Op::Min | Op::Max | Op::Select | Op::Any)
+    }
+
+    /// Whether `add` keeps the least or greatest of a total order (min, max), so that a
+    /// result can be refined by any later smaller (larger) term: the label-correcting
+    /// algorithms' condition.
+    fn totally_ordered() -> bool {
+        matches!(Self::ADD, Op::Min | Op::Max)
+    }
+
     /// `true` if `v` is the semiring zero: bitwise, except that both zeros of a
     /// floating-point type are the zero where it is one of them (`-0.0` is plus-times'
     /// zero, as `0 * -4` gives it; NaN never is).
@@ -113,7 +134,18 @@ fn same_zero<T: Scalar>(v: u64, z: u64) -> bool {
 /// What a semiring's `add` or `mul` computes ([`Semiring::ADD`], [`Semiring::MUL`]): enough
 /// to evaluate a product in wider numbers and tell whether the type holds its exact value.
 /// Integer `+` and `*` wrap or saturate at the type's limits and floats overflow to
-/// infinity; an operation that only [`Op::Select`]s never leaves the type.
+/// infinity; an operation that only [`Op::Select`]s never leaves the type. The properties
+/// algorithms and tools ask of a semiring derive from these, never from its name:
+///
+/// ```
+/// use semigraph_semiring::{AnySecondI, MinPlus, Op, OrAnd, PlusTimes, Semiring};
+/// assert_eq!((PlusTimes::<f32>::ADD, PlusTimes::<f32>::MUL), (Op::Plus, Op::Times));
+/// assert!(MinPlus::<i32>::totally_ordered() && MinPlus::<i32>::idempotent_add());
+/// assert!(!PlusTimes::<f32>::idempotent_add() && !PlusTimes::<f32>::totally_ordered());
+/// assert!(OrAnd::reads_structure_only() && AnySecondI::<u32>::reads_structure_only());
+/// assert!(!MinPlus::<f64>::reads_structure_only());
+/// assert_eq!(AnySecondI::<u32>::ADD, Op::Any);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `a + b` (in the path semirings, whose `mul` it is, the zero annihilates it).
@@ -124,9 +156,13 @@ pub enum Op {
     Min,
     /// The larger operand.
     Max,
-    /// One of the operands, a constant or the inner index (or, and, any, first, second,
+    /// One of the operands, a constant or the inner index (or, and, first, second,
     /// secondi): never a value outside the type.
     Select,
+    /// Either operand that is not the zero, whichever a backend meets first (GraphBLAS's
+    /// `any`): a selection whose result depends on the order of the terms, so results are
+    /// checked for validity rather than equality.
+    Any,
     /// Unknown (user semirings that do not say): results are not checked.
     Opaque,
 }

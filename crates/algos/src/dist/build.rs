@@ -34,13 +34,7 @@ impl<'a, C: Communicator, S: Semiring> DistGraph<'a, C, S> {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     pub fn new(comm: &'a C, a: &'a Csr<S>, opts: DistOptions) -> Result<Self> {
-        if a.nrows() != a.ncols() {
-            return Err(Error::InvalidArgument(format!(
-                "an adjacency matrix must be square, this one is {}x{}",
-                a.nrows(),
-                a.ncols()
-            )));
-        }
+        crate::error::check_square(a.nrows(), a.ncols())?;
         let at = a.transpose();
         let undirected = at.row_ptr() == a.row_ptr() && at.col_idx() == a.col_idx();
         let part = Partition::by_weight(at.row_ptr(), comm.ranks())?;
@@ -133,12 +127,7 @@ where
     }
 
     fn split_edges(comm: &'a C, g: &EdgeList, pattern: bool, opts: DistOptions) -> Result<Self> {
-        if g.nrows != g.ncols {
-            return Err(Error::InvalidArgument(format!(
-                "an adjacency matrix must be square, this one is {}x{}",
-                g.nrows, g.ncols
-            )));
-        }
+        crate::error::check_square(g.nrows, g.ncols)?;
         g.validate()?;
         let n = g.nrows;
         // The in-degrees (the partition's weights) and, for packed columns, which vertices

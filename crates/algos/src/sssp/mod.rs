@@ -105,17 +105,7 @@ impl<D: Distance> ShortestPaths<D> {
     /// `EdgeList::labels_of` writes them in the input file's numbering.
     pub fn path_to(&self, v: usize) -> Option<Vec<u32>> {
         self.distance(v)?;
-        let mut path = vec![v as u32];
-        let mut x = v;
-        while x != self.source {
-            x = self.pred[x] as usize;
-            if x >= self.dist.len() || path.len() > self.dist.len() {
-                return None;
-            }
-            path.push(x as u32);
-        }
-        path.reverse();
-        Some(path)
+        crate::paths::path_back(&self.pred, self.source, v)
     }
 
     /// Number of reachable vertices (the source included).
@@ -378,13 +368,7 @@ impl<'b, B: Frontier, D: Distance> DeltaGraph<'b, B, D> {
     /// `InvalidArgument` for a matrix that is not square or a `delta` that is not positive
     /// and finite; [`Error::NegativeWeight`] for a negative weight; backend errors.
     pub fn new(backend: &'b B, a: &'b Csr<MinPlus<D>>, delta: Option<D>) -> Result<Self> {
-        if a.nrows() != a.ncols() {
-            return Err(Error::InvalidArgument(format!(
-                "an adjacency matrix must be square, this one is {}x{}",
-                a.nrows(),
-                a.ncols()
-            )));
-        }
+        crate::error::check_square(a.nrows(), a.ncols())?;
         check_no_negative(a)?;
         Self::with_delta(Graph::new(backend, a, GraphOptions::default())?, delta)
     }
