@@ -56,28 +56,10 @@ where
     r.map_err(format_err)
 }
 
-/// A result of a product that `S`'s type cannot hold, as a `ValueError` naming it and a
-/// semiring that would hold it.
-fn inexact<S: Semiring>(e: semigraph_algos::exact::Inexact, at: &str) -> PyErr {
-    use semigraph_algos::exact::{Why, wider};
-    use semigraph_semiring::Scalar;
-    let t = <S::T as Scalar>::TYPE;
-    let name = S::NAME.replace('_', "-");
-    let what = match e.why {
-        Why::OutOfRange => format!("is {}, which {} cannot hold", e.value, t.name()),
-        Why::IsZero => format!(
-            "is {}, the value {name}:{} keeps for \"no entry\"",
-            e.value,
-            t.name()
-        ),
-        Why::Undefined => format!("is undefined ({})", e.value),
-    };
-    PyValueError::new_err(format!(
-        "{at}({}, {}) {what}; use {}",
-        e.row,
-        e.col,
-        wider::<S>()
-    ))
+/// A result of a product that `S`'s type cannot hold, as a `ValueError` naming it
+/// (`what` the product and its result, e.g. `C = A B: C`) and a semiring that would hold it.
+fn inexact<S: Semiring>(e: semigraph_algos::exact::Inexact, what: &str) -> PyErr {
+    PyValueError::new_err(e.message::<S>(|i, j| format!("{what}({i}, {j}) is")))
 }
 
 /// Semiring values as NumPy wants them: float64 if any is real, else int64 (uint64 past it).

@@ -1,148 +1,27 @@
 //! `Graph`: an adjacency matrix held by a backend (on the GPU, in device memory) between
 //! calls, and the algorithms over it.
 
-use std::sync::OnceLock;
-
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use self_cell::self_cell;
 use semigraph_algos::{
-    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, CpuBackend, DeltaGraph, Frontier,
-    Graph as AlgoGraph, GraphOptions, NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod,
-    UNREACHED, apsp, bellman_ford, bfs, bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc,
-    pagerank, pagerank_resident, reachability, sssp_choice_of, triangle_count,
-    triangles_per_vertex, wcc, wcc_resident, widest_path,
+    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, DeltaGraph, Graph as AlgoGraph, GraphOptions,
+    NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod, UNREACHED, apsp, bellman_ford, bfs,
+    bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc, pagerank, pagerank_resident,
+    reachability, sssp_choice_of, triangle_count, triangles_per_vertex, wcc, wcc_resident,
+    widest_path,
 };
-use semigraph_formats::Csr;
 use semigraph_gpu::{GpuBackend, GpuDense};
-use semigraph_semiring::{MaxMin, MinPlus, NO_PRED, OrAnd};
+use semigraph_semiring::{MaxMin, NO_PRED};
 
 use crate::arrays::{Arrays, Ints, Values};
 use crate::backends::{Choice, choose, cpu, gpu};
 use crate::device::DeviceArray;
 use crate::errors::{format_err, py_err};
+use crate::held::{Cell, GpuHeld, on_structure, with_held};
 use crate::plans;
 use semigraph_algos::memory::Kernel;
-
-/// Weights as distances: min-plus over f64 (SciPy's value type); parallel arcs keep the
-/// smallest weight, as the CLI's shortest paths do.
-type W = MinPlus<f64>;
-
-/// What a graph owns on the host: its weights as distances, and where a weight is `+inf`
-/// (min-plus's "no path", yet an entry of the matrix) its structure and its weights as
-/// capacities apart, so that the algorithms that read the structure (BFS, PageRank, WCC,
-/// CDLP, LCC, triangles, reachability) and widest paths (where `inf` is the widest arc) see
-/// that entry too.
-struct Owned {
-    weights: Csr<W>,
-    apart: Option<(Csr<OrAnd>, Csr<MaxMin<f64>>)>,
-}
-
-/// What a backend holds of one graph: the weighted matrices, the structure and capacities
-/// where they are apart ([`Owned`]), and the pattern BFS runs on (made on the first BFS,
-/// then kept).
-struct Held<'a, B: Frontier> {
-    weights: AlgoGraph<'a, B, W>,
-    apart: Option<Apart<'a, B>>,
-    pattern: OnceLock<AlgoGraph<'a, B, BfsSemiring>>,
-    reach: OnceLock<AlgoGraph<'a, B, OrAnd>>,
-}
-
-/// The structure and the capacities a backend holds apart ([`Owned`]).
-type Apart<'a, B> = (AlgoGraph<'a, B, OrAnd>, AlgoGraph<'a, B, MaxMin<f64>>);
-
-/// Runs `$body` with `$g` the graph whose structure is the matrix's every entry: the
-/// weights, or the structure apart where a weight is `+inf`.
-macro_rules! on_structure {
-    ($h:expr, $g:ident => $body:expr) => {
-        match &$h.apart {
-            Some((s, _)) => {
-                let $g = s;
-                $body
-            }
-            None => {
-                let $g = &$h.weights;
-                $body
-            }
-        }
-    };
-}
-
-type CpuHeld<'a> = Held<'a, CpuBackend>;
-type GpuHeld<'a> = Held<'a, GpuBackend>;
-
-self_cell!(
-    struct CpuCell {
-        owner: Owned,
-        #[not_covariant]
-        dependent: CpuHeld,
-    }
-);
-
-self_cell!(
-    struct GpuCell {
-        owner: Owned,
-        #[not_covariant]
-        dependent: GpuHeld,
-    }
-);
-
-enum Cell {
-    Cpu(CpuCell),
-    Gpu(GpuCell),
-}
-
-/// Runs `$body` with `$h` the [`Held`] matrices of `$g` on whichever backend holds them.
-macro_rules! with_held {
-    ($g:expr, $h:ident => $body:expr) => {
-        match &$g.cell {
-            Cell::Cpu(c) => c.with_dependent(|_, $h| $body),
-            Cell::Gpu(c) => c.with_dependent(|_, $h| $body),
-        }
-    };
-}
-
-fn build<'a, B: Frontier>(backend: &'a B, a: &'a Owned) -> semigraph_algos::Result<Held<'a, B>> {
-    let opts = GraphOptions {
-        pull: true,
-        ..Default::default()
-    };
-    let apart = match &a.apart {
-        Some((s, c)) => Some((
-            AlgoGraph::new(backend, s, opts)?,
-            AlgoGraph::new(backend, c, GraphOptions::default())?,
-        )),
-        None => None,
-    };
-    Ok(Held {
-        weights: AlgoGraph::new(backend, &a.weights, opts)?,
-        apart,
-        pattern: OnceLock::new(),
-        reach: OnceLock::new(),
-    })
-}
-
-impl<'a, B: Frontier> Held<'a, B> {
-    /// The arcs in semiring `P`, made on the first call into `cell` (one value array on the
-    /// backend), then kept.
-    fn kept<'s, P: semigraph_semiring::Semiring>(
-        &'s self,
-        cell: &'s OnceLock<AlgoGraph<'a, B, P>>,
-    ) -> semigraph_algos::Result<&'s AlgoGraph<'a, B, P>> {
-        if let Some(p) = cell.get() {
-            return Ok(p);
-        }
-        let p = on_structure!(self, g => g.pattern::<P>())?;
-        Ok(cell.get_or_init(|| p))
-    }
-
-    /// The pattern BFS runs on.
-    fn pattern(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, BfsSemiring>> {
-        self.kept(&self.pattern)
-    }
-}
 
 /// A NumPy vector and matrix handed to Python.
 type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
@@ -256,30 +135,7 @@ impl Graph {
         if apart {
             plans::fits("a graph", n, plans::graph(choice, n, nnz, apart))?;
         }
-        let cell = crate::interrupt::run(py, || {
-            let apart = match apart {
-                true => Some((
-                    arcs.clone().pattern::<OrAnd>().map_err(format_err)?,
-                    arcs.clone()
-                        .edge_list()
-                        .to_csr::<MaxMin<f64>, u32>()
-                        .map_err(format_err)?,
-                )),
-                false => None,
-            };
-            let weights = match arcs.canonical::<W>() {
-                Ok(a) => a,
-                Err(arcs) => arcs.edge_list().to_csr::<W, u32>().map_err(format_err)?,
-            };
-            let a = Owned { weights, apart };
-            Ok::<_, PyErr>(match choice {
-                Choice::Cpu => Cell::Cpu(CpuCell::try_new(a, |a| build(cpu(), a)).map_err(py_err)?),
-                Choice::Gpu => {
-                    let b = gpu().map_err(crate::errors::GpuUnavailable::new_err)?;
-                    Cell::Gpu(GpuCell::try_new(a, |a| build(b, a)).map_err(py_err)?)
-                }
-            })
-        })??;
+        let cell = crate::interrupt::run(py, || Cell::new(arcs, apart, choice))??;
         Ok(Graph {
             cell,
             n,

@@ -11,6 +11,7 @@ mod backends;
 mod device;
 mod errors;
 mod graph;
+mod held;
 mod interrupt;
 mod plans;
 mod read;

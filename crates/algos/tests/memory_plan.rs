@@ -42,17 +42,21 @@ fn graphs() -> Vec<(&'static str, EdgeList)> {
     ]
 }
 
+/// A rayon pool of `threads` threads.
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
 /// In a pool of one thread and of four (where the builds and transposes run on every core,
 /// with their own peaks).
 #[test]
 fn runs_stay_within_their_plans() {
     let _one = ONE.lock().unwrap();
     for threads in [1, 4] {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(runs_stay_within_their_plans_here);
+        pool(threads).install(runs_stay_within_their_plans_here);
     }
 }
 
@@ -131,11 +135,7 @@ fn splits_stay_within_their_plans() {
     use semigraph_algos::prelude::Objects;
     let _one = ONE.lock().unwrap();
     for threads in [1, 4] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
-        pool.install(|| {
+        pool(threads).install(|| {
             let cpu = CpuBackend::new();
             for (name, g) in graphs() {
                 for k in [1, 3] {
@@ -204,11 +204,7 @@ fn kernels_stay_within_their_plans() {
     use semigraph_semiring::OrAnd;
     let _one = ONE.lock().unwrap();
     for threads in [1, 4] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
-        pool.install(|| {
+        pool(threads).install(|| {
             let cpu = CpuBackend::new();
             for (name, g) in graphs() {
                 let n = g.num_vertices();

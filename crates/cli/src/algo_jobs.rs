@@ -396,11 +396,7 @@ where
         )
         .map_err(|e| {
             let at = |i: usize, _| format!("row {} of A gives", self.g.vertex_label(i));
-            CliError(format!(
-                "{}: {}",
-                self.file.display(),
-                crate::checks::inexact::<S>(&e, at)
-            ))
+            CliError(format!("{}: {}", self.file.display(), e.message::<S>(at)))
         })?;
         Ok((
             vec![

@@ -88,40 +88,7 @@ where
     S::T: WeightValue,
 {
     semigraph_algos::exact::check_product(a, b, mask)
-        .map_err(|e| CliError(format!("{}: {}", file.display(), inexact::<S>(&e, what))))
-}
-
-/// The message of a result `e` that semiring `S`'s type cannot hold, and a semiring that
-/// would.
-pub(crate) fn inexact<S: Semiring>(
-    e: &semigraph_algos::exact::Inexact,
-    what: impl Fn(usize, usize) -> String,
-) -> String {
-    use semigraph_algos::exact::{Why, wider};
-    use semigraph_semiring::Scalar;
-    let t = <S::T as Scalar>::TYPE;
-    let name = format!("{}:{}", S::NAME.replace('_', "-"), t.name());
-    let use_ = format!("use {}", wider::<S>());
-    let at = what(e.row, e.col);
-    match e.why {
-        Why::OutOfRange => format!(
-            "{at} {}, which {} cannot hold (in {name} it would {}); {use_}",
-            e.value,
-            t.name(),
-            if t.is_float() {
-                "overflow to infinity"
-            } else if matches!(S::ADD, semigraph_semiring::Op::Plus) {
-                "wrap around"
-            } else {
-                "saturate"
-            }
-        ),
-        Why::IsZero => format!(
-            "{at} {}, the value {name} keeps for \"no entry\" (the result would vanish); {use_}",
-            e.value
-        ),
-        Why::Undefined => format!("{at} undefined: {} (NaN)", e.value),
-    }
+        .map_err(|e| CliError(format!("{}: {}", file.display(), e.message::<S>(what))))
 }
 
 /// The `distances` header field: the type, and how it was chosen.

@@ -29,6 +29,7 @@ mod gml;
 pub mod lines;
 mod mtx;
 pub mod npy;
+mod npz_array;
 mod sg;
 mod text;
 mod weights;
