@@ -158,3 +158,76 @@ pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
     }
     Ok(ResidentComponents { labels: f, rounds })
 }
+
+/// Weakly connected components in the [registry](crate::registry): `semigraph wcc`.
+pub struct WeakComponents;
+
+impl crate::registry::Algorithm for WeakComponents {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        Info {
+            name: "wcc",
+            command: "wcc",
+            summary: "Weakly connected components (FastSV): a label per vertex, the smallest \
+                      vertex of its component",
+            params: &[],
+            returns: &["labels"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O((n + m) log n)",
+            method: "FastSV",
+            steps: "rounds",
+            bench: &[],
+            distributed: true,
+            networkx: &[
+                NetworkX {
+                    function: "connected_components",
+                    args: &[],
+                    column: "labels",
+                },
+                NetworkX {
+                    function: "number_connected_components",
+                    args: &[],
+                    column: "labels",
+                },
+                NetworkX {
+                    function: "weakly_connected_components",
+                    args: &[],
+                    column: "labels",
+                },
+                NetworkX {
+                    function: "number_weakly_connected_components",
+                    args: &[],
+                    column: "labels",
+                },
+            ],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        _args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let c = wcc(g.structure()?)?;
+        Ok(Output {
+            facts: vec![Fact {
+                name: "components",
+                text: format!("{} ({} rounds)", c.count(), c.rounds),
+                scalars: vec![
+                    ("components", Scalar::Int(c.count() as u64)),
+                    ("rounds", Scalar::Int(c.rounds as u64)),
+                ],
+            }],
+            steps: c.rounds,
+            columns: vec![Column {
+                name: "labels",
+                values: Values::Class(c.labels),
+            }],
+        })
+    }
+
+    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Wcc, n, nnz, threads)
+    }
+}

@@ -36,6 +36,7 @@ pub mod graph;
 pub mod memory;
 pub mod paths;
 pub mod rank;
+pub mod registry;
 pub mod relax;
 mod squaring;
 pub mod sssp;

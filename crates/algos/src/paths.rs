@@ -133,3 +133,90 @@ pub(crate) fn path_back(parent: &[u32], source: usize, v: usize) -> Option<Vec<u
     path.reverse();
     Some(path)
 }
+
+/// The `source` argument of the path algorithms.
+const SOURCE: crate::registry::Param =
+    crate::registry::Param::required("source", crate::registry::Kind::Vertex, "the source vertex");
+
+/// Widest paths in the [registry](crate::registry): `semigraph widest-path`.
+pub struct WidestPaths;
+
+impl crate::registry::Algorithm for WidestPaths {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Reads};
+        Info {
+            name: "widest_path",
+            command: "widest-path",
+            summary: "Widest (maximum-bottleneck) paths from a source, weights as capacities: \
+                      a width per vertex, the source inf, unreachable vertices -inf",
+            params: &[SOURCE],
+            returns: &["widths"],
+            reads: Reads::Capacities,
+            accepts: Accepts::Any,
+            complexity: "O(n m) worst case; rounds of SpMSpV over the changed vertices",
+            method: "label-correcting in max-min f64",
+            steps: "runs",
+            bench: &[],
+            distributed: false,
+            networkx: &[],
+        }
+    };
+
+    fn run<'b, B: Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Output, Values};
+        let w = widest_path(g.capacities()?, args.vertex("source"))?;
+        Ok(Output {
+            facts: vec![],
+            steps: 1,
+            columns: vec![Column {
+                name: "widths",
+                values: Values::Real(w),
+            }],
+        })
+    }
+}
+
+/// Reachability in the [registry](crate::registry): `semigraph reachability`.
+pub struct Reachability;
+
+impl crate::registry::Algorithm for Reachability {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Reads};
+        Info {
+            name: "reachability",
+            command: "reachability",
+            summary: "Reachability: whether a path leads from the source to each vertex (the \
+                      source included)",
+            params: &[SOURCE],
+            returns: &["reached"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O(n + m)",
+            method: "label-correcting in or-and",
+            steps: "runs",
+            bench: &[],
+            distributed: false,
+            networkx: &[],
+        }
+    };
+
+    fn run<'b, B: Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let r = reachability(g.structure()?, args.vertex("source"))?;
+        let reached = r.iter().filter(|&&x| x).count();
+        Ok(Output {
+            facts: vec![Fact::scalar("reached", Scalar::Int(reached as u64))],
+            steps: 1,
+            columns: vec![Column {
+                name: "reached",
+                values: Values::Flag(r),
+            }],
+        })
+    }
+}

@@ -223,3 +223,87 @@ fn copy<B: Backend>(b: &B, y: &mut B::Dense<Pr>, x: &B::Dense<Pr>) -> Result<()>
     b.apply(y, Mask::All, UnaryOp::Fill(0.0))?;
     b.ewise(y, Mask::All, Ewise::Add, x)
 }
+
+/// PageRank in the [registry](crate::registry): `semigraph pagerank`, `semigraph.pagerank`.
+pub struct PageRankAlgorithm;
+
+impl crate::registry::Algorithm for PageRankAlgorithm {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        Info {
+            name: "pagerank",
+            command: "pagerank",
+            summary: "PageRank (LDBC Graphalytics definition: PR starts at 1/n, dangling \
+                      vertices' rank spread evenly), one rank per vertex; arc weights are ignored",
+            params: &[
+                Param::optional(
+                    "iterations",
+                    Kind::Count,
+                    "iterations: exactly this many unless --tolerance stops sooner (default: \
+                     at most 100, stopping at an L1 change of 1e-9)",
+                ),
+                Param::with_default(
+                    "damping",
+                    Kind::Real,
+                    "0.85",
+                    "the damping factor, in [0, 1]",
+                ),
+                Param::optional(
+                    "tolerance",
+                    Kind::Real,
+                    "stop once one iteration changes the ranks by at most this much (L1 norm)",
+                ),
+            ],
+            returns: &["ranks", "iterations", "delta"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O(iterations (n + m))",
+            method: "SpMV in plus-times f64 per iteration",
+            steps: "iterations",
+            bench: &[("iterations", "20")],
+            distributed: true,
+            networkx: &[NetworkX {
+                function: "pagerank",
+                args: &[("alpha", "damping"), ("max_iter", "iterations")],
+                column: "ranks",
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let opts = PageRankOptions::from_args(
+            args.count("iterations"),
+            args.real("damping").unwrap_or(0.85),
+            args.real("tolerance"),
+        );
+        let pr = pagerank(g.structure()?, &opts)?;
+        let delta = pr.delta.map_or("-".into(), |d| format!("{d:.3e}"));
+        Ok(Output {
+            facts: vec![Fact {
+                name: "iterations",
+                text: format!(
+                    "{} (damping {}, last L1 change {delta})",
+                    pr.iterations, opts.damping
+                ),
+                scalars: vec![
+                    ("iterations", Scalar::Int(pr.iterations as u64)),
+                    ("damping", Scalar::Real(opts.damping)),
+                    ("delta", Scalar::MaybeReal(pr.delta)),
+                ],
+            }],
+            steps: pr.iterations,
+            columns: vec![Column {
+                name: "ranks",
+                values: Values::Real(pr.ranks),
+            }],
+        })
+    }
+
+    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::PageRank, n, nnz, threads)
+    }
+}

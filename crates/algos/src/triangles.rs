@@ -183,3 +183,116 @@ pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
     b.ewise_op::<Real, Div>(&mut coeff, Mask::All, Combine::Intersection, &pairs)?;
     b.read_dense_owned(coeff)
 }
+
+/// Triangle counting in the [registry](crate::registry): `semigraph tc`, `semigraph.triangles`.
+pub struct Triangles;
+
+impl crate::registry::Algorithm for Triangles {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        Info {
+            name: "triangles",
+            command: "tc",
+            summary: "Triangles of the undirected simple graph (arcs in either direction, \
+                      loops ignored): the total, and the triangles each vertex belongs to",
+            params: &[Param::with_default(
+                "count",
+                Kind::Choice(&["per-vertex", "total"]),
+                "per-vertex",
+                "per-vertex: the total and each vertex's triangles; total: the total alone \
+                 (one product of half the work)",
+            )],
+            returns: &["triangles", "per_vertex"],
+            reads: Reads::Structure,
+            accepts: Accepts::Undirected,
+            complexity: "O(sum over arcs of the smaller degree)",
+            method: "L*L^T masked by L",
+            steps: "products",
+            bench: &[("count", "total")],
+            distributed: false,
+            networkx: &[NetworkX {
+                function: "triangles",
+                args: &[],
+                column: "per_vertex",
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let g = g.structure()?;
+        let total = triangle_count(g)?;
+        let columns = match args.word("count") {
+            "total" => vec![],
+            _ => vec![Column {
+                name: "per_vertex",
+                values: Values::Int(
+                    triangles_per_vertex(g)?
+                        .into_iter()
+                        .map(|t| t as i64)
+                        .collect(),
+                ),
+            }],
+        };
+        Ok(Output {
+            facts: vec![Fact::scalar("triangles", Scalar::Int(total))],
+            steps: 1,
+            columns,
+        })
+    }
+
+    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Triangles, n, nnz, threads)
+    }
+}
+
+/// Local clustering coefficients in the [registry](crate::registry): `semigraph lcc`.
+pub struct ClusteringCoefficients;
+
+impl crate::registry::Algorithm for ClusteringCoefficients {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        Info {
+            name: "lcc",
+            command: "lcc",
+            summary: "Local clustering coefficients (LDBC Graphalytics definition: in- and \
+                      out-neighbours, arcs counted per direction): a coefficient per vertex",
+            params: &[],
+            returns: &["coefficients"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O(sum over arcs of the smaller degree)",
+            method: "S*W_L^T masked by S",
+            steps: "products",
+            bench: &[],
+            distributed: false,
+            networkx: &[NetworkX {
+                function: "clustering",
+                args: &[],
+                column: "coefficients",
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        _args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Output, Values};
+        Ok(Output {
+            facts: vec![],
+            steps: 1,
+            columns: vec![Column {
+                name: "coefficients",
+                values: Values::Real(lcc(g.structure()?)?),
+            }],
+        })
+    }
+
+    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Lcc, n, nnz, threads)
+    }
+}

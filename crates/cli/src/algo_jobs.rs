@@ -13,9 +13,10 @@ use semigraph_semiring::{MinPlus, Semiring};
 use serde_json::json;
 
 use crate::checks::{exact_product, plan};
+use crate::error::labelled;
+use crate::error::{CliError, Res};
 use crate::files::csr_of;
 use crate::output::{self, Field, fmt_duration};
-use crate::{CliError, Res, labelled};
 use semigraph_algos::SsspMethod;
 
 use crate::jobs::{

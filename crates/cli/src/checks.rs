@@ -10,8 +10,8 @@ use semigraph_semiring::Semiring;
 use serde_json::json;
 
 use crate::args::Choice;
+use crate::error::{CliError, Res};
 use crate::output::Field;
-use crate::{CliError, Res};
 
 /// Refuses, before anything is built, a run whose host memory (the CSR built from `g` unless
 /// `built` (then it is held already), the graph on backend `b` with a pull matrix when `pull`,

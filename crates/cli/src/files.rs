@@ -15,7 +15,8 @@ use semigraph_formats::{Csr, EdgeList, FormatError, WeightValue, Weights, genera
 use semigraph_semiring::Semiring;
 
 use crate::args::{Common, GenArgs, GenKind};
-use crate::{CliError, Res, note};
+use crate::error::{CliError, Res};
+use crate::output::note;
 
 /// `(vertices, arcs)` of the graph `kind` with `a`'s sizes, computed without building it.
 fn generated_size(kind: GenKind, a: &GenArgs) -> (u128, u128) {
@@ -407,5 +408,28 @@ pub(crate) fn csr_error(file: &Path, g: &EdgeList, e: FormatError) -> CliError {
             g.vertex_label(col)
         )),
         e => CliError(format!("{}: {e}", file.display())),
+    }
+}
+
+/// The sources of a run: `--source`, or every source of a DIMACS `.ss` file (its ids in the
+/// graph file's numbering).
+pub(crate) fn sources_of(
+    g: &EdgeList,
+    source: Option<i64>,
+    sources: Option<&Path>,
+    file: &Path,
+) -> Res<Vec<usize>> {
+    match (source, sources) {
+        (Some(s), None) => Ok(vec![source_of(g, s, file)?]),
+        (None, Some(ss)) => {
+            let ids = semigraph_formats::io::read_sources(ss)?;
+            if ids.is_empty() {
+                return Err(CliError(format!("{}: no sources", ss.display())));
+            }
+            ids.iter()
+                .map(|&v| source_of(g, v as i64 + 1, file))
+                .collect()
+        }
+        _ => Err(CliError("give --source or --sources (not both)".into())),
     }
 }

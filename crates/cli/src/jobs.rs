@@ -12,9 +12,9 @@ use semigraph_semiring::{MinPlus, Semiring};
 use serde_json::json;
 
 use crate::args::{BackendChoice, Common};
+use crate::error::{CliError, Res};
 use crate::files::{csr_error, csr_of};
 use crate::output::{Field, fmt_duration};
-use crate::{CliError, Res};
 use semigraph_algos::SsspMethod;
 
 /// Distances as text (`None` if unreachable) and predecessors of one run.

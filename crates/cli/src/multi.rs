@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions};
+use semigraph_algos::registry::{self, Column, Reads, Values};
 use semigraph_algos::{
     ApspMethod, BfsOptions, BfsSemiring, Direction, Distance, DistanceType, PageRankOptions,
 };
@@ -15,12 +16,15 @@ use semigraph_gpu::{GpuComm, NcclComm, SharedComm};
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
-use crate::args::{BackendChoice, Cmd, Common};
+use crate::args::{BackendChoice, Common};
 use crate::checks::{distances_field, pick_distances};
+use crate::commands::Cmd;
+use crate::commands::algorithm::{AlgoCmd, write_output};
+use crate::error::{CliError, Res};
+use crate::files::sources_of;
 use crate::files::{csr_of, load_pattern, load_weighted};
-use crate::kernels::{Values, write_values};
+use crate::output::command_line;
 use crate::output::{Field, Header, Output, write_apsp, write_vertices};
-use crate::{CliError, Res, command_line, sources_of};
 
 /// Whether `cmd` runs here from the start: `--gpus` above 1.
 pub(crate) fn wanted(c: &Common) -> bool {
@@ -40,57 +44,36 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
         return Err(CliError("--gpus is for GPUs: drop --backend cpu".into()));
     }
     match cmd {
-        Cmd::Bfs {
-            file,
-            source,
-            sources,
-            direction,
-            ..
-        } => {
-            let g = load_pattern(file, c)?;
-            let s = sources_of(&g, *source, sources.as_deref(), file)?;
-            bfs(c, file, &g, &s, *direction)
+        Cmd::Bfs(a) => {
+            let g = load_pattern(&a.file, c)?;
+            let s = sources_of(&g, a.source, a.sources.as_deref(), &a.file)?;
+            bfs(c, &a.file, &g, &s, a.direction)
         }
-        Cmd::Sssp {
-            file,
-            source,
-            sources,
-            distances,
-            ..
-        } => {
-            let g = load_weighted(file, c)?;
-            let s = sources_of(&g, *source, sources.as_deref(), file)?;
-            let (ty, _) = pick_distances(&g, file, g.num_vertices(), *distances)?;
-            sssp(c, file, &g, &s, ty)
+        Cmd::Sssp(a) => {
+            let g = load_weighted(&a.file, c)?;
+            let s = sources_of(&g, a.source, a.sources.as_deref(), &a.file)?;
+            let (ty, _) = pick_distances(&g, &a.file, g.num_vertices(), a.distances)?;
+            sssp(c, &a.file, &g, &s, ty)
         }
-        Cmd::Pagerank {
-            file,
-            iterations,
-            damping,
-            tolerance,
-            ..
-        } => {
-            let opts = PageRankOptions::from_args(*iterations, *damping, *tolerance);
-            pagerank(c, file, &load_pattern(file, c)?, &opts)
+        Cmd::Algorithm(a) if a.info.distributed => {
+            let g = match a.info.reads {
+                Reads::Structure => load_pattern(&a.file, c)?,
+                _ => load_weighted(&a.file, c)?,
+            };
+            algorithm(c, a, &g)
         }
-        Cmd::Wcc { file, .. } => wcc(c, file, &load_pattern(file, c)?),
-        Cmd::Apsp {
-            file,
-            next_hop,
-            distances,
-            method,
-            ..
-        } => {
-            if *method == ApspMethod::Sources {
+        Cmd::Apsp(a) => {
+            if a.method == ApspMethod::Sources {
                 return Err(CliError(
                     "--gpus runs APSP by squaring: use --method squaring or auto".into(),
                 ));
             }
+            let file = &a.file;
             let g = load_weighted(file, c)?;
-            let (ty, why) = pick_distances(&g, file, 2 * g.num_vertices(), *distances)?;
+            let (ty, why) = pick_distances(&g, file, 2 * g.num_vertices(), a.distances)?;
             let mut h = Header::new(&command_line(), file, &g);
             h.push(distances_field(ty, &why));
-            let next = next_hop.as_deref();
+            let next = a.next_hop.as_deref();
             match ty {
                 DistanceType::I32 => apsp::<i32>(c, file, &g, h, next, true),
                 DistanceType::I64 => apsp::<i64>(c, file, &g, h, next, true),
@@ -98,9 +81,36 @@ pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
                 DistanceType::F64 => apsp::<f64>(c, file, &g, h, next, false),
             }
         }
-        _ => Err(CliError(
-            "--gpus above 1 is for bfs, sssp, pagerank, wcc and apsp".into(),
-        )),
+        _ => Err(CliError(format!(
+            "--gpus above 1 is for {} and apsp",
+            registry::infos()
+                .iter()
+                .filter(|i| i.distributed)
+                .map(|i| i.command)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// A registry algorithm with a distributed form, over the ranks: the graph split, the
+/// algorithm's distributed run, the result written as the one-device command writes it.
+pub(crate) fn algorithm(c: &Common, a: &AlgoCmd, g: &EdgeList) -> Res<()> {
+    let file = &a.file;
+    match a.info.name {
+        "pagerank" => {
+            let args = a.args(g)?;
+            let opts = PageRankOptions::from_args(
+                args.count("iterations"),
+                args.real("damping").unwrap_or(0.85),
+                args.real("tolerance"),
+            );
+            pagerank(c, file, g, &opts)
+        }
+        "wcc" => wcc(c, file, g),
+        other => Err(CliError(format!(
+            "{other} has no distributed form in this command line yet"
+        ))),
     }
 }
 
@@ -156,7 +166,7 @@ pub(crate) fn bfs(
     })?;
     let mut h = Header::new(&command_line(), file, g);
     h.push(field);
-    crate::write_bfs(&Output::new(c), h, g, &r)
+    crate::commands::bfs::write_bfs(&Output::new(c), h, g, &r)
 }
 
 /// Bellman-Ford from one source of `s` in `ty` distances over the ranks, written as `sssp`
@@ -183,20 +193,25 @@ pub(crate) fn pagerank(c: &Common, file: &Path, g: &EdgeList, opts: &PageRankOpt
         let r = dist::pagerank(dg, opts)?;
         Ok((
             format!("{} iterations", r.iterations),
-            Values::Real(r.ranks),
+            Column {
+                name: "ranks",
+                values: Values::Real(r.ranks),
+            },
         ))
     })
 }
 
 /// WCC over the ranks, written as `wcc` writes it.
 pub(crate) fn wcc(c: &Common, file: &Path, g: &EdgeList) -> Res<()> {
-    kernel(c, file, g, kernel_blocks(false), |dg, g| {
+    kernel(c, file, g, kernel_blocks(false), |dg, _| {
         let r = dist::wcc(dg)?;
         let count = r.count();
-        // Labels as the smallest vertex id of each component in the file's numbering.
         Ok((
             format!("{count} components, {} rounds", r.rounds),
-            Values::Int(crate::kernels::smallest_label(g, &r.labels)),
+            Column {
+                name: "labels",
+                values: Values::Class(r.labels),
+            },
         ))
     })
 }
@@ -344,11 +359,11 @@ fn kernel(
     f: impl FnOnce(
         &DistGraph<'_, GpuComm, semigraph_semiring::OrAnd>,
         &EdgeList,
-    ) -> semigraph_algos::Result<(String, Values)>,
+    ) -> semigraph_algos::Result<(String, Column)>,
 ) -> Res<()> {
     let ((what, values), field) = on_ranks(c, (file, g), Split::Pattern(g), blocks, |dg| f(dg, g))?;
     let mut h = Header::new(&command_line(), file, g);
     h.push(field);
     h.push(Field::text("result", what));
-    write_values(&Output::new(c), &h, g, &values)
+    write_output(&Output::new(c), &h, g, &[values])
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use semigraph_gpu::GpuBackend;
 
 use crate::args::{BackendChoice, Common};
-use crate::{CliError, Res};
+use crate::error::{CliError, Res};
 
 /// A GPU opened for a command.
 pub(crate) struct Opened {

@@ -12,7 +12,8 @@ use semigraph_formats::io::npy::{NpyElem, write_npy};
 use semigraph_formats::io::write_atomic;
 use serde_json::{Value, json};
 
-use crate::{CliError, Common, Res};
+use crate::args::Common;
+use crate::error::{CliError, Res};
 
 /// Where results go.
 pub struct Output {
@@ -388,4 +389,19 @@ fn write_next_hops_text<D: Distance>(r: &Apsp<D>, next_path: Option<&Path>) -> R
         .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
     }
     Ok(())
+}
+
+/// A note on stderr, unless `--quiet`.
+pub(crate) fn note(c: &Common, msg: &str) {
+    if !c.quiet {
+        eprintln!("semigraph: {msg}");
+    }
+}
+
+/// The command line as run, for the output's header.
+pub(crate) fn command_line() -> String {
+    std::env::args()
+        .map(|a| if a.contains(' ') { format!("{a:?}") } else { a })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -21,7 +21,9 @@ use crate::graph::{Graph, GraphOptions, ValueFacts};
 use crate::relax::{Relaxed, Start, cycle_at_limit, relax_rounds};
 use crate::traverse::Traversal;
 
+mod algorithm;
 mod fixpoint;
+pub use algorithm::ShortestPathsAlgorithm;
 pub use fixpoint::{FIXPOINT_DELTA_FACTOR, FIXPOINT_GPU_DELTA_FACTOR, Width, fixpoint_paths};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The

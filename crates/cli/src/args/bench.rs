@@ -2,13 +2,15 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+use semigraph_algos::registry::{self, Info};
 
 use semigraph_algos::{ApspMethod, DistanceType, SsspMethod};
 use semigraph_formats::Format;
 
 use super::{
-    Choice, GenArgs, GenKind, PlainReportOpts, ReportOpts, RunOpts, auto_or, named, semiring_parser,
+    Choice, GenArgs, GenKind, PlainReportOpts, ReportOpts, RunOpts, auto_or, given_in, named,
+    semiring_parser, with_params,
 };
 
 #[derive(Subcommand)]
@@ -174,42 +176,10 @@ pub enum BenchCmd {
         #[command(flatten)]
         opts: PlainReportOpts,
     },
-    /// PageRank (LDBC form: fixed iterations), measured as `bench bfs`; every run checked
-    /// against the CPU backend (within 1e-9 relative).
-    Pagerank {
-        #[command(flatten)]
-        bench: AlgoBench,
-        /// Iterations.
-        #[arg(long, default_value_t = 20)]
-        iterations: usize,
-        /// The damping factor.
-        #[arg(long, default_value_t = 0.85)]
-        damping: f64,
-    },
-    /// Weakly connected components (`FastSV`), measured as `bench bfs` (steps are rounds); every
-    /// run checked against the CPU backend.
-    Wcc {
-        #[command(flatten)]
-        bench: AlgoBench,
-    },
-    /// Community detection by label propagation, measured as `bench bfs`.
-    Cdlp {
-        #[command(flatten)]
-        bench: AlgoBench,
-        /// Iterations.
-        #[arg(long, default_value_t = 10)]
-        iterations: usize,
-    },
-    /// Local clustering coefficients, measured as `bench bfs`.
-    Lcc {
-        #[command(flatten)]
-        bench: AlgoBench,
-    },
-    /// The triangle count (Sandia's L*L^T masked by L), measured as `bench bfs`.
-    Tc {
-        #[command(flatten)]
-        bench: AlgoBench,
-    },
+    /// Every algorithm of the registry (`bench pagerank`, `bench wcc`, `bench tc`, ...),
+    /// measured as `bench bfs`; every run checked against the CPU backend.
+    #[command(flatten)]
+    Algorithm(BenchAlgo),
     /// All-pairs shortest paths, measured as `bench bfs` (steps are squarings or rounds).
     Apsp {
         #[command(flatten)]
@@ -259,4 +229,83 @@ pub struct AlgoBench {
     pub gpus: Option<String>,
     #[command(flatten)]
     pub opts: ReportOpts,
+}
+
+impl BenchCmd {
+    /// The run's options, from the benchmark's own.
+    pub fn common(&self) -> super::Common {
+        match self {
+            BenchCmd::Spmv { opts, .. } | BenchCmd::Spgemm { opts, .. } => opts.common(),
+            BenchCmd::Algorithm(a) => a.bench.opts.common(),
+            BenchCmd::Bfs { bench }
+            | BenchCmd::Sssp { bench, .. }
+            | BenchCmd::Apsp { bench, .. } => bench.opts.common(),
+            BenchCmd::Gemm { opts, .. } | BenchCmd::Formats { opts, .. } => opts.common(),
+        }
+    }
+}
+
+/// Registry algorithms whose benchmarks are written by hand (`bench bfs`, `bench sssp`).
+pub const BENCH_HAND_WRITTEN: &[&str] = &["bfs", "sssp"];
+
+/// The registry's algorithms that are benchmarks.
+fn benchmarks() -> impl Iterator<Item = &'static Info> {
+    registry::infos()
+        .iter()
+        .filter(|i| !BENCH_HAND_WRITTEN.contains(&i.name))
+}
+
+/// `bench NAME`: a registry algorithm's benchmark, its arguments as given (the benchmark's
+/// defaults for the rest).
+#[derive(Clone, Debug)]
+pub struct BenchAlgo {
+    /// The algorithm.
+    pub info: &'static Info,
+    /// Each argument's value as given (vertex arguments: the benchmark's source).
+    pub given: Vec<(&'static str, Option<String>)>,
+    /// The graph, backends and runs.
+    pub bench: AlgoBench,
+}
+
+impl FromArgMatches for BenchAlgo {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
+        let (name, sub) = m.subcommand().ok_or_else(missing)?;
+        let info = benchmarks()
+            .find(|i| i.command == name)
+            .ok_or_else(missing)?;
+        Ok(BenchAlgo {
+            info,
+            given: given_in(info, sub),
+            bench: AlgoBench::from_arg_matches(sub)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for BenchAlgo {
+    fn augment_subcommands(mut cmd: Command) -> Command {
+        for info in benchmarks() {
+            let about = format!(
+                "{}; measured as `bench bfs` (steps are {}), every run checked against the \
+                 CPU backend.",
+                info.summary, info.steps
+            );
+            let sub = with_params(Command::new(info.command), info, true);
+            cmd = cmd.subcommand(AlgoBench::augment_args(sub).about(about));
+        }
+        cmd
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        benchmarks().any(|i| i.command == name)
+    }
 }

@@ -110,7 +110,7 @@ pub struct PlainReportOpts {
 }
 
 impl Common {
-    pub(super) fn with(
+    pub(crate) fn with(
         backend: Option<&BackendOpt>,
         input: Option<&InputOpt>,
         write: &WriteOpt,

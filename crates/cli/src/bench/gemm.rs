@@ -9,8 +9,9 @@ use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
 use super::spmv::test_value_at;
+use crate::args::Common;
+use crate::error::{CliError, Res};
 use crate::output::Output;
-use crate::{CliError, Common, Res};
 
 /// One measured semiring.
 struct Row {

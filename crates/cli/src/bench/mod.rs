@@ -10,10 +10,10 @@ pub(crate) mod spgemm;
 pub(crate) mod spmv;
 pub(crate) mod study;
 
+use crate::args::Common;
 use crate::args::{BenchCmd, GenKind};
+use crate::error::{CliError, Res};
 use crate::files::{generated, load};
-use crate::kernels::GraphKernel;
-use crate::{CliError, Common, Res};
 
 pub(crate) use spmv::for_semiring;
 
@@ -24,15 +24,26 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
     let dist = match &what {
         BenchCmd::Bfs { bench } => Some((bench, DistAlgo::Bfs)),
         BenchCmd::Sssp { bench, .. } => Some((bench, DistAlgo::Sssp)),
-        BenchCmd::Pagerank {
-            bench,
-            iterations,
-            damping,
-        } => Some((
-            bench,
-            DistAlgo::PageRank(algos::pagerank_options(*iterations, *damping)),
-        )),
-        BenchCmd::Wcc { bench } => Some((bench, DistAlgo::Wcc)),
+        BenchCmd::Algorithm(a) => match a.info.name {
+            "pagerank" => {
+                let args = semigraph_algos::registry::Args::parse(a.info.params, 0, |p| {
+                    a.given
+                        .iter()
+                        .find(|(k, _)| *k == p.name)
+                        .and_then(|(_, t)| t.clone())
+                })?;
+                Some((
+                    &a.bench,
+                    DistAlgo::PageRank(semigraph_algos::PageRankOptions::from_args(
+                        args.count("iterations"),
+                        args.real("damping").unwrap_or(0.85),
+                        args.real("tolerance"),
+                    )),
+                ))
+            }
+            "wcc" => Some((&a.bench, DistAlgo::Wcc)),
+            _ => None,
+        },
         BenchCmd::Apsp { bench, .. } => Some((bench, DistAlgo::Apsp)),
         _ => None,
     };
@@ -43,8 +54,8 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
         }
         _ => {}
     }
-    if let BenchCmd::Cdlp { bench, .. } | BenchCmd::Lcc { bench } | BenchCmd::Tc { bench } = &what
-        && bench.gpus.is_some()
+    if let BenchCmd::Algorithm(a) = &what
+        && a.bench.gpus.is_some()
     {
         return Err(CliError(
             "--gpus is for bench bfs, sssp, pagerank, wcc and apsp".into(),
@@ -52,21 +63,7 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
     }
     match what {
         BenchCmd::Bfs { bench } => algos::bfs_bench(&c, &bench)?,
-        BenchCmd::Pagerank {
-            bench,
-            iterations,
-            damping,
-        } => algos::kernel_bench(
-            &c,
-            &bench,
-            GraphKernel::PageRank(algos::pagerank_options(iterations, damping)),
-        )?,
-        BenchCmd::Wcc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Wcc)?,
-        BenchCmd::Cdlp { bench, iterations } => {
-            algos::kernel_bench(&c, &bench, GraphKernel::Cdlp(iterations))?
-        }
-        BenchCmd::Lcc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Lcc)?,
-        BenchCmd::Tc { bench } => algos::kernel_bench(&c, &bench, GraphKernel::Tc)?,
+        BenchCmd::Algorithm(a) => algos::algorithm_bench(&c, &a)?,
         BenchCmd::Sssp {
             bench,
             algo,

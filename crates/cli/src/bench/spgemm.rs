@@ -14,8 +14,9 @@ use semigraph_semiring::PlusTimes;
 use semigraph_semiring::ops::StrictTril;
 use serde_json::json;
 
+use crate::args::Common;
+use crate::error::{CliError, Res};
 use crate::output::Output;
-use crate::{CliError, Common, Res};
 
 type F32 = PlusTimes<f32>;
 

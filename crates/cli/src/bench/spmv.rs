@@ -12,8 +12,9 @@ use semigraph_semiring::{PlusTimes, Scalar, Semiring};
 use serde_json::json;
 
 use crate::args::BackendChoice;
+use crate::args::Common;
+use crate::error::{CliError, Res};
 use crate::output::Output;
-use crate::{CliError, Common, Res};
 
 /// One measured configuration.
 struct Row {

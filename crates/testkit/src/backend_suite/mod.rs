@@ -35,6 +35,7 @@ mod levels;
 mod operators;
 mod products;
 mod queues;
+mod registry;
 mod sparse;
 mod views;
 mod zeros;
@@ -47,6 +48,7 @@ pub use levels::{check_queue_levels, check_queue_levels_small};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
+pub use registry::check_registry;
 pub use sparse::check_sparse_products;
 pub use views::check_views;
 pub use zeros::check_zero_rules;
@@ -512,7 +514,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 9] = [
+    let others: [(&str, Check<B>); 10] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -523,6 +525,7 @@ fn register_in<B, E>(
         ("queues::buckets", check_queue_buckets::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
+        ("registry::every_algorithm", check_registry::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())

@@ -17,10 +17,11 @@ use serde_json::json;
 
 use crate::args::{AlgoBench, Choice, Common, GenKind};
 use crate::checks::pick_distances;
+use crate::error::{CliError, Res};
+use crate::files::source_of;
 use crate::files::{csr_of, generated, load, load_weighted, parse_weights};
 use crate::jobs::resolve_algo;
 use crate::output::{Output, fmt_duration};
-use crate::{CliError, Res, source_of};
 use semigraph_algos::SsspMethod;
 
 /// One backend's measurements.
@@ -227,13 +228,13 @@ fn each_backend(
 }
 
 mod breadth_first;
-mod kernels;
 pub(crate) mod multi;
 mod paths;
+mod registered;
 
 pub(crate) use breadth_first::bfs_bench;
-pub(crate) use kernels::{kernel_bench, pagerank_options};
 pub(crate) use paths::{apsp_bench, sssp_bench};
+pub(crate) use registered::algorithm_bench;
 
 fn report(
     c: &Common,

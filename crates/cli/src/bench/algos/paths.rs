@@ -36,7 +36,7 @@ fn sssp_typed<D: Distance>(
     let cpu = CpuBackend::new();
     let reference = reference(b, || {
         bellman_ford(&Graph::new(&cpu, &a, GraphOptions::default())?, s)
-            .map_err(|e| crate::labelled(g, e))
+            .map_err(|e| crate::error::labelled(g, e))
     })?;
     let check = against(reference.as_ref(), |r: &ShortestPaths<D>, w| {
         check_sssp(&a, w, r)
@@ -56,7 +56,7 @@ fn sssp_typed<D: Distance>(
         let (times, r, counters, verdict, what) = match algo {
             SsspMethod::DeltaStepping => {
                 let gd = DeltaGraph::new(be, a, delta.map(D::from_f64))
-                    .map_err(|e| crate::labelled(g, e))?;
+                    .map_err(|e| crate::error::labelled(g, e))?;
                 let (t, r, c, v) = measure(be, runs, || delta_stepping(&gd, s), check)?;
                 (t, r, c, v, format!("delta-stepping, delta {}", gd.delta()))
             }
@@ -159,7 +159,7 @@ fn apsp_typed<D: Distance>(
             .iter()
             .map(|&s| bellman_ford(&gc, s).map(|r| r.dist))
             .collect::<semigraph_algos::Result<Vec<Vec<D>>>>()
-            .map_err(|e| crate::labelled(g, e))
+            .map_err(|e| crate::error::labelled(g, e))
     })?;
     let check = against(
         rows_ref.as_ref(),

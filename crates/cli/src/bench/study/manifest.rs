@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use clap::Parser;
 use semigraph_formats::EdgeList;
 
+use crate::args::Common;
 use crate::args::{GenArgs, GenKind, GenLine};
+use crate::error::{CliError, Res};
 use crate::files::{generated, load};
-use crate::{CliError, Common, Res};
 
 /// Whether the selector may be fitted on a matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::StudyArgs;
 use super::manifest::Entry;
 use super::table::Measured;
 use crate::bench::spmv::{Problem, check, median_min_ms, time_host};
-use crate::{CliError, Res};
+use crate::error::{CliError, Res};
 
 /// The other formats, on both backends.
 const FORMATS: [Format; 5] = [

@@ -17,8 +17,9 @@ pub(crate) mod table;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::args::Common;
+use crate::error::{CliError, Res};
 use crate::output::Output;
-use crate::{CliError, Common, Res};
 
 /// What `bench formats` was asked to do.
 pub(crate) struct StudyArgs {

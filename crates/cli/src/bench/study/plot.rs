@@ -9,7 +9,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 
 use super::table::{Case, Measured, cases, selectors};
-use crate::{CliError, Res};
+use crate::error::{CliError, Res};
 
 /// The font text is measured with (`DejaVu` Sans, Bitstream Vera licence: `assets/`); the SVG
 /// names the family `sans-serif`, so a viewer draws it with its own.

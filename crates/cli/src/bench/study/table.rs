@@ -12,7 +12,7 @@ use semigraph_gpu::{CsrKernel, RowShape};
 use serde_json::json;
 
 use super::manifest::{Entry, Set};
-use crate::{CliError, Res};
+use crate::error::{CliError, Res};
 
 /// The CSV header.
 const HEADER: &str = "matrix,structure,set,rows,cols,nnz,row_len_mean,row_len_max,row_len_stddev,\

@@ -2,18 +2,82 @@
 //! written in Matrix Market (entries equal to the semiring's zero are not stored), so that it
 //! can be checked against any other tool.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use semigraph_algos::prelude::*;
 use semigraph_formats::{Csr, EdgeList, Format, WeightValue};
 use semigraph_semiring::{Scalar, ScalarType, Semiring};
 
+use crate::args::{Common, RunOpts, semiring_parser};
 use crate::checks::exact_product;
+use crate::error::{CliError, Res};
 use crate::files::csr_of;
-use crate::jobs::{Job, Lines};
-use crate::output::{Field, Output};
-use crate::{CliError, Res};
+use crate::files::load;
+use crate::jobs::{Job, Lines, dispatch};
+use crate::output::{Field, Header, Output, command_line};
+
+/// The product C = A (+).(x) B of two sparse matrices, under an optional mask (`SpGEMM`), in
+/// any built-in semiring, written in Matrix Market (entries equal to the semiring's zero
+/// are not stored). The files' weights become semiring values (or-and and the secondi
+/// semirings read the structure only).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SpgemmArgs {
+    /// The left matrix (any graph or matrix file).
+    pub a: PathBuf,
+    /// The right matrix.
+    pub b: PathBuf,
+    /// The semiring and its value type, as name:type.
+    #[arg(long, default_value = "plus-times:f64", value_parser = semiring_parser())]
+    pub semiring: String,
+    /// Only where this matrix has an entry (with --complement: where it has none).
+    #[arg(long)]
+    pub mask: Option<PathBuf>,
+    /// Complement the mask.
+    #[arg(long, requires = "mask")]
+    pub complement: bool,
+    /// Multiply by B^T (B's rows as columns) instead of B.
+    #[arg(long)]
+    pub transpose_b: bool,
+    #[command(flatten)]
+    pub opts: RunOpts,
+}
+
+/// Runs `semigraph spgemm`.
+pub(crate) fn exec(c: &Common, x: SpgemmArgs) -> Res<()> {
+    if c.json {
+        return Err(CliError(
+            "spgemm writes Matrix Market; --json does not apply".into(),
+        ));
+    }
+    let ga = load(&x.a, c)?;
+    let gb = load(&x.b, c)?;
+    let gm = match &x.mask {
+        Some(m) => Some(load(m, c)?),
+        None => None,
+    };
+    let mut h = Header::new(&command_line(), &x.a, &ga);
+    let out = Output::new(c);
+    let ran = semigraph_semiring::with_builtin!(&x.semiring, S => {
+        let (hh, product) = dispatch(
+            c,
+            SpgemmJob::<S> {
+                a: (&x.a, &ga),
+                b: (&x.b, &gb),
+                mask: x.mask.as_deref().zip(gm.as_ref()),
+                complement: x.complement,
+                transpose_b: x.transpose_b,
+                _s: Default::default(),
+            },
+        )?;
+        h.extend(hh);
+        write_mtx(&out, h.fields(), &product)?;
+    });
+    match ran {
+        Some(()) => Ok(()),
+        None => Err(CliError(format!("no built-in semiring {}", x.semiring))),
+    }
+}
 
 /// The operands of one product, read from files.
 pub(crate) struct SpgemmJob<'a, S: Semiring> {

@@ -19,8 +19,23 @@ use semigraph_formats::{EdgeList, generate};
 use semigraph_semiring::MinPlus;
 use serde_json::json;
 
-use crate::Res;
-use crate::args::{BackendChoice, Common, DemoSize};
+use crate::args::{BackendChoice, BackendOpt, Common, DemoSize, JsonOpt, WriteOpt};
+use crate::error::Res;
+
+/// Generates a road-like grid and a Kronecker graph, runs BFS, both SSSP algorithms and
+/// APSP, checks every result against an independent oracle and prints a table.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DemoArgs {
+    /// Graph sizes.
+    #[arg(long, value_enum, default_value_t = DemoSize::Medium)]
+    pub size: DemoSize,
+    #[command(flatten)]
+    pub backend: BackendOpt,
+    #[command(flatten)]
+    pub write: WriteOpt,
+    #[command(flatten)]
+    pub json: JsonOpt,
+}
 use crate::output::{Output, fmt_duration, teps};
 
 /// One line of the table.
@@ -41,7 +56,7 @@ fn mteps(arcs: usize, t: Duration) -> (f64, &'static str) {
     (arcs as f64 / t.as_secs_f64().max(1e-9) / 1e6, "MTEPS")
 }
 
-pub fn run(c: &Common, size: DemoSize) -> Res<ExitCode> {
+pub(crate) fn exec(c: &Common, size: DemoSize) -> Res<ExitCode> {
     let rows = match crate::opening::open_gpu(c)?.gpu {
         Ok(gpu) => {
             if !c.quiet {

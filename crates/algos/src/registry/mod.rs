@@ -1,0 +1,218 @@
+//! The algorithm registry: one declaration per algorithm, read by every surface.
+//!
+//! An algorithm is a type implementing [`Algorithm`], written in its own file beside the
+//! algebra it runs: its [`Info`] (name, arguments, result, the graphs it reads, its names in
+//! NetworkX) and a `run` over the graph's [`Views`]. Listing the type once in
+//! [`algorithms!`](crate::algorithms) (this file, at the end) gives it:
+//!
+//! - the command line's subcommand (`semigraph NAME FILE --arg ...`, text, JSON, `-o`) and its
+//!   `semigraph bench NAME` row, checked against the CPU backend;
+//! - the Python function `semigraph.NAME(A, ...)` and the method `Graph.NAME(...)`;
+//! - a NetworkX dispatch entry for each of its [`Info::networkx`] names;
+//! - its row in the algorithm reference (`docs/ALGORITHMS.md`, checked by a test).
+//!
+//! Surfaces find algorithms by name with [`visit`] (or list them with [`infos`]), and run one
+//! with a [`Visit`]or, which is handed the algorithm's type.
+//!
+//! ```
+//! use semigraph_algos::registry::{self, Algorithm, Visit};
+//!
+//! struct Name;
+//! impl Visit for Name {
+//!     type Out = &'static str;
+//!     fn visit<A: Algorithm>(self) -> &'static str {
+//!         A::INFO.summary
+//!     }
+//! }
+//! assert!(registry::visit("pagerank", Name).unwrap().starts_with("PageRank"));
+//! assert!(registry::infos().iter().any(|i| i.name == "wcc"));
+//! ```
+
+mod values;
+mod views;
+
+pub use values::{Args, Column, Fact, Kind, NONE, Output, Param, Scalar, Value, Values};
+pub use views::{Base, GraphViews};
+
+use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
+
+use crate::backend::{BackendKind, Frontier};
+use crate::bfs::BfsSemiring;
+use crate::error::Result;
+use crate::graph::Graph;
+
+/// Which matrix of the graph an algorithm reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// The structure: every stored entry an arc, the weights not read.
+    Structure,
+    /// The weights as distances (min-plus `f64`).
+    Distances,
+    /// The weights as capacities (max-min `f64`).
+    Capacities,
+}
+
+/// Which graphs an algorithm answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accepts {
+    /// Directed and undirected graphs (an undirected edge is two arcs).
+    Any,
+    /// Undirected graphs: the arcs are read in both directions.
+    Undirected,
+}
+
+/// A name the algorithm answers to in NetworkX, and how its arguments map.
+#[derive(Clone, Copy, Debug)]
+pub struct NetworkX {
+    /// The NetworkX function.
+    pub function: &'static str,
+    /// `(networkx argument, registry argument)` pairs: the NetworkX arguments passed on.
+    pub args: &'static [(&'static str, &'static str)],
+    /// The column returned as `{node: value}`.
+    pub column: &'static str,
+}
+
+/// What the registry knows of an algorithm: everything the surfaces write about it.
+#[derive(Clone, Copy, Debug)]
+pub struct Info {
+    /// Its name: the command, the Python function, the key of [`visit`].
+    pub name: &'static str,
+    /// Its command on the command line (`semigraph COMMAND FILE ...`).
+    pub command: &'static str,
+    /// One line: what it computes (starting with the algorithm's name).
+    pub summary: &'static str,
+    /// Its arguments, in order.
+    pub params: &'static [Param],
+    /// The names of its result's columns and scalars, in the order Python returns them.
+    pub returns: &'static [&'static str],
+    /// The matrix it reads.
+    pub reads: Reads,
+    /// The graphs it answers for.
+    pub accepts: Accepts,
+    /// Its work, as the reference quotes it.
+    pub complexity: &'static str,
+    /// What the benchmark's row calls the method.
+    pub method: &'static str,
+    /// What its steps are called in the benchmark's table (`iterations`, `rounds`, ...).
+    pub steps: &'static str,
+    /// Arguments the benchmark row passes unless given (`("count", "total")`: the
+    /// benchmark times the total alone).
+    pub bench: &'static [(&'static str, &'static str)],
+    /// Whether a form over several GPUs exists (`--gpus N`).
+    pub distributed: bool,
+    /// Its names in NetworkX.
+    pub networkx: &'static [NetworkX],
+}
+
+/// The graph an algorithm runs on, in the forms it may ask for; each surface implements it
+/// over what it holds, building a form on first use.
+pub trait Views<'b, B: Frontier + 'b> {
+    /// The number of vertices.
+    fn n(&self) -> usize;
+    /// The structure, `A` and `A^T` (every stored entry an arc).
+    fn structure(&self) -> Result<&Graph<'b, B, OrAnd>>;
+    /// The structure in BFS's semiring.
+    fn levels(&self) -> Result<&Graph<'b, B, BfsSemiring>>;
+    /// The weights as distances.
+    fn distances(&self) -> Result<&Graph<'b, B, MinPlus<f64>>>;
+    /// The weights as capacities.
+    fn capacities(&self) -> Result<&Graph<'b, B, MaxMin<f64>>>;
+    /// Vertex `v`'s id in the input (ties that LDBC breaks by id): its index by default.
+    fn id(&self, v: usize) -> i64 {
+        v as i64
+    }
+}
+
+/// One algorithm, declared once: its [`Info`] and its run.
+pub trait Algorithm {
+    /// What the surfaces write about it.
+    const INFO: Info;
+
+    /// Runs it on `g` with `args` (checked against [`Info::params`]).
+    ///
+    /// # Errors
+    /// The algorithm's own (invalid arguments, negative cycles) and the backend's.
+    fn run<'b, B: Frontier + 'b>(g: &impl Views<'b, B>, args: &Args) -> Result<Output>;
+
+    /// Host bytes a run holds at its peak on a graph of `n` vertices and `nnz` arcs already
+    /// built, on a backend of `kind` with `threads` workers: a traversal's vectors by default.
+    fn host_bytes(kind: BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        let _ = (nnz, threads);
+        crate::memory::traversal_host_bytes(kind, n, 8)
+    }
+}
+
+/// What a surface does with an algorithm's type, once [`visit`] found it by name.
+pub trait Visit {
+    /// What the visit gives.
+    type Out;
+    /// Called with the algorithm.
+    fn visit<A: Algorithm>(self) -> Self::Out;
+}
+
+/// Declares the registry: every algorithm type, once.
+macro_rules! algorithms {
+    ($($a:ty),* $(,)?) => {
+        /// Every algorithm's [`Info`], in the registry's order.
+        pub fn infos() -> &'static [Info] {
+            &[$(<$a as Algorithm>::INFO),*]
+        }
+
+        /// Visits the algorithm called `name`; `None` if there is none.
+        pub fn visit<V: Visit>(name: &str, v: V) -> Option<V::Out> {
+            $(if name == <$a as Algorithm>::INFO.name {
+                return Some(v.visit::<$a>());
+            })*
+            None
+        }
+    };
+}
+
+algorithms!(
+    crate::bfs::BfsAlgorithm,
+    crate::sssp::ShortestPathsAlgorithm,
+    crate::paths::WidestPaths,
+    crate::paths::Reachability,
+    crate::rank::PageRankAlgorithm,
+    crate::components::WeakComponents,
+    crate::communities::LabelPropagation,
+    crate::triangles::ClusteringCoefficients,
+    crate::triangles::Triangles,
+);
+
+/// The algorithm called `name`'s [`Info`].
+pub fn info(name: &str) -> Option<&'static Info> {
+    infos().iter().find(|i| i.name == name)
+}
+
+/// Runs the algorithm called `name` on `g` with `args`; `None` if there is none.
+///
+/// # Errors
+/// The algorithm's ([`Algorithm::run`]).
+pub fn run<'b, B: Frontier + 'b>(
+    name: &str,
+    g: &impl Views<'b, B>,
+    args: &Args,
+) -> Option<Result<Output>> {
+    struct Run<'a, 'b, B, V>(&'a V, &'a Args, std::marker::PhantomData<&'b B>);
+    impl<'b, B: Frontier + 'b, V: Views<'b, B>> Visit for Run<'_, 'b, B, V> {
+        type Out = Result<Output>;
+        fn visit<A: Algorithm>(self) -> Result<Output> {
+            A::run(self.0, self.1)
+        }
+    }
+    visit(name, Run(g, args, std::marker::PhantomData))
+}
+
+/// Host bytes the algorithm called `name` holds at its peak ([`Algorithm::host_bytes`]); 0
+/// if there is none.
+pub fn host_bytes(name: &str, kind: BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+    struct Bytes(BackendKind, usize, usize, usize);
+    impl Visit for Bytes {
+        type Out = u64;
+        fn visit<A: Algorithm>(self) -> u64 {
+            A::host_bytes(self.0, self.1, self.2, self.3)
+        }
+    }
+    visit(name, Bytes(kind, n, nnz, threads)).unwrap_or(0)
+}

@@ -1,0 +1,82 @@
+//! A registry algorithm's arguments as clap options, for its command and its benchmark.
+
+use clap::{Arg, ArgMatches, Command};
+use semigraph_algos::registry::{Info, Kind};
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// `cmd` with an option per argument of `info` (`--damping`, `--source`/`-s`, ...); for a
+/// benchmark (`bench`), the benchmark's defaults ([`Info::bench`]) and no vertex arguments
+/// (the benchmark picks its source).
+pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) -> Command {
+    for p in info.params {
+        if bench && p.kind == Kind::Vertex {
+            continue;
+        }
+        let default = match bench {
+            true => info
+                .bench
+                .iter()
+                .find(|(k, _)| *k == p.name)
+                .map(|(_, v)| *v),
+            false => None,
+        }
+        .or(p.default);
+        let mut a = Arg::new(p.name)
+            .long(leak(p.name.replace('_', "-")))
+            .value_name(leak(p.name.to_uppercase()))
+            .help(leak(upper_first(p.doc)))
+            .required(default.is_none() && !p.optional);
+        if p.name == "source" {
+            a = a.short('s');
+        }
+        a = match p.kind {
+            Kind::Vertex => a.value_parser(clap::value_parser!(i64)),
+            Kind::Count => a.value_parser(clap::value_parser!(usize)),
+            Kind::Real => a.value_parser(clap::value_parser!(f64)),
+            Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
+        };
+        if let Some(d) = default {
+            a = a.default_value(d);
+        }
+        cmd = cmd.arg(a);
+    }
+    cmd
+}
+
+/// Each argument of `info` as given in `m` (`None`: not given and without a default).
+pub(crate) fn given_in(info: &Info, m: &ArgMatches) -> Vec<(&'static str, Option<String>)> {
+    info.params
+        .iter()
+        .map(|p| {
+            let text = match p.kind {
+                Kind::Vertex => m
+                    .try_get_one::<i64>(p.name)
+                    .ok()
+                    .flatten()
+                    .map(i64::to_string),
+                Kind::Count => m
+                    .try_get_one::<usize>(p.name)
+                    .ok()
+                    .flatten()
+                    .map(usize::to_string),
+                Kind::Real => m
+                    .try_get_one::<f64>(p.name)
+                    .ok()
+                    .flatten()
+                    .map(f64::to_string),
+                Kind::Choice(_) => m.try_get_one::<String>(p.name).ok().flatten().cloned(),
+            };
+            (p.name, text)
+        })
+        .collect()
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,358 @@
+//! Every algorithm of the registry (`semigraph_algos::registry`) as a command:
+//! `semigraph NAME FILE --arg VALUE ...`, its arguments, help and output from the algorithm's
+//! entry, run on the backend `--backend` chooses and written as text or JSON (`-o`).
+//!
+//! The commands written by hand ([`HAND_WRITTEN`]: BFS and SSSP, with multi-source runs, a
+//! push/pull choice and distance types) are left to their own modules.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Arg, ArgMatches, Args as _, Command, FromArgMatches};
+use semigraph_algos::registry::{self, Args, Base, GraphViews, Info, Kind, Reads, Values};
+use semigraph_algos::{Frontier, GraphOptions};
+use semigraph_formats::EdgeList;
+use semigraph_semiring::OrAnd;
+use serde_json::{Value, json};
+
+use crate::args::{Common, RunOpts, given_in, with_params};
+use crate::checks::plan_with;
+use crate::error::{CliError, Res};
+use crate::files::{load_pattern, load_weighted, source_of};
+use crate::jobs::{
+    Built, Job, Lines, Prepared, arcs_for_the_device, builds_from_arcs, job_graph, ms,
+};
+use crate::output::{
+    Field, Header, Output, command_line, fmt_duration, json_number, open_json, write_lines,
+};
+
+/// Registry algorithms whose commands are written by hand.
+pub(crate) const HAND_WRITTEN: &[&str] = &["bfs", "sssp"];
+
+/// The registry's algorithms that are commands.
+fn commands() -> impl Iterator<Item = &'static Info> {
+    registry::infos()
+        .iter()
+        .filter(|i| !HAND_WRITTEN.contains(&i.name))
+}
+
+/// A registry algorithm's command line: its file, its arguments as given, the run's options.
+#[derive(Clone, Debug)]
+pub struct AlgoCmd {
+    /// The algorithm.
+    pub info: &'static Info,
+    /// The graph file.
+    pub file: PathBuf,
+    /// Each argument's value as given (`None`: its default).
+    pub given: Vec<(&'static str, Option<String>)>,
+    /// Backend, input and output options.
+    pub opts: RunOpts,
+}
+
+/// The clap command of one algorithm.
+fn command_of(info: &'static Info) -> Command {
+    let cmd = Command::new(info.command).arg(
+        Arg::new("file")
+            .required(true)
+            .value_name("FILE")
+            .value_parser(clap::value_parser!(PathBuf))
+            .help("The graph file"),
+    );
+    // The options' group sets the command's text: the algorithm's is set after it.
+    RunOpts::augment_args(with_params(cmd, info, false)).about(info.summary)
+}
+
+impl FromArgMatches for AlgoCmd {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
+        let (name, sub) = m.subcommand().ok_or_else(missing)?;
+        let info = commands().find(|i| i.command == name).ok_or_else(missing)?;
+        let given = given_in(info, sub);
+        Ok(AlgoCmd {
+            info,
+            file: sub
+                .get_one::<PathBuf>("file")
+                .cloned()
+                .ok_or_else(missing)?,
+            given,
+            opts: RunOpts::from_arg_matches(sub)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Subcommand for AlgoCmd {
+    fn augment_subcommands(mut cmd: Command) -> Command {
+        for info in commands() {
+            cmd = cmd.subcommand(command_of(info));
+        }
+        cmd
+    }
+
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        commands().any(|i| i.command == name)
+    }
+}
+
+impl AlgoCmd {
+    /// The arguments, vertices given in the file's numbering turned into indices.
+    pub(crate) fn args(&self, g: &EdgeList) -> Res<Args> {
+        let mut given = Vec::with_capacity(self.given.len());
+        for (p, (_, text)) in self.info.params.iter().zip(&self.given) {
+            let text = match (p.kind, text) {
+                (Kind::Vertex, Some(t)) => {
+                    let label: i64 = t
+                        .parse()
+                        .map_err(|_| CliError(format!("--{}: {t}", p.name)))?;
+                    Some(source_of(g, label, &self.file)?.to_string())
+                }
+                (_, t) => t.clone(),
+            };
+            given.push(text);
+        }
+        let mut given = given.into_iter();
+        Ok(Args::parse(self.info.params, g.num_vertices(), |_| {
+            given.next().flatten()
+        })?)
+    }
+}
+
+/// Runs `semigraph NAME FILE ...` and writes its result.
+pub(crate) fn exec(c: &Common, cmd: &AlgoCmd) -> Res<()> {
+    let file = &cmd.file;
+    let g = match cmd.info.reads {
+        Reads::Structure => load_pattern(file, c)?,
+        Reads::Distances | Reads::Capacities => load_weighted(file, c)?,
+    };
+    if crate::multi::past_offsets(c, &g) && cmd.info.distributed {
+        return crate::multi::algorithm(c, cmd, &g);
+    }
+    let args = cmd.args(&g)?;
+    let (header, out) = crate::jobs::dispatch(
+        c,
+        AlgoJob {
+            file,
+            g: &g,
+            info: cmd.info,
+            args,
+            csr: Prepared::new(),
+        },
+    )?;
+    let mut h = Header::new(&command_line(), file, &g);
+    h.extend(header);
+    write_output(&Output::new(c), &h, &g, &out.columns)?;
+    crate::process::keep_until_exit((g, out));
+    Ok(())
+}
+
+/// One registry algorithm on a graph file, on whichever backend [`crate::jobs::dispatch`]
+/// chose.
+struct AlgoJob<'a> {
+    file: &'a Path,
+    g: &'a EdgeList,
+    info: &'static Info,
+    args: Args,
+    /// The pattern of `g` (algorithms that read the structure), once prepared.
+    csr: Prepared<OrAnd>,
+}
+
+impl Job for AlgoJob<'_> {
+    type Out = registry::Output;
+
+    fn file(&self) -> &Path {
+        self.file
+    }
+
+    fn prepare(&mut self, gpu: bool) -> Res<()> {
+        // A GPU builds the CSR from unsorted arcs itself (`Graph::from_arcs`); weights are
+        // converted when the graph is built.
+        if self.info.reads != Reads::Structure || arcs_for_the_device(gpu, self.g) {
+            return Ok(());
+        }
+        self.csr.build(self.file, self.g)
+    }
+
+    fn run<B: Frontier>(self, b: &B) -> Res<(Lines, registry::Output)> {
+        let structure = self.info.reads == Reads::Structure;
+        // What reads the structure reads A^T too (pulls, or the undirected graph).
+        let opts = GraphOptions {
+            pull: structure,
+            ..Default::default()
+        };
+        let (n, nnz) = (self.g.num_vertices(), self.g.len());
+        let work = registry::host_bytes(
+            self.info.name,
+            b.kind(),
+            n,
+            nnz,
+            rayon::current_num_threads(),
+        );
+        let (value_bytes, built) = match structure {
+            true => (
+                size_of::<f64>(),
+                self.csr.is_built() || builds_from_arcs(b, self.g, Some(&self.csr)),
+            ),
+            false => (
+                size_of::<f64>(),
+                builds_from_arcs::<B, OrAnd>(b, self.g, None),
+            ),
+        };
+        plan_with(b, self.g, value_bytes, (opts.pull, false), built, work)?;
+        let (views, build) = views(b, self.file, self.g, self.info.reads, Some(self.csr), opts)?;
+        let g = self.g;
+        let views = views.with_ids(move |v| g.vertex_label(v));
+        let t = Instant::now();
+        let out = registry::run(self.info.name, &views, &self.args)
+            .expect("a command of the registry")
+            .map_err(|e| crate::error::labelled(self.g, e))?;
+        let run = t.elapsed();
+        crate::process::keep_until_exit(views);
+        let mut lines: Lines = out.facts.iter().map(fact_field).collect();
+        lines.push(Field::with(
+            "time",
+            format!(
+                "build {}, {} {}",
+                fmt_duration(build),
+                self.info.command,
+                fmt_duration(run)
+            ),
+            json!({"build_ms": ms(build), "run_ms": ms(run)}),
+        ));
+        Ok((lines, out))
+    }
+}
+
+/// The graph of `g` on `b` in the form `reads` names, and its build's time.
+fn views<'b, B: Frontier>(
+    b: &'b B,
+    file: &Path,
+    g: &EdgeList,
+    reads: Reads,
+    csr: Option<Prepared<OrAnd>>,
+    opts: GraphOptions,
+) -> Res<(GraphViews<'b, B>, std::time::Duration)> {
+    Ok(match reads {
+        Reads::Structure => {
+            let Built { graph, build, .. } = job_graph(b, file, g, csr, true, opts)?;
+            (GraphViews::new(Base::Structure(graph)), build)
+        }
+        Reads::Distances => {
+            let Built { graph, build, .. } = job_graph(b, file, g, None, false, opts)?;
+            (GraphViews::new(Base::Distances(graph)), build)
+        }
+        Reads::Capacities => {
+            let Built { graph, build, .. } = job_graph(b, file, g, None, false, opts)?;
+            (GraphViews::new(Base::Capacities(graph)), build)
+        }
+    })
+}
+
+/// A fact of a result as a header field: its text, and in JSON its scalar or an object of
+/// its scalars.
+pub(crate) fn fact_field(f: &registry::Fact) -> Field {
+    let scalar = |s: &registry::Scalar| match *s {
+        registry::Scalar::Int(i) => json!(i),
+        registry::Scalar::Real(x) => json!(x),
+        registry::Scalar::MaybeReal(x) => json!(x),
+    };
+    let value = if f.is_bare() {
+        scalar(&f.scalars[0].1)
+    } else {
+        Value::Object(
+            f.scalars
+                .iter()
+                .map(|(k, s)| (k.to_string(), scalar(s)))
+                .collect(),
+        )
+    };
+    Field::with(f.name, f.text.clone(), value)
+}
+
+/// The text of column `values` at vertex `v`, in the file's numbering (`classes`: each
+/// class's smallest id, for [`Values::Class`]); `None` where there is no value.
+fn cell(g: &EdgeList, values: &Values, classes: Option<&[i64]>, v: usize) -> Option<String> {
+    const NONE: u32 = registry::NONE;
+    match values {
+        Values::Real(x) => Some(semigraph_formats::real_text(x[v], x[v])),
+        Values::Int(x) => Some(x[v].to_string()),
+        Values::Level(x) => (x[v] != NONE).then(|| x[v].to_string()),
+        Values::Vertex(x) => (x[v] != NONE).then(|| g.vertex_label(x[v] as usize).to_string()),
+        Values::Class(_) => classes.map(|c| c[v].to_string()),
+        Values::Flag(x) => Some(u8::from(x[v]).to_string()),
+    }
+}
+
+/// Writes the header and one line `id value ...` per vertex (`-` where a column has no
+/// value), or JSON: the header and `vertices: [{id, value}]` (one column) or
+/// `[{id, NAME: value, ...}]`.
+pub(crate) fn write_output(
+    out: &Output,
+    h: &Header,
+    g: &EdgeList,
+    columns: &[registry::Column],
+) -> Res<()> {
+    let classes: Vec<Option<Vec<i64>>> = columns
+        .iter()
+        .map(|c| match &c.values {
+            Values::Class(l) => Some(smallest_label(g, l)),
+            _ => None,
+        })
+        .collect();
+    let n = columns.first().map_or(0, |c| c.values.len());
+    let text = |k: usize, v: usize| cell(g, &columns[k].values, classes[k].as_deref(), v);
+    out.write(|w| {
+        if out.json {
+            open_json(w, h)?;
+            write!(w, "\"vertices\":[")?;
+            for v in 0..n {
+                if v > 0 {
+                    w.write_all(b",")?;
+                }
+                let json_of = |k| text(k, v).map_or(Value::Null, |t| json_number(&t));
+                let item = match columns.len() {
+                    1 => json!({"id": g.vertex_label(v), "value": json_of(0)}),
+                    _ => {
+                        let mut o = serde_json::Map::new();
+                        o.insert("id".into(), json!(g.vertex_label(v)));
+                        for (k, c) in columns.iter().enumerate() {
+                            o.insert(c.name.into(), json_of(k));
+                        }
+                        Value::Object(o)
+                    }
+                };
+                serde_json::to_writer(&mut *w, &item).map_err(std::io::Error::other)?;
+            }
+            writeln!(w, "]}}")
+        } else {
+            h.text(w)?;
+            // Formatted on every core (millions of reals: a second on one).
+            write_lines(w, n, |v, line| {
+                use std::io::Write as _;
+                write!(line, "{}", g.vertex_label(v))?;
+                for k in 0..columns.len() {
+                    write!(line, " {}", text(k, v).as_deref().unwrap_or("-"))?;
+                }
+                writeln!(line)
+            })
+        }
+    })
+}
+
+/// Class labels (each class's smallest vertex index) as the smallest vertex id of the class
+/// in the file's numbering (an LDBC file's ids need not follow its order).
+pub(crate) fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
+    let mut best: Vec<i64> = vec![i64::MAX; labels.len()];
+    for (v, &l) in labels.iter().enumerate() {
+        let b = &mut best[l as usize];
+        *b = (*b).min(g.vertex_label(v));
+    }
+    labels.iter().map(|&l| best[l as usize]).collect()
+}

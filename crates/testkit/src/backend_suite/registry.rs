@@ -1,0 +1,72 @@
+//! Every algorithm of the registry on a backend, through the registry as the surfaces call it
+//! (default arguments, source 0): from the weights (the forms derived on the backend) and from
+//! the structure, each result equal to the CPU backend's (reals within `1e-9` relative).
+
+use semigraph_algos::registry::{self, Args, Base, GraphViews, Reads};
+use semigraph_algos::{CpuBackend, Frontier, Graph, GraphOptions};
+use semigraph_semiring::{MaxMin, OrAnd};
+
+use super::algorithms::test_graphs;
+use semigraph_algos::testing::TestGraph;
+
+/// The views of `t` on `b` in the form `reads` names (`from_weights`: the structure derived
+/// from the distances, as Python's graphs hold it).
+fn views<'b, B: Frontier>(
+    b: &'b B,
+    t: &TestGraph,
+    reads: Reads,
+    from_weights: bool,
+) -> semigraph_algos::Result<GraphViews<'b, B>> {
+    let pull = GraphOptions {
+        pull: true,
+        ..Default::default()
+    };
+    let d = t.csr::<f64>();
+    Ok(GraphViews::new(match (reads, from_weights) {
+        (Reads::Distances, _) | (Reads::Structure, true) => {
+            Base::Distances(Graph::from_csr(b, d, pull)?)
+        }
+        (Reads::Structure, false) => {
+            let s = d.map::<OrAnd>(|_| true);
+            Base::Structure(Graph::from_csr(b, s, pull)?)
+        }
+        (Reads::Capacities, _) => {
+            let c = d.map::<MaxMin<f64>>(|w| w);
+            Base::Capacities(Graph::from_csr(b, c, GraphOptions::default())?)
+        }
+    }))
+}
+
+/// Runs every registry algorithm on `b` and on the CPU backend.
+pub fn check_registry<B: Frontier>(b: &B) -> Result<(), String> {
+    let cpu = CpuBackend::new();
+    for t in test_graphs() {
+        for info in registry::infos() {
+            let args = Args::parse(info.params, t.n, |p| match p.kind {
+                registry::Kind::Vertex => Some("0".into()),
+                _ => None,
+            })
+            .map_err(|e| format!("{}: {e}", info.name))?;
+            for from_weights in [false, true] {
+                let run = |g: &dyn Fn() -> semigraph_algos::Result<registry::Output>| {
+                    g().map_err(|e| format!("{} on {}: {e}", info.name, t.name))
+                };
+                let got = run(&|| {
+                    let v = views(b, &t, info.reads, from_weights)?;
+                    registry::run(info.name, &v, &args).expect("registered")
+                })?;
+                let want = run(&|| {
+                    let v = views(&cpu, &t, info.reads, from_weights)?;
+                    registry::run(info.name, &v, &args).expect("registered")
+                })?;
+                if let Some(d) = got.difference(&want) {
+                    return Err(format!("{} on {}: {d}", info.name, t.name));
+                }
+                if got.columns.len() != want.columns.len() {
+                    return Err(format!("{} on {}: columns differ", info.name, t.name));
+                }
+            }
+        }
+    }
+    Ok(())
+}
