@@ -174,7 +174,7 @@ impl crate::registry::Algorithm for LabelPropagation {
         })
     }
 
-    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
         crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Cdlp, n, nnz, threads)
     }
 }

@@ -227,7 +227,7 @@ impl crate::registry::Algorithm for WeakComponents {
         })
     }
 
-    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
         crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Wcc, n, nnz, threads)
     }
 }

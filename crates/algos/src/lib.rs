@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod algorithms;
 pub mod apsp;
 pub mod backend;
 pub mod bfs;

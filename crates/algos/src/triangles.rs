@@ -244,7 +244,7 @@ impl crate::registry::Algorithm for Triangles {
         })
     }
 
-    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
         crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Triangles, n, nnz, threads)
     }
 }
@@ -292,7 +292,7 @@ impl crate::registry::Algorithm for ClusteringCoefficients {
         })
     }
 
-    fn host_bytes(kind: crate::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
         crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Lcc, n, nnz, threads)
     }
 }

@@ -19,9 +19,10 @@ use crate::files::csr_of;
 use crate::output::{self, Field, fmt_duration};
 use semigraph_algos::SsspMethod;
 
+use crate::args::Common;
 use crate::jobs::{
-    Built, Job, Lines, Prepared, Runs, arcs_for_the_device, builds_from_arcs, fill_hint, job_graph,
-    ms, mteps, reached_arcs,
+    Built, Job, Lines, Prepared, Runs, arcs_for_the_device, builds_from_arcs, dispatch, fill_hint,
+    job_graph, ms, mteps, reached_arcs,
 };
 
 pub(crate) struct BfsJob<'a> {
@@ -418,4 +419,41 @@ where
             y,
         ))
     }
+}
+
+/// Distances as text (`None` if unreachable) and predecessors of one run.
+pub(crate) type DistPred = (Vec<Option<String>>, Vec<u32>);
+
+/// Shortest paths with `D` distances from each source: the header lines and the runs.
+pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
+    c: &Common,
+    file: &std::path::Path,
+    g: &EdgeList,
+    sources: Vec<usize>,
+    algo: SsspMethod,
+    delta: Option<f64>,
+) -> Res<(Lines, Runs<DistPred>)> {
+    let job = SsspJob::<D> {
+        file,
+        g,
+        sources,
+        algo,
+        delta: delta.map(D::from_f64),
+    };
+    let (h, runs) = dispatch(c, job)?;
+    let one = runs.one.map(|sp| {
+        let dist = sp
+            .dist
+            .iter()
+            .map(|d| (*d != D::INFINITY).then(|| d.text()))
+            .collect();
+        (dist, sp.pred)
+    });
+    Ok((
+        h,
+        Runs {
+            one,
+            summary: runs.summary,
+        },
+    ))
 }

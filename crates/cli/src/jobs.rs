@@ -17,43 +17,6 @@ use crate::files::{csr_error, csr_of};
 use crate::output::{Field, fmt_duration};
 use semigraph_algos::SsspMethod;
 
-/// Distances as text (`None` if unreachable) and predecessors of one run.
-pub(crate) type DistPred = (Vec<Option<String>>, Vec<u32>);
-
-/// Shortest paths with `D` distances from each source: the header lines and the runs.
-pub(crate) fn run_sssp<D: Distance + semigraph_formats::WeightValue>(
-    c: &Common,
-    file: &std::path::Path,
-    g: &EdgeList,
-    sources: Vec<usize>,
-    algo: SsspMethod,
-    delta: Option<f64>,
-) -> Res<(Lines, Runs<DistPred>)> {
-    let job = SsspJob::<D> {
-        file,
-        g,
-        sources,
-        algo,
-        delta: delta.map(D::from_f64),
-    };
-    let (h, runs) = dispatch(c, job)?;
-    let one = runs.one.map(|sp| {
-        let dist = sp
-            .dist
-            .iter()
-            .map(|d| (*d != D::INFINITY).then(|| d.text()))
-            .collect();
-        (dist, sp.pred)
-    });
-    Ok((
-        h,
-        Runs {
-            one,
-            summary: runs.summary,
-        },
-    ))
-}
-
 /// `--algo auto` resolved by the library's choice ([`semigraph_algos::sssp_choice`]).
 pub(crate) fn resolve_algo<B: Frontier, D: Distance>(
     algo: SsspMethod,
@@ -346,5 +309,3 @@ impl<R> Runs<R> {
         }
     }
 }
-
-pub(crate) use crate::algo_jobs::{ApspJob, BfsJob, SpmvJob, SsspJob};

@@ -14,6 +14,7 @@ mod algo_jobs;
 mod args;
 mod bench;
 mod checks;
+mod columns;
 mod commands;
 mod error;
 mod files;

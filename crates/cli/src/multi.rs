@@ -6,10 +6,11 @@
 
 use std::path::Path;
 
+use semigraph_algos::algorithms;
 use semigraph_algos::dist::{self, Communicator, DistGraph, DistOptions};
-use semigraph_algos::registry::{self, Column, Reads, Values};
+use semigraph_algos::registry::{Args, Column, Info, Values};
 use semigraph_algos::{
-    ApspMethod, BfsOptions, BfsSemiring, Direction, Distance, DistanceType, PageRankOptions,
+    BfsOptions, BfsSemiring, Direction, Distance, DistanceType, PageRankOptions,
 };
 use semigraph_formats::EdgeList;
 use semigraph_gpu::{GpuComm, NcclComm, SharedComm};
@@ -17,12 +18,9 @@ use semigraph_semiring::MinPlus;
 use serde_json::json;
 
 use crate::args::{BackendChoice, Common};
-use crate::checks::{distances_field, pick_distances};
-use crate::commands::Cmd;
-use crate::commands::algorithm::{AlgoCmd, write_output};
+use crate::columns::write_output;
 use crate::error::{CliError, Res};
-use crate::files::sources_of;
-use crate::files::{csr_of, load_pattern, load_weighted};
+use crate::files::csr_of;
 use crate::output::command_line;
 use crate::output::{Field, Header, Output, write_apsp, write_vertices};
 
@@ -38,68 +36,37 @@ pub(crate) fn past_offsets(c: &Common, g: &EdgeList) -> bool {
     c.gpus <= 1 && c.backend != BackendChoice::Cpu && g.len() > u32::MAX as usize
 }
 
-/// Runs `cmd` on `c.gpus` GPUs.
-pub(crate) fn run(c: &Common, cmd: &Cmd) -> Res<()> {
+/// Refuses `--gpus` above 1 where it does not apply: with `--backend cpu`, or for a command
+/// (`distributed`: whether it has a distributed form).
+pub(crate) fn refuse(c: &Common, distributed: bool) -> Res<()> {
     if c.backend == BackendChoice::Cpu {
         return Err(CliError("--gpus is for GPUs: drop --backend cpu".into()));
     }
-    match cmd {
-        Cmd::Bfs(a) => {
-            let g = load_pattern(&a.file, c)?;
-            let s = sources_of(&g, a.source, a.sources.as_deref(), &a.file)?;
-            bfs(c, &a.file, &g, &s, a.direction)
-        }
-        Cmd::Sssp(a) => {
-            let g = load_weighted(&a.file, c)?;
-            let s = sources_of(&g, a.source, a.sources.as_deref(), &a.file)?;
-            let (ty, _) = pick_distances(&g, &a.file, g.num_vertices(), a.distances)?;
-            sssp(c, &a.file, &g, &s, ty)
-        }
-        Cmd::Algorithm(a) if a.info.distributed => {
-            let g = match a.info.reads {
-                Reads::Structure => load_pattern(&a.file, c)?,
-                _ => load_weighted(&a.file, c)?,
-            };
-            algorithm(c, a, &g)
-        }
-        Cmd::Apsp(a) => {
-            if a.method == ApspMethod::Sources {
-                return Err(CliError(
-                    "--gpus runs APSP by squaring: use --method squaring or auto".into(),
-                ));
-            }
-            let file = &a.file;
-            let g = load_weighted(file, c)?;
-            let (ty, why) = pick_distances(&g, file, 2 * g.num_vertices(), a.distances)?;
-            let mut h = Header::new(&command_line(), file, &g);
-            h.push(distances_field(ty, &why));
-            let next = a.next_hop.as_deref();
-            match ty {
-                DistanceType::I32 => apsp::<i32>(c, file, &g, h, next, true),
-                DistanceType::I64 => apsp::<i64>(c, file, &g, h, next, true),
-                DistanceType::F32 => apsp::<f32>(c, file, &g, h, next, false),
-                DistanceType::F64 => apsp::<f64>(c, file, &g, h, next, false),
-            }
-        }
-        _ => Err(CliError(format!(
+    if !distributed {
+        return Err(CliError(format!(
             "--gpus above 1 is for {} and apsp",
-            registry::infos()
+            algorithms::infos()
                 .iter()
                 .filter(|i| i.distributed)
                 .map(|i| i.command)
                 .collect::<Vec<_>>()
                 .join(", ")
-        ))),
+        )));
     }
+    Ok(())
 }
 
 /// A registry algorithm with a distributed form, over the ranks: the graph split, the
 /// algorithm's distributed run, the result written as the one-device command writes it.
-pub(crate) fn algorithm(c: &Common, a: &AlgoCmd, g: &EdgeList) -> Res<()> {
-    let file = &a.file;
-    match a.info.name {
+pub(crate) fn algorithm(
+    c: &Common,
+    file: &Path,
+    info: &Info,
+    args: &Args,
+    g: &EdgeList,
+) -> Res<()> {
+    match info.name {
         "pagerank" => {
-            let args = a.args(g)?;
             let opts = PageRankOptions::from_args(
                 args.count("iterations"),
                 args.real("damping").unwrap_or(0.85),
@@ -166,7 +133,7 @@ pub(crate) fn bfs(
     })?;
     let mut h = Header::new(&command_line(), file, g);
     h.push(field);
-    crate::commands::bfs::write_bfs(&Output::new(c), h, g, &r)
+    crate::output::write_bfs(&Output::new(c), h, g, &r)
 }
 
 /// Bellman-Ford from one source of `s` in `ty` distances over the ranks, written as `sssp`
@@ -328,7 +295,7 @@ fn sssp_in<D: Distance>(c: &Common, file: &Path, g: &EdgeList, s: usize) -> Res<
 }
 
 /// APSP by squaring with the rows of `D` split over the GPUs, written as `apsp` writes it.
-fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
+pub(crate) fn apsp<D: Distance + semigraph_formats::io::npy::NpyElem>(
     c: &Common,
     file: &Path,
     g: &EdgeList,

@@ -405,3 +405,30 @@ pub(crate) fn command_line() -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// A BFS from one source: the `reached` header line, then each vertex's level and parent.
+pub(crate) fn write_bfs(
+    out: &Output,
+    mut h: Header,
+    g: &EdgeList,
+    r: &semigraph_algos::Bfs,
+) -> Res<()> {
+    h.push(Field::with(
+        "reached",
+        format!(
+            "{} of {} vertices, depth {}",
+            r.reached,
+            g.num_vertices(),
+            r.depth
+        ),
+        serde_json::json!({"vertices": r.reached, "of": g.num_vertices(), "depth": r.depth}),
+    ));
+    write_vertices(
+        out,
+        &h,
+        g,
+        g.num_vertices(),
+        |v| r.level(v).map(|l| l.to_string()),
+        |v| r.parent(v),
+    )
+}

@@ -64,7 +64,12 @@ impl crate::registry::Algorithm for BfsAlgorithm {
         })
     }
 
-    fn host_bytes(kind: crate::BackendKind, n: usize, _nnz: usize, _threads: usize) -> u64 {
+    fn host_bytes(
+        kind: crate::backend::BackendKind,
+        n: usize,
+        _nnz: usize,
+        _threads: usize,
+    ) -> u64 {
         crate::memory::traversal_host_bytes(kind, n, 4)
     }
 }

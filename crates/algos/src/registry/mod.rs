@@ -3,7 +3,7 @@
 //! An algorithm is a type implementing [`Algorithm`], written in its own file beside the
 //! algebra it runs: its [`Info`] (name, arguments, result, the graphs it reads, its names in
 //! NetworkX) and a `run` over the graph's [`Views`]. Listing the type once in
-//! [`algorithms!`](crate::algorithms) (this file, at the end) gives it:
+//! [`crate::algorithms`] gives it:
 //!
 //! - the command line's subcommand (`semigraph NAME FILE --arg ...`, text, JSON, `-o`) and its
 //!   `semigraph bench NAME` row, checked against the CPU backend;
@@ -11,11 +11,13 @@
 //! - a NetworkX dispatch entry for each of its [`Info::networkx`] names;
 //! - its row in the algorithm reference (`docs/ALGORITHMS.md`, checked by a test).
 //!
-//! Surfaces find algorithms by name with [`visit`] (or list them with [`infos`]), and run one
-//! with a [`Visit`]or, which is handed the algorithm's type.
+//! Surfaces find algorithms by name with [`visit`](crate::algorithms::visit) (or list them
+//! with [`infos`](crate::algorithms::infos)), and run one with a [`Visit`]or, which is handed
+//! the algorithm's type.
 //!
 //! ```
-//! use semigraph_algos::registry::{self, Algorithm, Visit};
+//! use semigraph_algos::algorithms as registry;
+//! use semigraph_algos::registry::{Algorithm, Visit};
 //!
 //! struct Name;
 //! impl Visit for Name {
@@ -24,8 +26,8 @@
 //!         A::INFO.summary
 //!     }
 //! }
-//! assert!(registry::visit("pagerank", Name).unwrap().starts_with("PageRank"));
-//! assert!(registry::infos().iter().any(|i| i.name == "wcc"));
+//! assert!(algorithms::visit("pagerank", Name).unwrap().starts_with("PageRank"));
+//! assert!(algorithms::infos().iter().any(|i| i.name == "wcc"));
 //! ```
 
 mod values;
@@ -36,8 +38,7 @@ pub use views::{Base, GraphViews};
 
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
-use crate::backend::{BackendKind, Frontier};
-use crate::bfs::BfsSemiring;
+use crate::backend::{BackendKind, Frontier, Parents};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -111,8 +112,8 @@ pub trait Views<'b, B: Frontier + 'b> {
     fn n(&self) -> usize;
     /// The structure, `A` and `A^T` (every stored entry an arc).
     fn structure(&self) -> Result<&Graph<'b, B, OrAnd>>;
-    /// The structure in BFS's semiring.
-    fn levels(&self) -> Result<&Graph<'b, B, BfsSemiring>>;
+    /// The structure in BFS's semiring ([`BfsSemiring`](crate::BfsSemiring)).
+    fn levels(&self) -> Result<&Graph<'b, B, Parents>>;
     /// The weights as distances.
     fn distances(&self) -> Result<&Graph<'b, B, MinPlus<f64>>>;
     /// The weights as capacities.
@@ -148,71 +149,4 @@ pub trait Visit {
     type Out;
     /// Called with the algorithm.
     fn visit<A: Algorithm>(self) -> Self::Out;
-}
-
-/// Declares the registry: every algorithm type, once.
-macro_rules! algorithms {
-    ($($a:ty),* $(,)?) => {
-        /// Every algorithm's [`Info`], in the registry's order.
-        pub fn infos() -> &'static [Info] {
-            &[$(<$a as Algorithm>::INFO),*]
-        }
-
-        /// Visits the algorithm called `name`; `None` if there is none.
-        pub fn visit<V: Visit>(name: &str, v: V) -> Option<V::Out> {
-            $(if name == <$a as Algorithm>::INFO.name {
-                return Some(v.visit::<$a>());
-            })*
-            None
-        }
-    };
-}
-
-algorithms!(
-    crate::bfs::BfsAlgorithm,
-    crate::sssp::ShortestPathsAlgorithm,
-    crate::paths::WidestPaths,
-    crate::paths::Reachability,
-    crate::rank::PageRankAlgorithm,
-    crate::components::WeakComponents,
-    crate::communities::LabelPropagation,
-    crate::triangles::ClusteringCoefficients,
-    crate::triangles::Triangles,
-);
-
-/// The algorithm called `name`'s [`Info`].
-pub fn info(name: &str) -> Option<&'static Info> {
-    infos().iter().find(|i| i.name == name)
-}
-
-/// Runs the algorithm called `name` on `g` with `args`; `None` if there is none.
-///
-/// # Errors
-/// The algorithm's ([`Algorithm::run`]).
-pub fn run<'b, B: Frontier + 'b>(
-    name: &str,
-    g: &impl Views<'b, B>,
-    args: &Args,
-) -> Option<Result<Output>> {
-    struct Run<'a, 'b, B, V>(&'a V, &'a Args, std::marker::PhantomData<&'b B>);
-    impl<'b, B: Frontier + 'b, V: Views<'b, B>> Visit for Run<'_, 'b, B, V> {
-        type Out = Result<Output>;
-        fn visit<A: Algorithm>(self) -> Result<Output> {
-            A::run(self.0, self.1)
-        }
-    }
-    visit(name, Run(g, args, std::marker::PhantomData))
-}
-
-/// Host bytes the algorithm called `name` holds at its peak ([`Algorithm::host_bytes`]); 0
-/// if there is none.
-pub fn host_bytes(name: &str, kind: BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
-    struct Bytes(BackendKind, usize, usize, usize);
-    impl Visit for Bytes {
-        type Out = u64;
-        fn visit<A: Algorithm>(self) -> u64 {
-            A::host_bytes(self.0, self.1, self.2, self.3)
-        }
-    }
-    visit(name, Bytes(kind, n, nnz, threads)).unwrap_or(0)
 }

@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
 use super::Views;
-use crate::backend::Frontier;
-use crate::bfs::BfsSemiring;
+use crate::backend::{Frontier, Parents};
+
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -26,13 +26,14 @@ pub enum Base<'b, B: Frontier> {
 ///
 /// ```
 /// use semigraph_algos::registry::{self, Args, GraphViews, Base, Algorithm};
+/// use semigraph_algos::algorithms;
 /// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
 /// use semigraph_semiring::OrAnd;
 ///
 /// let a = arcs_to_csr::<OrAnd>(3, &[(0, 1, true), (2, 1, true)])?;
 /// let cpu = CpuBackend::new();
 /// let g = GraphViews::new(Base::Structure(Graph::new(&cpu, &a, GraphOptions::default())?));
-/// let info = registry::info("wcc").unwrap();
+/// let info = algorithms::info("wcc").unwrap();
 /// let args = Args::parse(info.params, 3, |_| None)?;
 /// let out = semigraph_algos::components::WeakComponents::run(&g, &args)?;
 /// assert_eq!(out.column("labels"), Some(&registry::Values::Class(vec![0, 0, 0])));
@@ -41,7 +42,7 @@ pub enum Base<'b, B: Frontier> {
 pub struct GraphViews<'b, B: Frontier> {
     base: Base<'b, B>,
     structure: OnceLock<Graph<'b, B, OrAnd>>,
-    levels: OnceLock<Graph<'b, B, BfsSemiring>>,
+    levels: OnceLock<Graph<'b, B, Parents>>,
     ids: Option<Box<dyn Fn(usize) -> i64 + 'b>>,
 }
 
@@ -104,7 +105,7 @@ impl<'b, B: Frontier + 'b> Views<'b, B> for GraphViews<'b, B> {
         }
     }
 
-    fn levels(&self) -> Result<&Graph<'b, B, BfsSemiring>> {
+    fn levels(&self) -> Result<&Graph<'b, B, Parents>> {
         self.kept(&self.levels)
     }
 

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use semigraph_algos::registry::{self, Info};
+use semigraph_algos::algorithms;
+use semigraph_algos::registry::Info;
 
 use semigraph_algos::{ApspMethod, DistanceType, SsspMethod};
 use semigraph_formats::Format;
@@ -250,7 +251,7 @@ pub const BENCH_HAND_WRITTEN: &[&str] = &["bfs", "sssp"];
 
 /// The registry's algorithms that are benchmarks.
 fn benchmarks() -> impl Iterator<Item = &'static Info> {
-    registry::infos()
+    algorithms::infos()
         .iter()
         .filter(|i| !BENCH_HAND_WRITTEN.contains(&i.name))
 }

@@ -9,29 +9,29 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Arg, ArgMatches, Args as _, Command, FromArgMatches};
-use semigraph_algos::registry::{self, Args, Base, GraphViews, Info, Kind, Reads, Values};
+use semigraph_algos::algorithms;
+use semigraph_algos::registry::{self, Args, Base, GraphViews, Info, Kind, Reads};
 use semigraph_algos::{Frontier, GraphOptions};
 use semigraph_formats::EdgeList;
 use semigraph_semiring::OrAnd;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::args::{Common, RunOpts, given_in, with_params};
 use crate::checks::plan_with;
+use crate::columns::{fact_field, write_output};
 use crate::error::{CliError, Res};
 use crate::files::{load_pattern, load_weighted, source_of};
 use crate::jobs::{
     Built, Job, Lines, Prepared, arcs_for_the_device, builds_from_arcs, job_graph, ms,
 };
-use crate::output::{
-    Field, Header, Output, command_line, fmt_duration, json_number, open_json, write_lines,
-};
+use crate::output::{Field, Header, Output, command_line, fmt_duration};
 
 /// Registry algorithms whose commands are written by hand.
 pub(crate) const HAND_WRITTEN: &[&str] = &["bfs", "sssp"];
 
 /// The registry's algorithms that are commands.
 fn commands() -> impl Iterator<Item = &'static Info> {
-    registry::infos()
+    algorithms::infos()
         .iter()
         .filter(|i| !HAND_WRITTEN.contains(&i.name))
 }
@@ -132,10 +132,10 @@ pub(crate) fn exec(c: &Common, cmd: &AlgoCmd) -> Res<()> {
         Reads::Structure => load_pattern(file, c)?,
         Reads::Distances | Reads::Capacities => load_weighted(file, c)?,
     };
-    if crate::multi::past_offsets(c, &g) && cmd.info.distributed {
-        return crate::multi::algorithm(c, cmd, &g);
-    }
     let args = cmd.args(&g)?;
+    if cmd.info.distributed && (crate::multi::wanted(c) || crate::multi::past_offsets(c, &g)) {
+        return crate::multi::algorithm(c, file, cmd.info, &args, &g);
+    }
     let (header, out) = crate::jobs::dispatch(
         c,
         AlgoJob {
@@ -188,7 +188,7 @@ impl Job for AlgoJob<'_> {
             ..Default::default()
         };
         let (n, nnz) = (self.g.num_vertices(), self.g.len());
-        let work = registry::host_bytes(
+        let work = algorithms::host_bytes(
             self.info.name,
             b.kind(),
             n,
@@ -210,7 +210,7 @@ impl Job for AlgoJob<'_> {
         let g = self.g;
         let views = views.with_ids(move |v| g.vertex_label(v));
         let t = Instant::now();
-        let out = registry::run(self.info.name, &views, &self.args)
+        let out = algorithms::run(self.info.name, &views, &self.args)
             .expect("a command of the registry")
             .map_err(|e| crate::error::labelled(self.g, e))?;
         let run = t.elapsed();
@@ -253,106 +253,4 @@ fn views<'b, B: Frontier>(
             (GraphViews::new(Base::Capacities(graph)), build)
         }
     })
-}
-
-/// A fact of a result as a header field: its text, and in JSON its scalar or an object of
-/// its scalars.
-pub(crate) fn fact_field(f: &registry::Fact) -> Field {
-    let scalar = |s: &registry::Scalar| match *s {
-        registry::Scalar::Int(i) => json!(i),
-        registry::Scalar::Real(x) => json!(x),
-        registry::Scalar::MaybeReal(x) => json!(x),
-    };
-    let value = if f.is_bare() {
-        scalar(&f.scalars[0].1)
-    } else {
-        Value::Object(
-            f.scalars
-                .iter()
-                .map(|(k, s)| (k.to_string(), scalar(s)))
-                .collect(),
-        )
-    };
-    Field::with(f.name, f.text.clone(), value)
-}
-
-/// The text of column `values` at vertex `v`, in the file's numbering (`classes`: each
-/// class's smallest id, for [`Values::Class`]); `None` where there is no value.
-fn cell(g: &EdgeList, values: &Values, classes: Option<&[i64]>, v: usize) -> Option<String> {
-    const NONE: u32 = registry::NONE;
-    match values {
-        Values::Real(x) => Some(semigraph_formats::real_text(x[v], x[v])),
-        Values::Int(x) => Some(x[v].to_string()),
-        Values::Level(x) => (x[v] != NONE).then(|| x[v].to_string()),
-        Values::Vertex(x) => (x[v] != NONE).then(|| g.vertex_label(x[v] as usize).to_string()),
-        Values::Class(_) => classes.map(|c| c[v].to_string()),
-        Values::Flag(x) => Some(u8::from(x[v]).to_string()),
-    }
-}
-
-/// Writes the header and one line `id value ...` per vertex (`-` where a column has no
-/// value), or JSON: the header and `vertices: [{id, value}]` (one column) or
-/// `[{id, NAME: value, ...}]`.
-pub(crate) fn write_output(
-    out: &Output,
-    h: &Header,
-    g: &EdgeList,
-    columns: &[registry::Column],
-) -> Res<()> {
-    let classes: Vec<Option<Vec<i64>>> = columns
-        .iter()
-        .map(|c| match &c.values {
-            Values::Class(l) => Some(smallest_label(g, l)),
-            _ => None,
-        })
-        .collect();
-    let n = columns.first().map_or(0, |c| c.values.len());
-    let text = |k: usize, v: usize| cell(g, &columns[k].values, classes[k].as_deref(), v);
-    out.write(|w| {
-        if out.json {
-            open_json(w, h)?;
-            write!(w, "\"vertices\":[")?;
-            for v in 0..n {
-                if v > 0 {
-                    w.write_all(b",")?;
-                }
-                let json_of = |k| text(k, v).map_or(Value::Null, |t| json_number(&t));
-                let item = match columns.len() {
-                    1 => json!({"id": g.vertex_label(v), "value": json_of(0)}),
-                    _ => {
-                        let mut o = serde_json::Map::new();
-                        o.insert("id".into(), json!(g.vertex_label(v)));
-                        for (k, c) in columns.iter().enumerate() {
-                            o.insert(c.name.into(), json_of(k));
-                        }
-                        Value::Object(o)
-                    }
-                };
-                serde_json::to_writer(&mut *w, &item).map_err(std::io::Error::other)?;
-            }
-            writeln!(w, "]}}")
-        } else {
-            h.text(w)?;
-            // Formatted on every core (millions of reals: a second on one).
-            write_lines(w, n, |v, line| {
-                use std::io::Write as _;
-                write!(line, "{}", g.vertex_label(v))?;
-                for k in 0..columns.len() {
-                    write!(line, " {}", text(k, v).as_deref().unwrap_or("-"))?;
-                }
-                writeln!(line)
-            })
-        }
-    })
-}
-
-/// Class labels (each class's smallest vertex index) as the smallest vertex id of the class
-/// in the file's numbering (an LDBC file's ids need not follow its order).
-pub(crate) fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
-    let mut best: Vec<i64> = vec![i64::MAX; labels.len()];
-    for (v, &l) in labels.iter().enumerate() {
-        let b = &mut best[l as usize];
-        *b = (*b).min(g.vertex_label(v));
-    }
-    labels.iter().map(|&l| best[l as usize]).collect()
 }

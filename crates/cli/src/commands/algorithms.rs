@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use semigraph_algos::algorithms;
 use semigraph_algos::registry::{self, Accepts, Info, Reads};
 
 use crate::args::{Common, WriteOpt};
@@ -24,7 +25,7 @@ pub struct AlgorithmsArgs {
 pub(crate) fn exec(c: &Common, a: AlgorithmsArgs) -> Res<()> {
     let text = match a.markdown {
         true => reference(),
-        false => registry::infos()
+        false => algorithms::infos()
             .iter()
             .map(|i| format!("{:<14} {}\n", i.command, i.summary))
             .collect(),
@@ -36,7 +37,7 @@ pub(crate) fn exec(c: &Common, a: AlgorithmsArgs) -> Res<()> {
 /// The algorithm reference in Markdown.
 fn reference() -> String {
     let mut s = String::new();
-    let infos = registry::infos();
+    let infos = algorithms::infos();
     let _ = writeln!(
         s,
         "# Algorithm reference\n\n\

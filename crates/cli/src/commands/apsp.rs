@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use semigraph_algos::{ApspMethod, DistanceType};
 
+use crate::algo_jobs::ApspJob;
 use crate::args::{Choice, Common, RunOpts, auto_or, named};
 use crate::checks::{distances_field, pick_distances};
-use crate::error::Res;
+use crate::error::{CliError, Res};
 use crate::files::load_weighted;
-use crate::jobs::{ApspJob, dispatch};
+use crate::jobs::dispatch;
 use crate::output::{Header, Output, command_line, write_apsp};
 
 /// All-pairs shortest paths, written as a Matrix Market matrix of distances.
@@ -38,6 +39,21 @@ pub(crate) fn exec(c: &Common, a: ApspArgs) -> Res<()> {
     let g = load_weighted(file, c)?;
     let (ty, why) = pick_distances(&g, file, 2 * g.num_vertices(), a.distances)?;
     let mut h = Header::new(&command_line(), file, &g);
+    if crate::multi::wanted(c) {
+        if a.method == ApspMethod::Sources {
+            return Err(CliError(
+                "--gpus runs APSP by squaring: use --method squaring or auto".into(),
+            ));
+        }
+        h.push(distances_field(ty, &why));
+        let next = a.next_hop.as_deref();
+        return match ty {
+            DistanceType::I32 => crate::multi::apsp::<i32>(c, file, &g, h, next, true),
+            DistanceType::I64 => crate::multi::apsp::<i64>(c, file, &g, h, next, true),
+            DistanceType::F32 => crate::multi::apsp::<f32>(c, file, &g, h, next, false),
+            DistanceType::F64 => crate::multi::apsp::<f64>(c, file, &g, h, next, false),
+        };
+    }
     let out = Output::new(c);
     macro_rules! run_apsp {
         ($d:ty, $integer:expr) => {{

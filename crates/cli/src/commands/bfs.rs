@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 
 use semigraph_algos::Direction;
-use semigraph_formats::{EdgeList, Format};
+use semigraph_formats::Format;
 
+use crate::algo_jobs::BfsJob;
 use crate::args::{Choice, Common, RunOpts, auto_or, named};
 use crate::error::Res;
 use crate::files::{load_pattern, sources_of};
-use crate::jobs::{BfsJob, dispatch};
-use crate::output::{Field, Header, Output, command_line, write_summary, write_vertices};
+use crate::jobs::dispatch;
+use crate::output::{Header, Output, command_line, write_bfs, write_summary};
 
 /// Breadth-first search: level and parent of every vertex.
 #[derive(clap::Args, Clone, Debug)]
@@ -41,7 +42,7 @@ pub struct BfsArgs {
 pub(crate) fn exec(c: &Common, a: BfsArgs) -> Res<()> {
     let g = load_pattern(&a.file, c)?;
     let srcs = sources_of(&g, a.source, a.sources.as_deref(), &a.file)?;
-    if crate::multi::past_offsets(c, &g) {
+    if crate::multi::wanted(c) || crate::multi::past_offsets(c, &g) {
         return crate::multi::bfs(c, &a.file, &g, &srcs, a.direction);
     }
     let job = BfsJob {
@@ -63,31 +64,4 @@ pub(crate) fn exec(c: &Common, a: BfsArgs) -> Res<()> {
     }
     crate::process::keep_until_exit((g, runs));
     Ok(())
-}
-
-/// A BFS from one source: the `reached` header line, then each vertex's level and parent.
-pub(crate) fn write_bfs(
-    out: &Output,
-    mut h: Header,
-    g: &EdgeList,
-    r: &semigraph_algos::Bfs,
-) -> Res<()> {
-    h.push(Field::with(
-        "reached",
-        format!(
-            "{} of {} vertices, depth {}",
-            r.reached,
-            g.num_vertices(),
-            r.depth
-        ),
-        serde_json::json!({"vertices": r.reached, "of": g.num_vertices(), "depth": r.depth}),
-    ));
-    write_vertices(
-        out,
-        &h,
-        g,
-        g.num_vertices(),
-        |v| r.level(v).map(|l| l.to_string()),
-        |v| r.parent(v),
-    )
 }

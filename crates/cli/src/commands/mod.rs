@@ -81,6 +81,15 @@ impl Cmd {
         })
     }
 
+    /// Whether the command has a form over several GPUs (`--gpus N`).
+    fn distributed(&self) -> bool {
+        match self {
+            Cmd::Bfs(_) | Cmd::Sssp(_) | Cmd::Apsp(_) => true,
+            Cmd::Algorithm(a) => a.info.distributed,
+            _ => false,
+        }
+    }
+
     /// The run's options, from the subcommand's own.
     pub fn common(&self) -> Common {
         match self {
@@ -124,9 +133,9 @@ pub(crate) fn exec(cli: Cli) -> Res<ExitCode> {
     let c = cli.cmd.common();
     guard_outputs(&c, &cli.cmd)?;
     if crate::multi::wanted(&c) {
-        return crate::multi::run(&c, &cli.cmd).map(|()| ExitCode::SUCCESS);
-    }
-    if let Some(command) = cli.cmd.backend_command() {
+        // Each distributed command opens its GPUs itself (NCCL).
+        crate::multi::refuse(&c, cli.cmd.distributed())?;
+    } else if let Some(command) = cli.cmd.backend_command() {
         crate::opening::open_gpu_early(&c, command);
     }
     match cli.cmd {

@@ -4,10 +4,11 @@ use std::path::PathBuf;
 
 use semigraph_formats::{Format, WeightValue};
 
+use crate::algo_jobs::SpmvJob;
 use crate::args::{Choice, Common, RunOpts, auto_or, semiring_parser};
 use crate::error::{CliError, Res};
 use crate::files::load;
-use crate::jobs::{SpmvJob, dispatch};
+use crate::jobs::dispatch;
 use crate::output::{Header, Output, command_line, write_vertices};
 
 /// y = A x with x all `one`, in any built-in semiring and type; reports the median time.

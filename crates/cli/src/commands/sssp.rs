@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use semigraph_algos::{DistanceType, SsspMethod};
 
+use crate::algo_jobs::run_sssp;
 use crate::args::{Choice, Common, RunOpts, auto_or, named};
 use crate::checks::{distances_field, pick_distances};
 use crate::error::Res;
 use crate::files::{load_weighted, sources_of};
-use crate::jobs::run_sssp;
 use crate::output::{Header, Output, command_line, write_summary, write_vertices};
 
 /// Single-source shortest paths: distance and predecessor of every vertex.
@@ -48,7 +48,7 @@ pub(crate) fn exec(c: &Common, a: SsspArgs) -> Res<()> {
     let srcs = sources_of(&g, a.source, a.sources.as_deref(), file)?;
     let s = srcs[0];
     let (ty, why) = pick_distances(&g, file, g.num_vertices(), a.distances)?;
-    if crate::multi::past_offsets(c, &g) {
+    if crate::multi::wanted(c) || crate::multi::past_offsets(c, &g) {
         return crate::multi::sssp(c, file, &g, &srcs, ty);
     }
     let (algo, delta) = (a.algo, a.delta);

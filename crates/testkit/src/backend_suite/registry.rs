@@ -2,6 +2,7 @@
 //! (default arguments, source 0): from the weights (the forms derived on the backend) and from
 //! the structure, each result equal to the CPU backend's (reals within `1e-9` relative).
 
+use semigraph_algos::algorithms;
 use semigraph_algos::registry::{self, Args, Base, GraphViews, Reads};
 use semigraph_algos::{CpuBackend, Frontier, Graph, GraphOptions};
 use semigraph_semiring::{MaxMin, OrAnd};
@@ -41,7 +42,7 @@ fn views<'b, B: Frontier>(
 pub fn check_registry<B: Frontier>(b: &B) -> Result<(), String> {
     let cpu = CpuBackend::new();
     for t in test_graphs() {
-        for info in registry::infos() {
+        for info in algorithms::infos() {
             let args = Args::parse(info.params, t.n, |p| match p.kind {
                 registry::Kind::Vertex => Some("0".into()),
                 _ => None,
@@ -53,11 +54,11 @@ pub fn check_registry<B: Frontier>(b: &B) -> Result<(), String> {
                 };
                 let got = run(&|| {
                     let v = views(b, &t, info.reads, from_weights)?;
-                    registry::run(info.name, &v, &args).expect("registered")
+                    algorithms::run(info.name, &v, &args).expect("registered")
                 })?;
                 let want = run(&|| {
                     let v = views(&cpu, &t, info.reads, from_weights)?;
-                    registry::run(info.name, &v, &args).expect("registered")
+                    algorithms::run(info.name, &v, &args).expect("registered")
                 })?;
                 if let Some(d) = got.difference(&want) {
                     return Err(format!("{} on {}: {d}", info.name, t.name));

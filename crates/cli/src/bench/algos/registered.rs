@@ -2,6 +2,7 @@
 //! as `bench bfs` (median of the runs after a warm-up, counters), every run checked against
 //! the CPU backend's result (reals within `1e-9` relative, the rest exactly).
 
+use semigraph_algos::algorithms;
 use semigraph_algos::registry::{self, Args, Base, GraphViews, Info, Kind, Reads};
 use semigraph_semiring::{MaxMin, MinPlus};
 
@@ -54,7 +55,7 @@ pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()>
         Reads::Capacities => Host::Capacities(csr_of(&file, &g, false)?),
     };
     let run = |views: &GraphViews<'_, _>| {
-        registry::run(info.name, views, &args).expect("an algorithm of the registry")
+        algorithms::run(info.name, views, &args).expect("an algorithm of the registry")
     };
     let reference = reference(b, || Ok(run(&host.views(&CpuBackend::new())?)?))?;
     let what = method(info, &args);
@@ -105,7 +106,7 @@ fn rows_of<B: Frontier>(
     let (times, out, counters, verdict) = measure(
         be,
         runs,
-        || registry::run(info.name, &views, args).expect("an algorithm of the registry"),
+        || algorithms::run(info.name, &views, args).expect("an algorithm of the registry"),
         against(reference, check),
     )?;
     let (median, min) = median_min(times);

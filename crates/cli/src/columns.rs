@@ -1,0 +1,111 @@
+//! Writing a registry algorithm's result: its facts as header fields, its columns as one line
+//! per vertex (or JSON), vertices and classes in the input's numbering.
+
+use semigraph_algos::registry::{self, Values};
+use semigraph_formats::EdgeList;
+use serde_json::{Value, json};
+
+use crate::error::Res;
+use crate::output::{Field, Header, Output, json_number, open_json, write_lines};
+
+/// A fact of a result as a header field: its text, and in JSON its scalar or an object of
+/// its scalars.
+pub(crate) fn fact_field(f: &registry::Fact) -> Field {
+    let scalar = |s: &registry::Scalar| match *s {
+        registry::Scalar::Int(i) => json!(i),
+        registry::Scalar::Real(x) => json!(x),
+        registry::Scalar::MaybeReal(x) => json!(x),
+    };
+    let value = if f.is_bare() {
+        scalar(&f.scalars[0].1)
+    } else {
+        Value::Object(
+            f.scalars
+                .iter()
+                .map(|(k, s)| (k.to_string(), scalar(s)))
+                .collect(),
+        )
+    };
+    Field::with(f.name, f.text.clone(), value)
+}
+
+/// The text of column `values` at vertex `v`, in the file's numbering (`classes`: each
+/// class's smallest id, for [`Values::Class`]); `None` where there is no value.
+fn cell(g: &EdgeList, values: &Values, classes: Option<&[i64]>, v: usize) -> Option<String> {
+    const NONE: u32 = registry::NONE;
+    match values {
+        Values::Real(x) => Some(semigraph_formats::real_text(x[v], x[v])),
+        Values::Int(x) => Some(x[v].to_string()),
+        Values::Level(x) => (x[v] != NONE).then(|| x[v].to_string()),
+        Values::Vertex(x) => (x[v] != NONE).then(|| g.vertex_label(x[v] as usize).to_string()),
+        Values::Class(_) => classes.map(|c| c[v].to_string()),
+        Values::Flag(x) => Some(u8::from(x[v]).to_string()),
+    }
+}
+
+/// Writes the header and one line `id value ...` per vertex (`-` where a column has no
+/// value), or JSON: the header and `vertices: [{id, value}]` (one column) or
+/// `[{id, NAME: value, ...}]`.
+pub(crate) fn write_output(
+    out: &Output,
+    h: &Header,
+    g: &EdgeList,
+    columns: &[registry::Column],
+) -> Res<()> {
+    let classes: Vec<Option<Vec<i64>>> = columns
+        .iter()
+        .map(|c| match &c.values {
+            Values::Class(l) => Some(smallest_label(g, l)),
+            _ => None,
+        })
+        .collect();
+    let n = columns.first().map_or(0, |c| c.values.len());
+    let text = |k: usize, v: usize| cell(g, &columns[k].values, classes[k].as_deref(), v);
+    out.write(|w| {
+        if out.json {
+            open_json(w, h)?;
+            write!(w, "\"vertices\":[")?;
+            for v in 0..n {
+                if v > 0 {
+                    w.write_all(b",")?;
+                }
+                let json_of = |k| text(k, v).map_or(Value::Null, |t| json_number(&t));
+                let item = match columns.len() {
+                    1 => json!({"id": g.vertex_label(v), "value": json_of(0)}),
+                    _ => {
+                        let mut o = serde_json::Map::new();
+                        o.insert("id".into(), json!(g.vertex_label(v)));
+                        for (k, c) in columns.iter().enumerate() {
+                            o.insert(c.name.into(), json_of(k));
+                        }
+                        Value::Object(o)
+                    }
+                };
+                serde_json::to_writer(&mut *w, &item).map_err(std::io::Error::other)?;
+            }
+            writeln!(w, "]}}")
+        } else {
+            h.text(w)?;
+            // Formatted on every core (millions of reals: a second on one).
+            write_lines(w, n, |v, line| {
+                use std::io::Write as _;
+                write!(line, "{}", g.vertex_label(v))?;
+                for k in 0..columns.len() {
+                    write!(line, " {}", text(k, v).as_deref().unwrap_or("-"))?;
+                }
+                writeln!(line)
+            })
+        }
+    })
+}
+
+/// Class labels (each class's smallest vertex index) as the smallest vertex id of the class
+/// in the file's numbering (an LDBC file's ids need not follow its order).
+pub(crate) fn smallest_label(g: &EdgeList, labels: &[u32]) -> Vec<i64> {
+    let mut best: Vec<i64> = vec![i64::MAX; labels.len()];
+    for (v, &l) in labels.iter().enumerate() {
+        let b = &mut best[l as usize];
+        *b = (*b).min(g.vertex_label(v));
+    }
+    labels.iter().map(|&l| best[l as usize]).collect()
+}
