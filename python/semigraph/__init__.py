@@ -24,6 +24,7 @@ range, ``MemoryError`` for a graph refused before allocating, :class:`NegativeCy
 
 from __future__ import annotations
 
+import inspect
 import os
 
 import numpy as np
@@ -211,6 +212,12 @@ class Graph:
         """``"cpu"`` or ``"gpu"``: where the matrix is held."""
         return self._g.backend
 
+    def apsp(self, next_hop: bool = True):
+        """All-pairs shortest paths: ``(D, next_hop)`` n x n arrays; ``D[i, j]`` inf where no
+        path, ``next_hop[i, j]`` the vertex after ``i`` on a shortest path (-1 where none, ``i``
+        on the diagonal), ``None`` with ``next_hop=False``."""
+        return self._g.apsp(next_hop)
+
     def bfs(self, source: int, device: bool = False):
         """Breadth-first search: ``(levels, parents)``, int32 arrays as SciPy's (int64 past 2^31
         vertices), -1 where unreached (and for the source's parent); each parent the
@@ -222,33 +229,22 @@ class Graph:
         copies one to NumPy."""
         if device:
             return self._g.bfs_device(source)
-        return self._g.bfs(source)
+        return self._g.run("bfs", {"source": source})
 
-    def sssp(self, source: int, algorithm: str = "auto"):
-        """Shortest paths: ``(distances, predecessors)``, float64 (inf where unreachable) and
-        int32 (-1 for the source and unreachable vertices). ``algorithm`` is ``"auto"``,
-        ``"bellman-ford"`` (any weights; a reachable negative cycle raises
-        :class:`NegativeCycleError` naming it), ``"delta-stepping"`` (weights >= 0) or
-        ``"fixpoint"`` (relaxation in any order, then the predecessors in one pass; Bellman-Ford
-        where a weight is not positive)."""
-        return self._g.sssp(source, algorithm)
-
-    def apsp(self, next_hop: bool = True):
-        """All-pairs shortest paths: ``(D, next_hop)`` n x n arrays; ``D[i, j]`` inf where no
-        path, ``next_hop[i, j]`` the vertex after ``i`` on a shortest path (-1 where none, ``i``
-        on the diagonal), ``None`` with ``next_hop=False``."""
-        return self._g.apsp(next_hop)
-
-    def pagerank(self, damping: float = 0.85, iterations: int = 100, tolerance=1e-9,
+    def pagerank(self, damping: float = 0.85, iterations=None, tolerance=None,
                  device: bool = False):
         """PageRank, LDBC Graphalytics definition (weights ignored; dangling vertices' rank
-        spread evenly): float64 ranks summing to 1. Stops after ``iterations`` or once one
-        changes the ranks by at most ``tolerance`` (L1); ``tolerance=None`` runs every one.
+        spread evenly): float64 ranks summing to 1. ``iterations``: exactly this many (LDBC's
+        form) unless ``tolerance`` stops sooner, once one iteration changes the ranks by at
+        most ``tolerance`` (L1); neither given: at most 100, stopping at 1e-9.
         ``device=True`` (a graph on the GPU): the ranks stay in GPU memory, a
         :class:`DeviceArray`."""
         if device:
-            return self._g.pagerank_device(damping, iterations, tolerance)[0]
-        return self._g.pagerank(damping, iterations, tolerance)[0]
+            it = 100 if iterations is None else iterations
+            tol = tolerance if tolerance is not None or iterations is not None else 1e-9
+            return self._g.pagerank_device(damping, it, tol)[0]
+        kw = {"damping": damping, "iterations": iterations, "tolerance": tolerance}
+        return self._g.run("pagerank", kw)
 
     def wcc(self, device: bool = False):
         """Weakly connected components (FastSV): int32 labels, each the smallest vertex of
@@ -256,28 +252,7 @@ class Graph:
         :class:`DeviceArray`."""
         if device:
             return self._g.wcc_device()
-        return self._g.wcc()
-
-    def cdlp(self, iterations: int = 10):
-        """Community detection by label propagation (LDBC Graphalytics): int32 labels."""
-        return self._g.cdlp(iterations)
-
-    def lcc(self):
-        """Local clustering coefficients (LDBC Graphalytics definition): float64."""
-        return self._g.lcc()
-
-    def triangles(self):
-        """Triangles of the undirected simple graph: ``(total, per_vertex)``."""
-        return self._g.triangles()
-
-    def widest_path(self, source: int):
-        """Widest (bottleneck) paths, weights as capacities: float64, the source inf,
-        unreachable vertices -inf."""
-        return self._g.widest_path(source)
-
-    def reachability(self, source: int):
-        """The vertices reachable from ``source`` (itself included): bool array."""
-        return self._g.reachability(source)
+        return self._g.run("wcc")
 
     def __repr__(self):
         return repr(self._g)
@@ -308,12 +283,62 @@ def bfs(a, source: int, backend: str = "auto", device: bool = False):
         return a.bfs(source, device=device)
     a = _csr(a)
     return _native.bfs_once(a.shape[0], a.indptr, a.indices, source, backend, device)
-sssp = _one_shot("sssp", "Single-source shortest paths: ``(distances, predecessors)``.")
+
+
+def _default(p):
+    """A registry argument's default as a Python value (``None``: not given)."""
+    d = p["default"]
+    if d is None:
+        return None
+    return {"count": int, "real": float}.get(p["kind"], str)(d)
+
+
+def _doc(info):
+    """A docstring from the registry's entry."""
+    lines = [info["summary"] + ".", ""]
+    for p in info["params"]:
+        extra = f" (one of {', '.join(map(repr, p['choices']))})" if "choices" in p else ""
+        lines.append(f"- ``{p['name']}``: {p['doc']}{extra}.")
+    ret = info["returns"]
+    lines += ["", "Returns " + (f"``{ret[0]}``" if len(ret) == 1 else
+                                 "``(" + ", ".join(ret) + ")``") + "; work "
+              + info["complexity"] + "."]
+    return "\n".join(lines)
+
+
+def _method(info):
+    """The :class:`Graph` method of a registry algorithm, its signature the entry's."""
+    name = info["name"]
+    P = inspect.Parameter
+    params = [P("self", P.POSITIONAL_OR_KEYWORD)] + [
+        P(p["name"], P.POSITIONAL_OR_KEYWORD,
+          default=P.empty if p["default"] is None and not p["optional"] else _default(p))
+        for p in info["params"]
+    ]
+    sig = inspect.Signature(params)
+
+    def method(self, *args, **kwargs):
+        bound = sig.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        kw = dict(bound.arguments)
+        del kw["self"]
+        return self._g.run(name, kw)
+
+    method.__name__ = method.__qualname__ = name
+    method.__signature__ = sig
+    method.__doc__ = _doc(info)
+    return method
+
+
+# Every algorithm of the registry is a Graph method and a function (those written above keep
+# their extra options: device=True, one-shot BFS on the pattern alone).
+for _info in _native.algorithms():
+    if not hasattr(Graph, _info["name"]):
+        setattr(Graph, _info["name"], _method(_info))
+    if _info["name"] not in globals():
+        globals()[_info["name"]] = _one_shot(_info["name"], _info["summary"] + ".")
+    if _info["name"] not in __all__:
+        __all__.append(_info["name"])
+del _info
+
 apsp = _one_shot("apsp", "All-pairs shortest paths: ``(D, next_hop)``.")
-pagerank = _one_shot("pagerank", "PageRank (LDBC Graphalytics definition).")
-wcc = _one_shot("wcc", "Weakly connected components: smallest-vertex labels.")
-cdlp = _one_shot("cdlp", "Community detection by label propagation (LDBC).")
-lcc = _one_shot("lcc", "Local clustering coefficients (LDBC).")
-triangles = _one_shot("triangles", "Triangle count: ``(total, per_vertex)``.")
-widest_path = _one_shot("widest_path", "Widest (bottleneck) paths from a source.")
-reachability = _one_shot("reachability", "Vertices reachable from a source.")

@@ -45,6 +45,23 @@ FUNCTIONS = {
     "single_source_bellman_ford_path_length": "SSSP (Bellman-Ford)",
 }
 
+
+
+def _entries():
+    """The registry's NetworkX entries: ``{function: (algorithm info, entry)}``."""
+    return {
+        e["function"]: (info, e)
+        for info in semigraph._native.algorithms()
+        for e in info["networkx"]
+    }
+
+
+# NetworkX functions declared by the registry's entries (an algorithm's file names them):
+# dispatched by :func:`_dispatcher`, declined by :func:`_declines` where they differ.
+REGISTERED = _entries()
+for _name, (_info, _) in REGISTERED.items():
+    FUNCTIONS.setdefault(_name, _info["summary"])
+
 # Calls that ran on semigraph in this process, by function name (tests check the backend
 # was reached, not only declined).
 calls: dict[str, int] = {}
@@ -215,11 +232,14 @@ class BackendInterface:
         import networkx as nx
 
         try:
-            bound = inspect.signature(getattr(nx, name)).bind(*args, **kwargs)
+            sig = inspect.signature(getattr(nx, name))
+            bound = sig.bind(*args, **kwargs)
         except TypeError as e:
             return f"the arguments do not fit {name}'s signature: {e}"
         bound.apply_defaults()
         a = bound.arguments
+        if name in REGISTERED and name not in _WRITTEN:
+            return _declines(REGISTERED[name], sig, a) or True
         G = a.get("G")
         directed = G.is_directed() if G is not None else False
         multi = G.is_multigraph() if G is not None else False
@@ -259,7 +279,8 @@ class BackendInterface:
         if n == 0:
             return {}
         # NetworkX stops once the L1 change is below n * tol, and fails if it never does.
-        ranks, _, delta = G.graph()._g.pagerank(alpha, max_iter, n * tol)
+        kw = {"damping": alpha, "iterations": max_iter, "tolerance": n * tol}
+        ranks, delta = G.graph()._g.run("pagerank", kw, ["ranks", "delta"])
         if delta is None or delta > n * tol:
             raise nx.PowerIterationFailedConvergence(max_iter)
         return G.keyed(ranks)
@@ -412,3 +433,63 @@ def _select(G, d, nodes):
         return {v: d[v] for v in nodes if v in G.index}
     except TypeError as e:
         raise nx.NetworkXError(f"nbunch {nodes!r} is not a node or a sequence of nodes") from e
+
+
+# The NetworkX functions written above, with NetworkX's conventions of their own (a
+# convergence error, sets of components, an integer 0, ``nodes=``).
+_WRITTEN = {
+    name for name, f in vars(BackendInterface).items() if isinstance(f, staticmethod)
+}
+
+
+def _declines(registered, sig, a):
+    """Why semigraph declines a registered NetworkX call (``None``: it runs it): an argument
+    the entry does not pass on that is not NetworkX's default, a callable weight, a
+    directed graph for an algorithm of undirected graphs, a multigraph."""
+    info, entry = registered
+    passed = {theirs for theirs, _ in entry["args"]}
+    for p in sig.parameters.values():
+        if p.name == "G" or p.name in passed or p.kind is p.VAR_KEYWORD:
+            continue
+        value = a.get(p.name, p.default)
+        if callable(value) and p.name == "weight":
+            return "a callable weight is not supported (semigraph reads an edge attribute)"
+        if value is not p.default and value != p.default:
+            return f"{p.name}={value!r} is not supported by semigraph's {info['name']}"
+    G = a.get("G")
+    if G is not None and G.is_multigraph():
+        return "a multigraph's parallel edges are not semigraph's arcs"
+    if G is not None and G.is_directed() and info["accepts"] == "undirected":
+        return "semigraph's algorithm reads undirected graphs"
+    return None
+
+
+def _dispatcher(info, entry):
+    """The NetworkX function of a registry entry: NetworkX's arguments bound to its
+    signature, those the entry names passed on (nodes as vertices), the entry's column
+    returned as ``{node: value}``."""
+    function = entry["function"]
+    kinds = {p["name"]: p["kind"] for p in info["params"]}
+
+    def f(G, *args, **kwargs):
+        import networkx as nx
+
+        bound = inspect.signature(getattr(nx, function)).bind(G, *args, **kwargs)
+        bound.apply_defaults()
+        kw = {}
+        for theirs, ours in entry["args"]:
+            value = bound.arguments.get(theirs)
+            kw[ours] = _vertex(G, value) if kinds.get(ours) == "vertex" else value
+        _ran(function)
+        if len(G.nodes) == 0:
+            return {}
+        values = G.graph()._g.run(info["name"], kw, [entry["column"]])
+        return G.keyed(values)
+
+    f.__name__ = function
+    return f
+
+
+for _name, (_info, _entry) in REGISTERED.items():
+    if _name not in _WRITTEN:
+        setattr(BackendInterface, _name, staticmethod(_dispatcher(_info, _entry)))

@@ -252,3 +252,24 @@ impl Arrays {
         g
     }
 }
+
+/// Vertex ids for NumPy: int32 as SciPy's indices are (the library's "none", `u32::MAX`,
+/// becomes -1 by the same bits, and the vector is reused in place), int64 for graphs of 2^31
+/// vertices or more.
+pub(crate) fn ids(py: Python<'_>, v: Vec<u32>, n: usize) -> Bound<'_, PyAny> {
+    use numpy::IntoPyArray;
+    use rayon::prelude::*;
+    use semigraph_algos::{NO_PARENT, UNREACHED};
+    use semigraph_semiring::NO_PRED;
+    const { assert!(NO_PARENT == u32::MAX && UNREACHED == u32::MAX && NO_PRED == u32::MAX) };
+    if n <= i32::MAX as usize {
+        let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
+        v.into_pyarray(py).into_any()
+    } else {
+        let v: Vec<i64> = v
+            .into_par_iter()
+            .map(|x| if x == u32::MAX { -1 } else { x as i64 })
+            .collect();
+        v.into_pyarray(py).into_any()
+    }
+}

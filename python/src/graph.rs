@@ -1,21 +1,16 @@
 //! `Graph`: an adjacency matrix held by a backend (on the GPU, in device memory) between
 //! calls, and the algorithms over it.
 
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use semigraph_algos::{
-    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, DeltaGraph, Graph as AlgoGraph, GraphOptions,
-    NO_PARENT, Objects, PageRankOptions, Parents, SsspMethod, UNREACHED, apsp, bellman_ford, bfs,
-    bfs_resident, cdlp, delta_stepping, fixpoint_paths, lcc, pagerank, pagerank_resident,
-    reachability, sssp_choice_of, triangle_count, triangles_per_vertex, wcc, wcc_resident,
-    widest_path,
+    ApspMethod, ApspOptions, BfsOptions, BfsSemiring, Graph as AlgoGraph, GraphOptions, NO_PARENT,
+    Objects, PageRankOptions, Parents, apsp, bfs, bfs_resident, pagerank_resident, wcc_resident,
 };
 use semigraph_gpu::{GpuBackend, GpuDense};
-use semigraph_semiring::{MaxMin, NO_PRED};
 
-use crate::arrays::{Arrays, Ints, Values};
+use crate::arrays::{Arrays, Ints, Values, ids};
 use crate::backends::{Choice, choose, cpu, gpu};
 use crate::device::DeviceArray;
 use crate::errors::{format_err, py_err};
@@ -23,28 +18,10 @@ use crate::held::{Cell, GpuHeld, on_structure, with_held};
 use crate::plans;
 use semigraph_algos::memory::Kernel;
 
-/// A NumPy vector and matrix handed to Python.
-type Arr1<'py, T> = Bound<'py, PyArray1<T>>;
+/// A NumPy matrix handed to Python.
 type Arr2<'py, T> = Bound<'py, PyArray2<T>>;
 /// A NumPy array whose type depends on the input (int32 or int64 vertex ids).
 type Any<'py> = Bound<'py, PyAny>;
-
-/// Vertex ids for NumPy: int32 as SciPy's indices are (the library's "none", `u32::MAX`,
-/// becomes -1 by the same bits, and the vector is reused in place), int64 for graphs of 2^31
-/// vertices or more.
-fn ids(py: Python<'_>, v: Vec<u32>, n: usize) -> Bound<'_, PyAny> {
-    const { assert!(NO_PARENT == u32::MAX && UNREACHED == u32::MAX && NO_PRED == u32::MAX) };
-    if n <= i32::MAX as usize {
-        let v: Vec<i32> = v.into_iter().map(|x| x as i32).collect();
-        v.into_pyarray(py).into_any()
-    } else {
-        let v: Vec<i64> = v
-            .into_par_iter()
-            .map(|x| if x == u32::MAX { -1 } else { x as i64 })
-            .collect();
-        v.into_pyarray(py).into_any()
-    }
-}
 
 /// A square adjacency matrix (`A[u, v]` = weight of the arc `u -> v`) held by a backend
 /// between calls: on the GPU it is uploaded once, and each algorithm call costs the algorithm
@@ -159,19 +136,6 @@ impl Graph {
         }
     }
 
-    /// Breadth-first search from `source`: `(levels, parents)`, int32 (int64 past 2^31 vertices), -1 where unreached
-    /// (the source's parent is -1 too); each parent the smallest-id vertex one level closer.
-    fn bfs<'py>(&self, py: Python<'py>, source: i64) -> PyResult<(Any<'py>, Any<'py>)> {
-        let source = self.traversal("BFS", source, 4)?;
-        let r = crate::interrupt::run(
-            py,
-            || with_held!(self, h => h.pattern().and_then(|p| bfs(p, source, &BfsOptions::default()))),
-        )?;
-        let mut r = r.map_err(py_err)?;
-        r.parents[source] = NO_PARENT;
-        Ok((ids(py, r.levels, self.n), ids(py, r.parents, self.n)))
-    }
-
     /// [`Graph::bfs`] with levels and parents left in GPU memory: `(levels, parents)` as
     /// [`DeviceArray`]s (CUDA Array Interface; no copy to the host). Only for a graph on the
     /// GPU.
@@ -209,49 +173,6 @@ impl Graph {
         Ok(DeviceArray::new(r.labels))
     }
 
-    /// Shortest paths from `source`: `(distances, predecessors)`, float64 with inf where
-    /// unreachable, int32 (int64 past 2^31 vertices) with -1 for the source and unreachable vertices. `algorithm`:
-    /// "auto" (the library's choice: `sssp_choice_of`), "bellman-ford" (any weights; a
-    /// negative cycle raises `NegativeCycleError` naming it), "delta-stepping" (non-negative
-    /// weights) or "fixpoint" (buckets relaxed in any order, then the predecessors).
-    #[pyo3(signature = (source, algorithm = "auto"))]
-    fn sssp<'py>(
-        &self,
-        py: Python<'py>,
-        source: i64,
-        algorithm: &str,
-    ) -> PyResult<(Arr1<'py, f64>, Any<'py>)> {
-        let source = self.traversal("shortest paths", source, 8)?;
-        let method = match algorithm {
-            "auto" => SsspMethod::Auto,
-            "bellman-ford" => SsspMethod::BellmanFord,
-            "delta-stepping" => SsspMethod::DeltaStepping,
-            "fixpoint" => SsspMethod::Fixpoint,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "algorithm={other:?}: expected \"auto\", \"bellman-ford\", \"delta-stepping\" or \"fixpoint\""
-                )));
-            }
-        };
-        let sp = crate::interrupt::run(py, || {
-            with_held!(self, h => {
-                let g = &h.weights;
-                let method = match method {
-                    SsspMethod::Auto => sssp_choice_of(g),
-                    m => m,
-                };
-                match method {
-                    SsspMethod::DeltaStepping => DeltaGraph::from_graph(g.view()?, None)
-                        .and_then(|d| delta_stepping(&d, source)),
-                    SsspMethod::Fixpoint => fixpoint_paths(g, source, None),
-                    _ => bellman_ford(g, source),
-                }
-            })
-        })?;
-        let sp = sp.map_err(py_err)?;
-        Ok((sp.dist.into_pyarray(py), ids(py, sp.pred, self.n)))
-    }
-
     /// All-pairs shortest paths: `(D, next_hop)`, `n x n`; `D[i, j]` inf where `j` is
     /// unreachable from `i`, `next_hop[i, j]` the vertex after `i` on a shortest path (-1
     /// where unreachable; `i` on the diagonal), or `None` with `next_hop=False`.
@@ -280,108 +201,37 @@ impl Graph {
         Ok((d, next))
     }
 
-    /// PageRank (LDBC Graphalytics definition; arc weights ignored): `(ranks, iterations,
-    /// delta)`, float64 ranks summing to 1, the iterations run and the L1 norm of the last
-    /// one's change (`None` without a tolerance). Stops after `iterations`, or earlier once an
-    /// iteration changes the ranks by at most `tolerance` (`None`: every iteration, as LDBC
-    /// runs it).
-    #[pyo3(signature = (damping = 0.85, iterations = 100, tolerance = Some(1e-9)))]
-    fn pagerank<'py>(
+    /// Runs the registry's algorithm `name` (see `algorithms()`) with `kwargs` (its
+    /// arguments by name; `None` or absent: the default), on the matrices this graph holds.
+    /// Returns the columns and scalars named in `returns` (default: the algorithm's own
+    /// list): one object, or a tuple of several.
+    #[pyo3(signature = (name, kwargs = None, returns = None))]
+    fn run<'py>(
         &self,
         py: Python<'py>,
-        damping: f64,
-        iterations: usize,
-        tolerance: Option<f64>,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, usize, Option<f64>)> {
-        self.kernel("PageRank", Kernel::PageRank)?;
-        let opts = PageRankOptions {
-            damping,
-            iterations,
-            tolerance,
+        name: &str,
+        kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+        returns: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let info = crate::registry::info(name)?;
+        let args = crate::registry::args(info, self.n, kwargs)?;
+        let threads = rayon::current_num_threads();
+        let kind = match self.backend {
+            Choice::Cpu => semigraph_algos::BackendKind::Cpu,
+            Choice::Gpu => semigraph_algos::BackendKind::Gpu,
         };
-        let r = crate::interrupt::run(
+        self.fits(
+            info.summary.split([' ', ':', '(']).next().unwrap_or(name),
+            semigraph_algos::algorithms::host_bytes(name, kind, self.n, self.nnz, threads),
+        )?;
+        let out = crate::interrupt::run(
             py,
-            || with_held!(self, h => on_structure!(h, g => pagerank(g, &opts))),
+            || with_held!(self, h => semigraph_algos::algorithms::run(name, h, &args).expect("a registered algorithm")),
         )?
         .map_err(py_err)?;
-        Ok((r.ranks.into_pyarray(py), r.iterations, r.delta))
-    }
-
-    /// Weakly connected components (FastSV; arcs taken both ways): int32 labels (int64 past 2^31 vertices), each the
-    /// smallest vertex of its component.
-    fn wcc<'py>(&self, py: Python<'py>) -> PyResult<Any<'py>> {
-        self.kernel("WCC", Kernel::Wcc)?;
-        let c = crate::interrupt::run(py, || with_held!(self, h => on_structure!(h, g => wcc(g))))?
-            .map_err(py_err)?;
-        Ok(ids(py, c.labels, self.n))
-    }
-
-    /// Community detection by label propagation (LDBC Graphalytics definition), `iterations`
-    /// synchronous rounds: int32 labels (int64 past 2^31 vertices).
-    #[pyo3(signature = (iterations = 10))]
-    fn cdlp<'py>(&self, py: Python<'py>, iterations: usize) -> PyResult<Any<'py>> {
-        self.kernel("CDLP", Kernel::Cdlp)?;
-        let l = crate::interrupt::run(
-            py,
-            || with_held!(self, h => on_structure!(h, g => cdlp(g, iterations))),
-        )?
-        .map_err(py_err)?;
-        Ok(ids(py, l, self.n))
-    }
-
-    /// Local clustering coefficients (LDBC Graphalytics definition: in- and out-neighbours,
-    /// arcs counted per direction): float64.
-    fn lcc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        self.kernel("LCC", Kernel::Lcc)?;
-        let c = crate::interrupt::run(py, || with_held!(self, h => on_structure!(h, g => lcc(g))))?
-            .map_err(py_err)?;
-        Ok(c.into_pyarray(py))
-    }
-
-    /// Triangles of the undirected simple graph (arcs in either direction, loops ignored):
-    /// `(total, per_vertex)`, per_vertex int64 (the triangles each vertex belongs to).
-    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyArray1<i64>>)> {
-        self.kernel("triangle counting", Kernel::Triangles)?;
-        let (t, per) = crate::interrupt::run(py, || {
-            with_held!(self, h => on_structure!(h, g => triangle_count(g)
-                    .and_then(|t| Ok((t, triangles_per_vertex(g)?)))))
-        })?
-        .map_err(py_err)?;
-        let per: Vec<i64> = per.into_par_iter().map(|x| x as i64).collect();
-        Ok((t, per.into_pyarray(py)))
-    }
-
-    /// Widest (maximum-bottleneck) paths from `source`, weights as capacities: float64, the
-    /// source inf, unreachable vertices -inf.
-    fn widest_path<'py>(
-        &self,
-        py: Python<'py>,
-        source: i64,
-    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let source = self.traversal("widest paths", source, 8)?;
-        let w = crate::interrupt::run(py, || {
-            with_held!(self, h => match &h.apart {
-                Some((_, c)) => widest_path(c, source),
-                None => h.weights.view::<MaxMin<f64>>().and_then(|g| widest_path(&g, source)),
-            })
-        })?
-        .map_err(py_err)?;
-        Ok(w.into_pyarray(py))
-    }
-
-    /// The vertices reachable from `source` (itself included): a bool array.
-    fn reachability<'py>(
-        &self,
-        py: Python<'py>,
-        source: i64,
-    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let source = self.traversal("reachability", source, 1)?;
-        let r = crate::interrupt::run(
-            py,
-            || with_held!(self, h => h.kept(&h.reach).and_then(|g| reachability(g, source))),
-        )?
-        .map_err(py_err)?;
-        Ok(r.into_pyarray(py))
+        let returns =
+            returns.unwrap_or_else(|| info.returns.iter().map(|r| r.to_string()).collect());
+        crate::registry::result(py, out, &returns, self.n)
     }
 
     fn __repr__(&self) -> String {

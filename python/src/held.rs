@@ -36,6 +36,8 @@ pub(crate) struct Held<'a, B: Frontier> {
     pub(crate) apart: Option<Apart<'a, B>>,
     pattern: OnceLock<AlgoGraph<'a, B, BfsSemiring>>,
     pub(crate) reach: OnceLock<AlgoGraph<'a, B, OrAnd>>,
+    /// The weights as capacities (made on first use where they are not apart).
+    pub(crate) capacities: OnceLock<AlgoGraph<'a, B, MaxMin<f64>>>,
 }
 
 /// The structure and the capacities a backend holds apart ([`Owned`]).
@@ -111,6 +113,7 @@ fn build<'a, B: Frontier>(backend: &'a B, a: &'a Owned) -> semigraph_algos::Resu
         apart,
         pattern: OnceLock::new(),
         reach: OnceLock::new(),
+        capacities: OnceLock::new(),
     })
 }
 

@@ -15,6 +15,7 @@ mod held;
 mod interrupt;
 mod plans;
 mod read;
+mod registry;
 
 use pyo3::prelude::*;
 
@@ -28,6 +29,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algebra::spgemm, m)?)?;
     m.add_function(wrap_pyfunction!(algebra::semirings, m)?)?;
     m.add_function(wrap_pyfunction!(graph::bfs_once, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::algorithms, m)?)?;
     m.add_class::<graph::Graph>()?;
     m.add_class::<device::DeviceArray>()?;
     errors::register(m)?;

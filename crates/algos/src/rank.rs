@@ -254,7 +254,7 @@ impl crate::registry::Algorithm for PageRankAlgorithm {
                     "stop once one iteration changes the ranks by at most this much (L1 norm)",
                 ),
             ],
-            returns: &["ranks", "iterations", "delta"],
+            returns: &["ranks"],
             reads: Reads::Structure,
             accepts: Accepts::Any,
             complexity: "O(iterations (n + m))",

@@ -1,0 +1,175 @@
+//! The algorithm registry in Python: `algorithms()` describes every algorithm (the Python
+//! package makes a `Graph` method and a function of each), and `Graph.run` runs one on the
+//! matrices a graph holds, its result converted to NumPy arrays and Python scalars.
+
+use numpy::IntoPyArray;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use semigraph_algos::algorithms as list;
+use semigraph_algos::registry::{Args, Info, Kind, Output, Scalar, Values, Views};
+use semigraph_algos::{BfsSemiring, Frontier, Graph as AlgoGraph};
+use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
+
+use crate::held::Held;
+use crate::plans;
+
+/// The registry as Python data: one dict per algorithm with `name`, `summary`, `returns`,
+/// `complexity`, `reads`, `accepts`, `networkx` (its NetworkX entries) and `params` (dicts of `name`, `kind`, `default` (text or `None`),
+/// `optional`, `doc`, and `choices` for a choice).
+#[pyfunction]
+pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for info in list::infos() {
+        let d = PyDict::new(py);
+        d.set_item("name", info.name)?;
+        d.set_item("summary", info.summary)?;
+        d.set_item("returns", info.returns.to_vec())?;
+        d.set_item("complexity", info.complexity)?;
+        d.set_item("reads", format!("{:?}", info.reads).to_lowercase())?;
+        d.set_item("accepts", format!("{:?}", info.accepts).to_lowercase())?;
+        let params = PyList::empty(py);
+        for p in info.params {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("kind", p.kind.name())?;
+            pd.set_item("default", p.default)?;
+            pd.set_item("optional", p.optional)?;
+            pd.set_item("doc", p.doc)?;
+            if let Kind::Choice(words) = p.kind {
+                pd.set_item("choices", words.to_vec())?;
+            }
+            params.append(pd)?;
+        }
+        d.set_item("params", params)?;
+        let nx = PyList::empty(py);
+        for e in info.networkx {
+            let ed = PyDict::new(py);
+            ed.set_item("function", e.function)?;
+            ed.set_item("args", e.args.to_vec())?;
+            ed.set_item("column", e.column)?;
+            nx.append(ed)?;
+        }
+        d.set_item("networkx", nx)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// The algorithm called `name`.
+pub(crate) fn info(name: &str) -> PyResult<&'static Info> {
+    list::info(name).ok_or_else(|| PyValueError::new_err(format!("no algorithm {name:?}")))
+}
+
+/// `kwargs` as the algorithm's arguments on `n` vertices: vertices checked (`IndexError`
+/// out of range), numbers of the argument's kind (`TypeError` otherwise), `None` as not
+/// given, an unknown name a `TypeError`.
+pub(crate) fn args(info: &Info, n: usize, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Args> {
+    let mut given: Vec<Option<String>> = vec![None; info.params.len()];
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            let k: String = k.extract()?;
+            let Some(i) = info.params.iter().position(|p| p.name == k) else {
+                return Err(PyTypeError::new_err(format!(
+                    "{}() got an unexpected keyword argument {k:?}",
+                    info.name
+                )));
+            };
+            if v.is_none() {
+                continue;
+            }
+            let p = &info.params[i];
+            let what = |e: PyErr| {
+                PyTypeError::new_err(format!(
+                    "{}: {} expects a {}: {e}",
+                    info.name,
+                    k,
+                    p.kind.name()
+                ))
+            };
+            given[i] = Some(match p.kind {
+                Kind::Vertex => plans::vertex(v.extract::<i64>().map_err(what)?, n)?.to_string(),
+                Kind::Count => v.extract::<usize>().map_err(what)?.to_string(),
+                Kind::Real => v.extract::<f64>().map_err(what)?.to_string(),
+                Kind::Choice(_) => v.extract::<String>().map_err(what)?,
+            });
+        }
+    }
+    let mut given = given.into_iter();
+    Args::parse(info.params, n, |_| given.next().flatten()).map_err(crate::errors::py_err)
+}
+
+/// The result as Python returns it: the columns and scalars named in `returns`, one object,
+/// or a tuple of several.
+pub(crate) fn result<'py>(
+    py: Python<'py>,
+    out: Output,
+    returns: &[String],
+    n: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut out = out;
+    let mut items = Vec::with_capacity(returns.len());
+    for r in returns {
+        if let Some(i) = out.columns.iter().position(|c| c.name == r) {
+            let values = std::mem::replace(&mut out.columns[i].values, Values::Flag(vec![]));
+            items.push(column(py, values, n));
+        } else if let Some(s) = out.scalar(r) {
+            items.push(match s {
+                Scalar::Int(i) => i.into_pyobject(py)?.into_any(),
+                Scalar::Real(x) => x.into_pyobject(py)?.into_any(),
+                Scalar::MaybeReal(x) => x.into_pyobject(py)?.into_any(),
+            });
+        } else {
+            items.push(py.None().into_bound(py));
+        }
+    }
+    Ok(match items.len() {
+        1 => items.pop().expect("one item"),
+        _ => PyTuple::new(py, items)?.into_any(),
+    })
+}
+
+/// A column as a NumPy array: reals float64, counts int64, vertices and levels as
+/// [`crate::arrays::ids`] (int32, -1 for none), flags bool.
+fn column(py: Python<'_>, values: Values, n: usize) -> Bound<'_, PyAny> {
+    match values {
+        Values::Real(x) => x.into_pyarray(py).into_any(),
+        Values::Int(x) => x.into_pyarray(py).into_any(),
+        Values::Level(x) | Values::Vertex(x) | Values::Class(x) => crate::arrays::ids(py, x, n),
+        Values::Flag(x) => x.into_pyarray(py).into_any(),
+    }
+}
+
+impl<'a, B: Frontier + 'a> Views<'a, B> for Held<'a, B> {
+    fn n(&self) -> usize {
+        self.weights.n()
+    }
+
+    fn structure(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, OrAnd>> {
+        match &self.apart {
+            Some((s, _)) => Ok(s),
+            None => self.kept(&self.reach),
+        }
+    }
+
+    fn levels(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, BfsSemiring>> {
+        self.pattern()
+    }
+
+    fn distances(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, MinPlus<f64>>> {
+        Ok(&self.weights)
+    }
+
+    fn capacities(&self) -> semigraph_algos::Result<&AlgoGraph<'a, B, MaxMin<f64>>> {
+        match &self.apart {
+            Some((_, c)) => Ok(c),
+            None => {
+                if let Some(c) = self.capacities.get() {
+                    return Ok(c);
+                }
+                let c = self.weights.view::<MaxMin<f64>>()?;
+                Ok(self.capacities.get_or_init(|| c))
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+"""The algorithm registry in Python: every algorithm is a ``Graph`` method and a function with
+the registry's signature, each answers as an independent reference does, and a NetworkX
+function named by a registry entry is dispatched by the generic dispatcher."""
+
+import inspect
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import semigraph
+import semigraph.nx as snx
+from semigraph import _native
+
+
+def _random(n=60, density=0.08, seed=3):
+    a = sp.random(n, n, density=density, format="csr", random_state=seed)
+    a.data = np.round(a.data * 9) + 1  # integer weights 1..10
+    return a
+
+
+def test_every_algorithm_is_a_method_and_a_function():
+    names = [i["name"] for i in _native.algorithms()]
+    assert {"bfs", "sssp", "pagerank", "wcc", "cdlp", "lcc", "triangles"} <= set(names)
+    g = semigraph.Graph(_random(), backend="cpu")
+    for info in _native.algorithms():
+        name = info["name"]
+        assert callable(getattr(semigraph.Graph, name)), name
+        assert callable(getattr(semigraph, name)), name
+        assert name in semigraph.__all__
+        params = inspect.signature(getattr(semigraph.Graph, name)).parameters
+        for p in info["params"]:
+            assert p["name"] in params, (name, p["name"])
+        kw = {p["name"]: 0 for p in info["params"] if p["kind"] == "vertex"}
+        out = getattr(g, name)(**kw)
+        n_out = 1 if not isinstance(out, tuple) else len(out)
+        assert n_out == len(info["returns"]), name
+
+
+def test_generated_methods_answer_as_references():
+    a = _random()
+    g = semigraph.Graph(a, backend="cpu")
+    # Reachability: SciPy's breadth-first order from the same source.
+    reached = g.reachability(0)
+    order = csgraph.breadth_first_order(a, 0, directed=True, return_predecessors=False)
+    assert set(np.flatnonzero(reached)) == set(order)
+    # Widest paths: the bottleneck by brute relaxation.
+    n = a.shape[0]
+    w = np.full(n, -np.inf)
+    w[0] = np.inf
+    coo = a.tocoo()
+    for _ in range(n):
+        for u, v, x in zip(coo.row, coo.col, coo.data):
+            w[v] = max(w[v], min(w[u], x))
+    np.testing.assert_array_equal(g.widest_path(0), w)
+    # SSSP by name and by position; a bad choice is a ValueError naming the choices.
+    d, _ = g.sssp(0, "bellman-ford")
+    np.testing.assert_allclose(d, csgraph.dijkstra(a, indices=0))
+    with pytest.raises(ValueError, match="bellman-ford"):
+        g.sssp(0, algorithm="dijkstra")
+    with pytest.raises(IndexError):
+        g.sssp(n)
+    with pytest.raises(TypeError):
+        g.sssp(0, nonsense=1)
+
+
+def test_pagerank_iterations_run_exactly_unless_a_tolerance_stops_them():
+    g = semigraph.Graph(_random(), backend="cpu")
+    r = g._g.run("pagerank", {"iterations": 7}, ["iterations", "delta"])
+    assert r == (7, None)
+    it, delta = g._g.run("pagerank", {"tolerance": 1e-6}, ["iterations", "delta"])
+    assert it < 100 and delta <= 1e-6
+
+
+def test_the_generic_networkx_dispatcher_answers_as_networkx():
+    G = nx.gnp_random_graph(40, 0.15, seed=5)
+    info = next(i for i in _native.algorithms() if i["name"] == "lcc")
+    entry = {"function": "clustering", "args": [], "column": "coefficients"}
+    f = snx._dispatcher(info, entry)
+    got = f(snx.BackendInterface.convert_from_nx(G))
+    want = nx.clustering(G)
+    assert got.keys() == want.keys()
+    for v in want:
+        assert got[v] == pytest.approx(want[v], rel=1e-12)
+    # A vertex argument is the node, mapped to its row.
+    info = next(i for i in _native.algorithms() if i["name"] == "reachability")
+    entry = {"function": "descendants", "args": [("source", "source")], "column": "reached"}
+    D = nx.DiGraph([("a", "b"), ("b", "c"), ("d", "a")])
+    r = snx._dispatcher(info, entry)(snx.BackendInterface.convert_from_nx(D), "a")
+    assert r == {"a": True, "b": True, "c": True, "d": False}
+
+
+def test_the_generic_networkx_entries_decline_what_they_do_not_compute():
+    info = next(i for i in _native.algorithms() if i["name"] == "triangles")
+    entry = {"function": "triangles", "args": [], "column": "per_vertex"}
+    sig = inspect.signature(nx.triangles)
+    und, di = nx.Graph([(0, 1)]), nx.DiGraph([(0, 1)])
+    assert snx._declines((info, entry), sig, {"G": und, "nodes": None}) is None
+    assert "nodes" in snx._declines((info, entry), sig, {"G": und, "nodes": [0]})
+    assert "undirected" in snx._declines((info, entry), sig, {"G": di, "nodes": None})
+    assert "multigraph" in snx._declines((info, entry), sig, {"G": nx.MultiGraph([(0, 1)]),
+                                                              "nodes": None})
