@@ -135,7 +135,9 @@ fn column(py: Python<'_>, values: Values, n: usize) -> Bound<'_, PyAny> {
     match values {
         Values::Real(x) => x.into_pyarray(py).into_any(),
         Values::Int(x) => x.into_pyarray(py).into_any(),
-        Values::Level(x) | Values::Vertex(x) | Values::Class(x) => crate::arrays::ids(py, x, n),
+        Values::Level(x) | Values::Vertex(x) | Values::Witness(x) | Values::Class(x) => {
+            crate::arrays::ids(py, x, n)
+        }
         Values::Flag(x) => x.into_pyarray(py).into_any(),
     }
 }

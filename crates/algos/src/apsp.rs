@@ -144,7 +144,7 @@ pub fn apsp_costs<S: Semiring>(a: &Csr<S>) -> (f64, f64) {
 /// (estimates: squaring 5.0e12, sources 1.04e10 operations): on the H100 squaring took 473 ms
 /// (packed 16-bit GEMM) and sources 130 ms (SpMM a thread per output, blocks of 10,000
 /// sources), so a sources operation costs 132 squaring ones, taken as 130
-/// (docs/BENCH-ALGOS.md); on the CPU backend (2 cores, n = 4,096: squaring 83.3 s for 3.4e11,
+/// (the benchmark log in git history); on the CPU backend (2 cores, n = 4,096: squaring 83.3 s for 3.4e11,
 /// sources 3.61 s for 1.7e9) 9.
 pub fn apsp_squaring_discount(kind: BackendKind) -> f64 {
     match kind {

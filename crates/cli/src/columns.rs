@@ -37,7 +37,9 @@ fn cell(g: &EdgeList, values: &Values, classes: Option<&[i64]>, v: usize) -> Opt
         Values::Real(x) => Some(semigraph_formats::real_text(x[v], x[v])),
         Values::Int(x) => Some(x[v].to_string()),
         Values::Level(x) => (x[v] != NONE).then(|| x[v].to_string()),
-        Values::Vertex(x) => (x[v] != NONE).then(|| g.vertex_label(x[v] as usize).to_string()),
+        Values::Vertex(x) | Values::Witness(x) => {
+            (x[v] != NONE).then(|| g.vertex_label(x[v] as usize).to_string())
+        }
         Values::Class(_) => classes.map(|c| c[v].to_string()),
         Values::Flag(x) => Some(u8::from(x[v]).to_string()),
     }

@@ -81,7 +81,7 @@ impl<S: Semiring, I: Index> Csr<S, I> {
 /// Data rather than a closure, and the builds on every core generic over the value type
 /// rather than the semiring: a closure is a type of its own for every semiring that a
 /// generic caller is compiled for, and each such type compiled the builds' parallel loops
-/// (rayon's machinery, tens of functions a loop) again: 50 built-in semirings times every
+/// (rayon's machinery, tens of functions a loop) again: 49 built-in semirings times every
 /// caller, most of the `semigraph` binary's and the backend suites' build time.
 #[derive(Clone, Copy)]
 pub(crate) enum ArcValues<'a, T> {

@@ -10,7 +10,7 @@
 /// a million vertices) then cost a page fault per 4 KiB depends on what the process freed
 /// before. Measured on the H100 machine: BFS on Kronecker 20 to the host took 2.7-3.1 ms
 /// where a process had not freed a large enough block, 1.7-1.9 ms where it had, and
-/// 1.73-1.84 ms with both thresholds set here (docs/BENCH-ALGOS.md). The `semigraph` command calls this
+/// 1.73-1.84 ms with both thresholds set here (the benchmark log in git history). The `semigraph` command calls this
 /// at start; a library user may. Returns whether the allocator took the setting (`false`
 /// where the C library is not glibc).
 pub fn keep_large_allocations() -> bool {

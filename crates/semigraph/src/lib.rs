@@ -50,14 +50,22 @@ pub use semigraph_formats as formats;
 pub use semigraph_gpu as gpu;
 pub use semigraph_semiring as semiring;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct Readme;
+
 /// The names most programs use: semirings, matrices and graph files, backends, algorithms.
 pub mod prelude {
     pub use semigraph_algos::{
         Apsp, ApspMethod, ApspOptions, Bfs, BfsOptions, BfsSemiring, DeltaGraph, Direction,
-        Distance, ResidentBfs, ShortestPaths, SsspMethod, apsp, bellman_ford, bfs, bfs_multi,
-        bfs_resident, delta_stepping, negative_cycle, reachability, sssp_choice, sssp_choice_of,
-        transitive_closure, widest_path,
+        Distance, PageRankOptions, ResidentBfs, ShortestPaths, SsspMethod, apsp, bellman_ford, bfs,
+        bfs_multi, bfs_resident, cdlp, delta_stepping, lcc, negative_cycle, pagerank, reachability,
+        sssp_choice, sssp_choice_of, transitive_closure, triangle_count, triangles_per_vertex, wcc,
+        widest_path,
     };
+    // The registry: every algorithm by name, as the command line and Python run them.
+    pub use semigraph_algos::{algorithms, registry};
     // The backend's role traits (their methods need them in scope) and the types they speak.
     pub use semigraph_algos::prelude::*;
     pub use semigraph_formats::io::{ReadOptions, read_graph};

@@ -20,7 +20,7 @@ pub mod semirings;
 #[doc(hidden)]
 pub use semigraph_semiring as __semiring;
 
-/// Calls `$mac!(label, Type)` for 14 of the 50 built-in semirings, a cover in which each
+/// Calls `$mac!(label, Type)` for 14 of the 49 built-in semirings, a cover in which each
 /// value type (f16, bf16, f32, f64, i32, i64, u32, bool) and each add/multiply family
 /// (plus-times, min-plus, max-plus, max-min, min-max, or-and, min-second, min-first,
 /// min-secondi, any-secondi, min-plus with predecessors) appears; min-plus, the algorithms'
@@ -28,7 +28,7 @@ pub use semigraph_semiring as __semiring;
 ///
 /// A backend's operation is one generic body over the semiring: what changes from one
 /// semiring to another is the value type and its two operations, which the cover spans. The
-/// tests instantiate every backend for each semiring they run, so over all 50 the test
+/// tests instantiate every backend for each semiring they run, so over all 49 the test
 /// command built for 15 minutes on 2 cores; [`for_each_suite_semiring!`] is this cover unless
 /// the feature `every-semiring` is on (CI and the GPU machine turn it on).
 #[macro_export]

@@ -216,6 +216,10 @@ pub enum Values {
     /// Vertices (parents, predecessors, community labels): indices, [`NONE`] where none.
     /// Surfaces with ids write the vertex's id.
     Vertex(Vec<u32>),
+    /// Witnesses (shortest-path predecessors): a vertex index, [`NONE`] where none, one of
+    /// possibly several valid answers; backends may pick different ones, so two results
+    /// agree where the same vertices have one.
+    Witness(Vec<u32>),
     /// Classes (components) each labelled by its smallest vertex index: surfaces with ids
     /// write the smallest id among the class's vertices.
     Class(Vec<u32>),
@@ -232,7 +236,7 @@ impl Values {
         match self {
             Values::Real(x) => x.len(),
             Values::Int(x) => x.len(),
-            Values::Level(x) | Values::Vertex(x) | Values::Class(x) => x.len(),
+            Values::Level(x) | Values::Vertex(x) | Values::Witness(x) | Values::Class(x) => x.len(),
             Values::Flag(x) => x.len(),
         }
     }
@@ -243,7 +247,8 @@ impl Values {
     }
 
     /// The first vertex where `self` differs from `want` (reals within `1e-9` relative,
-    /// the rest exactly), with both values as text; `None` where they agree.
+    /// witnesses where one has none and the other one, the rest exactly), with both values
+    /// as text; `None` where they agree.
     pub fn first_difference(&self, want: &Values) -> Option<(usize, String, String)> {
         fn first<T: PartialEq + std::fmt::Debug>(
             a: &[T],
@@ -270,6 +275,9 @@ impl Values {
             | (Values::Vertex(a), Values::Vertex(b))
             | (Values::Class(a), Values::Class(b)) => first(a, b, |x, y| x == y),
             (Values::Flag(a), Values::Flag(b)) => first(a, b, |x, y| x == y),
+            (Values::Witness(a), Values::Witness(b)) => {
+                first(a, b, |x, y| (*x == NONE) == (*y == NONE))
+            }
             _ => Some((0, "another kind of values".into(), String::new())),
         }
     }

@@ -78,7 +78,7 @@ impl crate::registry::Algorithm for ShortestPathsAlgorithm {
                 },
                 Column {
                     name: "predecessors",
-                    values: Values::Vertex(sp.pred),
+                    values: Values::Witness(sp.pred),
                 },
             ],
         })

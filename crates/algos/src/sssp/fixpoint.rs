@@ -33,7 +33,7 @@ const PROBE_WIDTH: usize = 4096;
 /// there ([`auto_delta`](super::auto_delta)). On one core (graphs under 32,768 vertices, or a
 /// team taken) a bucket is one queue's order; NY, weights 1..1000 (2 cores): 4 times 27.1 ms,
 /// 16 times 22.5 ms, 32 times 25.8 ms, 64 times 26.8 ms (delta-stepping 29.2 ms). On a team of
-/// 16 threads (H200 host, docs/BENCH-ALGOS.md) NY with widths of 1, 2, 4, 8, 16 and 32 times
+/// 16 threads (H200 host, the benchmark log in git history) NY with widths of 1, 2, 4, 8, 16 and 32 times
 /// (361 to 11,552): 17.7, 16.0, 13.7, 13.8, 13.1, 13.9 ms; NE with 2, 4, 8 and 16 times: 61.4,
 /// 55.7, 53.5, 57.6 ms (52-53 in the runs by default).
 pub const FIXPOINT_DELTA_FACTOR: f64 = 16.0;

@@ -151,7 +151,7 @@ fn finish<B: Frontier, D: Distance>(
 /// predecessors: one [`witness`](crate::backend::Products::witness) pass after them takes as
 /// predecessor of `v` the smallest `u` with `d(u) + w(u, v) = d(v)`, as [`fixpoint_paths`]
 /// does (the two then agree), which spares each round a second pass over the frontier's arcs
-/// (GPU, NY with weights 1..1000: docs/BENCH-ALGOS.md). In floating point, where adding a
+/// (GPU, NY with weights 1..1000: the benchmark log in git history). In floating point, where adding a
 /// weight to the largest distance could leave it unchanged, the rounds run again with
 /// predecessors.
 ///
@@ -276,7 +276,7 @@ impl SsspMethod {
 /// rows do not tell apart); else delta-stepping on the CPU (less work per vertex) and
 /// Bellman-Ford on a GPU (frontier relaxation with no bucket bookkeeping: a GPU is
 /// latency-bound on the thin frontiers of narrow buckets, and every bucket costs a
-/// read-back). Measured with weights 1..1000 (docs/BENCH-ALGOS.md, thirtieth session),
+/// read-back). Measured with weights 1..1000 (the benchmark log in git history, thirtieth session),
 /// `auto` (the fixpoint) against Bellman-Ford on an H200: FLA 19.4-19.5 against 25.8-26.6 ms,
 /// NE 14.1-14.4 against 36.4-36.6, NW 18.5 against 32.7-33.4, a 1000 x 1000 grid 21.3-21.7
 /// against 30.0-30.2; losses on NY (7.3-7.6 against 7.2), BAY (6.1-6.3 against 5.9) and
@@ -441,7 +441,7 @@ fn check_no_negative<D: Distance>(a: &Csr<MinPlus<D>>) -> Result<()> {
 }
 
 /// How much wider the automatic delta is on a GPU (see [`DeltaGraph::new`]). Measured on an
-/// H100 (docs/BENCH-ALGOS.md, `bench sssp --algo delta-stepping --delta D`): with 64 times the
+/// H100 (the benchmark log in git history, `bench sssp --algo delta-stepping --delta D`): with 64 times the
 /// CPU's delta, NY (weights 1..1000) took 20.1 ms in 917 steps, with 256 times 17.8 ms, with
 /// 1024 times 15.6 ms in 657 steps (Bellman-Ford: 15.5 ms); a 1000 x 1000 grid 64.4 / 52.6 /
 /// 52.6 ms (Bellman-Ford 56.3 ms).

@@ -30,7 +30,7 @@ pub enum GemmKernel {
 
 impl GemmKernel {
     /// The kernel for values of type `t`, from `semigraph bench gemm --n 8192` on the H100
-    /// (docs/BENCH-GPU.md): register tiles for every type of 2 bytes or more (1.2x to 5x
+    /// (the GPU benchmark log in git history): register tiles for every type of 2 bytes or more (1.2x to 5x
     /// faster than 16 x 16 tiles), 16 x 16 tiles for 1-byte values (`bool`: 165 ms against
     /// 207 ms).
     pub fn choose(t: ScalarType) -> GemmKernel {
@@ -311,7 +311,7 @@ impl CsrKernel {
     /// sub-warps of two lanes, which stop at the first pair of entries with a hit (the adaptive
     /// and split kernels stage or split rows and compute every term). On an H100, BFS pull
     /// levels of Kronecker 20 / 22 took 0.72 / 1.19 ms per search with widths 2, 0.74 / 1.23 with
-    /// 4, 0.92 / 2.03 with 16 and 1.19 / 3.11 with 32 (docs/BENCH-ALGOS.md). The scalar kernel
+    /// 4, 0.92 / 2.03 with 16 and 1.19 / 3.11 with 32 (the benchmark log in git history). The scalar kernel
     /// (short rows) and an explicit `SEMIGRAPH_CSR_KERNEL` stay as they are.
     pub fn for_early_exit(self) -> CsrKernel {
         if matches!(self, CsrKernel::Scalar) || std::env::var_os("SEMIGRAPH_CSR_KERNEL").is_some() {
@@ -325,7 +325,7 @@ impl CsrKernel {
     /// whose warps take 32 consecutive columns of one row and so read each stored entry's row
     /// of `X` coalesced (sub-warp and adaptive kernels read one column per row, 4 or 8 bytes
     /// per row of `X`). Measured on the H100 (APSP by sources, n = 10,000, 8 arcs per vertex,
-    /// blocks of 10,000 columns, docs/BENCH-ALGOS.md): 234 ms with the automatic sub-warp
+    /// blocks of 10,000 columns, the benchmark log in git history): 234 ms with the automatic sub-warp
     /// kernel, 130 ms with this one. Split kernels and an explicit `SEMIGRAPH_CSR_KERNEL` stay.
     pub fn for_columns(self, k: u32) -> CsrKernel {
         let forced = std::env::var_os("SEMIGRAPH_CSR_KERNEL").is_some();

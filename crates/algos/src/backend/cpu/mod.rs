@@ -50,7 +50,7 @@ pub enum TraversalStep {
     Branching,
     /// No branch on an arc's outcome: each arc writes its target's value and step back,
     /// changed or not, and its id past the output's end, which advances only for a new
-    /// vertex. Faster on road networks, slower on grids (docs/BENCH-ALGOS.md).
+    /// vertex. Faster on road networks, slower on grids (the benchmark log in git history).
     Branchless,
     /// Each traversal times both forms on its first steps (alternating, until each has
     /// scanned [`SAMPLE_ARCS`](TraversalStep::SAMPLE_ARCS) arcs) and runs the rest in the

@@ -15,7 +15,7 @@ pub(super) const TEAM_MIN_N: usize = 1 << 15;
 /// The team's size for a call over `n` vertices: `set` where the backend was given one
 /// ([`CpuBackend::with_levels_threads`](super::CpuBackend::with_levels_threads)), else
 /// `SEMIGRAPH_CPU_LEVELS_THREADS` (read once), else rayon's thread count up to 16 (measured
-/// on 16 cores, docs/BENCH-ALGOS.md: 16 threads as fast as 8 on levels of a few hundred
+/// on 16 cores, the benchmark log in git history: 16 threads as fast as 8 on levels of a few hundred
 /// vertices, road networks', and faster on wider ones; more threads wait longer at each
 /// level's barrier); without `set`, one thread below 32,768 vertices.
 pub(super) fn team_size(n: usize, set: Option<usize>) -> usize {
@@ -151,7 +151,7 @@ pub(super) enum Members {
     /// rayon's (one `broadcast`), where the caller is not one of them and they are enough;
     /// else started for the call. Starting 15 threads costs 0.44 ms on the 16-core GPU host,
     /// waking rayon's tens of microseconds, against a road network's whole BFS of 4-5 ms: the
-    /// levels' team, NY's BFS on 16 threads 4.5-4.9 -> 3.6-4.4 ms (docs/BENCH-ALGOS.md,
+    /// levels' team, NY's BFS on 16 threads 4.5-4.9 -> 3.6-4.4 ms (the benchmark log in git history,
     /// thirty-eighth session). A pool of the team's own beside rayon's was slower: the two
     /// shared the cores while rayon's still spun from the call's setup.
     Rayon,

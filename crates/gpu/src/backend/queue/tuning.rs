@@ -71,7 +71,7 @@ pub(super) const LEVELS_ENTRIES: usize = 8192;
 /// 4.39 / **4.21** / 4.25, FLA 5.03 / 5.00 / 4.92 / **4.95** / 5.02, NW 6.28 / 6.36 / 6.32 /
 /// **6.19** / 5.91, BAY 1.67 / 1.48 / 1.44 / **1.50** / 1.56, NY 1.34 / 1.40 / 1.35 /
 /// **1.38** / 1.36, grid 1000 x 1000 4.06 / 4.09 / 4.10 / **4.09** / 4.72
-/// (docs/BENCH-ALGOS.md, thirty-seventh session).
+/// (the benchmark log in git history, thirty-seventh session).
 pub(super) const LEVELS_WIDE: u32 = 640;
 
 /// Frontier below which [`Kernel::QueueLevelsGrid`] hands the levels back to
@@ -161,7 +161,7 @@ pub(super) struct Tuning {
     pub(super) levels_again: u32,
 }
 
-/// The one-block limits: defaults measured on an H100 (docs/BENCH-ALGOS.md), or
+/// The one-block limits: defaults measured on an H100 (the benchmark log in git history), or
 /// `SEMIGRAPH_LOOP_ENTRIES` / `SEMIGRAPH_LOOP_ARCS` (read once; 0 entries turns the
 /// one-block path off).
 pub(super) fn get() -> Tuning {
