@@ -6,7 +6,7 @@ use semigraph_formats::EdgeList;
 use serde_json::{Value, json};
 
 use crate::error::Res;
-use crate::output::{Field, Header, Output, json_number, open_json, write_lines};
+use crate::output::{Field, Header, Output, json_number, write_json_vertices, write_lines};
 
 /// A fact of a result as a header field: its text, and in JSON its scalar or an object of
 /// its scalars.
@@ -65,14 +65,9 @@ pub(crate) fn write_output(
     let text = |k: usize, v: usize| cell(g, &columns[k].values, classes[k].as_deref(), v);
     out.write(|w| {
         if out.json {
-            open_json(w, h)?;
-            write!(w, "\"vertices\":[")?;
-            for v in 0..n {
-                if v > 0 {
-                    w.write_all(b",")?;
-                }
+            write_json_vertices(w, h, n, |v| {
                 let json_of = |k| text(k, v).map_or(Value::Null, |t| json_number(&t));
-                let item = match columns.len() {
+                match columns.len() {
                     1 => json!({"id": g.vertex_label(v), "value": json_of(0)}),
                     _ => {
                         let mut o = serde_json::Map::new();
@@ -82,10 +77,8 @@ pub(crate) fn write_output(
                         }
                         Value::Object(o)
                     }
-                };
-                serde_json::to_writer(&mut *w, &item).map_err(std::io::Error::other)?;
-            }
-            writeln!(w, "]}}")
+                }
+            })
         } else {
             h.text(w)?;
             // Formatted on every core (millions of reals: a second on one).

@@ -152,19 +152,12 @@ pub fn write_vertices(
 ) -> Res<()> {
     out.write(|w| {
         if out.json {
-            open_json(w, h)?;
-            write!(w, "\"vertices\":[")?;
-            for v in 0..n {
-                if v > 0 {
-                    w.write_all(b",")?;
-                }
+            write_json_vertices(w, h, n, |v| {
                 // Numbers stay exact: serde reads integers as i64/u64, not f64.
                 let val = value(v).map(|s| json_number(&s));
-                let item = json!({"id": g.vertex_label(v), "value": val,
-                    "parent": parent(v).map(|p| g.vertex_label(p as usize))});
-                serde_json::to_writer(&mut *w, &item).map_err(io::Error::other)?;
-            }
-            writeln!(w, "]}}")
+                json!({"id": g.vertex_label(v), "value": val,
+                    "parent": parent(v).map(|p| g.vertex_label(p as usize))})
+            })
         } else {
             h.text(w)?;
             write_lines(w, n, |v, w| {
@@ -431,4 +424,23 @@ pub(crate) fn write_bfs(
         |v| r.level(v).map(|l| l.to_string()),
         |v| r.parent(v),
     )
+}
+
+/// The JSON of a per-vertex result: `{` the header's fields, then `"vertices": [...]` of one
+/// `item(v)` per vertex, `}`.
+pub(crate) fn write_json_vertices(
+    w: &mut dyn Write,
+    h: &Header,
+    n: usize,
+    item: impl Fn(usize) -> Value,
+) -> io::Result<()> {
+    open_json(w, h)?;
+    write!(w, "\"vertices\":[")?;
+    for v in 0..n {
+        if v > 0 {
+            w.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *w, &item(v)).map_err(io::Error::other)?;
+    }
+    writeln!(w, "]}}")
 }

@@ -16,7 +16,7 @@
 //! the algorithm's type.
 //!
 //! ```
-//! use semigraph_algos::algorithms as registry;
+//! use semigraph_algos::algorithms;
 //! use semigraph_algos::registry::{Algorithm, Visit};
 //!
 //! struct Name;
