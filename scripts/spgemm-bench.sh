@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SpGEMM on the GPU machine, as recorded in docs/BENCH-GPU.md: `semigraph bench spgemm` (A*A
+# SpGEMM on the GPU machine, as recorded in docs/PERFORMANCE.md: `semigraph bench spgemm` (A*A
 # against cuSPARSE and the CPU backend; triangle counting's masked L*L^T<L> on both backends)
 # on NY road, a 3-D 27-point stencil, Kronecker 16 and Kronecker 18.
 set -u

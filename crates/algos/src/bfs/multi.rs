@@ -11,7 +11,7 @@ use crate::graph::Graph;
 /// holding the search from `sources[j]`.
 ///
 /// Each level is `T<!P> = A^T (+).(x) F` in [`BfsSemiring`] with `F` the previous level's
-/// block, then `P (+)= T`, `L<T> = level`. Results equal [`bfs`](fn@bfs) from each source.
+/// block, then `P (+)= T`, `L<T> = level`. Results equal [`bfs`](fn@super::bfs) from each source.
 ///
 /// # Arguments
 /// - `g`: the graph, built with `GraphOptions { pull: true, .. }`.

@@ -76,7 +76,7 @@ pub struct NetworkX {
 /// What the registry knows of an algorithm: everything the surfaces write about it.
 #[derive(Clone, Copy, Debug)]
 pub struct Info {
-    /// Its name: the command, the Python function, the key of [`visit`].
+    /// Its name: the command, the Python function, the key of [`visit`](crate::algorithms::visit).
     pub name: &'static str,
     /// Its command on the command line (`semigraph COMMAND FILE ...`).
     pub command: &'static str,
@@ -143,7 +143,7 @@ pub trait Algorithm {
     }
 }
 
-/// What a surface does with an algorithm's type, once [`visit`] found it by name.
+/// What a surface does with an algorithm's type, once [`visit`](crate::algorithms::visit) found it by name.
 pub trait Visit {
     /// What the visit gives.
     type Out;
