@@ -154,22 +154,27 @@ impl crate::registry::Algorithm for LabelPropagation {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Fact, Output, Scalar, Values};
         let iterations = args.count("iterations").unwrap_or(10);
-        // Ties go to the smallest label: labels start as the vertices' ranks among their ids
-        // (an LDBC file's ids need not follow its order), mapped back after.
+        // Ties go to the smallest label: where the ids do not follow the indices (an LDBC
+        // file's), labels start as the vertices' ranks among the ids, mapped back after.
         let n = g.n();
-        let mut by_id: Vec<u32> = (0..n as u32).collect();
-        by_id.sort_by_key(|&v| g.id(v as usize));
-        let mut rank = vec![0u32; n];
-        for (r, &v) in by_id.iter().enumerate() {
-            rank[v as usize] = r as u32;
-        }
-        let labels = cdlp_from(g.structure()?, &rank, iterations)?;
+        let labels = if (1..n).all(|v| g.id(v - 1) < g.id(v)) {
+            cdlp(g.structure()?, iterations)?
+        } else {
+            let mut by_id: Vec<u32> = (0..n as u32).collect();
+            by_id.sort_by_key(|&v| g.id(v as usize));
+            let mut rank = vec![0u32; n];
+            for (r, &v) in by_id.iter().enumerate() {
+                rank[v as usize] = r as u32;
+            }
+            let l = cdlp_from(g.structure()?, &rank, iterations)?;
+            l.iter().map(|&l| by_id[l as usize]).collect()
+        };
         Ok(Output {
             facts: vec![Fact::scalar("iterations", Scalar::Int(iterations as u64))],
             steps: iterations,
             columns: vec![Column {
                 name: "labels",
-                values: Values::Vertex(labels.iter().map(|&l| by_id[l as usize]).collect()),
+                values: Values::Vertex(labels),
             }],
         })
     }

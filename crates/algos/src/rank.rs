@@ -52,6 +52,18 @@ impl PageRankOptions {
         }
     }
 
+    /// The options of the registry's PageRank arguments (`iterations`, `damping`,
+    /// `tolerance`), as [`PageRankOptions::from_args`] reads them: what every surface and the
+    /// distributed form run.
+    pub fn of(args: &crate::registry::Args) -> Self {
+        PageRankOptions::from_args(
+            args.count("iterations"),
+            args.real("damping")
+                .unwrap_or(PageRankOptions::default().damping),
+            args.real("tolerance"),
+        )
+    }
+
     /// `InvalidArgument` for a damping factor outside `[0, 1]` or a tolerance that is negative
     /// or not a number.
     pub(crate) fn check(&self) -> Result<()> {
@@ -275,11 +287,7 @@ impl crate::registry::Algorithm for PageRankAlgorithm {
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Fact, Output, Scalar, Values};
-        let opts = PageRankOptions::from_args(
-            args.count("iterations"),
-            args.real("damping").unwrap_or(0.85),
-            args.real("tolerance"),
-        );
+        let opts = PageRankOptions::of(args);
         let pr = pagerank(g.structure()?, &opts)?;
         let delta = pr.delta.map_or("-".into(), |d| format!("{d:.3e}"));
         Ok(Output {

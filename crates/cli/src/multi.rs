@@ -67,11 +67,7 @@ pub(crate) fn algorithm(
 ) -> Res<()> {
     match info.name {
         "pagerank" => {
-            let opts = PageRankOptions::from_args(
-                args.count("iterations"),
-                args.real("damping").unwrap_or(0.85),
-                args.real("tolerance"),
-            );
+            let opts = PageRankOptions::of(args);
             pagerank(c, file, g, &opts)
         }
         "wcc" => wcc(c, file, g),

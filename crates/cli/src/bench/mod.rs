@@ -34,11 +34,7 @@ pub(crate) fn run(c: &Common, what: BenchCmd) -> Res<()> {
                 })?;
                 Some((
                     &a.bench,
-                    DistAlgo::PageRank(semigraph_algos::PageRankOptions::from_args(
-                        args.count("iterations"),
-                        args.real("damping").unwrap_or(0.85),
-                        args.real("tolerance"),
-                    )),
+                    DistAlgo::PageRank(semigraph_algos::PageRankOptions::of(&args)),
                 ))
             }
             "wcc" => Some((&a.bench, DistAlgo::Wcc)),
