@@ -290,7 +290,7 @@ def _default(p):
     d = p["default"]
     if d is None:
         return None
-    return {"count": int, "real": float}.get(p["kind"], str)(d)
+    return {"count": int, "real": float, "flag": lambda t: t == "true"}.get(p["kind"], str)(d)
 
 
 def _doc(info):

@@ -466,8 +466,9 @@ def _declines(registered, sig, a):
 
 def _dispatcher(info, entry):
     """The NetworkX function of a registry entry: NetworkX's arguments bound to its
-    signature, those the entry names passed on (nodes as vertices), the entry's column
-    returned as ``{node: value}``."""
+    signature, those the entry names passed on (nodes as vertices; ``is_directed()``: the
+    graph's kind; an empty name: not passed on), the entry's column returned as
+    ``{node: value}``."""
     function = entry["function"]
     kinds = {p["name"]: p["kind"] for p in info["params"]}
 
@@ -478,7 +479,9 @@ def _dispatcher(info, entry):
         bound.apply_defaults()
         kw = {}
         for theirs, ours in entry["args"]:
-            value = bound.arguments.get(theirs)
+            if not ours:
+                continue
+            value = G.is_directed() if theirs == "is_directed()" else bound.arguments.get(theirs)
             kw[ours] = _vertex(G, value) if kinds.get(ours) == "vertex" else value
         _ran(function)
         if len(G.nodes) == 0:

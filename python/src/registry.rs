@@ -92,6 +92,7 @@ pub(crate) fn args(info: &Info, n: usize, kwargs: Option<&Bound<'_, PyDict>>) ->
                 Kind::Count => v.extract::<usize>().map_err(what)?.to_string(),
                 Kind::Real => v.extract::<f64>().map_err(what)?.to_string(),
                 Kind::Choice(_) => v.extract::<String>().map_err(what)?,
+                Kind::Flag => v.extract::<bool>().map_err(what)?.to_string(),
             });
         }
     }

@@ -102,3 +102,39 @@ def test_the_generic_networkx_entries_decline_what_they_do_not_compute():
     assert "undirected" in snx._declines((info, entry), sig, {"G": di, "nodes": None})
     assert "multigraph" in snx._declines((info, entry), sig, {"G": nx.MultiGraph([(0, 1)]),
                                                               "nodes": None})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_betweenness_through_networkx_answers_as_networkx(directed, normalized):
+    G = nx.gnp_random_graph(50, 0.08, seed=11, directed=directed)
+    # A directed graph whose arcs all have their reverse still counts ordered pairs.
+    for H in (G, nx.star_graph(6).to_directed() if directed else nx.path_graph(7)):
+        want = nx.betweenness_centrality(H, normalized=normalized)
+        before = snx.calls.get("betweenness_centrality", 0)
+        got = nx.betweenness_centrality(H, normalized=normalized, backend="semigraph")
+        assert snx.calls["betweenness_centrality"] == before + 1
+        assert got.keys() == want.keys()
+        for v in want:
+            assert got[v] == pytest.approx(want[v], rel=1e-12, abs=1e-15)
+    # Sampled sources and weights are NetworkX's own: declined, never answered differently.
+    sig = inspect.signature(nx.betweenness_centrality)
+    entry = snx.REGISTERED["betweenness_centrality"]
+    assert "k=" in snx._declines(entry, sig, {"G": G, "k": 5})
+    assert "weight" in snx._declines(entry, sig, {"G": G, "weight": "w"})
+    assert snx._declines(entry, sig, {"G": G, "seed": 3}) is None
+
+
+def test_betweenness_samples_estimate_with_the_exact_scale():
+    a = _random(n=40, density=0.1)
+    g = semigraph.Graph(a, backend="cpu")
+    exact = g.betweenness(normalized=False)
+    G = nx.from_scipy_sparse_array(a, create_using=nx.DiGraph)
+    want = nx.betweenness_centrality(G, normalized=False)
+    np.testing.assert_allclose(exact, [want[v] for v in range(40)], rtol=1e-12)
+    # Every vertex drawn: exact; the batch size changes nothing.
+    np.testing.assert_allclose(g.betweenness(normalized=False, samples=40, batch=3), exact)
+    some = g.betweenness(normalized=False, samples=10, sample_seed=2)
+    assert some.shape == (40,) and np.all(some >= 0)
+    with pytest.raises(ValueError):
+        g.betweenness(batch=0)

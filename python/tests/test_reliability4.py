@@ -268,6 +268,11 @@ def _calls(g, rng):
         ("single_source_dijkstra_path_length", (s,), {"weight": lambda u, v, d: 2}),
         ("single_source_bellman_ford_path_length", (s,), {}),
         ("single_source_bellman_ford_path_length", (s,), {"weight": "cap"}),
+        ("betweenness_centrality", (), {}),
+        ("betweenness_centrality", (), {"normalized": False}),
+        ("betweenness_centrality", (), {"k": 2, "seed": 1}),
+        ("betweenness_centrality", (), {"endpoints": True}),
+        ("betweenness_centrality", (), {"weight": "weight"}),
     ]
     return calls
 

@@ -33,6 +33,7 @@ algorithms!(
     crate::communities::LabelPropagation,
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
+    crate::centrality::Betweenness,
 );
 
 /// The algorithm called `name`'s [`Info`].

@@ -27,6 +27,7 @@ pub mod apsp;
 pub mod backend;
 pub mod bfs;
 pub mod cancel;
+pub mod centrality;
 pub mod communities;
 pub mod components;
 pub mod dist;

@@ -51,6 +51,45 @@ pub fn oracle_bfs<S: Semiring>(a: &Csr<S>, source: usize) -> Vec<Option<u32>> {
     level
 }
 
+/// Brandes' betweenness by queue BFS from each source in `sources` over the arcs of `a`
+/// (parallel arcs once): the sums over ordered pairs, unscaled.
+pub fn oracle_betweenness<S: Semiring>(a: &Csr<S>, sources: &[usize]) -> Vec<f64> {
+    let n = a.nrows();
+    let mut bc = vec![0.0; n];
+    for &s in sources {
+        let (mut sigma, mut dist) = (vec![0.0f64; n], vec![usize::MAX; n]);
+        let (mut order, mut preds) = (Vec::new(), vec![Vec::new(); n]);
+        sigma[s] = 1.0;
+        dist[s] = 0;
+        let mut q = VecDeque::from([s]);
+        while let Some(u) = q.pop_front() {
+            order.push(u);
+            let mut row: Vec<usize> = a.row(u).0.iter().map(|&v| v as usize).collect();
+            row.dedup();
+            for v in row {
+                if dist[v] == usize::MAX {
+                    dist[v] = dist[u] + 1;
+                    q.push_back(v);
+                }
+                if dist[v] == dist[u] + 1 {
+                    sigma[v] += sigma[u];
+                    preds[v].push(u);
+                }
+            }
+        }
+        let mut delta = vec![0.0f64; n];
+        for &w in order.iter().rev() {
+            for &v in &preds[w] {
+                delta[v] += sigma[v] / sigma[w] * (1.0 + delta[w]);
+            }
+            if w != s {
+                bc[w] += delta[w];
+            }
+        }
+    }
+    bc
+}
+
 /// Binary-heap Dijkstra over `i64` weights (must be non-negative).
 pub fn oracle_dijkstra(n: usize, arcs: &[(usize, usize, i64)], source: usize) -> Vec<Option<i64>> {
     let mut adj = vec![Vec::new(); n];

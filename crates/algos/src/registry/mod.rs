@@ -68,6 +68,10 @@ pub struct NetworkX {
     /// The NetworkX function.
     pub function: &'static str,
     /// `(networkx argument, registry argument)` pairs: the NetworkX arguments passed on.
+    /// `is_directed()` stands for the graph's kind (`G.is_directed()`); a registry name `""`
+    /// accepts the NetworkX argument without passing it on (one that changes nothing
+    /// semigraph runs). Any other NetworkX argument given a value other than its default is
+    /// declined.
     pub args: &'static [(&'static str, &'static str)],
     /// The column returned as `{node: value}`.
     pub column: &'static str,

@@ -17,6 +17,8 @@ pub enum Kind {
     Real,
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// Yes or no: `true` or `false` as text (a Python `bool`).
+    Flag,
 }
 
 impl Kind {
@@ -27,6 +29,7 @@ impl Kind {
             Kind::Count => "count",
             Kind::Real => "real",
             Kind::Choice(_) => "choice",
+            Kind::Flag => "flag",
         }
     }
 }
@@ -98,6 +101,8 @@ pub enum Value {
     Real(f64),
     /// A word of a [`Kind::Choice`].
     Word(String),
+    /// A flag.
+    Flag(bool),
 }
 
 /// The arguments of one call, in the order of the algorithm's [`Param`]s, checked.
@@ -159,6 +164,14 @@ impl Args {
         }
     }
 
+    /// A flag argument (`None` if absent).
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        match self.get(name) {
+            Value::Flag(b) => Some(*b),
+            _ => None,
+        }
+    }
+
     /// A choice argument's word (`""` if absent).
     pub fn word(&self, name: &str) -> &str {
         match self.get(name) {
@@ -201,6 +214,11 @@ fn parse_value(p: &Param, t: &str, n: usize) -> Result<Value> {
             }
             Value::Word(t.to_owned())
         }
+        Kind::Flag => Value::Flag(match t.trim() {
+            "true" => true,
+            "false" => false,
+            _ => return Err(bad(p, format!("must be true or false, not {t:?}"))),
+        }),
     })
 }
 

@@ -37,6 +37,7 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
             Kind::Count => a.value_parser(clap::value_parser!(usize)),
             Kind::Real => a.value_parser(clap::value_parser!(f64)),
             Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
+            Kind::Flag => a.value_parser(clap::value_parser!(bool)),
         };
         if let Some(d) = default {
             a = a.default_value(d);
@@ -68,6 +69,11 @@ pub(crate) fn given_in(info: &Info, m: &ArgMatches) -> Vec<(&'static str, Option
                     .flatten()
                     .map(f64::to_string),
                 Kind::Choice(_) => m.try_get_one::<String>(p.name).ok().flatten().cloned(),
+                Kind::Flag => m
+                    .try_get_one::<bool>(p.name)
+                    .ok()
+                    .flatten()
+                    .map(bool::to_string),
             };
             (p.name, text)
         })

@@ -78,6 +78,7 @@ fn method(info: &Info, args: &Args) -> String {
             registry::Value::Int(i) => Some(format!("{} {i}", p.name)),
             registry::Value::Real(x) => Some(format!("{} {x}", p.name)),
             registry::Value::Word(w) => Some(format!("{} {w}", p.name)),
+            registry::Value::Flag(b) => Some(format!("{} {b}", p.name)),
         })
         .collect();
     match shown.is_empty() {

@@ -1,0 +1,356 @@
+//! Betweenness centrality by Brandes' algorithm as linear algebra (as LAGraph's
+//! `LAGr_Betweenness`): a batch of breadth-first searches counting shortest paths in
+//! plus-times `f64`, then the dependencies swept back level by level.
+
+use semigraph_semiring::ops::{Div, Eq};
+use semigraph_semiring::{PlusTimes, Semiring};
+
+use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
+use crate::error::{Error, Result, try_vec};
+use crate::graph::Graph;
+
+/// The semiring of path counts and dependencies.
+type Pt = PlusTimes<f64>;
+
+/// How [`betweenness`] runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BetweennessOptions {
+    /// The sources whose shortest paths are counted (`None`: every vertex, the exact
+    /// centrality). With `k` of `n` sources the sums are scaled by `n / k` (an estimate).
+    pub sources: Option<Vec<usize>>,
+    /// Divide by `(n - 1)(n - 2)`, the most pairs a vertex can lie between (NetworkX's
+    /// `normalized`); else an undirected graph's sums are halved (each pair counts once).
+    pub normalized: bool,
+    /// Whether the graph is directed (ordered pairs count) or undirected (pairs count once);
+    /// `None`: undirected exactly when every arc has its reverse.
+    pub directed: Option<bool>,
+    /// Sources searched at once: each batch holds eight `n x batch` arrays of `f64`
+    /// (`None`: as many as 512 MiB hold, at most 256).
+    pub batch: Option<usize>,
+}
+
+impl Default for BetweennessOptions {
+    /// Every source, normalized, batches chosen by size.
+    fn default() -> Self {
+        BetweennessOptions {
+            sources: None,
+            normalized: true,
+            directed: None,
+            batch: None,
+        }
+    }
+}
+
+/// Betweenness centrality: for each vertex `v`, the sum over pairs `s != v != t` of the
+/// fraction of shortest `s -> t` paths (fewest arcs) through `v` (Brandes 2001; NetworkX's
+/// `betweenness_centrality` with `weight=None`, `endpoints=False`).
+///
+/// Per batch of `k` sources, in plus-times `f64` on `n x k` arrays: the forward sweep counts
+/// paths level by level, `F<!S> = A^T F`, `S += F` (`S(v, j)`: the shortest paths from source
+/// `j` to `v`), recording each vertex's level; the backward sweep, from the deepest level
+/// `d` up to level 2, forms `W<level d> = (1 + D) / S`, `T<level d-1> = A W` and adds
+/// `T .* S` to the dependencies `D`; the centrality is the sum of `D`'s columns. Arc weights
+/// and parallel arcs are ignored.
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read).
+/// - `opts`: the sources (all by default), normalization, whether the graph is directed
+///   (unnormalized sums of an undirected graph count each pair once), batch size.
+///
+/// # Returns
+/// One value per vertex.
+///
+/// # Errors
+/// `InvalidArgument` for a source out of range or a batch of 0; backend errors (memory for
+/// the batch's arrays).
+///
+/// # Complexity
+/// `O(k (depth + 1) (n + m))` work for `k` sources (`k = n`: exact); per batch, two
+/// products and a few element-wise passes per level, one count read back per level.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::centrality::{betweenness, BetweennessOptions};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // A path 0 - 1 - 2, both directions: vertex 1 lies on the one shortest 0 - 2 path.
+/// let arcs = [(0, 1, true), (1, 0, true), (1, 2, true), (2, 1, true)];
+/// let a = arcs_to_csr::<OrAnd>(3, &arcs)?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// let opts = BetweennessOptions { normalized: false, ..Default::default() };
+/// assert_eq!(betweenness(&g, &opts)?, vec![0.0, 1.0, 0.0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn betweenness<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    opts: &BetweennessOptions,
+) -> Result<Vec<f64>> {
+    let n = g.n();
+    let all: Vec<usize>;
+    let sources = match &opts.sources {
+        Some(s) => s.as_slice(),
+        None => {
+            all = (0..n).collect();
+            &all
+        }
+    };
+    for &s in sources {
+        crate::error::check_vertex(s, n)?;
+    }
+    let batch = match opts.batch {
+        Some(0) => {
+            return Err(Error::InvalidArgument(
+                "a batch holds at least one source".into(),
+            ));
+        }
+        Some(k) => k.min(256),
+        None => default_batch(n),
+    };
+    let b = g.backend();
+    let pt = g.pattern::<Pt>()?;
+    let at = pt.transposed()?;
+    let mut sums = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    for chunk in sources.chunks(batch) {
+        crate::cancel::check()?;
+        let delta = dependencies(b, pt.push(), &at, n, chunk)?;
+        // The row sums: D (x) ones.
+        let ones = b.dense_filled::<Pt>(chunk.len(), 1, 1.0)?;
+        b.gemm(&mut sums, Mask::All, Accum::Add, &delta, &ones)?;
+    }
+    let mut bc = b.read_dense_owned(sums)?;
+    let mut scale = if opts.normalized {
+        if n > 2 {
+            1.0 / ((n - 1) as f64 * (n - 2) as f64)
+        } else {
+            1.0
+        }
+    } else if !directed(g, pt.push(), &at, opts.directed)? {
+        0.5
+    } else {
+        1.0
+    };
+    if !sources.is_empty() && sources.len() < n {
+        scale *= n as f64 / sources.len() as f64;
+    }
+    if scale != 1.0 {
+        bc.iter_mut().for_each(|x| *x *= scale);
+    }
+    Ok(bc)
+}
+
+/// Whether `g` counts as directed: as `given`, else unless every arc has its reverse (`a` is
+/// its pattern, `at` the transpose).
+fn directed<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    a: &B::Matrix<Pt>,
+    at: &B::Matrix<Pt>,
+    given: Option<bool>,
+) -> Result<bool> {
+    Ok(match given {
+        Some(d) => d,
+        // A pull matrix was compared with `A` when the graph was built; else `at` is CSR.
+        None if g.pull().is_some() => !g.is_undirected(),
+        None => !g.backend().same_pattern(a, at)?,
+    })
+}
+
+/// Sources per batch unless given: eight `n x k` arrays of `f64` in 512 MiB, 1 to 256.
+fn default_batch(n: usize) -> usize {
+    ((512 << 20) / (64 * n.max(1))).clamp(1, 256)
+}
+
+/// The dependencies `D(v, j)` of the sources `chunk` (`n x k`, source `j` in column `j`):
+/// Brandes' forward and backward sweeps over `A` (`a`) and `A^T` (`at`).
+fn dependencies<B: Backend>(
+    b: &B,
+    a: &B::Matrix<Pt>,
+    at: &B::Matrix<Pt>,
+    n: usize,
+    chunk: &[usize],
+) -> Result<B::Dense<Pt>> {
+    let k = chunk.len();
+    let mut start = try_vec(n * k, 0.0, "betweenness block")?;
+    for (j, &s) in chunk.iter().enumerate() {
+        start[s * k + j] = 1.0;
+    }
+    // Paths counted, the frontier, each vertex's level + 1 (no entry: not reached).
+    let mut paths = b.dense::<Pt>(n, k, &start)?;
+    let mut front = b.dense::<Pt>(n, k, &start)?;
+    let mut level = b.dense::<Pt>(n, k, &start)?;
+    let mut next = b.dense_filled::<Pt>(n, k, 0.0)?;
+    let mut depth = 0usize;
+    loop {
+        crate::cancel::check()?;
+        b.mxm(&mut next, b.skip(&paths), Accum::Replace, at, &front)?;
+        if b.nvals(&next)? == 0 {
+            break;
+        }
+        depth += 1;
+        b.ewise(&mut paths, Mask::All, Ewise::Add, &next)?;
+        b.apply(&mut level, b.keep(&next), UnaryOp::Fill(depth as f64 + 1.0))?;
+        std::mem::swap(&mut front, &mut next);
+        b.apply(&mut next, Mask::All, UnaryOp::Fill(0.0))?;
+    }
+    let mut delta = b.dense_filled::<Pt>(n, k, 0.0)?;
+    // `here`: an entry at the vertices of level d; `above`: of level d - 1.
+    let mut here = at_level(b, &level, n, k, depth)?;
+    let (mut w, mut t) = (front, next);
+    for d in (2..=depth).rev() {
+        let above = at_level(b, &level, n, k, d - 1)?;
+        // W<here> = (1 + D) / S.
+        b.apply(&mut w, Mask::All, UnaryOp::Fill(0.0))?;
+        b.ewise(&mut w, b.keep(&here), Ewise::Add, &delta)?;
+        b.apply(&mut w, b.keep(&here), UnaryOp::AddTo(1.0))?;
+        b.ewise_op::<Pt, Div>(&mut w, b.keep(&here), Combine::Intersection, &paths)?;
+        // T<above> = A W; D += T .* S.
+        b.apply(&mut t, Mask::All, UnaryOp::Fill(0.0))?;
+        b.mxm(&mut t, b.keep(&above), Accum::Replace, a, &w)?;
+        b.ewise(&mut t, Mask::All, Ewise::Mul, &paths)?;
+        b.ewise(&mut delta, Mask::All, Ewise::Add, &t)?;
+        here = above;
+    }
+    Ok(delta)
+}
+
+/// An array with an entry (1) where `level` holds `d + 1`: the vertices at level `d`.
+fn at_level<B: Backend>(
+    b: &B,
+    level: &B::Dense<Pt>,
+    n: usize,
+    k: usize,
+    d: usize,
+) -> Result<B::Dense<Pt>> {
+    let mut m = b.dense_filled::<Pt>(n, k, 0.0)?;
+    b.ewise(&mut m, Mask::All, Ewise::Add, level)?;
+    b.apply_bound::<Pt, Eq>(&mut m, Mask::All, Bound::Second(d as f64 + 1.0))?;
+    Ok(m)
+}
+
+/// Betweenness centrality in the [registry](crate::registry): `semigraph betweenness`,
+/// `semigraph.betweenness`, NetworkX's `betweenness_centrality`.
+pub struct Betweenness;
+
+impl crate::registry::Algorithm for Betweenness {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        Info {
+            name: "betweenness",
+            command: "betweenness",
+            summary: "Betweenness centrality (Brandes, unweighted shortest paths), one value per \
+                      vertex: the fraction of shortest paths between other vertices through it",
+            params: &[
+                Param::with_default(
+                    "normalized",
+                    Kind::Flag,
+                    "true",
+                    "divide by (n - 1)(n - 2); else an undirected graph counts each pair once",
+                ),
+                Param::optional(
+                    "directed",
+                    Kind::Flag,
+                    "true: ordered pairs count; false: each pair once, as an undirected graph's \
+                     (default: undirected exactly when every arc has its reverse)",
+                ),
+                Param::optional(
+                    "samples",
+                    Kind::Count,
+                    "count the paths from this many sources drawn at random, scaled by n / \
+                     samples (an estimate; default: every vertex, exact)",
+                ),
+                Param::with_default(
+                    "sample_seed",
+                    Kind::Count,
+                    "0",
+                    "the seed of the sources drawn for samples",
+                ),
+                Param::optional(
+                    "batch",
+                    Kind::Count,
+                    "sources searched at once (default: as many as 512 MiB of arrays hold, at \
+                     most 256)",
+                ),
+            ],
+            returns: &["centrality"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact)",
+            method: "Brandes: SpMM in plus-times f64, forward and back per level",
+            steps: "sources",
+            bench: &[("samples", "64")],
+            distributed: false,
+            networkx: &[NetworkX {
+                function: "betweenness_centrality",
+                args: &[
+                    ("normalized", "normalized"),
+                    ("is_directed()", "directed"),
+                    // Read only with `k`, which is declined.
+                    ("seed", ""),
+                ],
+                column: "centrality",
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let n = g.n();
+        let sources = args
+            .count("samples")
+            .map(|k| sample(n, k, args.count("sample_seed").unwrap_or(0) as u64));
+        let k = sources.as_ref().map_or(n, Vec::len);
+        let opts = BetweennessOptions {
+            sources,
+            normalized: args.flag("normalized").unwrap_or(true),
+            directed: args.flag("directed"),
+            batch: args.count("batch"),
+        };
+        let bc = betweenness(g.structure()?, &opts)?;
+        Ok(Output {
+            facts: vec![Fact {
+                name: "sources",
+                text: format!("{k} of {n}"),
+                scalars: vec![("sources", Scalar::Int(k as u64))],
+            }],
+            steps: k,
+            columns: vec![Column {
+                name: "centrality",
+                values: Values::Real(bc),
+            }],
+        })
+    }
+
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, _: usize) -> u64 {
+        // The sources and the result; on the CPU, a batch's arrays and the pattern's values.
+        let arrays = match kind {
+            crate::backend::BackendKind::Cpu => (64 * n * default_batch(n) + 8 * nnz) as u64,
+            crate::backend::BackendKind::Gpu => 0,
+        };
+        arrays + 16 * n as u64 + (1 << 20)
+    }
+}
+
+/// `k` distinct vertices of `0..n` drawn by a seeded shuffle (all of them if `k >= n`), in
+/// increasing order.
+fn sample(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    let mut state = seed;
+    let k = k.min(n);
+    for i in 0..k {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let j = i + (z % (n - i) as u64) as usize;
+        v.swap(i, j);
+    }
+    v.truncate(k);
+    v.sort_unstable();
+    v
+}
