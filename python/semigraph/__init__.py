@@ -19,7 +19,8 @@ Every function takes ``backend="auto" | "cpu" | "gpu"``: auto is the GPU when on
 opened (see :func:`gpu_available`), the CPU otherwise. Errors are Python exceptions carrying
 the library's messages: ``ValueError`` for bad input, ``IndexError`` for a vertex out of
 range, ``MemoryError`` for a graph refused before allocating, :class:`NegativeCycleError`
-(a ``ValueError``) naming the cycle, :class:`GpuUnavailable` saying why there is no GPU.
+(a ``ValueError``) naming the cycle, :class:`ConvergenceError` for an iteration that misses
+its tolerance, :class:`GpuUnavailable` saying why there is no GPU.
 """
 
 from __future__ import annotations
@@ -31,7 +32,13 @@ import numpy as np
 import scipy.sparse
 
 from . import _native
-from ._native import DeviceArray, GpuUnavailable, NegativeCycleError, SemigraphError
+from ._native import (
+    ConvergenceError,
+    DeviceArray,
+    GpuUnavailable,
+    NegativeCycleError,
+    SemigraphError,
+)
 
 __version__ = _native.__version__
 
@@ -40,6 +47,7 @@ __all__ = [
     "Graph",
     "GpuUnavailable",
     "NegativeCycleError",
+    "ConvergenceError",
     "SemigraphError",
     "apsp",
     "bfs",

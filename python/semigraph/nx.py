@@ -444,10 +444,21 @@ _WRITTEN = {
 
 def _declines(registered, sig, a):
     """Why semigraph declines a registered NetworkX call (``None``: it runs it): an argument
-    the entry does not pass on that is not NetworkX's default, a callable weight, a
-    directed graph for an algorithm of undirected graphs, a multigraph."""
+    the entry does not pass on that is not NetworkX's default, one it passes on of a type its
+    argument does not take (a dict ``beta``), a callable weight, the empty graph, a directed
+    graph for an algorithm of undirected graphs, a multigraph."""
     info, entry = registered
     passed = {theirs for theirs, _ in entry["args"]}
+    kinds = {p["name"]: p["kind"] for p in info["params"]}
+    for theirs, ours in entry["args"]:
+        value = a.get(theirs)
+        fits = {
+            "real": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+            "count": lambda x: isinstance(x, int) and not isinstance(x, bool) and x >= 0,
+            "flag": lambda x: isinstance(x, bool),
+        }.get(kinds.get(ours), lambda x: True)
+        if ours and theirs in sig.parameters and value is not None and not fits(value):
+            return f"{theirs}={value!r} is not a {kinds[ours]} semigraph takes"
     for p in sig.parameters.values():
         if p.name == "G" or p.name in passed or p.kind is p.VAR_KEYWORD:
             continue
@@ -457,6 +468,8 @@ def _declines(registered, sig, a):
         if value is not p.default and value != p.default:
             return f"{p.name}={value!r} is not supported by semigraph's {info['name']}"
     G = a.get("G")
+    if G is not None and len(G) == 0:
+        return "the graph has no nodes (NetworkX answers or raises itself)"
     if G is not None and G.is_multigraph():
         return "a multigraph's parallel edges are not semigraph's arcs"
     if G is not None and G.is_directed() and info["accepts"] == "undirected":
@@ -468,7 +481,8 @@ def _dispatcher(info, entry):
     """The NetworkX function of a registry entry: NetworkX's arguments bound to its
     signature, those the entry names passed on (nodes as vertices; ``is_directed()``: the
     graph's kind; an empty name: not passed on), the entry's column returned as
-    ``{node: value}``."""
+    ``{node: value}``; an iteration short of its tolerance raises NetworkX's
+    ``PowerIterationFailedConvergence``."""
     function = entry["function"]
     kinds = {p["name"]: p["kind"] for p in info["params"]}
 
@@ -486,7 +500,10 @@ def _dispatcher(info, entry):
         _ran(function)
         if len(G.nodes) == 0:
             return {}
-        values = G.graph()._g.run(info["name"], kw, [entry["column"]])
+        try:
+            values = G.graph()._g.run(info["name"], kw, [entry["column"]])
+        except semigraph.ConvergenceError as e:
+            raise nx.PowerIterationFailedConvergence(e.iterations) from e
         return G.keyed(values)
 
     f.__name__ = function

@@ -20,6 +20,12 @@ create_exception!(
 );
 create_exception!(
     _native,
+    ConvergenceError,
+    SemigraphError,
+    "An iteration did not reach its tolerance; `.iterations` says how many ran."
+);
+create_exception!(
+    _native,
     GpuUnavailable,
     PyRuntimeError,
     "The GPU backend cannot be opened here (the message says why)."
@@ -31,18 +37,27 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SemigraphError", py.get_type::<SemigraphError>())?;
     m.add("NegativeCycleError", py.get_type::<NegativeCycleError>())?;
     m.add("GpuUnavailable", py.get_type::<GpuUnavailable>())?;
+    m.add("ConvergenceError", py.get_type::<ConvergenceError>())?;
     Ok(())
 }
 
 /// A library error as the Python exception a user expects: bad arguments as `ValueError`,
 /// vertices out of range as `IndexError`, memory refusals as `MemoryError`, negative cycles
-/// as [`NegativeCycleError`] carrying the cycle.
+/// as [`NegativeCycleError`] carrying the cycle, iterations short of their tolerance as
+/// [`ConvergenceError`].
 pub(crate) fn py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
         Error::NegativeCycle { cycle } => Python::attach(|py| {
             let e = NegativeCycleError::new_err(msg);
             match e.value(py).setattr("cycle", cycle) {
+                Ok(()) => e,
+                Err(other) => other,
+            }
+        }),
+        Error::NotConverged { iterations, .. } => Python::attach(|py| {
+            let e = ConvergenceError::new_err(msg);
+            match e.value(py).setattr("iterations", iterations) {
                 Ok(()) => e,
                 Err(other) => other,
             }

@@ -133,8 +133,56 @@ def test_betweenness_samples_estimate_with_the_exact_scale():
     want = nx.betweenness_centrality(G, normalized=False)
     np.testing.assert_allclose(exact, [want[v] for v in range(40)], rtol=1e-12)
     # Every vertex drawn: exact; the batch size changes nothing.
-    np.testing.assert_allclose(g.betweenness(normalized=False, samples=40, batch=3), exact)
-    some = g.betweenness(normalized=False, samples=10, sample_seed=2)
+    np.testing.assert_allclose(g.betweenness(normalized=False, sources=40, batch=3), exact)
+    some = g.betweenness(normalized=False, sources=10, seed=2, source=5)
     assert some.shape == (40,) and np.all(some >= 0)
+    # One source: its own dependencies, scaled by n.
+    one = g.betweenness(normalized=False, sources=1, source=5)
+    G5 = nx.betweenness_centrality_subset(G, sources=[5], targets=list(G), normalized=False)
+    np.testing.assert_allclose(one, [40 * G5[v] for v in range(40)], rtol=1e-12)
     with pytest.raises(ValueError):
         g.betweenness(batch=0)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_closeness_and_harmonic_through_networkx_answer_as_networkx(directed):
+    G = nx.gnp_random_graph(45, 0.06, seed=13, directed=directed)
+    G.add_nodes_from([100, 101])  # isolated vertices
+    for wf in (True, False):
+        want = nx.closeness_centrality(G, wf_improved=wf)
+        got = nx.closeness_centrality(G, wf_improved=wf, backend="semigraph")
+        assert got.keys() == want.keys()
+        assert all(got[v] == pytest.approx(want[v], rel=1e-12, abs=1e-15) for v in want)
+    want = nx.harmonic_centrality(G)
+    got = nx.harmonic_centrality(G, backend="semigraph")
+    assert all(got[v] == pytest.approx(want[v], rel=1e-12, abs=1e-15) for v in want)
+    assert snx.calls["closeness_centrality"] >= 2 and snx.calls["harmonic_centrality"] >= 1
+    sig = inspect.signature(nx.closeness_centrality)
+    entry = snx.REGISTERED["closeness_centrality"]
+    assert "distance" in snx._declines(entry, sig, {"G": G, "distance": "weight"})
+    assert "u=" in snx._declines(entry, sig, {"G": G, "u": 0})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_power_iterations_through_networkx_answer_as_networkx(directed):
+    G = nx.gnp_random_graph(60, 0.1, seed=17, directed=directed)
+    if directed:
+        G.add_edges_from((v, (v + 1) % 60) for v in range(60))  # strongly connected
+    want = nx.eigenvector_centrality(G, tol=1e-10, max_iter=1000)
+    got = nx.eigenvector_centrality(G, tol=1e-10, max_iter=1000, backend="semigraph")
+    assert all(got[v] == pytest.approx(want[v], rel=1e-6) for v in want)
+    for normalized in (True, False):
+        want = nx.katz_centrality(G, alpha=0.05, beta=2.0, tol=1e-10, normalized=normalized)
+        got = nx.katz_centrality(G, alpha=0.05, beta=2.0, tol=1e-10, normalized=normalized,
+                                 backend="semigraph")
+        assert all(got[v] == pytest.approx(want[v], rel=1e-6) for v in want)
+    # Not converged: NetworkX's own exception; a dict beta and the empty graph decline.
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        nx.katz_centrality(G, alpha=0.9, max_iter=20, backend="semigraph")
+    sig = inspect.signature(nx.katz_centrality)
+    entry = snx.REGISTERED["katz_centrality"]
+    assert "beta" in snx._declines(entry, sig, {"G": G, "beta": {0: 1.0}})
+    assert "no nodes" in snx._declines(entry, sig, {"G": nx.Graph()})
+    with pytest.raises(semigraph.ConvergenceError) as e:
+        semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu").eigenvector(iterations=2)
+    assert e.value.iterations == 2

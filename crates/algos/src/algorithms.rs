@@ -34,6 +34,10 @@ algorithms!(
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
     crate::centrality::Betweenness,
+    crate::centrality::Closeness,
+    crate::centrality::Harmonic,
+    crate::centrality::Eigenvector,
+    crate::centrality::Katz,
 );
 
 /// The algorithm called `name`'s [`Info`].

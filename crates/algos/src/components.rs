@@ -212,12 +212,13 @@ impl crate::registry::Algorithm for WeakComponents {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Fact, Output, Scalar, Values};
         let c = wcc(g.structure()?)?;
+        let count = c.count();
         Ok(Output {
             facts: vec![Fact {
                 name: "components",
-                text: format!("{} ({} rounds)", c.count(), c.rounds),
+                text: format!("{count} ({} rounds)", c.rounds),
                 scalars: vec![
-                    ("components", Scalar::Int(c.count() as u64)),
+                    ("components", Scalar::Int(count as u64)),
                     ("rounds", Scalar::Int(c.rounds as u64)),
                 ],
             }],

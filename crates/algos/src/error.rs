@@ -55,6 +55,14 @@ pub enum Error {
     /// A matrix could not be converted to the requested format.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// An iteration to a tolerance did not reach it in the iterations allowed.
+    #[error("{algorithm} did not converge in {iterations} iterations")]
+    NotConverged {
+        /// The algorithm.
+        algorithm: &'static str,
+        /// The iterations run.
+        iterations: usize,
+    },
     /// The run stopped because its caller asked it to ([`cancel::request`](crate::cancel::request)).
     #[error("interrupted")]
     Interrupted,

@@ -277,7 +277,7 @@ impl FromArgMatches for BenchAlgo {
             .ok_or_else(missing)?;
         Ok(BenchAlgo {
             info,
-            given: given_in(info, sub),
+            given: given_in(info, sub, true),
             bench: AlgoBench::from_arg_matches(sub)?,
         })
     }
@@ -296,8 +296,13 @@ impl Subcommand for BenchAlgo {
                  CPU backend.",
                 info.summary, info.steps
             );
-            let sub = with_params(Command::new(info.command), info, true);
-            cmd = cmd.subcommand(AlgoBench::augment_args(sub).about(about));
+            // The benchmark's own options first: an argument of the same name gives way.
+            let sub = with_params(
+                AlgoBench::augment_args(Command::new(info.command)),
+                info,
+                true,
+            );
+            cmd = cmd.subcommand(sub.about(about));
         }
         cmd
     }

@@ -8,11 +8,14 @@ fn leak(s: String) -> &'static str {
 }
 
 /// `cmd` with an option per argument of `info` (`--damping`, `--source`/`-s`, ...); for a
-/// benchmark (`bench`), the benchmark's defaults ([`Info::bench`]) and no vertex arguments
-/// (the benchmark picks its source).
+/// benchmark (`bench`), the benchmark's defaults ([`Info::bench`]), no vertex arguments (the
+/// benchmark picks its source) and none whose name the benchmark's own options take (the
+/// generator's `--seed`: the row runs the argument's default).
 pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) -> Command {
     for p in info.params {
-        if bench && p.kind == Kind::Vertex {
+        let long = leak(p.name.replace('_', "-"));
+        let taken = cmd.get_arguments().any(|a| a.get_long() == Some(long));
+        if bench && (p.kind == Kind::Vertex || taken) {
             continue;
         }
         let default = match bench {
@@ -24,8 +27,8 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
             false => None,
         }
         .or(p.default);
-        let mut a = Arg::new(p.name)
-            .long(leak(p.name.replace('_', "-")))
+        let mut a = Arg::new(id(p.name, bench))
+            .long(long)
             .value_name(leak(p.name.to_uppercase()))
             .help(leak(upper_first(p.doc)))
             .required(default.is_none() && !p.optional);
@@ -47,30 +50,44 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
     cmd
 }
 
-/// Each argument of `info` as given in `m` (`None`: not given and without a default).
-pub(crate) fn given_in(info: &Info, m: &ArgMatches) -> Vec<(&'static str, Option<String>)> {
+/// The clap id of argument `name`: a benchmark's apart from the benchmark's own options.
+fn id(name: &'static str, bench: bool) -> &'static str {
+    match bench {
+        true => leak(format!("algorithm-{name}")),
+        false => name,
+    }
+}
+
+/// Each argument of `info` as given in `m` (`None`: not given and without a default), `m`
+/// the matches of [`with_params`]'s command (`bench` as there).
+pub(crate) fn given_in(
+    info: &Info,
+    m: &ArgMatches,
+    bench: bool,
+) -> Vec<(&'static str, Option<String>)> {
     info.params
         .iter()
         .map(|p| {
+            let name = id(p.name, bench);
             let text = match p.kind {
                 Kind::Vertex => m
-                    .try_get_one::<i64>(p.name)
+                    .try_get_one::<i64>(name)
                     .ok()
                     .flatten()
                     .map(i64::to_string),
                 Kind::Count => m
-                    .try_get_one::<usize>(p.name)
+                    .try_get_one::<usize>(name)
                     .ok()
                     .flatten()
                     .map(usize::to_string),
                 Kind::Real => m
-                    .try_get_one::<f64>(p.name)
+                    .try_get_one::<f64>(name)
                     .ok()
                     .flatten()
                     .map(f64::to_string),
-                Kind::Choice(_) => m.try_get_one::<String>(p.name).ok().flatten().cloned(),
+                Kind::Choice(_) => m.try_get_one::<String>(name).ok().flatten().cloned(),
                 Kind::Flag => m
-                    .try_get_one::<bool>(p.name)
+                    .try_get_one::<bool>(name)
                     .ok()
                     .flatten()
                     .map(bool::to_string),

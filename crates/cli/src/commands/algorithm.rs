@@ -67,7 +67,7 @@ impl FromArgMatches for AlgoCmd {
         let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
         let (name, sub) = m.subcommand().ok_or_else(missing)?;
         let info = commands().find(|i| i.command == name).ok_or_else(missing)?;
-        let given = given_in(info, sub);
+        let given = given_in(info, sub, false);
         Ok(AlgoCmd {
             info,
             file: sub

@@ -1,8 +1,12 @@
-//! Betweenness centrality on a backend against Brandes' queue algorithm: exact and sampled,
-//! directed and undirected, normalized or not, in batches that split the sources.
+//! Centralities on a backend against queue algorithms: betweenness (Brandes) exact and
+//! sampled, directed and undirected, normalized or not, in batches that split the sources;
+//! closeness and harmonic centrality from a BFS per source; eigenvector and Katz centrality
+//! against NetworkX's loops written out on the host.
 
-use semigraph_algos::centrality::{BetweennessOptions, betweenness};
-use semigraph_algos::testing::oracle_betweenness;
+use semigraph_algos::centrality::{
+    BetweennessOptions, PowerOptions, betweenness, closeness, eigenvector, harmonic, katz,
+};
+use semigraph_algos::testing::{oracle_betweenness, oracle_bfs};
 use semigraph_algos::{Frontier, Graph, GraphOptions};
 use semigraph_semiring::OrAnd;
 
@@ -86,4 +90,172 @@ pub fn check_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
         return Err("a source out of range was accepted".into());
     }
     Ok(())
+}
+
+/// Closeness (both scalings) and harmonic centrality of every test graph and its symmetric
+/// closure against sums of queue-BFS distances (within `1e-9` relative).
+pub fn check_closeness<B: Frontier>(b: &B) -> Result<(), String> {
+    for t in test_graphs() {
+        for symmetric in [false, true]
+            .into_iter()
+            .take(if t.n > 500 { 1 } else { 2 })
+        {
+            let mut arcs: Vec<(u32, u32, bool)> = t
+                .arcs
+                .iter()
+                .map(|&(u, v, _)| (u as u32, v as u32, true))
+                .collect();
+            if symmetric {
+                let back: Vec<_> = arcs.iter().map(|&(u, v, w)| (v, u, w)).collect();
+                arcs.extend(back);
+            }
+            let a = semigraph_algos::arcs_to_csr::<OrAnd>(t.n, &arcs).map_err(|e| e.to_string())?;
+            let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+            // Into each vertex: how many reach it, their distances, their inverses.
+            let (mut r, mut d, mut h) = (vec![0.0; t.n], vec![0.0; t.n], vec![0.0; t.n]);
+            for s in 0..t.n {
+                for (v, l) in oracle_bfs(&a, s).into_iter().enumerate() {
+                    if let Some(l) = l {
+                        r[v] += 1.0;
+                        d[v] += f64::from(l);
+                        if l > 0 {
+                            h[v] += 1.0 / f64::from(l);
+                        }
+                    }
+                }
+            }
+            let n = t.n as f64;
+            let batch = (t.n > 64).then_some(37);
+            for wf in [true, false] {
+                let got = closeness(&g, wf, batch).map_err(|e| e.to_string())?;
+                let want = (0..t.n).map(|v| match d[v] > 0.0 && t.n > 1 {
+                    true => (r[v] - 1.0) / d[v] * if wf { (r[v] - 1.0) / (n - 1.0) } else { 1.0 },
+                    false => 0.0,
+                });
+                close(
+                    &got,
+                    want,
+                    &format!("closeness (wf {wf}) on {}", t.name),
+                    1e-9,
+                )?;
+            }
+            let got = harmonic(&g, batch).map_err(|e| e.to_string())?;
+            close(
+                &got,
+                h.into_iter(),
+                &format!("harmonic on {}", t.name),
+                1e-9,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `got` equals `want` within `rel` relative.
+fn close(got: &[f64], want: impl Iterator<Item = f64>, what: &str, rel: f64) -> Result<(), String> {
+    for (v, (x, y)) in got.iter().zip(want).enumerate() {
+        if (x - y).abs() > rel * y.abs().max(1.0) {
+            return Err(format!("{what}: vertex {v}: {x} != {y}"));
+        }
+    }
+    Ok(())
+}
+
+/// NetworkX's power iterations on the host: eigenvector (`katz: None`) or Katz
+/// (`Some((alpha, beta, normalized))`); `None` if they do not converge.
+fn oracle_power(
+    n: usize,
+    arcs: &[(u32, u32)],
+    katz: Option<(f64, f64, bool)>,
+    opts: &PowerOptions,
+) -> Option<Vec<f64>> {
+    let norm = |x: &mut Vec<f64>| {
+        let s = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if s > 0.0 {
+            x.iter_mut().for_each(|v| *v /= s);
+        }
+    };
+    let mut x = vec![if katz.is_some() { 0.0 } else { 1.0 / n as f64 }; n];
+    for _ in 0..opts.iterations {
+        let mut y = match katz {
+            None => x.clone(),
+            Some(_) => vec![0.0; n],
+        };
+        for &(u, v) in arcs {
+            y[v as usize] += x[u as usize];
+        }
+        match katz {
+            None => norm(&mut y),
+            Some((alpha, beta, _)) => y.iter_mut().for_each(|v| *v = alpha * *v + beta),
+        }
+        let change: f64 = y.iter().zip(&x).map(|(a, b)| (a - b).abs()).sum();
+        x = y;
+        if change < n as f64 * opts.tolerance {
+            if let Some((_, _, true)) = katz {
+                norm(&mut x);
+            }
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// Eigenvector and Katz centrality of every test graph and its symmetric closure against
+/// [`oracle_power`]: the same values (within `1e-6` relative) or both not converged.
+pub fn check_power<B: Frontier>(b: &B) -> Result<(), String> {
+    for t in test_graphs().into_iter().filter(|t| t.n > 0) {
+        for symmetric in [false, true] {
+            let mut arcs: Vec<(u32, u32)> = t
+                .arcs
+                .iter()
+                .map(|&(u, v, _)| (u as u32, v as u32))
+                .collect();
+            if symmetric {
+                let back: Vec<_> = arcs.iter().map(|&(u, v)| (v, u)).collect();
+                arcs.extend(back);
+            }
+            arcs.sort_unstable();
+            arcs.dedup();
+            let with: Vec<_> = arcs.iter().map(|&(u, v)| (u, v, true)).collect();
+            let a = semigraph_algos::arcs_to_csr::<OrAnd>(t.n, &with).map_err(|e| e.to_string())?;
+            let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+            let opts = PowerOptions {
+                iterations: 300,
+                tolerance: 1e-9,
+            };
+            let what = |k: &str| format!("{k} on {} (symmetric {symmetric})", t.name);
+            let got = eigenvector(&g, &opts).ok().map(|c| c.values);
+            same_or_both_failed(
+                got,
+                oracle_power(t.n, &arcs, None, &opts),
+                &what("eigenvector"),
+            )?;
+            for (alpha, beta, normalized) in [(0.01, 1.0, true), (0.05, 2.0, false)] {
+                let got = katz(&g, alpha, beta, normalized, &opts)
+                    .ok()
+                    .map(|c| c.values);
+                let want = oracle_power(t.n, &arcs, Some((alpha, beta, normalized)), &opts);
+                same_or_both_failed(got, want, &what(&format!("katz alpha {alpha}")))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn same_or_both_failed(
+    got: Option<Vec<f64>>,
+    want: Option<Vec<f64>>,
+    what: &str,
+) -> Result<(), String> {
+    match (got, want) {
+        // Stopping one iteration apart (sums in another order) moves a value by about the
+        // tolerance: 1e-6 relative.
+        (Some(g), Some(w)) => close(&g, w.into_iter(), what, 1e-6),
+        (None, None) => Ok(()),
+        (g, _) => Err(format!(
+            "{what}: converged {} but the oracle {}",
+            g.is_some(),
+            g.is_none()
+        )),
+    }
 }

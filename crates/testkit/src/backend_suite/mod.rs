@@ -43,7 +43,7 @@ mod zeros;
 pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
 pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
-pub use centrality::check_betweenness;
+pub use centrality::{check_betweenness, check_closeness, check_power};
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use levels::{check_queue_levels, check_queue_levels_small};
@@ -516,7 +516,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 11] = [
+    let others: [(&str, Check<B>); 13] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -529,6 +529,8 @@ fn register_in<B, E>(
         ("graphalytics::random", check_graphalytics_random::<B>),
         ("registry::every_algorithm", check_registry::<B>),
         ("centrality::betweenness", check_betweenness::<B>),
+        ("centrality::closeness", check_closeness::<B>),
+        ("centrality::power", check_power::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())

@@ -1,16 +1,14 @@
 //! Betweenness centrality by Brandes' algorithm as linear algebra (as LAGraph's
 //! `LAGr_Betweenness`): a batch of breadth-first searches counting shortest paths in
-//! plus-times `f64`, then the dependencies swept back level by level.
+//! plus-times `f64` ([`sweep`]), then the dependencies swept back level by level.
 
+use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Div, Eq};
-use semigraph_semiring::{PlusTimes, Semiring};
 
+use super::{Pt, Sweep, batches, sample, sweep};
 use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
-use crate::error::{Error, Result, try_vec};
+use crate::error::Result;
 use crate::graph::Graph;
-
-/// The semiring of path counts and dependencies.
-type Pt = PlusTimes<f64>;
 
 /// How [`betweenness`] runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,37 +86,15 @@ pub fn betweenness<B: Backend, S: Semiring>(
     opts: &BetweennessOptions,
 ) -> Result<Vec<f64>> {
     let n = g.n();
-    let all: Vec<usize>;
-    let sources = match &opts.sources {
-        Some(s) => s.as_slice(),
-        None => {
-            all = (0..n).collect();
-            &all
-        }
-    };
-    for &s in sources {
-        crate::error::check_vertex(s, n)?;
-    }
-    let batch = match opts.batch {
-        Some(0) => {
-            return Err(Error::InvalidArgument(
-                "a batch holds at least one source".into(),
-            ));
-        }
-        Some(k) => k.min(256),
-        None => default_batch(n),
-    };
     let b = g.backend();
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
     let mut sums = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    for chunk in sources.chunks(batch) {
-        crate::cancel::check()?;
-        let delta = dependencies(b, pt.push(), &at, n, chunk)?;
-        // The row sums: D (x) ones.
-        let ones = b.dense_filled::<Pt>(chunk.len(), 1, 1.0)?;
-        b.gemm(&mut sums, Mask::All, Accum::Add, &delta, &ones)?;
-    }
+    let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
+        let mut s = sweep(b, &at, n, chunk)?;
+        let delta = dependencies(b, pt.push(), &mut s)?;
+        super::add_row_sums(b, &mut sums, &delta, chunk.len())
+    })?;
     let mut bc = b.read_dense_owned(sums)?;
     let mut scale = if opts.normalized {
         if n > 2 {
@@ -131,8 +107,8 @@ pub fn betweenness<B: Backend, S: Semiring>(
     } else {
         1.0
     };
-    if !sources.is_empty() && sources.len() < n {
-        scale *= n as f64 / sources.len() as f64;
+    if sources > 0 && sources < n {
+        scale *= n as f64 / sources as f64;
     }
     if scale != 1.0 {
         bc.iter_mut().for_each(|x| *x *= scale);
@@ -156,59 +132,26 @@ fn directed<B: Backend, S: Semiring>(
     })
 }
 
-/// Sources per batch unless given: eight `n x k` arrays of `f64` in 512 MiB, 1 to 256.
-fn default_batch(n: usize) -> usize {
-    ((512 << 20) / (64 * n.max(1))).clamp(1, 256)
-}
-
-/// The dependencies `D(v, j)` of the sources `chunk` (`n x k`, source `j` in column `j`):
-/// Brandes' forward and backward sweeps over `A` (`a`) and `A^T` (`at`).
-fn dependencies<B: Backend>(
-    b: &B,
-    a: &B::Matrix<Pt>,
-    at: &B::Matrix<Pt>,
-    n: usize,
-    chunk: &[usize],
-) -> Result<B::Dense<Pt>> {
-    let k = chunk.len();
-    let mut start = try_vec(n * k, 0.0, "betweenness block")?;
-    for (j, &s) in chunk.iter().enumerate() {
-        start[s * k + j] = 1.0;
-    }
-    // Paths counted, the frontier, each vertex's level + 1 (no entry: not reached).
-    let mut paths = b.dense::<Pt>(n, k, &start)?;
-    let mut front = b.dense::<Pt>(n, k, &start)?;
-    let mut level = b.dense::<Pt>(n, k, &start)?;
-    let mut next = b.dense_filled::<Pt>(n, k, 0.0)?;
-    let mut depth = 0usize;
-    loop {
-        crate::cancel::check()?;
-        b.mxm(&mut next, b.skip(&paths), Accum::Replace, at, &front)?;
-        if b.nvals(&next)? == 0 {
-            break;
-        }
-        depth += 1;
-        b.ewise(&mut paths, Mask::All, Ewise::Add, &next)?;
-        b.apply(&mut level, b.keep(&next), UnaryOp::Fill(depth as f64 + 1.0))?;
-        std::mem::swap(&mut front, &mut next);
-        b.apply(&mut next, Mask::All, UnaryOp::Fill(0.0))?;
-    }
+/// The dependencies `D(v, j)` of a batch's sources (`n x k`, source `j` in column `j`):
+/// Brandes' backward sweep over `A` (`a`) from the forward [`sweep`]'s path counts and levels.
+fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Result<B::Dense<Pt>> {
+    let (n, k) = (s.n, s.k);
     let mut delta = b.dense_filled::<Pt>(n, k, 0.0)?;
     // `here`: an entry at the vertices of level d; `above`: of level d - 1.
-    let mut here = at_level(b, &level, n, k, depth)?;
-    let (mut w, mut t) = (front, next);
-    for d in (2..=depth).rev() {
-        let above = at_level(b, &level, n, k, d - 1)?;
+    let mut here = at_level(b, &s.level, n, k, s.depth)?;
+    let [w, t] = &mut s.spare;
+    for d in (2..=s.depth).rev() {
+        let above = at_level(b, &s.level, n, k, d - 1)?;
         // W<here> = (1 + D) / S.
-        b.apply(&mut w, Mask::All, UnaryOp::Fill(0.0))?;
-        b.ewise(&mut w, b.keep(&here), Ewise::Add, &delta)?;
-        b.apply(&mut w, b.keep(&here), UnaryOp::AddTo(1.0))?;
-        b.ewise_op::<Pt, Div>(&mut w, b.keep(&here), Combine::Intersection, &paths)?;
+        b.apply(w, Mask::All, UnaryOp::Fill(0.0))?;
+        b.ewise(w, b.keep(&here), Ewise::Add, &delta)?;
+        b.apply(w, b.keep(&here), UnaryOp::AddTo(1.0))?;
+        b.ewise_op::<Pt, Div>(w, b.keep(&here), Combine::Intersection, &s.paths)?;
         // T<above> = A W; D += T .* S.
-        b.apply(&mut t, Mask::All, UnaryOp::Fill(0.0))?;
-        b.mxm(&mut t, b.keep(&above), Accum::Replace, a, &w)?;
-        b.ewise(&mut t, Mask::All, Ewise::Mul, &paths)?;
-        b.ewise(&mut delta, Mask::All, Ewise::Add, &t)?;
+        b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
+        b.mxm(t, b.keep(&above), Accum::Replace, a, w)?;
+        b.ewise(t, Mask::All, Ewise::Mul, &s.paths)?;
+        b.ewise(&mut delta, Mask::All, Ewise::Add, t)?;
         here = above;
     }
     Ok(delta)
@@ -237,7 +180,7 @@ impl crate::registry::Algorithm for Betweenness {
         use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
         Info {
             name: "betweenness",
-            command: "betweenness",
+            command: "bc",
             summary: "Betweenness centrality (Brandes, unweighted shortest paths), one value per \
                       vertex: the fraction of shortest paths between other vertices through it",
             params: &[
@@ -254,16 +197,16 @@ impl crate::registry::Algorithm for Betweenness {
                      (default: undirected exactly when every arc has its reverse)",
                 ),
                 Param::optional(
-                    "samples",
+                    "sources",
                     Kind::Count,
-                    "count the paths from this many sources drawn at random, scaled by n / \
-                     samples (an estimate; default: every vertex, exact)",
+                    "count the paths from this many sources drawn at random (--source first if \
+                     given), scaled by n / sources: an estimate (default: every vertex, exact)",
                 ),
-                Param::with_default(
-                    "sample_seed",
-                    Kind::Count,
-                    "0",
-                    "the seed of the sources drawn for samples",
+                Param::with_default("seed", Kind::Count, "0", "the seed of the sources drawn"),
+                Param::optional(
+                    "source",
+                    Kind::Vertex,
+                    "the first of the sources drawn (with --sources)",
                 ),
                 Param::optional(
                     "batch",
@@ -278,7 +221,7 @@ impl crate::registry::Algorithm for Betweenness {
             complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact)",
             method: "Brandes: SpMM in plus-times f64, forward and back per level",
             steps: "sources",
-            bench: &[("samples", "64")],
+            bench: &[("sources", "4")],
             distributed: false,
             networkx: &[NetworkX {
                 function: "betweenness_centrality",
@@ -299,9 +242,7 @@ impl crate::registry::Algorithm for Betweenness {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Fact, Output, Scalar, Values};
         let n = g.n();
-        let sources = args
-            .count("samples")
-            .map(|k| sample(n, k, args.count("sample_seed").unwrap_or(0) as u64));
+        let sources = sample(n, args);
         let k = sources.as_ref().map_or(n, Vec::len);
         let opts = BetweennessOptions {
             sources,
@@ -327,30 +268,9 @@ impl crate::registry::Algorithm for Betweenness {
     fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, _: usize) -> u64 {
         // The sources and the result; on the CPU, a batch's arrays and the pattern's values.
         let arrays = match kind {
-            crate::backend::BackendKind::Cpu => (64 * n * default_batch(n) + 8 * nnz) as u64,
+            crate::backend::BackendKind::Cpu => (64 * n * super::default_batch(n) + 8 * nnz) as u64,
             crate::backend::BackendKind::Gpu => 0,
         };
         arrays + 16 * n as u64 + (1 << 20)
     }
-}
-
-/// `k` distinct vertices of `0..n` drawn by a seeded shuffle (all of them if `k >= n`), in
-/// increasing order.
-fn sample(n: usize, k: usize, seed: u64) -> Vec<usize> {
-    let mut v: Vec<usize> = (0..n).collect();
-    let mut state = seed;
-    let k = k.min(n);
-    for i in 0..k {
-        // SplitMix64.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        let j = i + (z % (n - i) as u64) as usize;
-        v.swap(i, j);
-    }
-    v.truncate(k);
-    v.sort_unstable();
-    v
 }

@@ -1,0 +1,154 @@
+//! Centralities in plus-times `f64`: from shortest paths, as batched breadth-first searches
+//! (one SpMM per level on an `n x k` block of `k` sources, [`sweep`]), and by power iteration.
+//!
+//! - [`betweenness`]: Brandes' path counts and dependencies (LAGraph's `LAGr_Betweenness`);
+//! - [`closeness`] and [`harmonic`]: the distances into each vertex, summed over the sources;
+//! - [`eigenvector`] and [`katz`]: power iterations, one SpMV each.
+
+mod betweenness;
+mod closeness;
+mod power;
+
+pub use betweenness::{Betweenness, BetweennessOptions, betweenness};
+pub use closeness::{Closeness, Harmonic, closeness, harmonic};
+pub use power::{Centrality, Eigenvector, Katz, PowerOptions, eigenvector, katz};
+
+use semigraph_semiring::PlusTimes;
+
+use crate::backend::{Accum, Backend, Ewise, Mask, UnaryOp};
+use crate::error::{Error, Result, check_vertex, try_vec};
+
+/// The semiring of path counts, levels and sums.
+type Pt = PlusTimes<f64>;
+
+/// A batch's breadth-first sweep: `k` sources, their paths counted and levels found.
+struct Sweep<B: Backend> {
+    n: usize,
+    k: usize,
+    /// `paths(v, j)`: the shortest paths from source `j` to `v` (no entry: not reached).
+    paths: B::Dense<Pt>,
+    /// `level(v, j)`: `v`'s distance from source `j`, plus 1 (no entry: not reached).
+    level: B::Dense<Pt>,
+    /// The deepest level reached.
+    depth: usize,
+    /// Two `n x k` arrays for the caller.
+    spare: [B::Dense<Pt>; 2],
+}
+
+/// The forward sweep from the sources `chunk` over `A^T` (`at`): per level,
+/// `F<!paths> = A^T F`, `paths += F`, `level<F> = d + 1`; one count read back per level.
+fn sweep<B: Backend>(b: &B, at: &B::Matrix<Pt>, n: usize, chunk: &[usize]) -> Result<Sweep<B>> {
+    let k = chunk.len();
+    let mut start = try_vec(n * k, 0.0, "a block of sources")?;
+    for (j, &s) in chunk.iter().enumerate() {
+        start[s * k + j] = 1.0;
+    }
+    let mut paths = b.dense::<Pt>(n, k, &start)?;
+    let mut front = b.dense::<Pt>(n, k, &start)?;
+    let mut level = b.dense::<Pt>(n, k, &start)?;
+    let mut next = b.dense_filled::<Pt>(n, k, 0.0)?;
+    let mut depth = 0usize;
+    loop {
+        crate::cancel::check()?;
+        b.mxm(&mut next, b.skip(&paths), Accum::Replace, at, &front)?;
+        if b.nvals(&next)? == 0 {
+            break;
+        }
+        depth += 1;
+        b.ewise(&mut paths, Mask::All, Ewise::Add, &next)?;
+        b.apply(&mut level, b.keep(&next), UnaryOp::Fill(depth as f64 + 1.0))?;
+        std::mem::swap(&mut front, &mut next);
+        b.apply(&mut next, Mask::All, UnaryOp::Fill(0.0))?;
+    }
+    Ok(Sweep {
+        n,
+        k,
+        paths,
+        level,
+        depth,
+        spare: [front, next],
+    })
+}
+
+/// `sums += x (+).(x) ones`: the row sums of the `n x k` array `x` added to `sums` (`n x 1`).
+fn add_row_sums<B: Backend>(
+    b: &B,
+    sums: &mut B::Dense<Pt>,
+    x: &B::Dense<Pt>,
+    k: usize,
+) -> Result<()> {
+    let ones = b.dense_filled::<Pt>(k, 1, 1.0)?;
+    b.gemm(sums, Mask::All, Accum::Add, x, &ones)
+}
+
+/// Sources per batch unless given: eight `n x k` arrays of `f64` in 512 MiB, 1 to 256.
+fn default_batch(n: usize) -> usize {
+    ((512 << 20) / (64 * n.max(1))).clamp(1, 256)
+}
+
+/// Runs `each` on the sources (`None`: every vertex) in batches of `batch` (`None`: by size,
+/// at most 256); returns how many sources there were.
+///
+/// # Errors
+/// `InvalidArgument` for a source out of range or a batch of 0; `each`'s.
+fn batches(
+    n: usize,
+    sources: Option<&[usize]>,
+    batch: Option<usize>,
+    mut each: impl FnMut(&[usize]) -> Result<()>,
+) -> Result<usize> {
+    let all: Vec<usize>;
+    let sources = match sources {
+        Some(s) => s,
+        None => {
+            all = (0..n).collect();
+            &all
+        }
+    };
+    for &s in sources {
+        check_vertex(s, n)?;
+    }
+    let batch = match batch {
+        Some(0) => {
+            return Err(Error::InvalidArgument(
+                "a batch holds at least one source".into(),
+            ));
+        }
+        Some(k) => k.min(256),
+        None => default_batch(n),
+    };
+    for chunk in sources.chunks(batch) {
+        crate::cancel::check()?;
+        each(chunk)?;
+    }
+    Ok(sources.len())
+}
+
+/// The sources of the registry's `sources`, `seed` and `source` arguments: `None` without
+/// `sources` (every vertex), else that many distinct vertices drawn by a seeded shuffle
+/// (`source` among them if given), in increasing order.
+fn sample(n: usize, args: &crate::registry::Args) -> Option<Vec<usize>> {
+    let k = args.count("sources")?.min(n);
+    let first =
+        matches!(args.get("source"), crate::registry::Value::Int(_)).then(|| args.vertex("source"));
+    let mut v: Vec<usize> = (0..n).collect();
+    let mut from = 0;
+    if let Some(f) = first.filter(|_| k > 0) {
+        v.swap(0, f);
+        from = 1;
+    }
+    let mut state = args.count("seed").unwrap_or(0) as u64;
+    for i in from..k {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let j = i + (z % (n - i) as u64) as usize;
+        v.swap(i, j);
+    }
+    v.truncate(k);
+    v.sort_unstable();
+    Some(v)
+}
