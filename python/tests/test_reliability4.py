@@ -277,6 +277,9 @@ def _calls(g, rng):
         ("closeness_centrality", (), {"wf_improved": False}),
         ("closeness_centrality", (), {"distance": "weight"}),
         ("harmonic_centrality", (), {}),
+        ("eigenvector_centrality", (), {"max_iter": 500}),
+        ("katz_centrality", (), {"alpha": 0.05}),
+        ("katz_centrality", (), {"alpha": 0.05, "normalized": False, "beta": 2}),
     ]
     return calls
 

@@ -411,7 +411,7 @@ def test_networkx_backend_dispatches_and_agrees():
 
     assert BackendInterface.can_run("pagerank", (G,), {"weight": "weight"}) is not True
     assert BackendInterface.can_run("clustering", (D,), {}) is not True
-    assert BackendInterface.can_run("closeness_centrality", (G,), {}) is False
+    assert BackendInterface.can_run("load_centrality", (G,), {}) is False
 
 
 def test_networkx_runs_semigraph_with_no_code_change():

@@ -61,6 +61,34 @@ fn normalize<B: Backend>(b: &B, w: &mut B::Dense<Pt>, x: &mut B::Dense<Pt>) -> R
     Ok(())
 }
 
+/// Runs `step` (writing the next values from `x`, with a scratch array) from `x` until one
+/// step changes the values by less than `n * tolerance` (L1 norm): the values, the steps run
+/// and the last change; [`Error::NotConverged`] naming `algorithm` if that never happens.
+fn iterate<B: Backend>(
+    b: &B,
+    n: usize,
+    mut x: B::Dense<Pt>,
+    opts: &PowerOptions,
+    algorithm: &'static str,
+    mut step: impl FnMut(&mut B::Dense<Pt>, &mut B::Dense<Pt>, &B::Dense<Pt>) -> Result<()>,
+) -> Result<(B::Dense<Pt>, usize, f64)> {
+    let mut next = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    for i in 1..=opts.iterations {
+        crate::cancel::check()?;
+        step(&mut next, &mut w, &x)?;
+        let delta = change(b, &mut w, &next, &x)?;
+        std::mem::swap(&mut x, &mut next);
+        if delta < n as f64 * opts.tolerance {
+            return Ok((x, i, delta));
+        }
+    }
+    Err(Error::NotConverged {
+        algorithm,
+        iterations: opts.iterations,
+    })
+}
+
 /// Checks the options; `InvalidArgument` for a tolerance that is negative or not a number.
 fn check(opts: &PowerOptions) -> Result<()> {
     if opts.tolerance.is_nan() || opts.tolerance < 0.0 {
@@ -117,27 +145,17 @@ pub fn eigenvector<B: Backend, S: Semiring>(
     }
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
-    let mut x = b.dense_filled::<Pt>(n, 1, 1.0 / n as f64)?;
-    let mut next = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    for i in 1..=opts.iterations {
-        crate::cancel::check()?;
-        copy(b, &mut next, &x)?;
-        b.mxm(&mut next, Mask::All, Accum::Add, &at, &x)?;
-        normalize(b, &mut w, &mut next)?;
-        let delta = change(b, &mut w, &next, &x)?;
-        std::mem::swap(&mut x, &mut next);
-        if delta < n as f64 * opts.tolerance {
-            return Ok(Centrality {
-                values: b.read_dense_owned(x)?,
-                iterations: i,
-                delta,
-            });
-        }
-    }
-    Err(Error::NotConverged {
-        algorithm: "eigenvector centrality",
-        iterations: opts.iterations,
+    let x = b.dense_filled::<Pt>(n, 1, 1.0 / n as f64)?;
+    let (x, iterations, delta) = iterate(b, n, x, opts, "eigenvector centrality", |next, w, x| {
+        // next = (x + A^T x) / ||x + A^T x||_2.
+        copy(b, next, x)?;
+        b.mxm(next, Mask::All, Accum::Add, &at, x)?;
+        normalize(b, w, next)
+    })?;
+    Ok(Centrality {
+        values: b.read_dense_owned(x)?,
+        iterations,
+        delta,
     })
 }
 
@@ -185,32 +203,22 @@ pub fn katz<B: Backend, S: Semiring>(
     let (b, n) = (g.backend(), g.n());
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
-    let mut x = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    let mut next = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    for i in 1..=opts.iterations {
-        crate::cancel::check()?;
+    let x = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    let (mut x, iterations, delta) = iterate(b, n, x, opts, "Katz centrality", |next, w, x| {
         // next = beta + A^T (alpha x).
-        copy(b, &mut w, &x)?;
-        b.apply(&mut w, Mask::All, UnaryOp::MulBy(alpha))?;
-        b.apply(&mut next, Mask::All, UnaryOp::Fill(beta))?;
-        b.mxm(&mut next, Mask::All, Accum::Add, &at, &w)?;
-        let delta = change(b, &mut w, &next, &x)?;
-        std::mem::swap(&mut x, &mut next);
-        if delta < n as f64 * opts.tolerance {
-            if normalized {
-                normalize(b, &mut w, &mut x)?;
-            }
-            return Ok(Centrality {
-                values: b.read_dense_owned(x)?,
-                iterations: i,
-                delta,
-            });
-        }
+        copy(b, w, x)?;
+        b.apply(w, Mask::All, UnaryOp::MulBy(alpha))?;
+        b.apply(next, Mask::All, UnaryOp::Fill(beta))?;
+        b.mxm(next, Mask::All, Accum::Add, &at, w)
+    })?;
+    if normalized {
+        let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
+        normalize(b, &mut w, &mut x)?;
     }
-    Err(Error::NotConverged {
-        algorithm: "Katz centrality",
-        iterations: opts.iterations,
+    Ok(Centrality {
+        values: b.read_dense_owned(x)?,
+        iterations,
+        delta,
     })
 }
 

@@ -12,24 +12,31 @@ use semigraph_semiring::OrAnd;
 
 use super::algorithms::test_graphs;
 
+/// An arc of a structure.
+type Arc = (u32, u32, bool);
+
+/// The arcs of `t` as they are and, unless it is large, with every arc's reverse added:
+/// `(symmetric, arcs)`.
+fn structures(t: &semigraph_algos::testing::TestGraph) -> Vec<(bool, Vec<Arc>)> {
+    let arcs: Vec<Arc> = t
+        .arcs
+        .iter()
+        .map(|&(u, v, _)| (u as u32, v as u32, true))
+        .collect();
+    let mut both = arcs.clone();
+    both.extend(arcs.iter().map(|&(u, v, w)| (v, u, w)));
+    let mut out = vec![(false, arcs)];
+    if t.n <= 500 {
+        out.push((true, both));
+    }
+    out
+}
+
 /// Every test graph and its symmetric closure, every option on the small ones, against the
 /// oracle (within `1e-9` relative).
 pub fn check_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
     for t in test_graphs() {
-        // The large graphs as they are; the small ones also with every arc's reverse.
-        for symmetric in [false, true]
-            .into_iter()
-            .take(if t.n > 500 { 1 } else { 2 })
-        {
-            let mut arcs: Vec<(u32, u32, bool)> = t
-                .arcs
-                .iter()
-                .map(|&(u, v, _)| (u as u32, v as u32, true))
-                .collect();
-            if symmetric {
-                let back: Vec<_> = arcs.iter().map(|&(u, v, w)| (v, u, w)).collect();
-                arcs.extend(back);
-            }
+        for (symmetric, arcs) in structures(&t) {
             let a = semigraph_algos::arcs_to_csr::<OrAnd>(t.n, &arcs).map_err(|e| e.to_string())?;
             let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
             let pairs: std::collections::HashSet<(u32, u32)> =
@@ -96,19 +103,7 @@ pub fn check_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
 /// closure against sums of queue-BFS distances (within `1e-9` relative).
 pub fn check_closeness<B: Frontier>(b: &B) -> Result<(), String> {
     for t in test_graphs() {
-        for symmetric in [false, true]
-            .into_iter()
-            .take(if t.n > 500 { 1 } else { 2 })
-        {
-            let mut arcs: Vec<(u32, u32, bool)> = t
-                .arcs
-                .iter()
-                .map(|&(u, v, _)| (u as u32, v as u32, true))
-                .collect();
-            if symmetric {
-                let back: Vec<_> = arcs.iter().map(|&(u, v, w)| (v, u, w)).collect();
-                arcs.extend(back);
-            }
+        for (_, arcs) in structures(&t) {
             let a = semigraph_algos::arcs_to_csr::<OrAnd>(t.n, &arcs).map_err(|e| e.to_string())?;
             let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
             // Into each vertex: how many reach it, their distances, their inverses.
