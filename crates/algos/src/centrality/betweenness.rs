@@ -1,6 +1,6 @@
 //! Betweenness centrality by Brandes' algorithm as linear algebra (as LAGraph's
 //! `LAGr_Betweenness`): a batch of breadth-first searches counting shortest paths in
-//! plus-times `f64` ([`sweep`]), then the dependencies swept back level by level.
+//! plus-times `f64`, then the dependencies swept back level by level.
 
 use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Div, Eq};

@@ -1,5 +1,5 @@
 //! Closeness and harmonic centrality: the distances into each vertex from every source, summed
-//! per vertex from batched breadth-first searches ([`sweep`]).
+//! per vertex from batched breadth-first searches.
 
 use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Minus, Minv, One};
@@ -58,7 +58,8 @@ fn sums<B: Backend, S: Semiring>(g: &Graph<'_, B, S>, batch: Option<usize>) -> R
 /// `wf_improved` (Wasserman and Faust's scaling for graphs that are not connected); 0 where
 /// `D = 0`. Arcs are unweighted; on a directed graph the distances are those *into* `v`.
 ///
-/// Per batch of sources, one [`sweep`] (an SpMM per level) and three row sums of its levels.
+/// Per batch of sources, one breadth-first sweep (an SpMM per level) and three row sums of
+/// its levels.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read); `wf_improved`: the scaling;

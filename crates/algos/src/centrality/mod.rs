@@ -1,5 +1,5 @@
 //! Centralities in plus-times `f64`: from shortest paths, as batched breadth-first searches
-//! (one SpMM per level on an `n x k` block of `k` sources, [`sweep`]), and by power iteration.
+//! (one SpMM per level on an `n x k` block of `k` sources), and by power iteration.
 //!
 //! - [`betweenness`]: Brandes' path counts and dependencies (LAGraph's `LAGr_Betweenness`);
 //! - [`closeness`] and [`harmonic`]: the distances into each vertex, summed over the sources;
