@@ -196,7 +196,7 @@ fn oracle_power(
 }
 
 /// Eigenvector and Katz centrality of every test graph and its symmetric closure against
-/// [`oracle_power`]: the same values (within `1e-6` relative) or both not converged.
+/// `oracle_power`: the same values (within `1e-6` relative) or both not converged.
 pub fn check_power<B: Frontier>(b: &B) -> Result<(), String> {
     for t in test_graphs().into_iter().filter(|t| t.n > 0) {
         for symmetric in [false, true] {
