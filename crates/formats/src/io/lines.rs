@@ -265,6 +265,10 @@ pub(crate) fn plain_arc(l: &[u8], lowest: u64) -> Option<(u64, u64, Option<IntWe
     let negative = l.get(at) == Some(&b'-');
     at += usize::from(negative);
     let w = digits(l, &mut at, 18)? as i64;
+    if negative && w == 0 {
+        // `-0` is the real negative zero ([`parse_int`]): the general parse reads it.
+        return None;
+    }
     (at == l.len()).then_some((u, v, Some((tok, if negative { -w } else { w }))))
 }
 

@@ -542,8 +542,10 @@ mod tests {
     #[test]
     fn plain_arcs_read_as_the_general_parse_reads_them() {
         let rng = crate::rng::Rng::new(7);
-        let pieces: [&[u8]; 14] = [
+        let pieces: [&[u8]; 16] = [
             b"0",
+            b"-0",
+            b"-00",
             b"7",
             b"42",
             b"4294967295",
