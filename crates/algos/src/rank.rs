@@ -4,7 +4,7 @@
 use semigraph_semiring::PlusTimes;
 use semigraph_semiring::ops::{Abs, Div, Minus};
 
-use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp, copy_dense};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -203,14 +203,14 @@ pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
         let dangling = b.reduce(&pr, b.skip(&outdeg))?;
         let teleport = (1.0 - d) / nf + d * dangling / nf;
         // w = PR * d / outdeg; next = teleport + A^T w.
-        copy(b, &mut w, &pr)?;
+        copy_dense(b, &mut w, &pr)?;
         b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
         b.apply(&mut next, Mask::All, UnaryOp::Fill(teleport))?;
         b.mxm(&mut next, Mask::All, Accum::Add, &at, &w)?;
         iterations += 1;
         if let Some(t) = opts.tolerance {
             // |next - PR|, summed.
-            copy(b, &mut w, &next)?;
+            copy_dense(b, &mut w, &next)?;
             b.ewise_op::<Pr, Minus>(&mut w, Mask::All, Combine::Union, &pr)?;
             b.apply_op::<Pr, Abs>(&mut w, Mask::All)?;
             let change = b.reduce(&w, Mask::All)?;
@@ -228,12 +228,6 @@ pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
         iterations,
         delta,
     })
-}
-
-/// `y = x` (same shapes): `y` cleared, then `x` added.
-fn copy<B: Backend>(b: &B, y: &mut B::Dense<Pr>, x: &B::Dense<Pr>) -> Result<()> {
-    b.apply(y, Mask::All, UnaryOp::Fill(0.0))?;
-    b.ewise(y, Mask::All, Ewise::Add, x)
 }
 
 /// PageRank in the [registry](crate::registry): `semigraph pagerank`, `semigraph.pagerank`.

@@ -179,3 +179,14 @@ pub trait ElementWise: Objects {
         hi: S::T,
     ) -> Result<Self::Sparse<S>>;
 }
+
+/// `y = x` (same shapes) in any semiring: `y` cleared to the zero, then `x` added (`add`'s
+/// identity keeps every entry of `x` as it is).
+pub(crate) fn copy_dense<B: ElementWise + ?Sized, S: Semiring>(
+    b: &B,
+    y: &mut B::Dense<S>,
+    x: &B::Dense<S>,
+) -> Result<()> {
+    b.apply(y, Mask::All, UnaryOp::Fill(S::zero()))?;
+    b.ewise(y, Mask::All, Ewise::Add, x)
+}

@@ -6,7 +6,7 @@ use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Div, Eq};
 
 use super::{Pt, Sweep, batches, sample, sweep};
-use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp, copy_dense};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -137,11 +137,14 @@ fn directed<B: Backend, S: Semiring>(
 fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Result<B::Dense<Pt>> {
     let (n, k) = (s.n, s.k);
     let mut delta = b.dense_filled::<Pt>(n, k, 0.0)?;
-    // `here`: an entry at the vertices of level d; `above`: of level d - 1.
-    let mut here = at_level(b, &s.level, n, k, s.depth)?;
+    // `here`: an entry at the vertices of level d; `above`: of level d - 1 (two arrays for
+    // the whole sweep, their roles swapped per level).
+    let mut here = b.dense_filled::<Pt>(n, k, 0.0)?;
+    let mut above = b.dense_filled::<Pt>(n, k, 0.0)?;
+    at_level(b, &mut here, &s.level, s.depth)?;
     let [w, t] = &mut s.spare;
     for d in (2..=s.depth).rev() {
-        let above = at_level(b, &s.level, n, k, d - 1)?;
+        at_level(b, &mut above, &s.level, d - 1)?;
         // W<here> = (1 + D) / S.
         b.apply(w, Mask::All, UnaryOp::Fill(0.0))?;
         b.ewise(w, b.keep(&here), Ewise::Add, &delta)?;
@@ -152,23 +155,15 @@ fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Resul
         b.mxm(t, b.keep(&above), Accum::Replace, a, w)?;
         b.ewise(t, Mask::All, Ewise::Mul, &s.paths)?;
         b.ewise(&mut delta, Mask::All, Ewise::Add, t)?;
-        here = above;
+        std::mem::swap(&mut here, &mut above);
     }
     Ok(delta)
 }
 
-/// An array with an entry (1) where `level` holds `d + 1`: the vertices at level `d`.
-fn at_level<B: Backend>(
-    b: &B,
-    level: &B::Dense<Pt>,
-    n: usize,
-    k: usize,
-    d: usize,
-) -> Result<B::Dense<Pt>> {
-    let mut m = b.dense_filled::<Pt>(n, k, 0.0)?;
-    b.ewise(&mut m, Mask::All, Ewise::Add, level)?;
-    b.apply_bound::<Pt, Eq>(&mut m, Mask::All, Bound::Second(d as f64 + 1.0))?;
-    Ok(m)
+/// `m` with an entry (1) where `level` holds `d + 1`: the vertices at level `d`.
+fn at_level<B: Backend>(b: &B, m: &mut B::Dense<Pt>, level: &B::Dense<Pt>, d: usize) -> Result<()> {
+    copy_dense(b, m, level)?;
+    b.apply_bound::<Pt, Eq>(m, Mask::All, Bound::Second(d as f64 + 1.0))
 }
 
 /// Betweenness centrality in the [registry](crate::registry): `semigraph betweenness`,

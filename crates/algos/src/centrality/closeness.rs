@@ -5,7 +5,7 @@ use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Minus, Minv, One};
 
 use super::{Pt, add_row_sums, batches, sweep};
-use crate::backend::{Backend, Bound, Ewise, Mask, UnaryOp};
+use crate::backend::{Backend, Bound, Mask, copy_dense};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -31,13 +31,11 @@ fn sums<B: Backend, S: Semiring>(g: &Graph<'_, B, S>, batch: Option<usize>) -> R
         // `level` holds d + 1 where reached: its row sums are the distances plus the count.
         add_row_sums(b, &mut levels, &s.level, k)?;
         let [m, _] = &mut s.spare;
-        b.apply(m, Mask::All, UnaryOp::Fill(0.0))?;
-        b.ewise(m, Mask::All, Ewise::Add, &s.level)?;
+        copy_dense(b, m, &s.level)?;
         b.apply_op::<Pt, One>(m, Mask::All)?;
         add_row_sums(b, &mut reached, m, k)?;
         // 1/d: d = level - 1, no entry at d = 0 (the source), which 1/x leaves absent.
-        b.apply(m, Mask::All, UnaryOp::Fill(0.0))?;
-        b.ewise(m, Mask::All, Ewise::Add, &s.level)?;
+        copy_dense(b, m, &s.level)?;
         b.apply_bound::<Pt, Minus>(m, Mask::All, Bound::Second(1.0))?;
         b.apply_op::<Pt, Minv>(m, Mask::All)?;
         add_row_sums(b, &mut inverse, m, k)

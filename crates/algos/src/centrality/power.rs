@@ -6,7 +6,7 @@ use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Abs, Div, Minus};
 
 use super::Pt;
-use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp, copy_dense};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -31,12 +31,6 @@ pub struct Centrality {
     pub delta: f64,
 }
 
-/// `y = x` (same shapes).
-fn copy<B: Backend>(b: &B, y: &mut B::Dense<Pt>, x: &B::Dense<Pt>) -> Result<()> {
-    b.apply(y, Mask::All, UnaryOp::Fill(0.0))?;
-    b.ewise(y, Mask::All, Ewise::Add, x)
-}
-
 /// `sum |x - y|`, with `w` as scratch.
 fn change<B: Backend>(
     b: &B,
@@ -44,7 +38,7 @@ fn change<B: Backend>(
     x: &B::Dense<Pt>,
     y: &B::Dense<Pt>,
 ) -> Result<f64> {
-    copy(b, w, x)?;
+    copy_dense(b, w, x)?;
     b.ewise_op::<Pt, Minus>(w, Mask::All, Combine::Union, y)?;
     b.apply_op::<Pt, Abs>(w, Mask::All)?;
     b.reduce(w, Mask::All)
@@ -52,7 +46,7 @@ fn change<B: Backend>(
 
 /// `x / ||x||_2` (unchanged where the norm is 0), with `w` as scratch.
 fn normalize<B: Backend>(b: &B, w: &mut B::Dense<Pt>, x: &mut B::Dense<Pt>) -> Result<()> {
-    copy(b, w, x)?;
+    copy_dense(b, w, x)?;
     b.ewise(w, Mask::All, Ewise::Mul, x)?;
     let norm = b.reduce(w, Mask::All)?.sqrt();
     if norm > 0.0 {
@@ -148,7 +142,7 @@ pub fn eigenvector<B: Backend, S: Semiring>(
     let x = b.dense_filled::<Pt>(n, 1, 1.0 / n as f64)?;
     let (x, iterations, delta) = iterate(b, n, x, opts, "eigenvector centrality", |next, w, x| {
         // next = (x + A^T x) / ||x + A^T x||_2.
-        copy(b, next, x)?;
+        copy_dense(b, next, x)?;
         b.mxm(next, Mask::All, Accum::Add, &at, x)?;
         normalize(b, w, next)
     })?;
@@ -206,7 +200,7 @@ pub fn katz<B: Backend, S: Semiring>(
     let x = b.dense_filled::<Pt>(n, 1, 0.0)?;
     let (mut x, iterations, delta) = iterate(b, n, x, opts, "Katz centrality", |next, w, x| {
         // next = beta + A^T (alpha x).
-        copy(b, w, x)?;
+        copy_dense(b, w, x)?;
         b.apply(w, Mask::All, UnaryOp::MulBy(alpha))?;
         b.apply(next, Mask::All, UnaryOp::Fill(beta))?;
         b.mxm(next, Mask::All, Accum::Add, &at, w)

@@ -8,7 +8,7 @@ use semigraph_semiring::ops::{Abs, Div, Min, Minus};
 use super::{Communicator, DenseOf, DistGraph};
 use crate::backend::{
     Accum, Bound, Combine, ElementWise, Ewise, Mask, Objects, Operators, Products, Reductions,
-    UnaryOp,
+    UnaryOp, copy_dense,
 };
 use crate::components::{Components, LabelSemiring, ResidentComponents};
 use crate::error::Result;
@@ -155,7 +155,7 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
         // then whole on every rank; each rank's next = teleport + A^T(R, :) w.
         for r in 0..part.ranks() {
             let b = comm.backend(r);
-            copy(b, &mut w[r], &pr[r])?;
+            copy_dense(b, &mut w[r], &pr[r])?;
             b.ewise(&mut w[r], Mask::All, Ewise::Mul, &scale[r])?;
             if let (Some(sent), Some(select)) = (&mut sent, &select) {
                 b.mxm(&mut sent[r], Mask::All, Accum::Replace, &select[r], &w[r])?;
@@ -173,7 +173,7 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
             // |new - old| summed over every rank's block.
             for r in 0..part.ranks() {
                 let b = comm.backend(r);
-                copy(b, &mut w[r], &pr[r])?;
+                copy_dense(b, &mut w[r], &pr[r])?;
                 b.ewise_op::<Pr, Minus>(&mut w[r], Mask::All, Combine::Union, &next[r])?;
                 b.apply_op::<Pr, Abs>(&mut w[r], Mask::All)?;
             }
@@ -189,12 +189,6 @@ pub fn pagerank_resident<C: Communicator, S: Semiring>(
         iterations,
         delta,
     })
-}
-
-/// `y = x` (same shapes): `y` cleared, then `x` added.
-fn copy<B: ElementWise>(b: &B, y: &mut B::Dense<Pr>, x: &B::Dense<Pr>) -> Result<()> {
-    b.apply(y, Mask::All, UnaryOp::Fill(0.0))?;
-    b.ewise(y, Mask::All, Ewise::Add, x)
 }
 
 /// Weakly connected components over a distributed graph by `FastSV`, as
