@@ -19,8 +19,10 @@ Every function takes ``backend="auto" | "cpu" | "gpu"``: auto is the GPU when on
 opened (see :func:`gpu_available`), the CPU otherwise. Errors are Python exceptions carrying
 the library's messages: ``ValueError`` for bad input, ``IndexError`` for a vertex out of
 range, ``MemoryError`` for a graph refused before allocating, :class:`NegativeCycleError`
-(a ``ValueError``) naming the cycle, :class:`ConvergenceError` for an iteration that misses
-its tolerance, :class:`GpuUnavailable` saying why there is no GPU.
+(a ``ValueError``) naming the cycle, :class:`CycleError` (a ``ValueError``) naming the cycle
+found by an algorithm that needs none (a topological order), :class:`NoPathError` (a
+``ValueError``) where no path leads to a target, :class:`ConvergenceError` for an
+iteration that misses its tolerance, :class:`GpuUnavailable` saying why there is no GPU.
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ import scipy.sparse
 from . import _native
 from ._native import (
     ConvergenceError,
+    CycleError,
     DeviceArray,
     GpuUnavailable,
     NegativeCycleError,
+    NoPathError,
     SemigraphError,
 )
 
@@ -48,6 +52,8 @@ __all__ = [
     "GpuUnavailable",
     "NegativeCycleError",
     "ConvergenceError",
+    "CycleError",
+    "NoPathError",
     "SemigraphError",
     "apsp",
     "bfs",

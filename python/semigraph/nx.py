@@ -446,9 +446,17 @@ def _declines(registered, sig, a):
     """Why semigraph declines a registered NetworkX call (``None``: it runs it): an argument
     the entry does not pass on that is not NetworkX's default, one it passes on of a type its
     argument does not take (a dict ``beta``), a callable weight, the empty graph, a directed
-    graph for an algorithm of undirected graphs, a multigraph."""
+    graph for an algorithm of undirected graphs (an undirected one for one of directed
+    graphs), a multigraph, a self loop where NetworkX refuses one, an edge attribute NetworkX
+    reads (not 1) where semigraph reads the structure."""
     info, entry = registered
-    passed = {theirs for theirs, _ in entry["args"]}
+    passed = {theirs.removesuffix("=None") for theirs, _ in entry["args"]}
+    if callable(a.get("weight")):
+        return "a callable weight is not supported (semigraph reads an edge attribute)"
+    required = {p["name"] for p in info["params"] if p["default"] is None and not p["optional"]}
+    for theirs, ours in entry["args"]:
+        if ours in required and theirs in sig.parameters and a.get(theirs) is None:
+            return f"{theirs}=None: semigraph's {info['name']} needs it"
     kinds = {p["name"]: p["kind"] for p in info["params"]}
     for theirs, ours in entry["args"]:
         value = a.get(theirs)
@@ -474,15 +482,36 @@ def _declines(registered, sig, a):
         return "a multigraph's parallel edges are not semigraph's arcs"
     if G is not None and G.is_directed() and info["accepts"] == "undirected":
         return "semigraph's algorithm reads undirected graphs"
+    if G is not None and not G.is_directed() and info["accepts"] == "directed":
+        return "NetworkX defines it for directed graphs"
+    if G is not None and entry["simple"] and _has_self_loops(G):
+        return "NetworkX refuses a graph with self loops for it"
+    import networkx as nx
+
+    # An edge attribute NetworkX reads without an argument naming it (HITS's weights).
+    read = getattr(getattr(nx, entry["function"]), "preserve_edge_attrs", False)
+    if G is not None and isinstance(read, dict) and info["reads"] == "structure":
+        for attr in read.get("G", {}):
+            if _has_weights(G, attr):
+                return f"NetworkX reads the edges' {attr!r}, semigraph's algorithm the structure"
     return None
+
+
+def _has_self_loops(G):
+    """Whether the graph (NetworkX's or converted) has an edge from a node to itself."""
+    if isinstance(G, SemigraphGraph):
+        m = G.matrix.tocoo()
+        return bool((m.row == m.col).any())
+    return any(u in nbrs for u, nbrs in G._adj.items())
 
 
 def _dispatcher(info, entry):
     """The NetworkX function of a registry entry: NetworkX's arguments bound to its
     signature, those the entry names passed on (nodes as vertices; ``is_directed()``: the
-    graph's kind; an empty name: not passed on), the entry's column returned as
-    ``{node: value}``; an iteration short of its tolerance raises NetworkX's
-    ``PowerIterationFailedConvergence``."""
+    graph's kind; ``NAME=None``: whether NetworkX's argument is ``None``; an empty name: not
+    passed on), the entry's column returned in the entry's shape (a generator where
+    NetworkX's function is one); semigraph's errors as NetworkX's (an iteration short of its
+    tolerance, a cycle, no path, a negative cycle)."""
     function = entry["function"]
     kinds = {p["name"]: p["kind"] for p in info["params"]}
 
@@ -495,19 +524,87 @@ def _dispatcher(info, entry):
         for theirs, ours in entry["args"]:
             if not ours:
                 continue
-            value = G.is_directed() if theirs == "is_directed()" else bound.arguments.get(theirs)
+            if theirs == "is_directed()":
+                value = G.is_directed()
+            elif theirs.endswith("=None"):
+                value = bound.arguments.get(theirs[: -len("=None")]) is None
+            else:
+                value = bound.arguments.get(theirs)
             kw[ours] = _vertex(G, value) if kinds.get(ours) == "vertex" else value
+        if info["reads"] == "distances" and not kw.get("unweighted", False):
+            _exact(G)
+            if G.negative and bound.arguments.get("method") == "dijkstra":
+                raise NotImplementedError(
+                    "Dijkstra with a negative weight: NetworkX's own answer"
+                )
         _ran(function)
+        shape = entry["shape"]
+        columns = [entry["column"]] + ([entry["second"]] if shape == "pair" else [])
         if len(G.nodes) == 0:
-            return {}
+            return _empty(shape)
         try:
-            values = G.graph()._g.run(info["name"], kw, [entry["column"]])
+            values = G.graph()._g.run(info["name"], kw, columns)
         except semigraph.ConvergenceError as e:
             raise nx.PowerIterationFailedConvergence(e.iterations) from e
-        return G.keyed(values)
+        except semigraph.CycleError as e:
+            raise nx.NetworkXUnfeasible(
+                "Graph contains a cycle or graph changed during iteration"
+            ) from e
+        except semigraph.NoPathError as e:
+            raise nx.NetworkXNoPath(str(e)) from e
+        except semigraph.NegativeCycleError as e:
+            raise nx.NetworkXUnbounded("Negative cycle detected.") from e
+        except ValueError as e:
+            # semigraph's own refusal (a self loop, HITS without an arc): NetworkX answers,
+            # or raises its own error.
+            raise NotImplementedError(f"semigraph refuses: {e}") from e
+        return _shaped(G, shape, values)
 
-    f.__name__ = function
-    return f
+    def call(G, *args, **kwargs):
+        import networkx as nx
+
+        if inspect.isgeneratorfunction(getattr(getattr(nx, function), "orig_func", None)):
+            # NetworkX returns a generator, which runs (and raises) when first iterated.
+            return _lazily(f, G, args, kwargs)
+        return f(G, *args, **kwargs)
+
+    call.__name__ = function
+    return call
+
+
+def _lazily(f, G, args, kwargs):
+    yield from f(G, *args, **kwargs)
+
+
+def _empty(shape):
+    """A registry column's NetworkX shape on the graph without nodes."""
+    if shape == "subgraph":
+        import networkx as nx
+
+        return nx.Graph()
+    return {"values": {}, "groups": [], "count": 0, "sequence": [], "pair": ({}, {})}[shape]
+
+
+def _shaped(G, shape, values):
+    """A registry column (``values``; for a pair, the two) as NetworkX returns it: a dict by
+    node, the sets of nodes of each class, their number, the nodes in order, a pair of
+    dicts, the graph of a column of edges (without isolated nodes)."""
+    if shape == "values":
+        return G.keyed(values)
+    if shape == "pair":
+        return G.keyed(values[0]), G.keyed(values[1])
+    if shape == "sequence":
+        return [G.nodes[i] for i in values.tolist()]
+    if shape == "subgraph":
+        import networkx as nx
+
+        H = nx.DiGraph() if G.directed else nx.Graph()
+        H.add_edges_from((G.nodes[u], G.nodes[v]) for u, v in values.tolist())
+        return H
+    classes = {}
+    for i, c in enumerate(values.tolist()):
+        classes.setdefault(c, set()).add(G.nodes[i])
+    return len(classes) if shape == "count" else list(classes.values())
 
 
 for _name, (_info, _entry) in REGISTERED.items():

@@ -20,6 +20,18 @@ create_exception!(
 );
 create_exception!(
     _native,
+    CycleError,
+    PyValueError,
+    "The algorithm needs a graph without cycles and found one; `.cycle` lists its vertices in order."
+);
+create_exception!(
+    _native,
+    NoPathError,
+    PyValueError,
+    "No path leads from the source to the target."
+);
+create_exception!(
+    _native,
     ConvergenceError,
     SemigraphError,
     "An iteration did not reach its tolerance; `.iterations` says how many ran."
@@ -38,18 +50,28 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NegativeCycleError", py.get_type::<NegativeCycleError>())?;
     m.add("GpuUnavailable", py.get_type::<GpuUnavailable>())?;
     m.add("ConvergenceError", py.get_type::<ConvergenceError>())?;
+    m.add("CycleError", py.get_type::<CycleError>())?;
+    m.add("NoPathError", py.get_type::<NoPathError>())?;
     Ok(())
 }
 
 /// A library error as the Python exception a user expects: bad arguments as `ValueError`,
 /// vertices out of range as `IndexError`, memory refusals as `MemoryError`, negative cycles
-/// as [`NegativeCycleError`] carrying the cycle, iterations short of their tolerance as
+/// as [`NegativeCycleError`] carrying the cycle, a cycle where none may be as [`CycleError`]
+/// carrying it, a missing path as [`NoPathError`], iterations short of their tolerance as
 /// [`ConvergenceError`].
 pub(crate) fn py_err(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
         Error::NegativeCycle { cycle } => Python::attach(|py| {
             let e = NegativeCycleError::new_err(msg);
+            match e.value(py).setattr("cycle", cycle) {
+                Ok(()) => e,
+                Err(other) => other,
+            }
+        }),
+        Error::Cycle { cycle, .. } => Python::attach(|py| {
+            let e = CycleError::new_err(msg);
             match e.value(py).setattr("cycle", cycle) {
                 Ok(()) => e,
                 Err(other) => other,
@@ -62,6 +84,7 @@ pub(crate) fn py_err(e: Error) -> PyErr {
                 Err(other) => other,
             }
         }),
+        Error::NoPath { .. } => NoPathError::new_err(msg),
         Error::VertexOutOfRange { .. } => PyIndexError::new_err(msg),
         Error::NegativeWeight { .. } | Error::InvalidArgument(_) => PyValueError::new_err(msg),
         Error::OutOfMemory { .. } => PyMemoryError::new_err(msg),

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use semigraph_algos::algorithms as list;
-use semigraph_algos::registry::{Args, Info, Kind, Output, Scalar, Values, Views};
+use semigraph_algos::registry::{Args, Info, Kind, Output, Scalar, Shape, Values, Views};
 use semigraph_algos::{BfsSemiring, Frontier, Graph as AlgoGraph};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
@@ -48,6 +48,17 @@ pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             ed.set_item("function", e.function)?;
             ed.set_item("args", e.args.to_vec())?;
             ed.set_item("column", e.column)?;
+            let (shape, second) = match e.shape {
+                Shape::Values => ("values", None),
+                Shape::Groups => ("groups", None),
+                Shape::Count => ("count", None),
+                Shape::Sequence => ("sequence", None),
+                Shape::Pair(other) => ("pair", Some(other)),
+                Shape::Subgraph => ("subgraph", None),
+            };
+            ed.set_item("shape", shape)?;
+            ed.set_item("second", second)?;
+            ed.set_item("simple", e.simple)?;
             nx.append(ed)?;
         }
         d.set_item("networkx", nx)?;
@@ -130,8 +141,9 @@ pub(crate) fn result<'py>(
     })
 }
 
-/// A column as a NumPy array: reals float64, counts int64, vertices and levels as
-/// [`crate::arrays::ids`] (int32, -1 for none), flags bool.
+/// A column as a NumPy array: reals float64, counts int64, vertices, levels and sequences
+/// of vertices as [`crate::arrays::ids`] (int32, -1 for none), pairs of vertices as an
+/// `m x 2` array of them, flags bool.
 fn column(py: Python<'_>, values: Values, n: usize) -> Bound<'_, PyAny> {
     match values {
         Values::Real(x) => x.into_pyarray(py).into_any(),
@@ -140,6 +152,14 @@ fn column(py: Python<'_>, values: Values, n: usize) -> Bound<'_, PyAny> {
             crate::arrays::ids(py, x, n)
         }
         Values::Flag(x) => x.into_pyarray(py).into_any(),
+        Values::Sequence(x) => crate::arrays::ids(py, x, n),
+        Values::Arcs(x) => {
+            // An `m x 2` array of the pairs' vertices.
+            let flat: Vec<u32> = x.into_iter().flat_map(|(a, b)| [a, b]).collect();
+            let m = flat.len() / 2;
+            let ids = crate::arrays::ids(py, flat, n);
+            ids.call_method1("reshape", ((m, 2),)).unwrap_or(ids)
+        }
     }
 }
 

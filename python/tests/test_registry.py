@@ -24,7 +24,9 @@ def _random(n=60, density=0.08, seed=3):
 def test_every_algorithm_is_a_method_and_a_function():
     names = [i["name"] for i in _native.algorithms()]
     assert {"bfs", "sssp", "pagerank", "wcc", "cdlp", "lcc", "triangles"} <= set(names)
-    g = semigraph.Graph(_random(), backend="cpu")
+    # Arcs from larger to smaller vertices only: no self loop (core numbers refuse them), no
+    # cycle (a topological order names one).
+    g = semigraph.Graph(sp.tril(_random(), k=-1).tocsr(), backend="cpu")
     for info in _native.algorithms():
         name = info["name"]
         assert callable(getattr(semigraph.Graph, name)), name
@@ -34,6 +36,8 @@ def test_every_algorithm_is_a_method_and_a_function():
         for p in info["params"]:
             assert p["name"] in params, (name, p["name"])
         kw = {p["name"]: 0 for p in info["params"] if p["kind"] == "vertex"}
+        if any(p["name"] == "tolerance" for p in info["params"]):
+            kw["tolerance"] = 0.01  # power iterations on a DAG converge slowly
         out = getattr(g, name)(**kw)
         n_out = 1 if not isinstance(out, tuple) else len(out)
         assert n_out == len(info["returns"]), name
@@ -77,7 +81,8 @@ def test_pagerank_iterations_run_exactly_unless_a_tolerance_stops_them():
 def test_the_generic_networkx_dispatcher_answers_as_networkx():
     G = nx.gnp_random_graph(40, 0.15, seed=5)
     info = next(i for i in _native.algorithms() if i["name"] == "lcc")
-    entry = {"function": "clustering", "args": [], "column": "coefficients"}
+    entry = {"function": "clustering", "args": [], "column": "coefficients", "shape": "values",
+             "simple": False}
     f = snx._dispatcher(info, entry)
     got = f(snx.BackendInterface.convert_from_nx(G))
     want = nx.clustering(G)
@@ -86,7 +91,8 @@ def test_the_generic_networkx_dispatcher_answers_as_networkx():
         assert got[v] == pytest.approx(want[v], rel=1e-12)
     # A vertex argument is the node, mapped to its row.
     info = next(i for i in _native.algorithms() if i["name"] == "reachability")
-    entry = {"function": "descendants", "args": [("source", "source")], "column": "reached"}
+    entry = {"function": "descendants", "args": [("source", "source")], "column": "reached",
+             "shape": "values", "simple": False}
     D = nx.DiGraph([("a", "b"), ("b", "c"), ("d", "a")])
     r = snx._dispatcher(info, entry)(snx.BackendInterface.convert_from_nx(D), "a")
     assert r == {"a": True, "b": True, "c": True, "d": False}
@@ -94,7 +100,8 @@ def test_the_generic_networkx_dispatcher_answers_as_networkx():
 
 def test_the_generic_networkx_entries_decline_what_they_do_not_compute():
     info = next(i for i in _native.algorithms() if i["name"] == "triangles")
-    entry = {"function": "triangles", "args": [], "column": "per_vertex"}
+    entry = {"function": "triangles", "args": [], "column": "per_vertex", "shape": "values",
+             "simple": False}
     sig = inspect.signature(nx.triangles)
     und, di = nx.Graph([(0, 1)]), nx.DiGraph([(0, 1)])
     assert snx._declines((info, entry), sig, {"G": und, "nodes": None}) is None
@@ -186,3 +193,130 @@ def test_power_iterations_through_networkx_answer_as_networkx(directed):
     with pytest.raises(semigraph.ConvergenceError) as e:
         semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu").eigenvector(iterations=2)
     assert e.value.iterations == 2
+
+
+def _mixed(directed, seed):
+    """A random graph with isolated vertices and, for a directed one, cycles and a DAG part."""
+    G = nx.gnp_random_graph(70, 0.04, seed=seed, directed=directed)
+    G.add_nodes_from([200, 201])
+    if directed:
+        G.add_edges_from([(300, 301), (301, 302), (302, 300), (302, 303), (303, 304)])
+    return G
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_core_numbers_through_networkx_answer_as_networkx(directed):
+    for seed in (5, 6):
+        G = _mixed(directed, seed)
+        want = nx.core_number(G)
+        before = snx.calls.get("core_number", 0)
+        got = nx.core_number(G, backend="semigraph")
+        assert snx.calls["core_number"] == before + 1
+        assert got == want
+    # A self loop: declined, and NetworkX raises its own error; semigraph ignores it.
+    G.add_edge(0, 0)
+    sig = inspect.signature(nx.core_number)
+    assert "self loops" in snx._declines(snx.REGISTERED["core_number"], sig, {"G": G})
+    with pytest.raises(nx.NetworkXNotImplemented):
+        nx.core_number(G, backend="semigraph")
+    got = semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu").kcore()
+    G.remove_edge(0, 0)
+    assert list(got) == [nx.core_number(G)[v] for v in G]
+
+
+def test_strong_components_and_order_through_networkx_answer_as_networkx():
+    for seed in (7, 8, 9):
+        G = _mixed(True, seed)
+        want = sorted(map(sorted, nx.strongly_connected_components(G)))
+        got = nx.strongly_connected_components(G, backend="semigraph")
+        assert inspect.isgenerator(got)
+        assert sorted(map(sorted, got)) == want
+        assert nx.number_strongly_connected_components(G, backend="semigraph") == len(want)
+    assert snx.calls["strongly_connected_components"] >= 3
+    # A DAG: a valid order, every node once; a cycle: NetworkX's own exception.
+    D = nx.gn_graph(80, seed=3)
+    D.add_nodes_from(["isolated"])
+    order = list(nx.topological_sort(D, backend="semigraph"))
+    assert snx.calls["topological_sort"] >= 1
+    assert sorted(map(str, order)) == sorted(map(str, D.nodes))
+    at = {v: i for i, v in enumerate(order)}
+    assert all(at[u] < at[v] for u, v in D.edges)
+    with pytest.raises(nx.NetworkXUnfeasible):
+        list(nx.topological_sort(_mixed(True, 7), backend="semigraph"))
+    with pytest.raises(semigraph.CycleError) as e:
+        semigraph.Graph(nx.to_scipy_sparse_array(nx.cycle_graph(4, nx.DiGraph)),
+                        backend="cpu").toposort()
+    assert sorted(e.value.cycle) == [0, 1, 2, 3]
+    # Undirected graphs are NetworkX's to refuse.
+    sig = inspect.signature(nx.strongly_connected_components)
+    entry = snx.REGISTERED["strongly_connected_components"]
+    assert "directed" in snx._declines(entry, sig, {"G": nx.path_graph(3)})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_hits_through_networkx_answers_as_networkx(directed):
+    G = nx.gnp_random_graph(60, 0.08, seed=19, directed=directed)
+    want_h, want_a = nx.hits(G, tol=1e-12, max_iter=1000)
+    got_h, got_a = nx.hits(G, tol=1e-12, max_iter=1000, backend="semigraph")
+    assert snx.calls["hits"] >= 1
+    for got, want in ((got_h, want_h), (got_a, want_a)):
+        assert got.keys() == want.keys()
+        assert all(got[v] == pytest.approx(want[v], rel=1e-6, abs=1e-12) for v in want)
+    # NetworkX's HITS reads the weights: a weighted graph is declined.
+    nx.set_edge_attributes(G, 2.0, "weight")
+    sig = inspect.signature(nx.hits)
+    assert "weight" in snx._declines(snx.REGISTERED["hits"], sig, {"G": G})
+
+
+def _is_path(G, path, source, target, weight):
+    """Whether `path` runs from source to target along G's edges; its length."""
+    assert path[0] == source and path[-1] == target
+    return sum(G[u][v].get(weight, 1) if weight else 1 for u, v in zip(path, path[1:]))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_paths_through_networkx_are_shortest_paths(directed):
+    G = nx.gnp_random_graph(60, 0.06, seed=23, directed=directed)
+    rng = np.random.default_rng(4)
+    for u, v in G.edges:
+        G[u][v]["weight"] = int(rng.integers(1, 9))
+    pairs = [(0, t) for t in range(1, 60, 3)]
+    for s, t in pairs:
+        for weight in (None, "weight"):
+            try:
+                want = nx.shortest_path_length(G, s, t, weight=weight)
+            except nx.NetworkXNoPath:
+                with pytest.raises(nx.NetworkXNoPath):
+                    nx.shortest_path(G, s, t, weight=weight, backend="semigraph")
+                continue
+            got = nx.shortest_path(G, s, t, weight=weight, backend="semigraph")
+            assert _is_path(G, got, s, t, weight) == want
+        got = nx.bellman_ford_path(G, s, t, backend="semigraph") if nx.has_path(G, s, t) else None
+        if got is not None:
+            assert _is_path(G, got, s, t, "weight") == nx.bellman_ford_path_length(G, s, t)
+    assert snx.calls["shortest_path"] >= 20 and snx.calls["bellman_ford_path"] >= 1
+    # All targets (target=None) are NetworkX's own.
+    sig = inspect.signature(nx.shortest_path)
+    assert "target=None" in snx._declines(snx.REGISTERED["shortest_path"], sig,
+                                          {"G": G, "source": 0, "target": None})
+    g = semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu")
+    path, length = g.path(0, pairs[0][1], unweighted=True)
+    assert length == nx.shortest_path_length(G, 0, pairs[0][1]) == len(path) - 1
+
+
+def test_k_truss_through_networkx_answers_as_networkx():
+    for seed in (1, 2):
+        G = nx.gnp_random_graph(50, 0.2, seed=seed)
+        G.add_nodes_from([99])
+        for k in (2, 3, 4, 5):
+            want = nx.k_truss(G, k)
+            got = nx.k_truss(G, k, backend="semigraph")
+            assert set(map(frozenset, got.edges)) == set(map(frozenset, want.edges))
+            assert set(got.nodes) == set(want.nodes)
+    assert snx.calls["k_truss"] >= 8
+    G.add_edge(3, 3)
+    sig = inspect.signature(nx.k_truss)
+    assert "self loops" in snx._declines(snx.REGISTERED["k_truss"], sig, {"G": G, "k": 3})
+    edges, support = semigraph.Graph(nx.to_scipy_sparse_array(nx.complete_graph(5)),
+                                     backend="cpu").ktruss(k=5)
+    assert edges.shape == (10, 2) and list(support) == [3] * 10

@@ -242,6 +242,7 @@ def _calls(g, rng):
     nodes = list(g)
     s = rng.choice(nodes) if nodes else 0
     some = rng.sample(nodes, min(3, len(nodes)))
+    t = rng.choice(nodes) if nodes else 0
     calls = [
         ("pagerank", (), {}),
         ("pagerank", (), {"weight": None, "alpha": 0.9}),
@@ -280,6 +281,16 @@ def _calls(g, rng):
         ("eigenvector_centrality", (), {"max_iter": 500}),
         ("katz_centrality", (), {"alpha": 0.05}),
         ("katz_centrality", (), {"alpha": 0.05, "normalized": False, "beta": 2}),
+        ("core_number", (), {}),
+        ("strongly_connected_components", (), {}),
+        ("number_strongly_connected_components", (), {}),
+        ("topological_sort", (), {}),
+        ("hits", (), {}),
+        ("shortest_path", (s, t), {}),
+        ("shortest_path", (s, t), {"weight": "weight"}),
+        ("shortest_path", (s, t), {"weight": "weight", "method": "bellman-ford"}),
+        ("bellman_ford_path", (s, t), {}),
+        ("k_truss", (3,), {}),
     ]
     return calls
 
@@ -287,6 +298,22 @@ def _calls(g, rng):
 def _outcome(f, g, args, kwargs):
     try:
         r = f(g, *args, **kwargs)
+        name = getattr(f, "name", "")
+        if name == "topological_sort":
+            # One of many orders: whether it is one.
+            order = list(r)
+            at = {v: i for i, v in enumerate(order)}
+            return ("ok", len(at) == len(g) and all(at[u] < at[v] for u, v in g.edges))
+        if name == "hits":
+            return ("ok", _principal(g, *r))
+        if name in ("shortest_path", "bellman_ford_path"):
+            # One of the shortest paths: its ends, whether it is a path, its length.
+            w = kwargs.get("weight", "weight" if name == "bellman_ford_path" else None)
+            length = nx.path_weight(g, r, w) if w else len(r) - 1
+            return ("ok", (r[0], r[-1], nx.is_path(g, r), round(length, 9)))
+        if name == "k_truss":
+            return ("ok", (sorted(repr(sorted(map(repr, e))) for e in r.edges),
+                           sorted(map(repr, r.nodes))))
         if hasattr(r, "__next__"):
             r = sorted(sorted(map(repr, c)) for c in r)
         return ("ok", r)
@@ -294,6 +321,25 @@ def _outcome(f, g, args, kwargs):
         return ("raised", type(e).__name__)
     except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
         return ("raised", type(e).__name__)
+
+
+def _principal(g, hubs, authorities):
+    """Whether HITS's authorities are a principal eigenvector of A^T A (summing to 1) and the
+    hubs A a, also summing to 1 (where several are, NetworkX's ARPACK picks one, semigraph's
+    power iteration another)."""
+    nodes = list(g)
+    if not nodes:
+        return True
+    A = nx.to_numpy_array(g, nodelist=nodes, weight=None)
+    a = np.array([authorities[v] for v in nodes])
+    h = np.array([hubs[v] for v in nodes])
+    M = A.T @ A
+    top = np.linalg.eigvalsh(M)[-1]
+    if top == 0:
+        return True
+    ha = A @ a
+    return bool(np.isclose(a.sum(), 1) and np.allclose(M @ a, top * a, atol=1e-6)
+                and np.allclose(h, ha / ha.sum(), atol=1e-6))
 
 
 def _same(a, b, harmonic=False):

@@ -26,6 +26,7 @@ macro_rules! algorithms {
 algorithms!(
     crate::bfs::BfsAlgorithm,
     crate::sssp::ShortestPathsAlgorithm,
+    crate::sssp::ShortestPath,
     crate::paths::WidestPaths,
     crate::paths::Reachability,
     crate::rank::PageRankAlgorithm,
@@ -38,6 +39,11 @@ algorithms!(
     crate::centrality::Harmonic,
     crate::centrality::Eigenvector,
     crate::centrality::Katz,
+    crate::centrality::Hits,
+    crate::cores::CoreNumbers,
+    crate::toposort::TopologicalSort,
+    crate::scc::StrongComponentsAlgorithm,
+    crate::truss::KTruss,
 );
 
 /// The algorithm called `name`'s [`Info`].

@@ -166,7 +166,7 @@ pub struct WeakComponents;
 
 impl crate::registry::Algorithm for WeakComponents {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "wcc",
             command: "wcc",
@@ -186,21 +186,29 @@ impl crate::registry::Algorithm for WeakComponents {
                     function: "connected_components",
                     args: &[],
                     column: "labels",
+                    shape: Shape::Groups,
+                    simple: false,
                 },
                 NetworkX {
                     function: "number_connected_components",
                     args: &[],
                     column: "labels",
+                    shape: Shape::Count,
+                    simple: false,
                 },
                 NetworkX {
                     function: "weakly_connected_components",
                     args: &[],
                     column: "labels",
+                    shape: Shape::Groups,
+                    simple: false,
                 },
                 NetworkX {
                     function: "number_weakly_connected_components",
                     args: &[],
                     column: "labels",
+                    shape: Shape::Count,
+                    simple: false,
                 },
             ],
         }

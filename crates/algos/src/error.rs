@@ -27,6 +27,23 @@ pub enum Error {
         /// The vertices of one negative cycle, in order.
         cycle: Vec<u32>,
     },
+    /// An algorithm that needs a graph without cycles found one; `cycle` lists its vertices
+    /// in arc order (`cycle[0] -> cycle[1] -> ... -> cycle[0]`, 0-based ids).
+    #[error("{algorithm} needs a graph without cycles; cycle through {} vertices: {}", cycle.len(), fmt_cycle(cycle))]
+    Cycle {
+        /// What needed no cycle.
+        algorithm: &'static str,
+        /// The vertices of one cycle, in order.
+        cycle: Vec<u32>,
+    },
+    /// No path leads from `source` to `target`.
+    #[error("no path from vertex {from} to vertex {to}")]
+    NoPath {
+        /// The first vertex (0-based).
+        from: usize,
+        /// The last vertex (0-based).
+        to: usize,
+    },
     /// An algorithm that needs non-negative weights found a negative one.
     #[error("{algorithm} needs non-negative weights; edge {from} -> {to} has weight {weight}")]
     NegativeWeight {

@@ -409,6 +409,23 @@ impl<'b, B: Backend, S: Semiring> Graph<'b, B, S> {
         self.undirected
     }
 
+    /// Whether an algorithm that reads a graph either way reads this one as directed:
+    /// `given`, else unless every arc has its reverse (compared when the graph was built with
+    /// its pull matrix, else now: one transpose on the backend).
+    ///
+    /// # Errors
+    /// Memory errors of the backend.
+    pub fn reads_directed(&self, given: Option<bool>) -> Result<bool> {
+        Ok(match given {
+            Some(d) => d,
+            None if self.pull.is_some() => !self.undirected,
+            None => {
+                let at = self.backend.transpose_matrix(&self.push)?;
+                !self.backend.same_pattern(&self.push, &at)?
+            }
+        })
+    }
+
     /// Layout of the pull matrix, if any.
     pub fn pull_info(&self) -> Option<MatrixInfo> {
         self.pull.as_ref().map(|m| self.backend.matrix_info(m))

@@ -30,6 +30,7 @@ pub mod cancel;
 pub mod centrality;
 pub mod communities;
 pub mod components;
+pub mod cores;
 pub mod dist;
 pub mod dist_type;
 pub mod error;
@@ -37,15 +38,19 @@ pub mod exact;
 pub mod graph;
 pub mod memory;
 pub mod paths;
+mod peel;
 pub mod rank;
 pub mod registry;
 pub mod relax;
+pub mod scc;
 mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod toposort;
 mod traverse;
 pub mod triangles;
+pub mod truss;
 
 /// The traits and types for calling a backend's methods: `use semigraph_algos::prelude::*;`.
 ///
@@ -92,6 +97,7 @@ pub use error::{Error, Result, check_vertex};
 pub use graph::{Graph, GraphOptions, Transposed, arcs_to_csr};
 pub use memory::{graph_host_bytes, traversal_host_bytes};
 pub use paths::{path_closure, reachability, widest_path};
+pub use peel::PlusPair;
 pub use rank::{
     PageRank, PageRankOptions, PageRankSemiring, ResidentPageRank, pagerank, pagerank_resident,
 };

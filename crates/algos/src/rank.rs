@@ -235,7 +235,7 @@ pub struct PageRankAlgorithm;
 
 impl crate::registry::Algorithm for PageRankAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "pagerank",
             command: "pagerank",
@@ -272,6 +272,8 @@ impl crate::registry::Algorithm for PageRankAlgorithm {
                 function: "pagerank",
                 args: &[("alpha", "damping"), ("max_iter", "iterations")],
                 column: "ranks",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };

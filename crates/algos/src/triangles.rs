@@ -169,6 +169,14 @@ pub fn triangles_per_vertex<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Res
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
+    let (coeff, _) = lcc_arrays(g)?;
+    g.backend().read_dense_owned(coeff)
+}
+
+/// The coefficients and `|N(v)| (|N(v)| - 1)` (absent where `|N(v)| <= 1`), on the backend.
+fn lcc_arrays<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+) -> Result<(B::Dense<Real>, B::Dense<Real>)> {
     let b = g.backend();
     let w = b.select::<Real, Offdiag>(&g.pattern::<Real>()?.symmetric()?, 0.0)?;
     let s = b.apply_matrix_bound::<Real, Pair>(&w, Bound::Second(1.0))?;
@@ -181,7 +189,60 @@ pub fn lcc<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Vec<f64>> {
     b.apply_bound::<Real, Minus>(&mut pairs, Mask::All, Bound::Second(1.0))?;
     b.ewise_op::<Real, Times>(&mut pairs, Mask::All, Combine::Intersection, &deg)?;
     b.ewise_op::<Real, Div>(&mut coeff, Mask::All, Combine::Intersection, &pairs)?;
-    b.read_dense_owned(coeff)
+    Ok((coeff, pairs))
+}
+
+/// What [`clustering`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clustering {
+    /// Each vertex's coefficient, as [`lcc`]'s.
+    pub coefficients: Vec<f64>,
+    /// Their mean over every vertex (NetworkX's `average_clustering`; 0 without vertices).
+    pub average: f64,
+    /// The arcs among the neighbours of every vertex over the pairs of neighbours, summed over
+    /// the vertices: `sum c(v) p(v) / sum p(v)` with `p(v) = |N(v)| (|N(v)| - 1)` (on an
+    /// undirected graph `3 triangles / connected triples`, NetworkX's `transitivity`; 0
+    /// where no vertex has two neighbours).
+    pub transitivity: f64,
+}
+
+/// [`lcc`] and two summaries of it: the average coefficient and the transitivity.
+///
+/// Arguments, errors and complexity as [`lcc`] (plus two reductions on the backend).
+///
+/// # Example
+/// ```
+/// use semigraph_algos::triangles::clustering;
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // A triangle 0-1-2 and a pendant 3 on 2: one triangle, 5 connected triples.
+/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (0, 2, true), (2, 3, true)])?;
+/// let cpu = CpuBackend::new();
+/// let c = clustering(&Graph::new(&cpu, &a, GraphOptions::default())?)?;
+/// assert!((c.average - (1.0 + 1.0 + 1.0 / 3.0) / 4.0).abs() < 1e-15);
+/// assert!((c.transitivity - 3.0 / 5.0).abs() < 1e-15);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn clustering<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Clustering> {
+    let b = g.backend();
+    let (coeff, pairs) = lcc_arrays(g)?;
+    let all = b.reduce(&pairs, Mask::All)?;
+    let mut closed = b.dense_filled::<Real>(g.n(), 1, 0.0)?;
+    crate::backend::copy_dense(b, &mut closed, &coeff)?;
+    b.ewise_op::<Real, Times>(&mut closed, Mask::All, Combine::Intersection, &pairs)?;
+    let closed = b.reduce(&closed, Mask::All)?;
+    let coefficients = b.read_dense_owned(coeff)?;
+    let n = coefficients.len();
+    let average = match n {
+        0 => 0.0,
+        _ => coefficients.iter().sum::<f64>() / n as f64,
+    };
+    Ok(Clustering {
+        coefficients,
+        average,
+        transitivity: if all > 0.0 { closed / all } else { 0.0 },
+    })
 }
 
 /// Triangle counting in the [registry](crate::registry): `semigraph tc`, `semigraph.triangles`.
@@ -189,7 +250,7 @@ pub struct Triangles;
 
 impl crate::registry::Algorithm for Triangles {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "triangles",
             command: "tc",
@@ -214,6 +275,8 @@ impl crate::registry::Algorithm for Triangles {
                 function: "triangles",
                 args: &[],
                 column: "per_vertex",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };
@@ -254,7 +317,7 @@ pub struct ClusteringCoefficients;
 
 impl crate::registry::Algorithm for ClusteringCoefficients {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "lcc",
             command: "lcc",
@@ -273,6 +336,8 @@ impl crate::registry::Algorithm for ClusteringCoefficients {
                 function: "clustering",
                 args: &[],
                 column: "coefficients",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };
@@ -281,13 +346,17 @@ impl crate::registry::Algorithm for ClusteringCoefficients {
         g: &impl crate::registry::Views<'b, B>,
         _args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Output, Values};
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let c = clustering(g.structure()?)?;
         Ok(Output {
-            facts: vec![],
+            facts: vec![
+                Fact::scalar("average clustering", Scalar::Real(c.average)),
+                Fact::scalar("transitivity", Scalar::Real(c.transitivity)),
+            ],
             steps: 1,
             columns: vec![Column {
                 name: "coefficients",
-                values: Values::Real(lcc(g.structure()?)?),
+                values: Values::Real(c.coefficients),
             }],
         })
     }

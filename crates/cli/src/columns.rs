@@ -42,18 +42,48 @@ fn cell(g: &EdgeList, values: &Values, classes: Option<&[i64]>, v: usize) -> Opt
         }
         Values::Class(_) => classes.map(|c| c[v].to_string()),
         Values::Flag(x) => Some(u8::from(x[v]).to_string()),
+        Values::Sequence(x) => Some(g.vertex_label(x[v] as usize).to_string()),
+        Values::Arcs(x) => {
+            let (a, b) = x[v];
+            Some(format!(
+                "{} {}",
+                g.vertex_label(a as usize),
+                g.vertex_label(b as usize)
+            ))
+        }
     }
 }
 
 /// Writes the header and one line `id value ...` per vertex (`-` where a column has no
 /// value), or JSON: the header and `vertices: [{id, value}]` (one column) or
-/// `[{id, NAME: value, ...}]`.
+/// `[{id, NAME: value, ...}]`; a result that is a sequence of vertices (a topological
+/// order) one id per line, or `vertices: [id, ...]`.
 pub(crate) fn write_output(
     out: &Output,
     h: &Header,
     g: &EdgeList,
     columns: &[registry::Column],
 ) -> Res<()> {
+    if let [
+        registry::Column {
+            values: Values::Sequence(seq),
+            ..
+        },
+    ] = columns
+    {
+        let id = |i: usize| g.vertex_label(seq[i] as usize);
+        return out.write(|w| {
+            if out.json {
+                write_json_vertices(w, h, seq.len(), |i| json!(id(i)))
+            } else {
+                h.text(w)?;
+                write_lines(w, seq.len(), |i, line| {
+                    use std::io::Write as _;
+                    writeln!(line, "{}", id(i))
+                })
+            }
+        });
+    }
     let classes: Vec<Option<Vec<i64>>> = columns
         .iter()
         .map(|c| match &c.values {
@@ -63,6 +93,33 @@ pub(crate) fn write_output(
         .collect();
     let n = columns.first().map_or(0, |c| c.values.len());
     let text = |k: usize, v: usize| cell(g, &columns[k].values, classes[k].as_deref(), v);
+    if let Some(Values::Arcs(arcs)) = columns.first().map(|c| &c.values) {
+        // A line `u v values...` per pair, or `vertices: [{u, v, NAME: value, ...}]`.
+        return out.write(|w| {
+            if out.json {
+                write_json_vertices(w, h, n, |i| {
+                    let mut o = serde_json::Map::new();
+                    o.insert("u".into(), json!(g.vertex_label(arcs[i].0 as usize)));
+                    o.insert("v".into(), json!(g.vertex_label(arcs[i].1 as usize)));
+                    for (k, c) in columns.iter().enumerate().skip(1) {
+                        let t = text(k, i).map_or(Value::Null, |t| json_number(&t));
+                        o.insert(c.name.into(), t);
+                    }
+                    Value::Object(o)
+                })
+            } else {
+                h.text(w)?;
+                write_lines(w, n, |i, line| {
+                    use std::io::Write as _;
+                    write!(line, "{}", text(0, i).unwrap_or_default())?;
+                    for k in 1..columns.len() {
+                        write!(line, " {}", text(k, i).as_deref().unwrap_or("-"))?;
+                    }
+                    writeln!(line)
+                })
+            }
+        });
+    }
     out.write(|w| {
         if out.json {
             write_json_vertices(w, h, n, |v| {

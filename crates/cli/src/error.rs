@@ -36,25 +36,17 @@ pub(crate) type Res<T> = Result<T, CliError>;
 pub(crate) fn labelled(g: &EdgeList, e: semigraph_algos::Error) -> CliError {
     match e {
         semigraph_algos::Error::NegativeCycle { cycle } => {
-            // A cycle of a million vertices is named by its first few.
-            const SHOWN: usize = 20;
-            let ids: Vec<String> = cycle
-                .iter()
-                .chain(cycle.first())
-                .take(SHOWN + 1)
-                .map(|&v| g.vertex_label(v as usize).to_string())
-                .collect();
-            let more = if cycle.len() > SHOWN {
-                format!(" -> ... ({} more)", cycle.len() - SHOWN)
-            } else {
-                String::new()
-            };
-            CliError(format!(
-                "negative cycle through {} vertices: {}{more}",
-                cycle.len(),
-                ids.join(" -> ")
-            ))
+            CliError(format!("negative cycle {}", cycle_text(g, &cycle)))
         }
+        semigraph_algos::Error::NoPath { from, to } => CliError(format!(
+            "no path from {} to {}",
+            g.vertex_label(from),
+            g.vertex_label(to)
+        )),
+        semigraph_algos::Error::Cycle { algorithm, cycle } => CliError(format!(
+            "{algorithm} needs a graph without cycles; cycle {}",
+            cycle_text(g, &cycle)
+        )),
         semigraph_algos::Error::NegativeWeight {
             algorithm,
             from,
@@ -67,4 +59,26 @@ pub(crate) fn labelled(g: &EdgeList, e: semigraph_algos::Error) -> CliError {
         )),
         e => e.into(),
     }
+}
+
+/// `through N vertices: a -> b -> ... -> a` in the input's numbering (a cycle of a million
+/// vertices named by its first few).
+fn cycle_text(g: &EdgeList, cycle: &[u32]) -> String {
+    const SHOWN: usize = 20;
+    let ids: Vec<String> = cycle
+        .iter()
+        .chain(cycle.first())
+        .take(SHOWN + 1)
+        .map(|&v| g.vertex_label(v as usize).to_string())
+        .collect();
+    let more = if cycle.len() > SHOWN {
+        format!(" -> ... ({} more)", cycle.len() - SHOWN)
+    } else {
+        String::new()
+    };
+    format!(
+        "through {} vertices: {}{more}",
+        cycle.len(),
+        ids.join(" -> ")
+    )
 }

@@ -35,10 +35,16 @@ fn every_algorithm_is_a_command_and_a_benchmark() {
     let mut seen = 0;
     for line in listed.lines() {
         let command = line.split_whitespace().next().expect("a command");
-        let needs_source = matches!(command, "bfs" | "sssp" | "widest-path" | "reachability");
+        let needs_source = matches!(
+            command,
+            "bfs" | "sssp" | "widest-path" | "reachability" | "path"
+        );
         let mut args = vec![command, g.as_str(), "--backend", "cpu", "-q", "--json"];
         if needs_source {
             args.extend(["-s", "1"]);
+        }
+        if command == "path" {
+            args.extend(["-t", "5"]);
         }
         if command == "eigenvector" {
             // A DAG: the power iteration's change falls as 1/iterations.
@@ -47,7 +53,18 @@ fn every_algorithm_is_a_command_and_a_benchmark() {
         let o = semigraph(&args);
         assert!(o.status.success(), "{command}: {}", err(&o));
         let v: serde_json::Value = serde_json::from_str(&out(&o)).expect("JSON");
-        assert_eq!(v["vertices"].as_array().map(Vec::len), Some(6), "{command}");
+        // A row per vertex; the path's vertices (1 2 4 5, the lighter); the 3-truss's edges
+        // (none: no triangle).
+        let rows = match command {
+            "path" => 4,
+            "ktruss" => 0,
+            _ => 6,
+        };
+        assert_eq!(
+            v["vertices"].as_array().map(Vec::len),
+            Some(rows),
+            "{command}"
+        );
         let mut bench = vec!["bench", command, &g, "--backends", "cpu", "-q"];
         if command == "eigenvector" {
             bench.extend(["--tolerance", "0.01"]);

@@ -9,7 +9,7 @@ pub struct BfsAlgorithm;
 
 impl crate::registry::Algorithm for BfsAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "bfs",
             command: "bfs",
@@ -28,6 +28,8 @@ impl crate::registry::Algorithm for BfsAlgorithm {
                 function: "single_source_shortest_path_length",
                 args: &[("source", "source")],
                 column: "levels",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };

@@ -102,7 +102,7 @@ pub fn betweenness<B: Backend, S: Semiring>(
         } else {
             1.0
         }
-    } else if !directed(g, pt.push(), &at, opts.directed)? {
+    } else if !g.reads_directed(opts.directed)? {
         0.5
     } else {
         1.0
@@ -114,22 +114,6 @@ pub fn betweenness<B: Backend, S: Semiring>(
         bc.iter_mut().for_each(|x| *x *= scale);
     }
     Ok(bc)
-}
-
-/// Whether `g` counts as directed: as `given`, else unless every arc has its reverse (`a` is
-/// its pattern, `at` the transpose).
-fn directed<B: Backend, S: Semiring>(
-    g: &Graph<'_, B, S>,
-    a: &B::Matrix<Pt>,
-    at: &B::Matrix<Pt>,
-    given: Option<bool>,
-) -> Result<bool> {
-    Ok(match given {
-        Some(d) => d,
-        // A pull matrix was compared with `A` when the graph was built; else `at` is CSR.
-        None if g.pull().is_some() => !g.is_undirected(),
-        None => !g.backend().same_pattern(a, at)?,
-    })
 }
 
 /// The dependencies `D(v, j)` of a batch's sources (`n x k`, source `j` in column `j`):
@@ -172,7 +156,7 @@ pub struct Betweenness;
 
 impl crate::registry::Algorithm for Betweenness {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "betweenness",
             command: "bc",
@@ -227,6 +211,8 @@ impl crate::registry::Algorithm for Betweenness {
                     ("seed", ""),
                 ],
                 column: "centrality",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };

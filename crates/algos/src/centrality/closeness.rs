@@ -181,7 +181,7 @@ pub struct Closeness;
 
 impl crate::registry::Algorithm for Closeness {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "closeness",
             command: "closeness",
@@ -209,6 +209,8 @@ impl crate::registry::Algorithm for Closeness {
                 function: "closeness_centrality",
                 args: &[("wf_improved", "wf_improved")],
                 column: "centrality",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };
@@ -233,7 +235,7 @@ pub struct Harmonic;
 
 impl crate::registry::Algorithm for Harmonic {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "harmonic",
             command: "harmonic",
@@ -252,6 +254,8 @@ impl crate::registry::Algorithm for Harmonic {
                 function: "harmonic_centrality",
                 args: &[],
                 column: "centrality",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };

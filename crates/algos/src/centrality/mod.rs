@@ -3,7 +3,7 @@
 //!
 //! - [`betweenness`]: Brandes' path counts and dependencies (LAGraph's `LAGr_Betweenness`);
 //! - [`closeness`] and [`harmonic`]: the distances into each vertex, summed over the sources;
-//! - [`eigenvector`] and [`katz`]: power iterations, one SpMV each.
+//! - [`eigenvector`], [`katz`] and [`hits`]: power iterations, one SpMV each (two for HITS).
 
 mod betweenness;
 mod closeness;
@@ -11,7 +11,7 @@ mod power;
 
 pub use betweenness::{Betweenness, BetweennessOptions, betweenness};
 pub use closeness::{Closeness, Harmonic, closeness, harmonic};
-pub use power::{Centrality, Eigenvector, Katz, PowerOptions, eigenvector, katz};
+pub use power::{Centrality, Eigenvector, Hits, Hubs, Katz, PowerOptions, eigenvector, hits, katz};
 
 use semigraph_semiring::PlusTimes;
 

@@ -1,5 +1,5 @@
-//! Centralities by power iteration on SpMV in plus-times `f64`: eigenvector centrality and
-//! Katz centrality, each iteration one product with `A^T`, stopping as NetworkX does (the L1
+//! Centralities by power iteration on SpMV in plus-times `f64`: eigenvector centrality, Katz
+//! centrality and HITS, each iteration one product with `A^T`, stopping as NetworkX does (the L1
 //! change below `n * tolerance`).
 
 use semigraph_semiring::Semiring;
@@ -56,13 +56,15 @@ fn normalize<B: Backend>(b: &B, w: &mut B::Dense<Pt>, x: &mut B::Dense<Pt>) -> R
 }
 
 /// Runs `step` (writing the next values from `x`, with a scratch array) from `x` until one
-/// step changes the values by less than `n * tolerance` (L1 norm): the values, the steps run
-/// and the last change; [`Error::NotConverged`] naming `algorithm` if that never happens.
+/// step changes the values by less than `limit` (L1 norm), at most `opts.iterations` times:
+/// the values, the steps run and the last change; [`Error::NotConverged`] naming `algorithm`
+/// if that never happens.
 fn iterate<B: Backend>(
     b: &B,
     n: usize,
     mut x: B::Dense<Pt>,
     opts: &PowerOptions,
+    limit: f64,
     algorithm: &'static str,
     mut step: impl FnMut(&mut B::Dense<Pt>, &mut B::Dense<Pt>, &B::Dense<Pt>) -> Result<()>,
 ) -> Result<(B::Dense<Pt>, usize, f64)> {
@@ -73,7 +75,7 @@ fn iterate<B: Backend>(
         step(&mut next, &mut w, &x)?;
         let delta = change(b, &mut w, &next, &x)?;
         std::mem::swap(&mut x, &mut next);
-        if delta < n as f64 * opts.tolerance {
+        if delta < limit {
             return Ok((x, i, delta));
         }
     }
@@ -140,12 +142,21 @@ pub fn eigenvector<B: Backend, S: Semiring>(
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
     let x = b.dense_filled::<Pt>(n, 1, 1.0 / n as f64)?;
-    let (x, iterations, delta) = iterate(b, n, x, opts, "eigenvector centrality", |next, w, x| {
-        // next = (x + A^T x) / ||x + A^T x||_2.
-        copy_dense(b, next, x)?;
-        b.mxm(next, Mask::All, Accum::Add, &at, x)?;
-        normalize(b, w, next)
-    })?;
+    let limit = n as f64 * opts.tolerance;
+    let (x, iterations, delta) = iterate(
+        b,
+        n,
+        x,
+        opts,
+        limit,
+        "eigenvector centrality",
+        |next, w, x| {
+            // next = (x + A^T x) / ||x + A^T x||_2.
+            copy_dense(b, next, x)?;
+            b.mxm(next, Mask::All, Accum::Add, &at, x)?;
+            normalize(b, w, next)
+        },
+    )?;
     Ok(Centrality {
         values: b.read_dense_owned(x)?,
         iterations,
@@ -198,19 +209,119 @@ pub fn katz<B: Backend, S: Semiring>(
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
     let x = b.dense_filled::<Pt>(n, 1, 0.0)?;
-    let (mut x, iterations, delta) = iterate(b, n, x, opts, "Katz centrality", |next, w, x| {
-        // next = beta + A^T (alpha x).
-        copy_dense(b, w, x)?;
-        b.apply(w, Mask::All, UnaryOp::MulBy(alpha))?;
-        b.apply(next, Mask::All, UnaryOp::Fill(beta))?;
-        b.mxm(next, Mask::All, Accum::Add, &at, w)
-    })?;
+    let limit = n as f64 * opts.tolerance;
+    let (mut x, iterations, delta) =
+        iterate(b, n, x, opts, limit, "Katz centrality", |next, w, x| {
+            // next = beta + A^T (alpha x).
+            copy_dense(b, w, x)?;
+            b.apply(w, Mask::All, UnaryOp::MulBy(alpha))?;
+            b.apply(next, Mask::All, UnaryOp::Fill(beta))?;
+            b.mxm(next, Mask::All, Accum::Add, &at, w)
+        })?;
     if normalized {
         let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
         normalize(b, &mut w, &mut x)?;
     }
     Ok(Centrality {
         values: b.read_dense_owned(x)?,
+        iterations,
+        delta,
+    })
+}
+
+/// `x / sum(x)` (unchanged where the sum is 0).
+fn to_unit_sum<B: Backend>(b: &B, x: &mut B::Dense<Pt>) -> Result<()> {
+    let sum = b.reduce(x, Mask::All)?;
+    if sum != 0.0 {
+        b.apply_bound::<Pt, Div>(x, Mask::All, Bound::Second(sum))?;
+    }
+    Ok(())
+}
+
+/// What [`hits`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hubs {
+    /// The hub value of each vertex (it points to good authorities).
+    pub hubs: Vec<f64>,
+    /// The authority value of each vertex (good hubs point to it).
+    pub authorities: Vec<f64>,
+    /// The iterations run.
+    pub iterations: usize,
+    /// The L1 norm of the last iteration's change of the hubs (each summing to 1).
+    pub delta: f64,
+}
+
+/// HITS hubs and authorities (NetworkX's `hits` on an unweighted graph): the principal
+/// singular vectors of `A`, by power iteration from `h = 1/n`: each iteration
+/// `a = A^T h`, `h = A a / sum(A a)`, until the hubs change by less than `tolerance` (L1
+/// norm); then `a = A^T h`. `normalized`: both sum to 1; else the authorities have Euclidean
+/// norm 1 and `h = A a` (the singular vectors' scaling). Arcs are unweighted.
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read); `normalized`; `opts`:
+///   iterations, tolerance (absolute: the hubs sum to 1).
+///
+/// # Returns
+/// Hubs and authorities, the iterations run, the last change.
+///
+/// # Errors
+/// [`Error::NotConverged`] when the change never falls below the tolerance;
+/// `InvalidArgument` for a bad tolerance, or a graph of fewer than two vertices or no arc
+/// (no principal singular vector to speak of); backend errors.
+///
+/// # Complexity
+/// `O(iterations (n + m))` work (two SpMVs each); two scalars read back per iteration.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::centrality::{hits, PowerOptions};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // 0 -> 2, 1 -> 2: 0 and 1 are the hubs, 2 the authority.
+/// let a = arcs_to_csr::<OrAnd>(3, &[(0, 2, true), (1, 2, true)])?;
+/// let cpu = CpuBackend::new();
+/// let opts = PowerOptions { iterations: 100, tolerance: 1e-8 };
+/// let h = hits(&Graph::new(&cpu, &a, GraphOptions::default())?, true, &opts)?;
+/// assert_eq!(h.hubs, vec![0.5, 0.5, 0.0]);
+/// assert_eq!(h.authorities, vec![0.0, 0.0, 1.0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn hits<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    normalized: bool,
+    opts: &PowerOptions,
+) -> Result<Hubs> {
+    check(opts)?;
+    let (b, n) = (g.backend(), g.n());
+    if n < 2 || g.nnz() == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "HITS needs two vertices and an arc (the graph has {n} vertices, {} arcs)",
+            g.nnz()
+        )));
+    }
+    let pt = g.pattern::<Pt>()?;
+    let at = pt.transposed()?;
+    let h = b.dense_filled::<Pt>(n, 1, 1.0 / n as f64)?;
+    let mut a = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    let (mut h, iterations, delta) =
+        iterate(b, n, h, opts, opts.tolerance, "HITS", |next, _, h| {
+            // a = A^T h, next = A a / sum(A a).
+            b.mxm(&mut a, Mask::All, Accum::Replace, &at, h)?;
+            b.mxm(next, Mask::All, Accum::Replace, pt.push(), &a)?;
+            to_unit_sum(b, next)
+        })?;
+    b.mxm(&mut a, Mask::All, Accum::Replace, &at, &h)?;
+    if normalized {
+        to_unit_sum(b, &mut a)?;
+    } else {
+        let mut w = b.dense_filled::<Pt>(n, 1, 0.0)?;
+        normalize(b, &mut w, &mut a)?;
+        b.mxm(&mut h, Mask::All, Accum::Replace, pt.push(), &a)?;
+    }
+    Ok(Hubs {
+        hubs: b.read_dense_owned(h)?,
+        authorities: b.read_dense_owned(a)?,
         iterations,
         delta,
     })
@@ -243,18 +354,24 @@ fn power_options(args: &crate::registry::Args) -> PowerOptions {
     }
 }
 
+/// The iterations run and the last change, as a header fact.
+fn iterations_fact(iterations: usize, delta: f64) -> crate::registry::Fact {
+    use crate::registry::{Fact, Scalar};
+    Fact {
+        name: "iterations",
+        text: format!("{iterations} (last L1 change {delta:.3e})"),
+        scalars: vec![
+            ("iterations", Scalar::Int(iterations as u64)),
+            ("delta", Scalar::Real(delta)),
+        ],
+    }
+}
+
 /// One column of centralities and the iterations run.
 fn output(c: Centrality) -> crate::registry::Output {
-    use crate::registry::{Column, Fact, Output, Scalar, Values};
+    use crate::registry::{Column, Output, Values};
     Output {
-        facts: vec![Fact {
-            name: "iterations",
-            text: format!("{} (last L1 change {:.3e})", c.iterations, c.delta),
-            scalars: vec![
-                ("iterations", Scalar::Int(c.iterations as u64)),
-                ("delta", Scalar::Real(c.delta)),
-            ],
-        }],
+        facts: vec![iterations_fact(c.iterations, c.delta)],
         steps: c.iterations,
         columns: vec![Column {
             name: "centrality",
@@ -272,7 +389,7 @@ pub struct Eigenvector;
 
 impl crate::registry::Algorithm for Eigenvector {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "eigenvector",
             command: "eigenvector",
@@ -291,6 +408,8 @@ impl crate::registry::Algorithm for Eigenvector {
                 function: "eigenvector_centrality",
                 args: &[("max_iter", "iterations"), ("tol", "tolerance")],
                 column: "centrality",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };
@@ -331,7 +450,7 @@ pub struct Katz;
 
 impl crate::registry::Algorithm for Katz {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "katz",
             command: "katz",
@@ -356,6 +475,8 @@ impl crate::registry::Algorithm for Katz {
                     ("normalized", "normalized"),
                 ],
                 column: "centrality",
+                shape: Shape::Values,
+                simple: false,
             }],
         }
     };
@@ -374,5 +495,97 @@ impl crate::registry::Algorithm for Katz {
             &opts,
         )?;
         Ok(output(c))
+    }
+}
+
+/// The arguments of HITS.
+const HITS_PARAMS: [crate::registry::Param; 3] = {
+    use crate::registry::{Kind, Param};
+    [
+        Param::with_default(
+            "iterations",
+            Kind::Count,
+            "1000",
+            "the most iterations (not converged by then: an error)",
+        ),
+        Param::with_default(
+            "tolerance",
+            Kind::Real,
+            "1e-8",
+            "stop once one iteration changes the hubs (summing to 1) by less than this (L1 norm)",
+        ),
+        Param::with_default(
+            "normalized",
+            Kind::Flag,
+            "true",
+            "hubs and authorities each sum to 1 (else authorities of Euclidean norm 1, hubs A a)",
+        ),
+    ]
+};
+
+/// HITS in the [registry](crate::registry): `semigraph hits`, `semigraph.hits`, NetworkX's
+/// `hits`.
+pub struct Hits;
+
+impl crate::registry::Algorithm for Hits {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
+        Info {
+            name: "hits",
+            command: "hits",
+            summary: "HITS hubs and authorities (power iteration on A^T A, unweighted), two \
+                      values per vertex",
+            params: &HITS_PARAMS,
+            returns: &["hubs", "authorities"],
+            reads: Reads::Structure,
+            accepts: Accepts::Any,
+            complexity: "O(iterations (n + m))",
+            method: "two SpMVs in plus-times f64 per iteration",
+            steps: "iterations",
+            bench: &[],
+            distributed: false,
+            networkx: &[NetworkX {
+                function: "hits",
+                args: &[
+                    // NetworkX's bounds ARPACK's restarts, not power iterations.
+                    ("max_iter", ""),
+                    ("tol", "tolerance"),
+                    ("normalized", "normalized"),
+                ],
+                column: "hubs",
+                shape: Shape::Pair("authorities"),
+                simple: false,
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Output, Values};
+        let opts = PowerOptions {
+            iterations: args.count("iterations").unwrap_or(1000),
+            tolerance: args.real("tolerance").unwrap_or(1e-8),
+        };
+        let h = hits(
+            g.structure()?,
+            args.flag("normalized").unwrap_or(true),
+            &opts,
+        )?;
+        Ok(Output {
+            facts: vec![iterations_fact(h.iterations, h.delta)],
+            steps: h.iterations,
+            columns: vec![
+                Column {
+                    name: "hubs",
+                    values: Values::Real(h.hubs),
+                },
+                Column {
+                    name: "authorities",
+                    values: Values::Real(h.authorities),
+                },
+            ],
+        })
     }
 }

@@ -60,6 +60,9 @@ pub enum Accepts {
     Any,
     /// Undirected graphs: the arcs are read in both directions.
     Undirected,
+    /// Directed graphs: NetworkX refuses undirected ones (an undirected graph is read here as
+    /// its two arcs per edge).
+    Directed,
 }
 
 /// A name the algorithm answers to in NetworkX, and how its arguments map.
@@ -73,8 +76,31 @@ pub struct NetworkX {
     /// semigraph runs). Any other NetworkX argument given a value other than its default is
     /// declined.
     pub args: &'static [(&'static str, &'static str)],
-    /// The column returned as `{node: value}`.
+    /// The column returned, in the [`Shape`] NetworkX returns.
     pub column: &'static str,
+    /// How NetworkX returns the column.
+    pub shape: Shape,
+    /// Whether NetworkX refuses a graph with a self loop for it (a call on one is declined,
+    /// and NetworkX raises its own error).
+    pub simple: bool,
+}
+
+/// How a NetworkX function returns a registry column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `{node: value}`.
+    Values,
+    /// The nodes of each class (a generator of sets; a [`Values::Class`] column).
+    Groups,
+    /// The number of classes (of a [`Values::Class`] column).
+    Count,
+    /// The nodes in order (a generator; a [`Values::Sequence`] column).
+    Sequence,
+    /// A pair `({node: value}, {node: value})`: the column and the one named here.
+    Pair(&'static str),
+    /// The graph of the edges of a [`Values::Arcs`] column (NetworkX's subgraph functions:
+    /// a new graph of the input's kind, without isolated nodes).
+    Subgraph,
 }
 
 /// What the registry knows of an algorithm: everything the surfaces write about it.

@@ -243,19 +243,28 @@ pub enum Values {
     Class(Vec<u32>),
     /// Yes or no (reached).
     Flag(Vec<bool>),
+    /// Vertices in an order (a topological order, a path), not one value per vertex:
+    /// surfaces write one vertex (its id) per line.
+    Sequence(Vec<u32>),
+    /// Pairs of vertices `(u, v)` (the edges of a subgraph, the pairs of a similarity): the
+    /// rows of a result whose other columns hold one value per pair; surfaces write a line
+    /// `u v values...` per pair.
+    Arcs(Vec<(u32, u32)>),
 }
 
 /// The value [`Values::Level`] and [`Values::Vertex`] hold where there is none.
 pub const NONE: u32 = u32::MAX;
 
 impl Values {
-    /// The number of vertices.
+    /// The number of values: the vertices, or a sequence's length.
     pub fn len(&self) -> usize {
         match self {
             Values::Real(x) => x.len(),
             Values::Int(x) => x.len(),
             Values::Level(x) | Values::Vertex(x) | Values::Witness(x) | Values::Class(x) => x.len(),
             Values::Flag(x) => x.len(),
+            Values::Sequence(x) => x.len(),
+            Values::Arcs(x) => x.len(),
         }
     }
 
@@ -291,8 +300,10 @@ impl Values {
             (Values::Int(a), Values::Int(b)) => first(a, b, |x, y| x == y),
             (Values::Level(a), Values::Level(b))
             | (Values::Vertex(a), Values::Vertex(b))
-            | (Values::Class(a), Values::Class(b)) => first(a, b, |x, y| x == y),
+            | (Values::Class(a), Values::Class(b))
+            | (Values::Sequence(a), Values::Sequence(b)) => first(a, b, |x, y| x == y),
             (Values::Flag(a), Values::Flag(b)) => first(a, b, |x, y| x == y),
+            (Values::Arcs(a), Values::Arcs(b)) => first(a, b, |x, y| x == y),
             (Values::Witness(a), Values::Witness(b)) => {
                 first(a, b, |x, y| (*x == NONE) == (*y == NONE))
             }

@@ -4,12 +4,28 @@ use super::{DeltaGraph, SsspMethod, bellman_ford, delta_stepping, fixpoint_paths
 use crate::backend::Frontier;
 use crate::error::Result;
 
+/// Shortest paths from `source` by `method` (`None`: [`sssp_choice_of`] the graph): the
+/// registry's runs, of `sssp` and of `path`.
+pub(crate) fn solve<B: Frontier>(
+    g: &crate::graph::Graph<'_, B, semigraph_semiring::MinPlus<f64>>,
+    source: usize,
+    method: Option<SsspMethod>,
+) -> Result<super::ShortestPaths<f64>> {
+    match method.unwrap_or_else(|| sssp_choice_of(g)) {
+        SsspMethod::DeltaStepping => {
+            DeltaGraph::from_graph(g.view()?, None).and_then(|d| delta_stepping(&d, source))
+        }
+        SsspMethod::Fixpoint => fixpoint_paths(g, source, None),
+        _ => bellman_ford(g, source),
+    }
+}
+
 /// Shortest paths in the [registry](crate::registry): `semigraph.sssp`, `Graph.sssp`.
 pub struct ShortestPathsAlgorithm;
 
 impl crate::registry::Algorithm for ShortestPathsAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "sssp",
             command: "sssp",
@@ -38,11 +54,15 @@ impl crate::registry::Algorithm for ShortestPathsAlgorithm {
                     function: "single_source_dijkstra_path_length",
                     args: &[("source", "source")],
                     column: "distances",
+                    shape: Shape::Values,
+                    simple: false,
                 },
                 NetworkX {
                     function: "single_source_bellman_ford_path_length",
                     args: &[("source", "source")],
                     column: "distances",
+                    shape: Shape::Values,
+                    simple: false,
                 },
             ],
         }
@@ -54,20 +74,13 @@ impl crate::registry::Algorithm for ShortestPathsAlgorithm {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Output, Values};
         let source = args.vertex("source");
-        let g = g.distances()?;
         let method = match args.word("algorithm") {
-            "bellman-ford" => SsspMethod::BellmanFord,
-            "delta-stepping" => SsspMethod::DeltaStepping,
-            "fixpoint" => SsspMethod::Fixpoint,
-            _ => sssp_choice_of(g),
+            "bellman-ford" => Some(SsspMethod::BellmanFord),
+            "delta-stepping" => Some(SsspMethod::DeltaStepping),
+            "fixpoint" => Some(SsspMethod::Fixpoint),
+            _ => None,
         };
-        let sp = match method {
-            SsspMethod::DeltaStepping => {
-                DeltaGraph::from_graph(g.view()?, None).and_then(|d| delta_stepping(&d, source))?
-            }
-            SsspMethod::Fixpoint => fixpoint_paths(g, source, None)?,
-            _ => bellman_ford(g, source)?,
-        };
+        let sp = solve(g.distances()?, source, method)?;
         Ok(Output {
             facts: vec![],
             steps: 1,

@@ -23,8 +23,10 @@ use crate::traverse::Traversal;
 
 mod algorithm;
 mod fixpoint;
+mod path;
 pub use algorithm::ShortestPathsAlgorithm;
 pub use fixpoint::{FIXPOINT_DELTA_FACTOR, FIXPOINT_GPU_DELTA_FACTOR, Width, fixpoint_paths};
+pub use path::{Path, ShortestPath, fewest_arcs_path, shortest_path};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is

@@ -32,15 +32,21 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
             .value_name(leak(p.name.to_uppercase()))
             .help(leak(upper_first(p.doc)))
             .required(default.is_none() && !p.optional);
-        if p.name == "source" {
-            a = a.short('s');
+        match p.name {
+            "source" => a = a.short('s'),
+            "target" => a = a.short('t'),
+            _ => {}
         }
         a = match p.kind {
             Kind::Vertex => a.value_parser(clap::value_parser!(i64)),
             Kind::Count => a.value_parser(clap::value_parser!(usize)),
             Kind::Real => a.value_parser(clap::value_parser!(f64)),
             Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
-            Kind::Flag => a.value_parser(clap::value_parser!(bool)),
+            // `--flag` alone is `--flag true`.
+            Kind::Flag => a
+                .value_parser(clap::value_parser!(bool))
+                .num_args(0..=1)
+                .default_missing_value("true"),
         };
         if let Some(d) = default {
             a = a.default_value(d);

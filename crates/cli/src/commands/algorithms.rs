@@ -77,6 +77,7 @@ fn reads(i: &Info) -> &'static str {
     match (i.reads, i.accepts) {
         (Reads::Structure, Accepts::Any) => "structure",
         (Reads::Structure, Accepts::Undirected) => "structure, as undirected",
+        (Reads::Structure, Accepts::Directed) => "structure, directed",
         (Reads::Distances, _) => "weights as distances",
         (Reads::Capacities, _) => "weights as capacities",
     }

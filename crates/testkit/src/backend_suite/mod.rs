@@ -38,6 +38,7 @@ mod products;
 mod queues;
 mod registry;
 mod sparse;
+mod structure;
 mod views;
 mod zeros;
 pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
@@ -52,6 +53,7 @@ pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use registry::check_registry;
 pub use sparse::check_sparse_products;
+pub use structure::{check_hits, check_paths, check_structure, check_truss};
 pub use views::check_views;
 pub use zeros::check_zero_rules;
 
@@ -516,7 +518,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 13] = [
+    let others: [(&str, Check<B>); 17] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -531,6 +533,10 @@ fn register_in<B, E>(
         ("centrality::betweenness", check_betweenness::<B>),
         ("centrality::closeness", check_closeness::<B>),
         ("centrality::power", check_power::<B>),
+        ("centrality::hits", check_hits::<B>),
+        ("structure::cores_components_order", check_structure::<B>),
+        ("structure::truss", check_truss::<B>),
+        ("structure::paths", check_paths::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())

@@ -1,0 +1,190 @@
+//! One shortest path as its vertices: the tree of a BFS (fewest arcs) or of shortest paths
+//! (least weight) from the source, followed back from the target.
+
+use super::algorithm::solve;
+use crate::backend::Frontier;
+use crate::bfs::{BfsOptions, BfsSemiring, bfs};
+use crate::error::{Error, Result, check_vertex};
+use crate::graph::Graph;
+
+/// What [`fewest_arcs_path`] and [`shortest_path`] return.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    /// The vertices from the source to the target (the source alone when they are the same).
+    pub vertices: Vec<u32>,
+    /// Its length: arcs, or the sum of their weights.
+    pub length: f64,
+}
+
+/// The path to `target` along the tree `parent`, or [`Error::NoPath`].
+fn along(parent: &[u32], source: usize, target: usize, length: Option<f64>) -> Result<Path> {
+    let no_path = || Error::NoPath {
+        from: source,
+        to: target,
+    };
+    let length = length.ok_or_else(no_path)?;
+    let vertices = crate::paths::path_back(parent, source, target).ok_or_else(no_path)?;
+    Ok(Path { vertices, length })
+}
+
+/// A path of fewest arcs from `source` to `target` (NetworkX's `shortest_path` with
+/// `weight=None`): the BFS tree's (each vertex's parent the smallest vertex one level
+/// closer), followed back from the target.
+///
+/// # Arguments
+/// - `g`: the graph; `source`, `target`: vertices.
+///
+/// # Returns
+/// The path's vertices and its arcs.
+///
+/// # Errors
+/// [`Error::NoPath`] when the target is not reached; `VertexOutOfRange`; backend errors.
+///
+/// # Complexity
+/// A BFS from the source: `O(n + m)`.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::sssp::fewest_arcs_path;
+/// use semigraph_algos::{arcs_to_csr, BfsSemiring, CpuBackend, Error, Graph, GraphOptions};
+///
+/// // 0 -> 1 -> 2 -> 3 and a shortcut 0 -> 2.
+/// let arcs = [(0, 1, 1), (1, 2, 1), (2, 3, 1), (0, 2, 1)];
+/// let a = arcs_to_csr::<BfsSemiring>(4, &arcs)?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// assert_eq!(fewest_arcs_path(&g, 0, 3)?.vertices, vec![0, 2, 3]);
+/// assert!(matches!(fewest_arcs_path(&g, 3, 0), Err(Error::NoPath { .. })));
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn fewest_arcs_path<B: Frontier>(
+    g: &Graph<'_, B, BfsSemiring>,
+    source: usize,
+    target: usize,
+) -> Result<Path> {
+    check_vertex(target, g.n())?;
+    let r = bfs(g, source, &BfsOptions::default())?;
+    let hops = r.level(target).map(f64::from);
+    along(&r.parents, source, target, hops)
+}
+
+/// A path of least weight from `source` to `target` (NetworkX's `shortest_path` with a
+/// weight, `bellman_ford_path`): the shortest-path tree's ([`super::sssp_choice_of`] picks
+/// the method; negative weights run Bellman-Ford), followed back from the target.
+///
+/// # Arguments
+/// - `g`: the graph, weights as distances; `source`, `target`: vertices.
+///
+/// # Returns
+/// The path's vertices and its weight.
+///
+/// # Errors
+/// [`Error::NoPath`] when the target is not reached; [`Error::NegativeCycle`];
+/// `VertexOutOfRange`; backend errors.
+///
+/// # Complexity
+/// Single-source shortest paths from the source ([`super::bellman_ford`],
+/// [`super::delta_stepping`] or [`super::fixpoint_paths`]).
+///
+/// # Example
+/// ```
+/// use semigraph_algos::sssp::shortest_path;
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MinPlus;
+///
+/// // 0 -> 1 -> 2 weighs 2, the shortcut 0 -> 2 weighs 5.
+/// let a = arcs_to_csr::<MinPlus<f64>>(3, &[(0, 1, 1.0), (1, 2, 1.0), (0, 2, 5.0)])?;
+/// let cpu = CpuBackend::new();
+/// let p = shortest_path(&Graph::new(&cpu, &a, GraphOptions::default())?, 0, 2)?;
+/// assert_eq!((p.vertices, p.length), (vec![0, 1, 2], 2.0));
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn shortest_path<B: Frontier>(
+    g: &Graph<'_, B, semigraph_semiring::MinPlus<f64>>,
+    source: usize,
+    target: usize,
+) -> Result<Path> {
+    check_vertex(target, g.n())?;
+    let sp = solve(g, source, None)?;
+    along(&sp.pred, source, target, sp.distance(target))
+}
+
+/// One shortest path in the [registry](crate::registry): `semigraph path`,
+/// `semigraph.path`, NetworkX's `shortest_path` and `bellman_ford_path`.
+pub struct ShortestPath;
+
+impl crate::registry::Algorithm for ShortestPath {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
+        Info {
+            name: "path",
+            command: "path",
+            summary: "One shortest path from a source to a target (least weight, or fewest \
+                      arcs with unweighted): its vertices in order, one a line",
+            params: &[
+                Param::required("source", Kind::Vertex, "the first vertex"),
+                Param::required("target", Kind::Vertex, "the last vertex"),
+                Param::with_default(
+                    "unweighted",
+                    Kind::Flag,
+                    "false",
+                    "fewest arcs (BFS), the weights not read",
+                ),
+            ],
+            returns: &["path", "length"],
+            reads: Reads::Distances,
+            accepts: Accepts::Any,
+            complexity: "single-source shortest paths (BFS: O(n + m))",
+            method: "SSSP or BFS, then the tree followed back",
+            steps: "vertices",
+            bench: &[],
+            distributed: false,
+            networkx: &[
+                NetworkX {
+                    function: "shortest_path",
+                    args: &[
+                        ("source", "source"),
+                        ("target", "target"),
+                        ("weight=None", "unweighted"),
+                        // Either gives a shortest path.
+                        ("method", ""),
+                    ],
+                    column: "path",
+                    shape: Shape::Sequence,
+                    simple: false,
+                },
+                NetworkX {
+                    function: "bellman_ford_path",
+                    args: &[
+                        ("source", "source"),
+                        ("target", "target"),
+                        ("weight=None", "unweighted"),
+                    ],
+                    column: "path",
+                    shape: Shape::Sequence,
+                    simple: false,
+                },
+            ],
+        }
+    };
+
+    fn run<'b, B: Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let (source, target) = (args.vertex("source"), args.vertex("target"));
+        let p = match args.flag("unweighted").unwrap_or(false) {
+            true => fewest_arcs_path(g.levels()?, source, target)?,
+            false => shortest_path(g.distances()?, source, target)?,
+        };
+        Ok(Output {
+            facts: vec![Fact::scalar("length", Scalar::Real(p.length))],
+            steps: p.vertices.len(),
+            columns: vec![Column {
+                name: "path",
+                values: Values::Sequence(p.vertices),
+            }],
+        })
+    }
+}
