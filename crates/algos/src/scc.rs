@@ -1,6 +1,6 @@
-//! Strongly connected components by trimming and colouring (Orzan's colouring with
-//! McLendon's trimming, the forward-backward reachability of LAGraph's `LAGraph_scc` done for
-//! every pivot at once): min-second and max-min relaxations on the frontier, and peeling in
+//! Strongly connected components by trimming and colouring (Orzan's colouring after
+//! trimming, the forward-backward reachability of LAGraph's `LAGraph_scc` done for every
+//! pivot at once): min-second and max-min relaxations on the frontier, and peeling in
 //! plus-pair.
 
 use semigraph_semiring::ops::{Eq, Gt, Minus, Plus};

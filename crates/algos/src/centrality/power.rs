@@ -270,7 +270,7 @@ pub struct Hubs {
 /// (no principal singular vector to speak of); backend errors.
 ///
 /// # Complexity
-/// `O(iterations (n + m))` work (two SpMVs each); two scalars read back per iteration.
+/// `O(iterations (n + m))` work (two products each); two scalars read back per iteration.
 ///
 /// # Example
 /// ```

@@ -16,6 +16,17 @@ pub struct Path {
     pub length: f64,
 }
 
+/// The path of `source` alone when it is the target (no search, as NetworkX's); the
+/// vertices checked.
+fn trivial(n: usize, source: usize, target: usize) -> Result<Option<Path>> {
+    check_vertex(source, n)?;
+    check_vertex(target, n)?;
+    Ok((source == target).then(|| Path {
+        vertices: vec![source as u32],
+        length: 0.0,
+    }))
+}
+
 /// The path to `target` along the tree `parent`, or [`Error::NoPath`].
 fn along(parent: &[u32], source: usize, target: usize, length: Option<f64>) -> Result<Path> {
     let no_path = || Error::NoPath {
@@ -62,7 +73,9 @@ pub fn fewest_arcs_path<B: Frontier>(
     source: usize,
     target: usize,
 ) -> Result<Path> {
-    check_vertex(target, g.n())?;
+    if let Some(p) = trivial(g.n(), source, target)? {
+        return Ok(p);
+    }
     let r = bfs(g, source, &BfsOptions::default())?;
     let hops = r.level(target).map(f64::from);
     along(&r.parents, source, target, hops)
@@ -79,7 +92,8 @@ pub fn fewest_arcs_path<B: Frontier>(
 /// The path's vertices and its weight.
 ///
 /// # Errors
-/// [`Error::NoPath`] when the target is not reached; [`Error::NegativeCycle`];
+/// [`Error::NoPath`] when the target is not reached; [`Error::NegativeCycle`] (one reachable
+/// from the source; a source that is the target is its own path, without a search);
 /// `VertexOutOfRange`; backend errors.
 ///
 /// # Complexity
@@ -104,7 +118,9 @@ pub fn shortest_path<B: Frontier>(
     source: usize,
     target: usize,
 ) -> Result<Path> {
-    check_vertex(target, g.n())?;
+    if let Some(p) = trivial(g.n(), source, target)? {
+        return Ok(p);
+    }
     let sp = solve(g, source, None)?;
     along(&sp.pred, source, target, sp.distance(target))
 }

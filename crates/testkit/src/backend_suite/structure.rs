@@ -15,10 +15,13 @@ use semigraph_semiring::OrAnd;
 
 use super::algorithms::test_graphs;
 
+/// A graph of the checks: `(name, n, symmetric, arcs)`.
+type Case = (String, usize, bool, Vec<(u32, u32)>);
+
 /// Each test graph's arcs without self loops or repeats, as they are and (unless large) with
 /// every arc's reverse: `(name, n, symmetric, arcs)`; plus cycles and chains whose vertex
 /// order runs against their arcs.
-fn cases() -> Vec<(String, usize, bool, Vec<(u32, u32)>)> {
+fn cases() -> Vec<Case> {
     let mut out = vec![];
     for t in test_graphs() {
         let mut arcs: Vec<(u32, u32)> = t
