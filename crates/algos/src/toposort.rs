@@ -106,12 +106,12 @@ fn cycle_among<B: Backend, S: Semiring>(g: &Graph<'_, B, S>, round: &[i64]) -> V
 }
 
 /// A topological order in the [registry](crate::registry): `semigraph toposort`,
-/// `semigraph.toposort`, NetworkX's `topological_sort`.
+/// `semigraph.toposort`.
 pub struct TopologicalSort;
 
 impl crate::registry::Algorithm for TopologicalSort {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
+        use crate::registry::{Accepts, Info, Reads};
         Info {
             name: "toposort",
             command: "toposort",
@@ -126,13 +126,10 @@ impl crate::registry::Algorithm for TopologicalSort {
             steps: "rounds",
             bench: &[],
             distributed: false,
-            networkx: &[NetworkX {
-                function: "topological_sort",
-                args: &[],
-                column: "order",
-                shape: Shape::Sequence,
-                simple: false,
-            }],
+            // NetworkX's `topological_sort` is a generator that watches the graph for
+            // changes while it is consumed (a `RuntimeError`), which a converted graph
+            // cannot: not dispatched.
+            networkx: &[],
         }
     };
 
