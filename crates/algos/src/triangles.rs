@@ -216,8 +216,13 @@ pub struct Clustering {
 /// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
 /// use semigraph_semiring::OrAnd;
 ///
-/// // A triangle 0-1-2 and a pendant 3 on 2: one triangle, 5 connected triples.
-/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (0, 2, true), (2, 3, true)])?;
+/// // A triangle 0-1-2 and a pendant 3 on 2, each edge both ways: one triangle, 5 connected
+/// // triples.
+/// let mut arcs = vec![];
+/// for (u, v) in [(0, 1), (1, 2), (0, 2), (2, 3)] {
+///     arcs.extend([(u, v, true), (v, u, true)]);
+/// }
+/// let a = arcs_to_csr::<OrAnd>(4, &arcs)?;
 /// let cpu = CpuBackend::new();
 /// let c = clustering(&Graph::new(&cpu, &a, GraphOptions::default())?)?;
 /// assert!((c.average - (1.0 + 1.0 + 1.0 / 3.0) / 4.0).abs() < 1e-15);
