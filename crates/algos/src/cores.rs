@@ -73,14 +73,17 @@ pub fn core_numbers<B: Backend, S: semigraph_semiring::Semiring>(
         0 => None,
         _ => Some(b.select::<PlusPair, Offdiag>(p.push(), 0)?),
     };
-    let a = a.as_ref().unwrap_or(p.push());
-    let at = match directed {
-        true => Some(b.transpose_matrix(a)?),
-        false => None,
+    // A^T: the graph's pull matrix where no loop was dropped.
+    let (pulled, made) = match (directed, &a) {
+        (false, _) => (None, None),
+        (true, None) => (Some(p.transposed()?), None),
+        (true, Some(a)) => (None, Some(b.transpose_matrix(a)?)),
     };
+    let a = a.as_ref().unwrap_or(p.push());
+    let at = made.as_ref().or(pulled.as_deref());
     let mut degree = b.reduce_rows(a)?;
     let mut along = vec![a];
-    if let Some(at) = &at {
+    if let Some(at) = at {
         b.ewise(
             &mut degree,
             crate::backend::Mask::All,

@@ -231,12 +231,11 @@ pub struct Clustering {
 /// ```
 pub fn clustering<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<Clustering> {
     let b = g.backend();
-    let (coeff, pairs) = lcc_arrays(g)?;
+    let (coeff, mut pairs) = lcc_arrays(g)?;
     let all = b.reduce(&pairs, Mask::All)?;
-    let mut closed = b.dense_filled::<Real>(g.n(), 1, 0.0)?;
-    crate::backend::copy_dense(b, &mut closed, &coeff)?;
-    b.ewise_op::<Real, Times>(&mut closed, Mask::All, Combine::Intersection, &pairs)?;
-    let closed = b.reduce(&closed, Mask::All)?;
+    // c(v) p(v) in place of p: no array of its own.
+    b.ewise_op::<Real, Times>(&mut pairs, Mask::All, Combine::Intersection, &coeff)?;
+    let closed = b.reduce(&pairs, Mask::All)?;
     let coefficients = b.read_dense_owned(coeff)?;
     let n = coefficients.len();
     let average = match n {
