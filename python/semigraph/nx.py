@@ -215,6 +215,11 @@ class BackendInterface:
         # Every path length must be exact too: at most n - 1 arcs of the largest weight.
         if exact and integral and len(data):
             exact = max(n - 1, 1) * float(np.abs(data).max()) <= _EXACT
+        if weight is None and preserve_edge_attrs:
+            # Every attribute kept (a function that returns a subgraph): NetworkX's cache
+            # hands this conversion to later calls that read one attribute as weights, which
+            # it does not hold, so weighted calls on it decline (``_exact``).
+            exact = False
         a = scipy.sparse.csr_matrix((data, cols, indptr), shape=(n, n))
         return SemigraphGraph(
             nodes, a, G.is_directed(), weight, integral=integral, exact=exact,
@@ -417,6 +422,25 @@ def _vertex(G, source):
         raise nx.NodeNotFound(f"Source {source} is not in G") from None
 
 
+def _pairs(G, ebunch):
+    """NetworkX's pairs of nodes (``ebunch``) as an ``m x 2`` array of vertices; ``None``:
+    every pair of distinct nodes without an edge (NetworkX's ``non_edges``). A node not in the
+    graph is declined (NetworkX raises its own error)."""
+    if ebunch is None:
+        n = len(G.nodes)
+        adjacent = np.zeros((n, n), dtype=bool)
+        m = G.matrix.tocoo()
+        adjacent[m.row, m.col] = True
+        adjacent |= adjacent.T
+        u, v = np.nonzero(np.triu(~adjacent, 1))
+        return np.stack([u, v], axis=1)
+    try:
+        pairs = [(G.index[u], G.index[v]) for u, v in ebunch]
+    except (KeyError, TypeError):
+        raise NotImplementedError("a pair's node is not in the graph: NetworkX's own error")
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
 def _select(G, d, nodes):
     """NetworkX's convention: one node gives its value, a collection (``nbunch``) a dict of
     the nodes of it that are in the graph."""
@@ -476,6 +500,17 @@ def _declines(registered, sig, a):
         if value is not p.default and value != p.default:
             return f"{p.name}={value!r} is not supported by semigraph's {info['name']}"
     G = a.get("G")
+    for theirs, ours in entry["args"]:
+        pairs = a.get(theirs)
+        if kinds.get(ours) != "pairs" or pairs is None:
+            continue
+        if iter(pairs) is pairs:
+            return f"{theirs} is an iterator, which NetworkX reads itself if semigraph declines"
+        try:
+            if G is not None and not all(u in G and v in G for u, v in pairs):
+                return f"a node of {theirs} is not in the graph (NetworkX raises its error)"
+        except (TypeError, ValueError):
+            return f"{theirs} does not hold pairs of nodes"
     if G is not None and len(G) == 0:
         return "the graph has no nodes (NetworkX answers or raises itself)"
     if G is not None and G.is_multigraph():
@@ -530,16 +565,27 @@ def _dispatcher(info, entry):
                 value = bound.arguments.get(theirs[: -len("=None")]) is None
             else:
                 value = bound.arguments.get(theirs)
-            kw[ours] = _vertex(G, value) if kinds.get(ours) == "vertex" else value
+            if kinds.get(ours) == "vertex":
+                value = _vertex(G, value)
+            elif kinds.get(ours) == "pairs":
+                value = _pairs(G, value)
+            kw[ours] = value
         if info["reads"] == "distances" and not kw.get("unweighted", False):
             _exact(G)
-            if G.negative and bound.arguments.get("method") == "dijkstra":
+            method = bound.arguments.get("method")
+            dijkstra = function.startswith("dijkstra") or method == "dijkstra"
+            if G.negative and dijkstra:
                 raise NotImplementedError(
                     "Dijkstra with a negative weight: NetworkX's own answer"
                 )
         _ran(function)
         shape = entry["shape"]
-        columns = [entry["column"]] + ([entry["second"]] if shape == "pair" else [])
+        column, second = entry["column"], entry.get("second")
+        columns = {
+            "pair": [column, second],
+            "triples": [second, column],
+            "by_edge": [second, column],
+        }.get(shape, [column])
         if len(G.nodes) == 0:
             return _empty(shape)
         try:
@@ -582,19 +628,34 @@ def _empty(shape):
         import networkx as nx
 
         return nx.Graph()
-    return {"values": {}, "groups": [], "count": 0, "sequence": [], "pair": ({}, {})}[shape]
+    return {
+        "values": {},
+        "groups": [],
+        "count": 0,
+        "sequence": [],
+        "pair": ({}, {}),
+        "triples": iter(()),
+        "by_edge": {},
+    }[shape]
 
 
 def _shaped(G, shape, values):
-    """A registry column (``values``; for a pair, the two) as NetworkX returns it: a dict by
-    node, the sets of nodes of each class, their number, the nodes in order, a pair of
-    dicts, the graph of a column of edges (without isolated nodes)."""
+    """A registry column (``values``; for a pair, the two; with pairs of nodes, the pairs
+    first) as NetworkX returns it: a dict by node, the sets of nodes of each class, their
+    number, the nodes in order, a pair of dicts, the graph of a column of edges (without
+    isolated nodes), ``(u, v, value)`` triples, a dict by edge."""
     if shape == "values":
         return G.keyed(values)
     if shape == "pair":
         return G.keyed(values[0]), G.keyed(values[1])
     if shape == "sequence":
         return [G.nodes[i] for i in values.tolist()]
+    if shape == "triples":
+        pairs, x = values
+        return ((G.nodes[u], G.nodes[v], c) for (u, v), c in zip(pairs.tolist(), x.tolist()))
+    if shape == "by_edge":
+        pairs, x = values
+        return {(G.nodes[u], G.nodes[v]): c for (u, v), c in zip(pairs.tolist(), x.tolist())}
     if shape == "subgraph":
         import networkx as nx
 

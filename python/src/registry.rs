@@ -55,6 +55,8 @@ pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 Shape::Sequence => ("sequence", None),
                 Shape::Pair(other) => ("pair", Some(other)),
                 Shape::Subgraph => ("subgraph", None),
+                Shape::Triples(pairs) => ("triples", Some(pairs)),
+                Shape::ByEdge(pairs) => ("by_edge", Some(pairs)),
             };
             ed.set_item("shape", shape)?;
             ed.set_item("second", second)?;
@@ -104,11 +106,27 @@ pub(crate) fn args(info: &Info, n: usize, kwargs: Option<&Bound<'_, PyDict>>) ->
                 Kind::Real => v.extract::<f64>().map_err(what)?.to_string(),
                 Kind::Choice(_) => v.extract::<String>().map_err(what)?,
                 Kind::Flag => v.extract::<bool>().map_err(what)?.to_string(),
+                Kind::Pairs => pairs_text(&v, n)?,
             });
         }
     }
     let mut given = given.into_iter();
     Args::parse(info.params, n, |_| given.next().flatten()).map_err(crate::errors::py_err)
+}
+
+/// An `m x 2` array-like of vertices as [`Kind::Pairs`] text (`IndexError` out of range).
+fn pairs_text(v: &Bound<'_, PyAny>, n: usize) -> PyResult<String> {
+    use std::fmt::Write;
+    let np = v.py().import("numpy")?;
+    let a = np.call_method1("asarray", (v,))?;
+    let a = a.call_method1("reshape", ((-1i64, 2i64),))?;
+    let flat: Vec<i64> = a.call_method0("ravel")?.call_method0("tolist")?.extract()?;
+    let mut text = String::with_capacity(flat.len() * 8);
+    for (i, &x) in flat.iter().enumerate() {
+        let sep = if i % 2 == 1 { '\n' } else { ' ' };
+        let _ = write!(text, "{}{sep}", plans::vertex(x, n)?);
+    }
+    Ok(text)
 }
 
 /// The result as Python returns it: the columns and scalars named in `returns`, one object,

@@ -318,3 +318,79 @@ def test_k_truss_through_networkx_answers_as_networkx():
     edges, support = semigraph.Graph(nx.to_scipy_sparse_array(nx.complete_graph(5)),
                                      backend="cpu").ktruss(k=5)
     assert edges.shape == (10, 2) and list(support) == [3] * 10
+
+
+def test_jaccard_through_networkx_answers_as_networkx():
+    G = nx.gnp_random_graph(40, 0.15, seed=5)
+    G.add_nodes_from([50, 51])  # isolated: empty neighbourhoods
+    pairs = [(0, 1), (2, 7), (50, 51), (3, 3), (50, 4), (9, 2)]
+    for ebunch in (pairs, None):
+        want = sorted(nx.jaccard_coefficient(G, ebunch))
+        before = snx.calls.get("jaccard_coefficient", 0)
+        got = sorted(nx.jaccard_coefficient(G, ebunch, backend="semigraph"))
+        assert snx.calls["jaccard_coefficient"] == before + 1
+        assert [(u, v) for u, v, _ in got] == [(u, v) for u, v, _ in want]
+        for (_, _, x), (_, _, y) in zip(got, want):
+            assert x == pytest.approx(y, rel=1e-12, abs=1e-15)
+    # A node not in G, a generator of pairs, self loops, a directed graph: NetworkX's own.
+    sig = inspect.signature(nx.jaccard_coefficient)
+    entry = snx.REGISTERED["jaccard_coefficient"]
+    assert "not in the graph" in snx._declines(entry, sig, {"G": G, "ebunch": [(0, 99)]})
+    assert "iterator" in snx._declines(entry, sig, {"G": G, "ebunch": iter(pairs)})
+    H = G.copy()
+    H.add_edge(4, 4)
+    assert "self loops" in snx._declines(entry, sig, {"G": H, "ebunch": pairs})
+
+
+def test_similarities_of_pairs_and_edges():
+    G = nx.gnp_random_graph(30, 0.2, seed=8)
+    g = semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu")
+    nbrs = {v: set(G[v]) for v in G}
+    pairs, jac = g.jaccard()  # every edge once, u < v
+    assert [tuple(p) for p in pairs.tolist()] == sorted((min(e), max(e)) for e in G.edges)
+    for (u, v), x in zip(pairs.tolist(), jac):
+        assert x == pytest.approx(len(nbrs[u] & nbrs[v]) / len(nbrs[u] | nbrs[v]))
+    given = np.array([[0, 5], [7, 7], [3, 29]])
+    for name, f in (("overlap", lambda c, a, b: c / min(a, b)),
+                    ("cosine", lambda c, a, b: c / (a * b) ** 0.5)):
+        p, x = getattr(g, name)(pairs=given)
+        assert p.tolist() == given.tolist()
+        for (u, v), y in zip(given.tolist(), x):
+            c, a, b = len(nbrs[u] & nbrs[v]), len(nbrs[u]), len(nbrs[v])
+            assert y == pytest.approx(f(c, a, b) if min(a, b) else 0.0)
+    with pytest.raises(IndexError):
+        g.jaccard(pairs=[[0, 30]])
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_edge_betweenness_through_networkx_answers_as_networkx(directed, normalized):
+    G = nx.gnp_random_graph(40, 0.1, seed=12, directed=directed)
+    G.add_edge(3, 3)
+    want = nx.edge_betweenness_centrality(G, normalized=normalized)
+    before = snx.calls.get("edge_betweenness_centrality", 0)
+    got = nx.edge_betweenness_centrality(G, normalized=normalized, backend="semigraph")
+    assert snx.calls["edge_betweenness_centrality"] == before + 1
+    assert got.keys() == want.keys()
+    for e in want:
+        assert got[e] == pytest.approx(want[e], rel=1e-12, abs=1e-15)
+    sig = inspect.signature(nx.edge_betweenness_centrality)
+    entry = snx.REGISTERED["edge_betweenness_centrality"]
+    assert "k=" in snx._declines(entry, sig, {"G": G, "k": 5})
+    assert "weight" in snx._declines(entry, sig, {"G": G, "weight": "w"})
+
+
+def test_dijkstra_path_through_networkx_is_a_shortest_path():
+    G = nx.gnp_random_graph(50, 0.08, seed=2, directed=True)
+    rng = np.random.default_rng(6)
+    for u, v in G.edges:
+        G[u][v]["weight"] = int(rng.integers(1, 9))
+    before = snx.calls.get("dijkstra_path", 0)
+    for t in range(1, 50, 4):
+        if not nx.has_path(G, 0, t):
+            with pytest.raises(nx.NetworkXNoPath):
+                nx.dijkstra_path(G, 0, t, backend="semigraph")
+            continue
+        got = nx.dijkstra_path(G, 0, t, backend="semigraph")
+        assert _is_path(G, got, 0, t, "weight") == nx.dijkstra_path_length(G, 0, t)
+    assert snx.calls["dijkstra_path"] > before

@@ -294,6 +294,13 @@ def _calls(g, rng):
         ("shortest_path", (s, t), {"weight": "weight", "method": "bellman-ford"}),
         ("bellman_ford_path", (s, t), {}),
         ("k_truss", (3,), {}),
+        ("dijkstra_path", (s, t), {}),
+        ("edge_betweenness_centrality", (), {}),
+        ("edge_betweenness_centrality", (), {"normalized": False}),
+        ("edge_betweenness_centrality", (), {"k": 2, "seed": 1}),
+        ("jaccard_coefficient", (), {}),
+        ("jaccard_coefficient", ([(s, t), (t, s), (s, s)],), {}),
+        ("jaccard_coefficient", ([(s, "missing")],), {}),
     ]
     return calls
 
@@ -304,14 +311,19 @@ def _outcome(f, g, args, kwargs):
         name = getattr(f, "name", "")
         if name == "hits":
             return ("ok", _principal(g, *r))
-        if name in ("shortest_path", "bellman_ford_path"):
+        if name in ("shortest_path", "bellman_ford_path", "dijkstra_path"):
             # One of the shortest paths: its ends, whether it is a path, its length.
-            w = kwargs.get("weight", "weight" if name == "bellman_ford_path" else None)
+            w = kwargs.get("weight", None if name == "shortest_path" else "weight")
             length = nx.path_weight(g, r, w) if w else len(r) - 1
             return ("ok", (r[0], r[-1], nx.is_path(g, r), round(length, 9)))
         if name == "k_truss":
             return ("ok", (sorted(repr(sorted(map(repr, e))) for e in r.edges),
                            sorted(map(repr, r.nodes))))
+        if name == "jaccard_coefficient":
+            # Without pairs given, NetworkX's non-edges come in an order (and orientation)
+            # of its sets: compared as unordered pairs.
+            pair = (lambda u, v: (u, v)) if args else (lambda u, v: tuple(sorted((u, v))))
+            return ("ok", sorted((*pair(repr(u), repr(v)), round(p, 9)) for u, v, p in r))
         if hasattr(r, "__next__"):
             r = sorted(sorted(map(repr, c)) for c in r)
         return ("ok", r)
@@ -384,8 +396,8 @@ def test_networkx_backend_answers_as_networkx_on_random_graphs():
                     nx.config.backend_priority.algos = ["semigraph"]
                     nx.config.backend_priority.generators = ["semigraph"]
                     got = _outcome(f, g, args, kwargs)
-                    assert _same(got, want, name == "harmonic_centrality"), (type(g).__name__, name, args, kwargs, got, want,
-                                              list(g.edges(data=True)))
+                    assert _same(got, want, name == "harmonic_centrality"), repr((type(g).__name__, name, args, kwargs, got, want,
+                                              list(g.edges(data=True))))
                     checked += 1
     finally:
         nx.config.backend_priority.algos = saved

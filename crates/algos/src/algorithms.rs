@@ -35,6 +35,7 @@ algorithms!(
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
     crate::centrality::Betweenness,
+    crate::centrality::EdgeBetweennessAlgorithm,
     crate::centrality::Closeness,
     crate::centrality::Harmonic,
     crate::centrality::Eigenvector,
@@ -44,6 +45,9 @@ algorithms!(
     crate::toposort::TopologicalSort,
     crate::scc::StrongComponentsAlgorithm,
     crate::truss::KTruss,
+    crate::similarity::Jaccard,
+    crate::similarity::Overlap,
+    crate::similarity::Cosine,
 );
 
 /// The algorithm called `name`'s [`Info`].

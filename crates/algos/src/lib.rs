@@ -43,6 +43,7 @@ pub mod rank;
 pub mod registry;
 pub mod relax;
 pub mod scc;
+pub mod similarity;
 mod squaring;
 pub mod sssp;
 #[cfg(feature = "testing")]

@@ -54,6 +54,29 @@ pub fn oracle_bfs<S: Semiring>(a: &Csr<S>, source: usize) -> Vec<Option<u32>> {
 /// Brandes' betweenness by queue BFS from each source in `sources` over the arcs of `a`
 /// (parallel arcs once): the sums over ordered pairs, unscaled.
 pub fn oracle_betweenness<S: Semiring>(a: &Csr<S>, sources: &[usize]) -> Vec<f64> {
+    brandes(a, sources, |_, _, _| {})
+}
+
+/// Brandes' edge betweenness by queue BFS, as [`oracle_betweenness`]: each arc's sum over
+/// ordered pairs, unscaled (arcs on no shortest path absent).
+pub fn oracle_arc_betweenness<S: Semiring>(
+    a: &Csr<S>,
+    sources: &[usize],
+) -> std::collections::BTreeMap<(u32, u32), f64> {
+    let mut arcs = std::collections::BTreeMap::new();
+    brandes(a, sources, |v, w, c| {
+        *arcs.entry((v as u32, w as u32)).or_insert(0.0) += c;
+    });
+    arcs
+}
+
+/// Brandes' sweep: the vertices' sums, and each arc's share `c` of one source handed to
+/// `arc(v, w, c)`.
+fn brandes<S: Semiring>(
+    a: &Csr<S>,
+    sources: &[usize],
+    mut arc: impl FnMut(usize, usize, f64),
+) -> Vec<f64> {
     let n = a.nrows();
     let mut bc = vec![0.0; n];
     for &s in sources {
@@ -80,7 +103,9 @@ pub fn oracle_betweenness<S: Semiring>(a: &Csr<S>, sources: &[usize]) -> Vec<f64
         let mut delta = vec![0.0f64; n];
         for &w in order.iter().rev() {
             for &v in &preds[w] {
-                delta[v] += sigma[v] / sigma[w] * (1.0 + delta[w]);
+                let c = sigma[v] / sigma[w] * (1.0 + delta[w]);
+                arc(v, w, c);
+                delta[v] += c;
             }
             if w != s {
                 bc[w] += delta[w];

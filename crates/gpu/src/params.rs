@@ -517,6 +517,11 @@ kernel_args! {
         arp: IdxIn, aci: IdxIn, av: MatIn, btrp: IdxIn, btci: IdxIn, btv: MatIn, mrp: IdxIn,
         mci: IdxIn, mv: MatIn, nrows: U64, mnnz: U64, tv: ValsOut,
     }
+    /// The parameters of [`Kernel::Sddmm`](crate::codegen::Kernel::Sddmm).
+    Sddmm => SddmmArgs {
+        mrp: IdxIn, mci: IdxIn, mv: MatIn, x: ValsIn, y: ValsIn, nrows: U64, mnnz: U64, k: U32,
+        tv: ValsOut,
+    }
     /// The parameters of [`Kernel::SortRows`](crate::codegen::Kernel::SortRows).
     SortRows => SortRowsArgs {
         off: U64In, len: U32In, tk: U64Out, tv: ValsOut, cnt: U32Out, nrows: U64, small: U32,

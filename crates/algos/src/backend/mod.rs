@@ -54,6 +54,7 @@ pub use frontier::{Frontier, fixpoint_by_steps};
 pub use objects::Objects;
 pub use operators::{Bound, Combine, Operators};
 pub use products::Products;
+pub use products::check_sddmm;
 pub use reductions::Reductions;
 pub use types::{
     Accum, BackendKind, Counters, Defer, Ewise, LevelsFound, Mask, MatrixInfo, MatrixMask,
@@ -70,7 +71,7 @@ use crate::error::Result;
 /// | role | file | what |
 /// |------|------|------|
 /// | [`Objects`] | `objects.rs` | handles: build, view, read, masks, counters |
-/// | [`Products`] | `products.rs` | `mxm` (SpMV/SpMM), `vxm` (SpMSpV), `gemm`, `witness` |
+/// | [`Products`] | `products.rs` | `mxm` (SpMV/SpMM), `vxm` (SpMSpV), `gemm`, `sddmm`, `spgemm`, `witness` |
 /// | [`ElementWise`] | `ewise.rs` | `ewise`, `apply`, `assign_at`, `improve`, `union`, `select_range`, `transpose` |
 /// | [`Reductions`] | `reductions.rs` | `reduce`, `reduce_sparse`, `nvals` |
 /// | [`Operators`] | `operators.rs` | operators of one's own: `apply_op`, `ewise_op`, `select`, `ewise_matrix`, `gather`, `scatter_op`, `extract_rows`, `reduce_rows`, ... |

@@ -112,6 +112,40 @@ pub trait Products: Objects {
         a: &Self::Dense<S>,
         b: &Self::Dense<S>,
     ) -> Result<()>;
+    /// `C<M> = X (+).(x) Y^T` at the entries of `mask` (a sampled dense-dense product, SDDMM;
+    /// GraphBLAS's `GrB_mxm` of two dense inputs, the second transposed, under a mask): for
+    /// each entry `(i, j)` of `mask` that is not the zero (as [`Products::spgemm`]'s kept
+    /// masks), `C(i, j) = add_t mul(X(i, t), Y(j, t), t)` over the `k` columns of `X`
+    /// (`m x k`) and `Y` (`n x k`), row-major, the terms combined in increasing `t`. `C` is a
+    /// new CSR matrix of the results that are not the zero. With `k` columns of sources,
+    /// the per-arc sums of products of vertex values (edge betweenness's dependencies).
+    ///
+    /// Cost: `O(nnz(mask) k)`; nothing formed outside the mask.
+    ///
+    /// # Errors
+    /// `InvalidArgument` where the shapes disagree (`X` not `m x k`, `Y` not `n x k`).
+    ///
+    /// ```
+    /// use semigraph_algos::prelude::*;
+    /// use semigraph_formats::{ConvertOptions, Format};
+    /// use semigraph_semiring::PlusTimes;
+    ///
+    /// let b = CpuBackend::new();
+    /// // Arcs 0 -> 1 and 1 -> 0; two columns of values per vertex.
+    /// let m = b.matrix(&arcs_to_csr::<PlusTimes<f64>>(2, &[(0, 1, 1.0), (1, 0, 1.0)])?, Format::Csr, &ConvertOptions::default())?;
+    /// let x = b.dense::<PlusTimes<f64>>(2, 2, &[1.0, 2.0, 3.0, 4.0])?;
+    /// let y = b.dense::<PlusTimes<f64>>(2, 2, &[1.0, 0.0, 0.0, 1.0])?;
+    /// // C(0, 1) = X(0, :) . Y(1, :) = 2; C(1, 0) = X(1, :) . Y(0, :) = 3.
+    /// let c = b.read_matrix(&b.sddmm(&m, &x, &y)?)?;
+    /// assert_eq!(c.iter().collect::<Vec<_>>(), vec![(0, 1, 2.0), (1, 0, 3.0)]);
+    /// # Ok::<(), semigraph_algos::Error>(())
+    /// ```
+    fn sddmm<S: Semiring>(
+        &self,
+        mask: &Self::Matrix<S>,
+        x: &Self::Dense<S>,
+        y: &Self::Dense<S>,
+    ) -> Result<Self::Matrix<S>>;
     /// `C<mask> = A (+).(x) B` with `A`, `B` and `C` sparse (`SpGEMM`, `GrB_mxm` of two
     /// matrices): `C(i, j) = add_k mul(A(i, k), B(k, j), k)` over the `k` where both have an
     /// entry, formed only where the mask allows `(i, j)`, the terms of one `(i, j)` combined
@@ -211,4 +245,19 @@ pub trait Products: Objects {
         d: &Self::Dense<S>,
         at: &Self::Sparse<M>,
     ) -> Result<()>;
+}
+
+/// Refuses an SDDMM whose dense inputs do not fit its `mask` (`m x n`): `X` must be `m x k`,
+/// `Y` `n x k` ([`Products::sddmm`]).
+pub fn check_sddmm(
+    (m, n): (usize, usize),
+    (xr, xc): (usize, usize),
+    (yr, yc): (usize, usize),
+) -> Result<()> {
+    if xr != m || yr != n || xc != yc {
+        return Err(crate::error::Error::InvalidArgument(format!(
+            "sddmm: X is {xr} x {xc} and Y {yr} x {yc}; a {m} x {n} mask needs {m} x k and {n} x k"
+        )));
+    }
+    Ok(())
 }

@@ -3,7 +3,7 @@
 //! plus-times `f64`, then the dependencies swept back level by level.
 
 use semigraph_semiring::Semiring;
-use semigraph_semiring::ops::{Div, Eq};
+use semigraph_semiring::ops::{Div, Eq, SemiringAdd};
 
 use super::{Pt, Sweep, batches, sample, sweep};
 use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp, copy_dense};
@@ -92,7 +92,7 @@ pub fn betweenness<B: Backend, S: Semiring>(
     let mut sums = b.dense_filled::<Pt>(n, 1, 0.0)?;
     let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
         let mut s = sweep(b, &at, n, chunk)?;
-        let delta = dependencies(b, pt.push(), &mut s)?;
+        let delta = dependencies(b, pt.push(), &mut s, None)?;
         super::add_row_sums(b, &mut sums, &delta, chunk.len())
     })?;
     let mut bc = b.read_dense_owned(sums)?;
@@ -118,7 +118,15 @@ pub fn betweenness<B: Backend, S: Semiring>(
 
 /// The dependencies `D(v, j)` of a batch's sources (`n x k`, source `j` in column `j`):
 /// Brandes' backward sweep over `A` (`a`) from the forward [`sweep`]'s path counts and levels.
-fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Result<B::Dense<Pt>> {
+/// With `edges`, each arc's share is added there too: per level, `E += A .* (S_{d-1} W^T)`
+/// (a sampled product, [`Products::sddmm`](crate::backend::Products::sddmm), of the path
+/// counts one level up and the level's `(1 + D) / S`), `None` until some arc has a share.
+fn dependencies<B: Backend>(
+    b: &B,
+    a: &B::Matrix<Pt>,
+    s: &mut Sweep<B>,
+    mut edges: Option<&mut Option<B::Matrix<Pt>>>,
+) -> Result<B::Dense<Pt>> {
     let (n, k) = (s.n, s.k);
     let mut delta = b.dense_filled::<Pt>(n, k, 0.0)?;
     // `here`: an entry at the vertices of level d; `above`: of level d - 1 (two arrays for
@@ -127,13 +135,25 @@ fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Resul
     let mut above = b.dense_filled::<Pt>(n, k, 0.0)?;
     at_level(b, &mut here, &s.level, s.depth)?;
     let [w, t] = &mut s.spare;
-    for d in (2..=s.depth).rev() {
+    // The sources' own dependencies (level 0) count for no vertex, but their arcs' shares do.
+    let last = if edges.is_some() { 1 } else { 2 };
+    for d in (last..=s.depth).rev() {
         at_level(b, &mut above, &s.level, d - 1)?;
         // W<here> = (1 + D) / S.
         b.apply(w, Mask::All, UnaryOp::Fill(0.0))?;
         b.ewise(w, b.keep(&here), Ewise::Add, &delta)?;
         b.apply(w, b.keep(&here), UnaryOp::AddTo(1.0))?;
         b.ewise_op::<Pt, Div>(w, b.keep(&here), Combine::Intersection, &s.paths)?;
+        if let Some(e) = edges.as_deref_mut() {
+            // T<above> = S; E += A .* (T W^T): arc (v, w)'s share sum_j S(v, j) W(w, j).
+            b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
+            b.ewise(t, b.keep(&above), Ewise::Add, &s.paths)?;
+            let share = b.sddmm(a, t, w)?;
+            *e = Some(match e.take() {
+                None => share,
+                Some(sum) => b.ewise_matrix::<Pt, SemiringAdd<Pt>>(&sum, &share, Combine::Union)?,
+            });
+        }
         // T<above> = A W; D += T .* S.
         b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
         b.mxm(t, b.keep(&above), Accum::Replace, a, w)?;
@@ -142,6 +162,119 @@ fn dependencies<B: Backend>(b: &B, a: &B::Matrix<Pt>, s: &mut Sweep<B>) -> Resul
         std::mem::swap(&mut here, &mut above);
     }
     Ok(delta)
+}
+
+/// Edge betweenness: each arc's (or undirected edge's) values, in the order of `edges`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeBetweenness {
+    /// The arcs `(u, v)` of a directed graph, in row order; of an undirected graph each edge
+    /// once, `u <= v`.
+    pub edges: Vec<(u32, u32)>,
+    /// The centrality of each.
+    pub values: Vec<f64>,
+}
+
+/// Edge betweenness centrality: for each arc (each edge of an undirected graph), the sum over
+/// pairs `s != t` of the fraction of shortest `s -> t` paths (fewest arcs) through it (Brandes
+/// 2008; NetworkX's `edge_betweenness_centrality` with `weight=None`).
+///
+/// The [`betweenness`] sweep, and per level of the backward sweep one sampled product
+/// `E += A .* (S_{d-1} W^T)`: arc `(v, w)` from level `d - 1` to `d` carries
+/// `sum_j S(v, j) (1 + D(w, j)) / S(w, j)` of the batch's sources. An undirected edge sums
+/// its two arcs. Normalized: divided by `n (n - 1)`; else an undirected graph's sums are
+/// halved; `k` of `n` sources scale by `n / k`. Self loops are on no shortest path (0).
+///
+/// # Arguments
+/// - `g`: the graph (any semiring: only its arcs are read).
+/// - `opts`: as [`betweenness`]'s.
+///
+/// # Returns
+/// The arcs (directed) or edges (undirected) and their centrality.
+///
+/// # Errors
+/// As [`betweenness`]'s.
+///
+/// # Complexity
+/// `O(k (depth + 1) (n + m))` for `k` sources, as [`betweenness`], the sampled product
+/// adding `O(m k)` per level.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::centrality::{edge_betweenness, BetweennessOptions};
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::OrAnd;
+///
+/// // A path 0 - 1 - 2: each edge lies on the paths of two of the three pairs.
+/// let arcs = [(0, 1, true), (1, 0, true), (1, 2, true), (2, 1, true)];
+/// let a = arcs_to_csr::<OrAnd>(3, &arcs)?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// let opts = BetweennessOptions { normalized: false, ..Default::default() };
+/// let e = edge_betweenness(&g, &opts)?;
+/// assert_eq!(e.edges, vec![(0, 1), (1, 2)]);
+/// assert_eq!(e.values, vec![2.0, 2.0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn edge_betweenness<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    opts: &BetweennessOptions,
+) -> Result<EdgeBetweenness> {
+    let n = g.n();
+    let b = g.backend();
+    let pt = g.pattern::<Pt>()?;
+    let at = pt.transposed()?;
+    let mut sums = None;
+    let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
+        let mut s = sweep(b, &at, n, chunk)?;
+        dependencies(b, pt.push(), &mut s, Some(&mut sums))?;
+        Ok(())
+    })?;
+    let directed = g.reads_directed(opts.directed)?;
+    let mut scale = match (opts.normalized, directed) {
+        (true, _) if n >= 2 => 1.0 / (n as f64 * (n - 1) as f64),
+        (true, _) | (false, true) => 1.0,
+        (false, false) => 0.5,
+    };
+    if sources > 0 && sources < n {
+        scale *= n as f64 / sources as f64;
+    }
+    let arcs = b.read_matrix(pt.push())?;
+    let shares = match sums {
+        Some(e) => Some(b.read_matrix(&e)?),
+        None => None,
+    };
+    let share = |u: u32, v: u32| {
+        shares
+            .as_ref()
+            .and_then(|e| e.get(u as usize, v as usize))
+            .unwrap_or(0.0)
+    };
+    let (mut edges, mut values) = (vec![], vec![]);
+    for (u, v, _) in arcs.iter() {
+        let (u, v) = (u as u32, v as u32);
+        let value = match directed {
+            true => share(u, v),
+            false if u < v => share(u, v) + share(v, u),
+            false if u == v => share(u, u),
+            // An arc u -> v with u > v: counted with v -> u, or alone if it has no reverse.
+            false if arcs.get(v as usize, u as usize).is_some() => continue,
+            false => share(u, v),
+        };
+        edges.push(if directed {
+            (u, v)
+        } else {
+            (u.min(v), u.max(v))
+        });
+        values.push(value * scale);
+    }
+    if !directed {
+        // Each edge once, in the order of its smaller end.
+        let mut order: Vec<usize> = (0..edges.len()).collect();
+        order.sort_by_key(|&i| edges[i]);
+        edges = order.iter().map(|&i| edges[i]).collect();
+        values = order.iter().map(|&i| values[i]).collect();
+    }
+    Ok(EdgeBetweenness { edges, values })
 }
 
 /// `m` with an entry (1) where `level` holds `d + 1`: the vertices at level `d`.
@@ -253,5 +386,90 @@ impl crate::registry::Algorithm for Betweenness {
             crate::backend::BackendKind::Gpu => 0,
         };
         arrays + 16 * n as u64 + (1 << 20)
+    }
+}
+
+/// Edge betweenness centrality in the [registry](crate::registry): `semigraph edge-bc`,
+/// `semigraph.edge_betweenness`, NetworkX's `edge_betweenness_centrality`.
+pub struct EdgeBetweennessAlgorithm;
+
+impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Info, NetworkX, Shape};
+        Info {
+            name: "edge_betweenness",
+            command: "edge-bc",
+            summary: "Edge betweenness centrality (Brandes, unweighted shortest paths), one value \
+                      per arc (per edge of an undirected graph): the fraction of shortest paths \
+                      through it",
+            returns: &["edges", "centrality"],
+            params: &[
+                crate::registry::Param::with_default(
+                    "normalized",
+                    crate::registry::Kind::Flag,
+                    "true",
+                    "divide by n (n - 1); else an undirected graph counts each pair once",
+                ),
+                Betweenness::INFO.params[1],
+                Betweenness::INFO.params[2],
+                Betweenness::INFO.params[3],
+                Betweenness::INFO.params[4],
+                Betweenness::INFO.params[5],
+            ],
+            complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact)",
+            method: "Brandes: SpMM in plus-times f64, a sampled product per level",
+            networkx: &[NetworkX {
+                function: "edge_betweenness_centrality",
+                args: &[
+                    ("normalized", "normalized"),
+                    ("is_directed()", "directed"),
+                    ("seed", ""),
+                ],
+                column: "centrality",
+                shape: Shape::ByEdge("edges"),
+                simple: false,
+            }],
+            ..Betweenness::INFO
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        let n = g.n();
+        let sources = sample(n, args);
+        let k = sources.as_ref().map_or(n, Vec::len);
+        let opts = BetweennessOptions {
+            sources,
+            normalized: args.flag("normalized").unwrap_or(true),
+            directed: args.flag("directed"),
+            batch: args.count("batch"),
+        };
+        let e = edge_betweenness(g.structure()?, &opts)?;
+        Ok(Output {
+            facts: vec![Fact {
+                name: "sources",
+                text: format!("{k} of {n}"),
+                scalars: vec![("sources", Scalar::Int(k as u64))],
+            }],
+            steps: k,
+            columns: vec![
+                Column {
+                    name: "edges",
+                    values: Values::Arcs(e.edges),
+                },
+                Column {
+                    name: "centrality",
+                    values: Values::Real(e.values),
+                },
+            ],
+        })
+    }
+
+    fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
+        // The vertex form's, and the arcs with their shares read back (three copies).
+        Betweenness::host_bytes(kind, n, nnz, threads) + 48 * nnz as u64
     }
 }

@@ -1,7 +1,8 @@
 //! Centralities in plus-times `f64`: from shortest paths, as batched breadth-first searches
 //! (one SpMM per level on an `n x k` block of `k` sources), and by power iteration.
 //!
-//! - [`betweenness`]: Brandes' path counts and dependencies (LAGraph's `LAGr_Betweenness`);
+//! - [`betweenness`]: Brandes' path counts and dependencies (LAGraph's `LAGr_Betweenness`),
+//!   and [`edge_betweenness`], each arc's share of them by a sampled product per level;
 //! - [`closeness`] and [`harmonic`]: the distances into each vertex, summed over the sources;
 //! - [`eigenvector`], [`katz`] and [`hits`]: power iterations, one SpMV each (two for HITS).
 
@@ -9,7 +10,10 @@ mod betweenness;
 mod closeness;
 mod power;
 
-pub use betweenness::{Betweenness, BetweennessOptions, betweenness};
+pub use betweenness::{
+    Betweenness, BetweennessOptions, EdgeBetweenness, EdgeBetweennessAlgorithm, betweenness,
+    edge_betweenness,
+};
 pub use closeness::{Closeness, Harmonic, closeness, harmonic};
 pub use power::{Centrality, Eigenvector, Hits, Hubs, Katz, PowerOptions, eigenvector, hits, katz};
 

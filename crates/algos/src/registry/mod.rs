@@ -101,6 +101,12 @@ pub enum Shape {
     /// The graph of the edges of a [`Values::Arcs`] column (NetworkX's subgraph functions:
     /// a new graph of the input's kind, without isolated nodes).
     Subgraph,
+    /// A generator of `(u, v, value)`: the pairs of the [`Values::Arcs`] column named here
+    /// with the column's value (NetworkX's link predictions).
+    Triples(&'static str),
+    /// `{(u, v): value}`: the column keyed by the pairs of the [`Values::Arcs`] column named
+    /// here (NetworkX's edge values).
+    ByEdge(&'static str),
 }
 
 /// What the registry knows of an algorithm: everything the surfaces write about it.

@@ -19,6 +19,9 @@ pub enum Kind {
     Choice(&'static [&'static str]),
     /// Yes or no: `true` or `false` as text (a Python `bool`).
     Flag,
+    /// Pairs of vertices: as text, vertex indices two by two (`u v` per line on the command
+    /// line, from a file of the input's ids; an `m x 2` array in Python).
+    Pairs,
 }
 
 impl Kind {
@@ -30,6 +33,7 @@ impl Kind {
             Kind::Real => "real",
             Kind::Choice(_) => "choice",
             Kind::Flag => "flag",
+            Kind::Pairs => "pairs",
         }
     }
 }
@@ -103,6 +107,8 @@ pub enum Value {
     Word(String),
     /// A flag.
     Flag(bool),
+    /// Pairs of vertex indices.
+    Pairs(Vec<(u32, u32)>),
 }
 
 /// The arguments of one call, in the order of the algorithm's [`Param`]s, checked.
@@ -172,6 +178,14 @@ impl Args {
         }
     }
 
+    /// A pairs argument's pairs (`None` if absent).
+    pub fn pairs(&self, name: &str) -> Option<&[(u32, u32)]> {
+        match self.get(name) {
+            Value::Pairs(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// A choice argument's word (`""` if absent).
     pub fn word(&self, name: &str) -> &str {
         match self.get(name) {
@@ -219,6 +233,20 @@ fn parse_value(p: &Param, t: &str, n: usize) -> Result<Value> {
             "false" => false,
             _ => return Err(bad(p, format!("must be true or false, not {t:?}"))),
         }),
+        Kind::Pairs => {
+            let mut ids = Vec::new();
+            for w in t.split_ascii_whitespace() {
+                let v: u32 = w
+                    .parse()
+                    .map_err(|_| bad(p, format!("must hold vertices, not {w:?}")))?;
+                crate::error::check_vertex(v as usize, n)?;
+                ids.push(v);
+            }
+            if ids.len() % 2 == 1 {
+                return Err(bad(p, format!("must hold pairs: {} vertices", ids.len())));
+            }
+            Value::Pairs(ids.chunks_exact(2).map(|c| (c[0], c[1])).collect())
+        }
     })
 }
 

@@ -170,6 +170,17 @@ impl crate::registry::Algorithm for ShortestPath {
                     simple: false,
                 },
                 NetworkX {
+                    function: "dijkstra_path",
+                    args: &[
+                        ("source", "source"),
+                        ("target", "target"),
+                        ("weight=None", "unweighted"),
+                    ],
+                    column: "path",
+                    shape: Shape::Sequence,
+                    simple: false,
+                },
+                NetworkX {
                     function: "bellman_ford_path",
                     args: &[
                         ("source", "source"),

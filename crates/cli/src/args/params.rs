@@ -15,7 +15,7 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
     for p in info.params {
         let long = leak(p.name.replace('_', "-"));
         let taken = cmd.get_arguments().any(|a| a.get_long() == Some(long));
-        if bench && (p.kind == Kind::Vertex || taken) {
+        if bench && (matches!(p.kind, Kind::Vertex | Kind::Pairs) || taken) {
             continue;
         }
         let default = match bench {
@@ -42,6 +42,8 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
             Kind::Count => a.value_parser(clap::value_parser!(usize)),
             Kind::Real => a.value_parser(clap::value_parser!(f64)),
             Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
+            // A file of pairs, read once the graph's ids are known.
+            Kind::Pairs => a.value_name("FILE"),
             // `--flag` alone is `--flag true`.
             Kind::Flag => a
                 .value_parser(clap::value_parser!(bool))
@@ -91,7 +93,9 @@ pub(crate) fn given_in(
                     .ok()
                     .flatten()
                     .map(f64::to_string),
-                Kind::Choice(_) => m.try_get_one::<String>(name).ok().flatten().cloned(),
+                Kind::Choice(_) | Kind::Pairs => {
+                    m.try_get_one::<String>(name).ok().flatten().cloned()
+                }
                 Kind::Flag => m
                     .try_get_one::<bool>(name)
                     .ok()

@@ -114,6 +114,7 @@ impl AlgoCmd {
                         .map_err(|_| CliError(format!("--{}: {t}", p.name)))?;
                     Some(source_of(g, label, &self.file)?.to_string())
                 }
+                (Kind::Pairs, Some(path)) => Some(pairs_of(g, Path::new(path), &self.file)?),
                 (_, t) => t.clone(),
             };
             given.push(text);
@@ -123,6 +124,42 @@ impl AlgoCmd {
             given.next().flatten()
         })?)
     }
+}
+
+/// The pairs of vertices in `path` (lines `u v` in the ids of `file`; `#` and `%` lines are
+/// comments) as [`Kind::Pairs`] text of vertex indices.
+fn pairs_of(g: &EdgeList, path: &Path, file: &Path) -> Res<String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("--pairs {}: {e}", path.display())))?;
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+            continue;
+        }
+        let mut words = line.split_ascii_whitespace();
+        let (Some(u), Some(v)) = (words.next(), words.next()) else {
+            return Err(CliError(format!(
+                "{} line {}: expected two vertex ids, found {line:?}",
+                path.display(),
+                i + 1
+            )));
+        };
+        for (w, sep) in [(u, ' '), (v, '\n')] {
+            let label: i64 = w.parse().map_err(|_| {
+                CliError(format!(
+                    "{} line {}: {w:?} is not a vertex id",
+                    path.display(),
+                    i + 1
+                ))
+            })?;
+            let v = source_of(g, label, file)
+                .map_err(|e| CliError(format!("{} line {}: {}", path.display(), i + 1, e.0)))?;
+            out.push_str(&v.to_string());
+            out.push(sep);
+        }
+    }
+    Ok(out)
 }
 
 /// Runs `semigraph NAME FILE ...` and writes its result.

@@ -303,6 +303,17 @@ impl Products for GpuBackend {
         self.vxm_product(x, a, mask)
     }
 
+    fn sddmm<S: Semiring>(
+        &self,
+        mask: &GpuMatrix<S>,
+        x: &GpuDense<S>,
+        y: &GpuDense<S>,
+    ) -> AlgoResult<GpuMatrix<S>> {
+        let MatrixInfo { nrows, ncols, .. } = mask.info;
+        semigraph_algos::backend::check_sddmm((nrows, ncols), x.shape(), y.shape())?;
+        Ok(self.sddmm_dev(mask, x, y)?)
+    }
+
     fn gemm<S: Semiring>(
         &self,
         c: &mut GpuDense<S>,

@@ -230,6 +230,40 @@ impl GpuBackend {
         self.copy_rows(&cm.rp, &cm.ci, &tv, m, n, None)
     }
 
+    /// [`Products::sddmm`](semigraph_algos::Products::sddmm) on the device (shapes checked):
+    /// one dot product per mask entry, in the mask's order, then the mask's pattern with those
+    /// values copied without the zeros.
+    pub(super) fn sddmm_dev<S: Semiring>(
+        &self,
+        mask: &GpuMatrix<S>,
+        x: &GpuDense<S>,
+        y: &GpuDense<S>,
+    ) -> Result<GpuMatrix<S>, GpuError> {
+        let (m, n, mnnz) = (mask.info.nrows, mask.info.ncols, mask.info.nnz);
+        let cm = self.push_csr(mask)?;
+        self.dev.check_fits(
+            &format!("the {mnnz} mask entries of a {m}x{n} sampled product"),
+            mnnz as u64 * (8 + 2 * size_of::<S::T>() as u64),
+        )?;
+        let mut tv = self.uninit_vals::<S>(mnnz.max(1), "sddmm values")?;
+        if m > 0 && mnnz > 0 {
+            let f = self.dev.func::<S>(Kernel::Sddmm)?;
+            SddmmArgs {
+                mrp: &cm.rp,
+                mci: &cm.ci,
+                mv: cm.vals.arg(),
+                x: &x.buf,
+                y: &y.buf,
+                nrows: m as u64,
+                mnnz: mnnz as u64,
+                k: x.cols as u32,
+                tv: &mut tv,
+            }
+            .launch(&self.dev, &f, cfg_stride(mnnz as u64))?;
+        }
+        self.copy_rows(&cm.rp, &cm.ci, &tv, m, n, None)
+    }
+
     /// [`ElementWise::transpose_matrix`] on the device.
     pub(super) fn transpose_dev<S: Semiring>(
         &self,

@@ -115,6 +115,9 @@ pub enum Kernel {
     SpgemmExpand,
     /// A product under a mask by one dot product per mask entry (rows of `A` and `B^T`).
     SpgemmDot,
+    /// A sampled dense-dense product: one dot product of a row of `X` and a row of `Y` per
+    /// mask entry.
+    Sddmm,
     /// Sorts each row's keyed values, combines equal columns with `add` in key order, drops
     /// the zeros (the product's phase 3, and the transpose's).
     SortRows,
@@ -218,7 +221,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 76] = [
+    pub const ALL: [Kernel; 77] = [
         Kernel::SpmvCsrScalar,
         Kernel::SpmvCsrVector,
         Kernel::SpmvCsrSplit,
@@ -268,6 +271,7 @@ impl Kernel {
         Kernel::SpgemmBound,
         Kernel::SpgemmExpand,
         Kernel::SpgemmDot,
+        Kernel::Sddmm,
         Kernel::SortRows,
         Kernel::GatherRows,
         Kernel::SortRowsBlock,
@@ -349,6 +353,7 @@ impl Kernel {
             Kernel::SpgemmBound => ("spgemm", "csr", "bound"),
             Kernel::SpgemmExpand => ("spgemm", "csr", "expand"),
             Kernel::SpgemmDot => ("spgemm", "csr", "dot"),
+            Kernel::Sddmm => ("sddmm", "csr", "dot"),
             Kernel::SortRows => ("sort_rows", "csr", "warp"),
             Kernel::SortRowsBlock => ("sort_rows", "csr", "bitonic"),
             Kernel::SpgemmLong => ("spgemm", "csr", "long_rows"),

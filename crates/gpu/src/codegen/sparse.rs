@@ -178,6 +178,28 @@ extern "C" __global__ void KERNEL(PARAMS) {
 }
 "#
         }
+        Kernel::Sddmm => {
+            r#"// A sampled dense-dense product: for each entry p of the mask (its row i found in mrp),
+// C(i, j) = the terms mul(X(i, t), Y(j, t), t) over the k columns of X (nrows x k) and Y
+// (row-major), combined in increasing t: tv[p], the zero where the mask's value is the zero.
+extern "C" __global__ void KERNEL(PARAMS) {
+    for (unsigned long long p = sg_gid(); p < mnnz; p += sg_nthreads()) {
+        unsigned long long lo = 0, hi = nrows;
+        while (hi - lo > 1) {
+            unsigned long long mid = (lo + hi) / 2;
+            if (mrp[mid] <= p) lo = mid; else hi = mid;
+        }
+        const sr_t* xi = x + lo * k;
+        const sr_t* yj = y + (unsigned long long)mci[p] * k;
+        sr_t acc = SR_ZERO;
+        if (!sr_is_zero(mv[p])) {
+            for (unsigned int t = 0; t < k; ++t) acc = sr_add(acc, sr_mul(xi[t], yj[t], t));
+        }
+        tv[p] = acc;
+    }
+}
+"#
+        }
         Kernel::SortRows => {
             r#"// Sorts row i's len[i] keyed values from off[i] by key, combines those of one column with
 // add in key order, drops the zeros, and leaves the row's entries at the front of its

@@ -1,12 +1,14 @@
 //! Centralities on a backend against queue algorithms: betweenness (Brandes) exact and
-//! sampled, directed and undirected, normalized or not, in batches that split the sources;
+//! sampled, directed and undirected, normalized or not, in batches that split the sources,
+//! and per arc (edge betweenness);
 //! closeness and harmonic centrality from a BFS per source; eigenvector and Katz centrality
 //! against NetworkX's loops written out on the host.
 
 use semigraph_algos::centrality::{
-    BetweennessOptions, PowerOptions, betweenness, closeness, eigenvector, harmonic, katz,
+    BetweennessOptions, PowerOptions, betweenness, closeness, edge_betweenness, eigenvector,
+    harmonic, katz,
 };
-use semigraph_algos::testing::{oracle_betweenness, oracle_bfs};
+use semigraph_algos::testing::{oracle_arc_betweenness, oracle_betweenness, oracle_bfs};
 use semigraph_algos::{Frontier, Graph, GraphOptions};
 use semigraph_semiring::OrAnd;
 
@@ -95,6 +97,72 @@ pub fn check_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
     };
     if betweenness(&g, &bad).is_ok() {
         return Err("a source out of range was accepted".into());
+    }
+    Ok(())
+}
+
+/// Edge betweenness of every test graph and its symmetric closure (exact and sampled, both
+/// scalings) against the oracle's arc shares (within `1e-9` relative): a directed graph's
+/// arcs, an undirected one's edges once with both arcs' shares.
+pub fn check_edge_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
+    for t in test_graphs() {
+        for (symmetric, arcs) in structures(&t) {
+            let a = semigraph_algos::arcs_to_csr::<OrAnd>(t.n, &arcs).map_err(|e| e.to_string())?;
+            let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+            let pairs: std::collections::HashSet<(u32, u32)> =
+                arcs.iter().map(|&(u, v, _)| (u, v)).collect();
+            let undirected = pairs.iter().all(|&(u, v)| pairs.contains(&(v, u)));
+            let mut runs = vec![(None, true)];
+            if t.n <= 64 {
+                runs.push((Some((0..t.n).step_by(3).collect::<Vec<_>>()), false));
+            }
+            for (sources, normalized) in runs {
+                let opts = BetweennessOptions {
+                    sources: sources.clone(),
+                    normalized,
+                    directed: None,
+                    batch: Some(5),
+                };
+                let got = edge_betweenness(&g, &opts).map_err(|e| e.to_string())?;
+                let all: Vec<usize> = (0..t.n).collect();
+                let used = sources.as_deref().unwrap_or(&all);
+                let shares = oracle_arc_betweenness(&a, used);
+                let share = |u: u32, v: u32| shares.get(&(u, v)).copied().unwrap_or(0.0);
+                let n = t.n as f64;
+                let mut scale = match (normalized, undirected) {
+                    (true, _) if t.n >= 2 => 1.0 / (n * (n - 1.0)),
+                    (false, true) => 0.5,
+                    _ => 1.0,
+                };
+                if used.len() < t.n {
+                    scale *= n / used.len() as f64;
+                }
+                let mut want: Vec<((u32, u32), f64)> = vec![];
+                for (u, v, _) in a.iter() {
+                    let (u, v) = (u as u32, v as u32);
+                    match undirected {
+                        false => want.push(((u, v), share(u, v) * scale)),
+                        true if u < v => want.push(((u, v), (share(u, v) + share(v, u)) * scale)),
+                        true if u == v => want.push(((u, v), share(u, v) * scale)),
+                        true => {}
+                    }
+                }
+                want.sort_by_key(|w| w.0);
+                let edges: Vec<_> = want.iter().map(|w| w.0).collect();
+                if got.edges != edges {
+                    return Err(format!("{} (symmetric {symmetric}): other edges", t.name));
+                }
+                for (i, &(e, y)) in want.iter().enumerate() {
+                    let x = got.values[i];
+                    if (x - y).abs() > 1e-9 * y.abs().max(1e-3) {
+                        return Err(format!(
+                            "{} (symmetric {symmetric}, {opts:?}): edge {e:?}: {x} != {y}",
+                            t.name
+                        ));
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -37,6 +37,7 @@ mod operators;
 mod products;
 mod queues;
 mod registry;
+mod similarity;
 mod sparse;
 mod structure;
 mod views;
@@ -44,7 +45,7 @@ mod zeros;
 pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
 pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
-pub use centrality::{check_betweenness, check_closeness, check_power};
+pub use centrality::{check_betweenness, check_closeness, check_edge_betweenness, check_power};
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use levels::{check_queue_levels, check_queue_levels_small};
@@ -52,6 +53,7 @@ pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use registry::check_registry;
+pub use similarity::check_similarity;
 pub use sparse::check_sparse_products;
 pub use structure::{check_hits, check_paths, check_structure, check_truss};
 pub use views::check_views;
@@ -518,7 +520,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 17] = [
+    let others: [(&str, Check<B>); 19] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -531,12 +533,14 @@ fn register_in<B, E>(
         ("graphalytics::random", check_graphalytics_random::<B>),
         ("registry::every_algorithm", check_registry::<B>),
         ("centrality::betweenness", check_betweenness::<B>),
+        ("centrality::edge_betweenness", check_edge_betweenness::<B>),
         ("centrality::closeness", check_closeness::<B>),
         ("centrality::power", check_power::<B>),
         ("centrality::hits", check_hits::<B>),
         ("structure::cores_components_order", check_structure::<B>),
         ("structure::truss", check_truss::<B>),
         ("structure::paths", check_paths::<B>),
+        ("similarity::measures", check_similarity::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())

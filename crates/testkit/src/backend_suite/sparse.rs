@@ -1,6 +1,7 @@
 //! Sparse x sparse products, matrix transpose and matrix read-back, against references
 //! computed from the inputs: each output position's terms `mul(A(i, k), B(k, j), k)` in
-//! increasing `k`, under each kind of matrix mask, also from `B^T` (`spgemm_t`).
+//! increasing `k`, under each kind of matrix mask, also from `B^T` (`spgemm_t`); sampled
+//! dense-dense products (`sddmm`) at a mask's entries.
 
 use semigraph_algos::testing::unlimited;
 use semigraph_algos::{Backend, MatrixMask};
@@ -8,7 +9,7 @@ use semigraph_formats::{Csr, Format};
 use semigraph_semiring::Semiring;
 use semigraph_semiring::testing::TestValue;
 
-use super::{check_terms, random_csr};
+use super::{check_terms, random_csr, random_values};
 use semigraph_algos::Accum;
 
 /// `A^T` and `read_matrix` on `format`, then `C<mask> = A (+).(x) B` for every mask kind, on
@@ -122,6 +123,47 @@ where
         for (i, j, v) in mk.iter() {
             has[i * n + j] = !S::is_zero(v);
         }
+        // The sampled dense-dense product at the mask's entries: X (m x k) and Y (n x k),
+        // the terms mul(X(i, t), Y(j, t), t) in increasing t.
+        let (xv, yv) = (
+            random_values::<S>(m * k, seed + 3),
+            random_values::<S>(n * k, seed + 4),
+        );
+        let (dx, dy) = (
+            b.dense::<S>(m, k, &xv).expect("dense X"),
+            b.dense::<S>(n, k, &yv).expect("dense Y"),
+        );
+        let sampled = b
+            .read_matrix(&b.sddmm(&dm, &dx, &dy).expect("sddmm"))
+            .expect("read");
+        let mut dense = vec![S::zero(); m * n];
+        for (i, j, v) in sampled.iter() {
+            assert!(
+                has[i * n + j],
+                "sddmm: an entry ({i}, {j}) outside the mask"
+            );
+            dense[i * n + j] = v;
+        }
+        let sampled_terms: Vec<Vec<S::T>> = (0..m * n)
+            .map(|p| {
+                let (i, j) = (p / n, p % n);
+                (0..k)
+                    .map(|t| S::mul_at(xv[i * k + t], yv[j * k + t], t as u64))
+                    .collect()
+            })
+            .collect();
+        check_terms::<S>(
+            &format!("sddmm {m}x{n} (k {k})"),
+            &dense,
+            &vec![S::zero(); m * n],
+            &sampled_terms,
+            Accum::Replace,
+            &has,
+        );
+        assert!(
+            b.sddmm(&dm, &dy, &dx).is_err() || m == n,
+            "sddmm: X and Y of the wrong shapes were accepted"
+        );
         for kind in 0..3 {
             let mask = match kind {
                 0 => MatrixMask::All,

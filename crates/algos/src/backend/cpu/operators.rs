@@ -67,6 +67,32 @@ fn row_blocks<T: Scalar>(nrows: usize, row: &RowFn<'_, T>) -> Result<RowBlock<T>
 }
 
 /// Row `i` of `a`'s CSR without its stored zeros, as `(column, value)` pairs.
+/// `C<M> = X (+).(x) Y^T` at the entries of `mask` ([`Products::sddmm`]), rows in parallel.
+pub(super) fn sddmm<S: Semiring>(
+    mask: &CpuMatrix<S>,
+    x: &CpuDense<S>,
+    y: &CpuDense<S>,
+) -> Result<CpuMatrix<S>> {
+    let m = mask.csr();
+    let (nrows, ncols) = (m.nrows(), m.ncols());
+    crate::backend::check_sddmm((nrows, ncols), (x.rows, x.cols), (y.rows, y.cols))?;
+    let k = x.cols;
+    build_rows(nrows, ncols, |i, ci, vals| {
+        let xi = &x.data[i * k..(i + 1) * k];
+        for (j, _) in entries(m, i) {
+            let yj = &y.data[j as usize * k..(j as usize + 1) * k];
+            let mut acc = S::zero();
+            for (t, (&a, &b)) in xi.iter().zip(yj).enumerate() {
+                acc = S::add(acc, S::mul_at(a, b, t as u64));
+            }
+            if !S::is_zero(acc) {
+                ci.push(j);
+                vals.push(acc);
+            }
+        }
+    })
+}
+
 fn entries<S: Semiring>(a: &Csr<S>, i: usize) -> impl Iterator<Item = (u32, S::T)> + '_ {
     let (c, v) = a.row(i);
     c.iter()

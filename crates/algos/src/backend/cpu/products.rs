@@ -374,6 +374,15 @@ impl Products for CpuBackend {
         products::vxm(x, a, mask)
     }
 
+    fn sddmm<S: Semiring>(
+        &self,
+        mask: &CpuMatrix<S>,
+        x: &CpuDense<S>,
+        y: &CpuDense<S>,
+    ) -> Result<CpuMatrix<S>> {
+        super::operators::sddmm(mask, x, y)
+    }
+
     fn gemm<S: Semiring>(
         &self,
         c: &mut CpuDense<S>,

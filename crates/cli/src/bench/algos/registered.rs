@@ -79,6 +79,7 @@ fn method(info: &Info, args: &Args) -> String {
             registry::Value::Real(x) => Some(format!("{} {x}", p.name)),
             registry::Value::Word(w) => Some(format!("{} {w}", p.name)),
             registry::Value::Flag(b) => Some(format!("{} {b}", p.name)),
+            registry::Value::Pairs(x) => Some(format!("{} {}", p.name, x.len())),
         })
         .collect();
     match shown.is_empty() {
