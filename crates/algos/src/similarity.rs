@@ -49,8 +49,9 @@ pub struct Similarities {
 /// arc is an edge both ways; a self loop puts a vertex in its own neighbourhood).
 ///
 /// The common neighbours of every pair are one product masked by the pairs, `C<P> = A A^T` in
-/// plus-pair (a masked product that forms only the pairs' entries: on the GPU each is a merge
-/// of two rows); the degrees are `A`'s row counts; the measure is per pair.
+/// plus-pair (a masked product that forms only the pairs' entries: each the shorter of two
+/// rows walked, the longer searched); the degrees are `A`'s row counts; the measure is per
+/// pair, on the host, as the pairs are read back.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read).
@@ -92,6 +93,7 @@ pub fn similarity<B: Backend, S: Semiring>(
     let p = g.pattern::<PlusPair>()?;
     // Every neighbour once (an arc and its reverse are one edge): the values made 1.
     let a = b.apply_matrix_bound::<PlusPair, Pair>(&p.symmetric()?, Bound::Second(1))?;
+    let given = pairs.is_some();
     let (mask, pairs) = match pairs {
         Some(given) => {
             for &(u, v) in given {
@@ -110,10 +112,25 @@ pub fn similarity<B: Backend, S: Semiring>(
     };
     let common = b.read_matrix(&b.spgemm_t(MatrixMask::Keep(&mask), &a, &a)?)?;
     let degree = b.read_dense_owned(b.reduce_rows(&a)?)?;
-    let common: Vec<i64> = pairs
-        .iter()
-        .map(|&(u, v)| common.get(u as usize, v as usize).unwrap_or(0))
-        .collect();
+    let common: Vec<i64> = if given {
+        pairs
+            .iter()
+            .map(|&(u, v)| common.get(u as usize, v as usize).unwrap_or(0))
+            .collect()
+    } else {
+        // The edges in row order, the products a subset of them in the same order: merged.
+        let mut found = common.iter().peekable();
+        pairs
+            .iter()
+            .map(|&(u, v)| match found.peek() {
+                Some(&(i, j, c)) if (i as u32, j as u32) == (u, v) => {
+                    found.next();
+                    c
+                }
+                _ => 0,
+            })
+            .collect()
+    };
     let values = pairs
         .iter()
         .zip(&common)

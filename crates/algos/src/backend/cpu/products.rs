@@ -24,7 +24,14 @@ pub(super) fn mxm<S: Semiring>(
         let r = a.rows();
         // A wide block: each entry (i, j) of A combines with row j of X (contiguous) into
         // row i's accumulators, instead of one strided column at a time; the mask then
-        // picks which outputs are stored (masked-out ones are computed and dropped).
+        // picks which outputs are stored (masked-out ones are computed and dropped). A row
+        // whose outputs the mask all excludes is skipped, and so is an entry whose row of X
+        // is all zeros (a block of frontiers: work for the rows a frontier reaches).
+        let live: Vec<bool> = x
+            .data
+            .par_chunks(k)
+            .map(|row| row.iter().any(|v| !S::is_zero(*v)))
+            .collect();
         y.data
             .par_chunks_mut(k)
             .enumerate()
@@ -32,9 +39,15 @@ pub(super) fn mxm<S: Semiring>(
             .for_each_init(
                 || vec![S::zero(); k],
                 |acc, (i, yrow)| {
+                    if !matches!(mask, Mask::All) && !(0..k).any(|c| allows(&mask, i * k + c)) {
+                        return;
+                    }
                     acc.fill(S::zero());
                     let (cols, vals) = r.row(i);
                     for (e, &j) in cols.iter().enumerate() {
+                        if !live[j as usize] {
+                            continue;
+                        }
                         let av = vals.at(e);
                         let xrow = &x.data[j as usize * k..(j as usize + 1) * k];
                         for (s, &xv) in acc.iter_mut().zip(xrow) {
