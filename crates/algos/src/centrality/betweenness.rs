@@ -283,6 +283,29 @@ fn at_level<B: Backend>(b: &B, m: &mut B::Dense<Pt>, level: &B::Dense<Pt>, d: us
     b.apply_bound::<Pt, Eq>(m, Mask::All, Bound::Second(d as f64 + 1.0))
 }
 
+/// The options of a registry call of either betweenness on `n` vertices, the number of
+/// sources and the fact naming them.
+fn registry_options(
+    n: usize,
+    args: &crate::registry::Args,
+) -> (BetweennessOptions, usize, crate::registry::Fact) {
+    use crate::registry::{Fact, Scalar};
+    let sources = sample(n, args);
+    let k = sources.as_ref().map_or(n, Vec::len);
+    let opts = BetweennessOptions {
+        sources,
+        normalized: args.flag("normalized").unwrap_or(true),
+        directed: args.flag("directed"),
+        batch: args.count("batch"),
+    };
+    let fact = Fact {
+        name: "sources",
+        text: format!("{k} of {n}"),
+        scalars: vec![("sources", Scalar::Int(k as u64))],
+    };
+    (opts, k, fact)
+}
+
 /// Betweenness centrality in the [registry](crate::registry): `semigraph betweenness`,
 /// `semigraph.betweenness`, NetworkX's `betweenness_centrality`.
 pub struct Betweenness;
@@ -354,23 +377,11 @@ impl crate::registry::Algorithm for Betweenness {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
-        let n = g.n();
-        let sources = sample(n, args);
-        let k = sources.as_ref().map_or(n, Vec::len);
-        let opts = BetweennessOptions {
-            sources,
-            normalized: args.flag("normalized").unwrap_or(true),
-            directed: args.flag("directed"),
-            batch: args.count("batch"),
-        };
+        use crate::registry::{Column, Values};
+        let (opts, k, fact) = registry_options(g.n(), args);
         let bc = betweenness(g.structure()?, &opts)?;
-        Ok(Output {
-            facts: vec![Fact {
-                name: "sources",
-                text: format!("{k} of {n}"),
-                scalars: vec![("sources", Scalar::Int(k as u64))],
-            }],
+        Ok(crate::registry::Output {
+            facts: vec![fact],
             steps: k,
             columns: vec![Column {
                 name: "centrality",
@@ -437,23 +448,11 @@ impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
-        let n = g.n();
-        let sources = sample(n, args);
-        let k = sources.as_ref().map_or(n, Vec::len);
-        let opts = BetweennessOptions {
-            sources,
-            normalized: args.flag("normalized").unwrap_or(true),
-            directed: args.flag("directed"),
-            batch: args.count("batch"),
-        };
+        use crate::registry::{Column, Values};
+        let (opts, k, fact) = registry_options(g.n(), args);
         let e = edge_betweenness(g.structure()?, &opts)?;
-        Ok(Output {
-            facts: vec![Fact {
-                name: "sources",
-                text: format!("{k} of {n}"),
-                scalars: vec![("sources", Scalar::Int(k as u64))],
-            }],
+        Ok(crate::registry::Output {
+            facts: vec![fact],
             steps: k,
             columns: vec![
                 Column {
