@@ -131,3 +131,32 @@ fn triangle_totals_alone_match_the_per_vertex_run() {
     assert_eq!(total(&[]), (Some(2), Some(4)));
     assert_eq!(total(&["--count", "total"]), (Some(2), Some(0)));
 }
+
+#[test]
+fn similarity_reads_pairs_in_the_files_ids() {
+    // Ids 10..=14: a star 10 - {11, 12, 13} and an edge 12 - 13, 14 alone.
+    let g = file("registry-sim.el", b"10 11\n10 12\n10 13\n12 13\n14 14\n");
+    let pairs = file("registry-sim.pairs", b"# u v\n11 12\n12 13\n14 11\n");
+    let o = semigraph(&["jaccard", &g, "--pairs", &pairs, "--backend", "cpu", "-q"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let rows: Vec<Vec<String>> = out(&o)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    // N(11) = {10}, N(12) = {10, 13}: 1 of 2; N(12), N(13) = {10, 12}: {10} of 3; 14 has
+    // only itself (its loop), 11 only 10: none in common.
+    let want = [
+        ["11", "12", "0.5", "1"],
+        ["12", "13", "0.3333333333333333", "1"],
+        ["14", "11", "0", "0"],
+    ];
+    assert_eq!(rows, want.map(|r| r.map(str::to_string).to_vec()).to_vec());
+    // A pair's id that is not the graph's, and a line that is not a pair, are refused.
+    for bad in [&b"11 99\n"[..], &b"11\n"[..]] {
+        let p = file("registry-sim-bad.pairs", bad);
+        let o = semigraph(&["jaccard", &g, "--pairs", &p, "--backend", "cpu"]);
+        assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+        assert!(err(&o).contains("line 1"), "{}", err(&o));
+    }
+}
