@@ -68,6 +68,8 @@ fn source_of(kernel: Kernel, sr: Option<&CudaSemiring>, op: Option<&CudaOp>) -> 
                 | Kernel::SortRowsBlock
                 | Kernel::SortRowsLong
                 | Kernel::SpgemmLong
+                | Kernel::SpgemmDot
+                | Kernel::Sddmm
         ) {
             s.push_str(sparse::HELPERS);
         }

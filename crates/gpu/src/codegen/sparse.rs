@@ -7,6 +7,16 @@ use super::Kernel;
 /// Helpers of the sparse-matrix kernels: is `j` a valued entry of a sorted row, and a block's
 /// combination of a sorted row's runs.
 pub(super) const HELPERS: &str = r#"
+// The row of a CSR matrix (row pointers rp, nrows rows) that holds entry p.
+__device__ unsigned long long sg_row_of(const sg_idx_t* rp, unsigned long long nrows,
+        unsigned long long p) {
+    unsigned long long lo = 0, hi = nrows;
+    while (hi - lo > 1) {
+        unsigned long long mid = (lo + hi) / 2;
+        if (rp[mid] <= p) lo = mid; else hi = mid;
+    }
+    return lo;
+}
 // A block combines the runs of equal columns of n sorted keyed values (sk, sv): the first
 // value of each run sums the run in key order, and the sums that are not the zero go, in
 // order, to k and v (a block prefix count of the runs); returns their number (to every
@@ -131,12 +141,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
 // zero where the mask's value is the zero or no k meets.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long p = sg_gid(); p < mnnz; p += sg_nthreads()) {
-        unsigned long long lo = 0, hi = nrows;
-        while (hi - lo > 1) {
-            unsigned long long mid = (lo + hi) / 2;
-            if (mrp[mid] <= p) lo = mid; else hi = mid;
-        }
-        sg_idx_t i = (sg_idx_t)lo, j = mci[p];
+        sg_idx_t i = (sg_idx_t)sg_row_of(mrp, nrows, p), j = mci[p];
         sr_t acc = SR_ZERO;
         bool any = false;
         if (!sr_is_zero(mv[p])) {
@@ -184,12 +189,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
 // (row-major), combined in increasing t: tv[p], the zero where the mask's value is the zero.
 extern "C" __global__ void KERNEL(PARAMS) {
     for (unsigned long long p = sg_gid(); p < mnnz; p += sg_nthreads()) {
-        unsigned long long lo = 0, hi = nrows;
-        while (hi - lo > 1) {
-            unsigned long long mid = (lo + hi) / 2;
-            if (mrp[mid] <= p) lo = mid; else hi = mid;
-        }
-        const sr_t* xi = x + lo * k;
+        const sr_t* xi = x + sg_row_of(mrp, nrows, p) * k;
         const sr_t* yj = y + (unsigned long long)mci[p] * k;
         sr_t acc = SR_ZERO;
         if (!sr_is_zero(mv[p])) {
