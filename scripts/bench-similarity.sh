@@ -2,7 +2,7 @@
 # Similarity and edge betweenness on the GPU machine, from a .devbin staged by
 # ../shared/tools/gpu-pack (its binary unpacked): the backend suite's checks on the GPU (the
 # sampled product `sddmm` in every format of a semiring of each kind, similarity, edge
-# betweenness, the registry), compute-sanitizer's memcheck on them, then bench rows (GPU and
+# betweenness, the registry), compute-sanitizer's memcheck and racecheck on them, then bench rows (GPU and
 # CPU backends) on a symmetrised Kronecker 20 and the NY road graph, and NetworkX on the
 # 4,096-vertex Kronecker graph (exact edge betweenness, its time per source times the
 # sources) and Kronecker 16 (Jaccard of every edge).
@@ -17,6 +17,8 @@ T=$(ls .devbin/tests/gpu_backend-* | head -1)
 if command -v compute-sanitizer > /dev/null; then
   timeout 240 compute-sanitizer --tool memcheck --print-limit 5 $T similarity edge_betweenness \
     csr::plus_times_f32 2>&1 | grep -E "ERROR SUMMARY|test result" | head -4
+  timeout 240 compute-sanitizer --tool racecheck --print-limit 5 $T similarity edge_betweenness \
+    csr::plus_times_f32 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test result" | head -4
 fi
 $BIN generate kronecker --scale 20 --weights unit -o $W/k20.el -q
 $BIN convert $W/k20.el --undirected --combine min -o $W/k20u.npz -q

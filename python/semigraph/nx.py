@@ -43,6 +43,11 @@ FUNCTIONS = {
     "single_source_shortest_path_length": "BFS levels (cutoff: levels up to it)",
     "single_source_dijkstra_path_length": "SSSP (Bellman-Ford or delta-stepping; cutoff)",
     "single_source_bellman_ford_path_length": "SSSP (Bellman-Ford)",
+    "single_source_shortest_path": "BFS tree, its paths (cutoff: levels up to it)",
+    "single_source_dijkstra_path": "SSSP tree, its paths (cutoff)",
+    "single_source_bellman_ford_path": "SSSP tree (Bellman-Ford), its paths",
+    "single_source_dijkstra": "SSSP distances and tree paths (cutoff, target)",
+    "single_source_bellman_ford": "SSSP (Bellman-Ford) distances and tree paths (target)",
 }
 
 
@@ -375,6 +380,120 @@ class BackendInterface:
             raise nx.NetworkXUnbounded("Negative cycle detected.") from e
         return _distances(G, dist, np.isfinite(dist), s)
 
+    @staticmethod
+    def single_source_shortest_path(G, source, cutoff=None):
+        _ran("single_source_shortest_path")
+        s = _vertex(G, source)
+        levels, parents = G.graph().bfs(s)
+        keep = levels >= 0
+        if cutoff is not None:
+            keep &= levels <= cutoff
+        return _tree_paths(G, parents, keep, s)
+
+    @staticmethod
+    def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+        return BackendInterface._dijkstra(G, source, None, cutoff, "single_source_dijkstra_path")[1]
+
+    @staticmethod
+    def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+        return BackendInterface._dijkstra(G, source, target, cutoff, "single_source_dijkstra")
+
+    @staticmethod
+    def single_source_bellman_ford_path(G, source, weight="weight"):
+        return BackendInterface._bellman_ford(G, source, None, "single_source_bellman_ford_path")[1]
+
+    @staticmethod
+    def single_source_bellman_ford(G, source, target=None, weight="weight"):
+        return BackendInterface._bellman_ford(G, source, target, "single_source_bellman_ford")
+
+    @staticmethod
+    def _dijkstra(G, source, target, cutoff, name):
+        """NetworkX's ``single_source_dijkstra``: ``(distances, paths)``, or for a target
+        ``(distance, path)``."""
+        s = _vertex(G, source)
+        _exact(G)
+        if G.negative:
+            raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
+        t = _target(G, target)
+        _ran(name)
+        if t == s:
+            return 0, [G.nodes[s]]
+        dist, pred = G.graph().sssp(s)
+        keep = np.isfinite(dist)
+        if cutoff is not None:
+            keep &= dist <= cutoff
+        return _with_paths(G, dist, pred, keep, s, target, f"No path to {target}.")
+
+    @staticmethod
+    def _bellman_ford(G, source, target, name):
+        """NetworkX's ``single_source_bellman_ford``: ``(distances, paths)``, or for a
+        target ``(distance, path)``."""
+        import networkx as nx
+
+        s = _vertex(G, source)
+        _exact(G)
+        t = _target(G, target)
+        _ran(name)
+        if t == s:
+            return 0, [G.nodes[s]]
+        try:
+            dist, pred = G.graph().sssp(s, algorithm="bellman-ford")
+        except semigraph.NegativeCycleError as e:
+            raise nx.NetworkXUnbounded("Negative cycle detected.") from e
+        msg = f"Node {target} not reachable from {source}"
+        return _with_paths(G, dist, pred, np.isfinite(dist), s, target, msg)
+
+
+def _target(G, target):
+    """The vertex of a target node (``None`` for none); a node not in the graph declined
+    (NetworkX answers with its own error)."""
+    if target is None:
+        return None
+    try:
+        return G.index[target]
+    except (KeyError, TypeError):
+        raise NotImplementedError(f"target {target!r} is not in G: NetworkX's own answer") from None
+
+
+def _with_paths(G, dist, pred, keep, source, target, no_path):
+    """``(distances, paths)`` of the rows ``keep`` selects as NetworkX keys them, or for a
+    target node the pair of its own (``NetworkXNoPath`` with ``no_path`` when not kept)."""
+    import networkx as nx
+
+    if target is not None:
+        t = G.index[target]
+        if not keep[t]:
+            raise nx.NetworkXNoPath(no_path)
+        keep = np.zeros(len(G.nodes), dtype=bool)
+        keep[t] = True
+        paths = _tree_paths(G, pred, keep, source)
+        d = _distances(G, dist, keep, source)
+        return d[target], paths[target]
+    return _distances(G, dist, keep, source), _tree_paths(G, pred, keep, source)
+
+
+def _tree_paths(G, parents, keep, source):
+    """``{node: [source, ..., node]}`` along the tree ``parents`` (each vertex's parent, -1
+    for none) for the rows ``keep`` selects: each path its parent's and the node, each
+    parent's path made once."""
+    parents = parents.tolist()
+    nodes = G.nodes
+    paths = {source: [nodes[source]]}
+    out = {}
+    for v in np.flatnonzero(keep).tolist():
+        chain = []
+        u = v
+        while u not in paths:
+            if u < 0:
+                raise RuntimeError(f"vertex {v}'s parents do not lead to the source")
+            chain.append(u)
+            u = parents[u]
+        for w in reversed(chain):
+            paths[w] = paths[u] + [nodes[w]]
+            u = w
+        out[nodes[v]] = paths[v]
+    return out
+
 
 def _ran(name):
     calls[name] = calls.get(name, 0) + 1
@@ -478,10 +597,12 @@ def _declines(registered, sig, a):
     if callable(a.get("weight")):
         return "a callable weight is not supported (semigraph reads an edge attribute)"
     required = {p["name"] for p in info["params"] if p["default"] is None and not p["optional"]}
-    for theirs, ours in entry["args"]:
-        if ours in required and theirs in sig.parameters and a.get(theirs) is None:
-            return f"{theirs}=None: semigraph's {info['name']} needs it"
     kinds = {p["name"]: p["kind"] for p in info["params"]}
+    for theirs, ours in entry["args"]:
+        # A vertex NetworkX leaves None asks another question (every target, not one).
+        needed = ours in required or kinds.get(ours) == "vertex"
+        if needed and theirs in sig.parameters and a.get(theirs) is None:
+            return f"{theirs}=None: semigraph's {info['name']} needs it"
     for theirs, ours in entry["args"]:
         value = a.get(theirs)
         fits = {

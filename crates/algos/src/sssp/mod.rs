@@ -26,7 +26,10 @@ mod fixpoint;
 mod path;
 pub use algorithm::ShortestPathsAlgorithm;
 pub use fixpoint::{FIXPOINT_DELTA_FACTOR, FIXPOINT_GPU_DELTA_FACTOR, Width, fixpoint_paths};
-pub use path::{Path, ShortestPath, fewest_arcs_path, shortest_path};
+pub use path::{
+    Path, PathTree, ShortestPath, fewest_arcs_path, fewest_arcs_tree, shortest_path,
+    shortest_path_tree,
+};
 
 /// A distance type of the shortest-path algorithms: `i32`, `i64`, `f32` or `f64`. The
 /// semiring is [`MinPlus`] over it (integer sums saturate; the largest value, or `+inf`, is

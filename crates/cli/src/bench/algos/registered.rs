@@ -45,7 +45,9 @@ pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()>
     let args = Args::parse(info.params, g.num_vertices(), |p| {
         let text = given.next().and_then(|(_, t)| t.clone());
         match p.kind {
-            Kind::Vertex => source.map(|s| s.to_string()),
+            // The benchmark's source; an optional vertex (a path's target) left out.
+            Kind::Vertex if !p.optional => source.map(|s| s.to_string()),
+            Kind::Vertex => None,
             _ => text,
         }
     })?;
