@@ -48,6 +48,9 @@ algorithms!(
     crate::similarity::Jaccard,
     crate::similarity::Overlap,
     crate::similarity::Cosine,
+    crate::links::AdamicAdar,
+    crate::links::ResourceAllocation,
+    crate::links::PreferentialAttachment,
 );
 
 /// The algorithm called `name`'s [`Info`].

@@ -36,6 +36,7 @@ pub mod dist_type;
 pub mod error;
 pub mod exact;
 pub mod graph;
+pub mod links;
 pub mod memory;
 pub mod paths;
 mod peel;

@@ -93,44 +93,13 @@ pub fn similarity<B: Backend, S: Semiring>(
     let p = g.pattern::<PlusPair>()?;
     // Every neighbour once (an arc and its reverse are one edge): the values made 1.
     let a = b.apply_matrix_bound::<PlusPair, Pair>(&p.symmetric()?, Bound::Second(1))?;
-    let given = pairs.is_some();
-    let (mask, pairs) = match pairs {
-        Some(given) => {
-            for &(u, v) in given {
-                crate::error::check_vertex(u.max(v) as usize, n)?;
-            }
-            let (src, dst): (Vec<u32>, Vec<u32>) = given.iter().copied().unzip();
-            let m = b.matrix_from_arcs::<PlusPair>((n, n), &src, &dst, None)?;
-            (m, given.to_vec())
-        }
-        None => {
-            let m = b.select::<PlusPair, StrictTriu>(&a, 0)?;
-            let edges = b.read_matrix(&m)?;
-            let pairs = edges.iter().map(|(u, v, _)| (u as u32, v as u32)).collect();
-            (m, pairs)
-        }
-    };
-    let common = b.read_matrix(&b.spgemm_t(MatrixMask::Keep(&mask), &a, &a)?)?;
+    let asked = pairs_mask(b, &a, n, pairs)?;
+    let common = at_pairs(
+        &b.read_matrix(&b.spgemm_t(MatrixMask::Keep(&asked.mask), &a, &a)?)?,
+        &asked,
+    );
+    let pairs = asked.pairs;
     let degree = b.read_dense_owned(b.reduce_rows(&a)?)?;
-    let common: Vec<i64> = if given {
-        pairs
-            .iter()
-            .map(|&(u, v)| common.get(u as usize, v as usize).unwrap_or(0))
-            .collect()
-    } else {
-        // The edges in row order, the products a subset of them in the same order: merged.
-        let mut found = common.iter().peekable();
-        pairs
-            .iter()
-            .map(|&(u, v)| match found.peek() {
-                Some(&(i, j, c)) if (i as u32, j as u32) == (u, v) => {
-                    found.next();
-                    c
-                }
-                _ => 0,
-            })
-            .collect()
-    };
     let values = pairs
         .iter()
         .zip(&common)
@@ -143,8 +112,71 @@ pub fn similarity<B: Backend, S: Semiring>(
     })
 }
 
+/// The pairs a similarity answers: a mask over the graph and the pairs in the answer's order.
+pub(crate) struct Pairs<M> {
+    /// An entry at each pair.
+    pub(crate) mask: M,
+    /// The pairs, in the answer's order.
+    pub(crate) pairs: Vec<(u32, u32)>,
+    /// Whether they were given (else every edge once, in row order).
+    pub(crate) given: bool,
+}
+
+/// The pairs as a mask over `a` (`n x n`): those `given` (their vertices checked), or every
+/// entry `u < v` of `a` (each edge once).
+pub(crate) fn pairs_mask<B: Backend, P: Semiring>(
+    b: &B,
+    a: &B::Matrix<P>,
+    n: usize,
+    given: Option<&[(u32, u32)]>,
+) -> Result<Pairs<B::Matrix<P>>> {
+    let (mask, pairs, given) = match given {
+        Some(given) => {
+            for &(u, v) in given {
+                crate::error::check_vertex(u.max(v) as usize, n)?;
+            }
+            let (src, dst): (Vec<u32>, Vec<u32>) = given.iter().copied().unzip();
+            let m = b.matrix_from_arcs::<P>((n, n), &src, &dst, None)?;
+            (m, given.to_vec(), true)
+        }
+        None => {
+            let m = b.select::<P, StrictTriu>(a, P::zero())?;
+            let edges = b.read_matrix(&m)?;
+            let pairs = edges.iter().map(|(u, v, _)| (u as u32, v as u32)).collect();
+            (m, pairs, false)
+        }
+    };
+    Ok(Pairs { mask, pairs, given })
+}
+
+/// The entries of a product masked by [`pairs_mask`] at each pair, in the pairs' order (the
+/// zero where the product has none).
+pub(crate) fn at_pairs<P: Semiring, M>(
+    found: &semigraph_formats::Csr<P>,
+    Pairs { pairs, given, .. }: &Pairs<M>,
+) -> Vec<P::T> {
+    if *given {
+        return pairs
+            .iter()
+            .map(|&(u, v)| found.get(u as usize, v as usize).unwrap_or_else(P::zero))
+            .collect();
+    }
+    // The edges in row order, the products a subset of them in the same order: merged.
+    let mut found = found.iter().peekable();
+    pairs
+        .iter()
+        .map(|&(u, v)| match found.peek() {
+            Some(&(i, j, c)) if (i as u32, j as u32) == (u, v) => {
+                found.next();
+                c
+            }
+            _ => P::zero(),
+        })
+        .collect()
+}
+
 /// The arguments every similarity takes.
-const PARAMS: &[crate::registry::Param] = &[crate::registry::Param::optional(
+pub(crate) const PARAMS: &[crate::registry::Param] = &[crate::registry::Param::optional(
     "pairs",
     crate::registry::Kind::Pairs,
     "the vertex pairs to compare (a file of `u v` lines; default: every edge once)",
@@ -180,7 +212,7 @@ fn run_measure<'b, B: crate::backend::Frontier + 'b>(
 }
 
 /// Host bytes of a similarity: the pairs, their answers and the degrees.
-fn similarity_bytes(n: usize, nnz: usize) -> u64 {
+pub(crate) fn similarity_bytes(n: usize, nnz: usize) -> u64 {
     (40 * nnz + 8 * n) as u64 + (1 << 20)
 }
 

@@ -53,7 +53,7 @@ pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
 use queues::{check_queue_ops, check_relax_step, check_witness};
 pub use registry::check_registry;
-pub use similarity::check_similarity;
+pub use similarity::{check_link_scores, check_similarity};
 pub use sparse::check_sparse_products;
 pub use structure::{check_hits, check_paths, check_structure, check_truss};
 pub use views::check_views;
@@ -520,7 +520,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 19] = [
+    let others: [(&str, Check<B>); 20] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -541,6 +541,7 @@ fn register_in<B, E>(
         ("structure::truss", check_truss::<B>),
         ("structure::paths", check_paths::<B>),
         ("similarity::measures", check_similarity::<B>),
+        ("links::scores", check_link_scores::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())
