@@ -73,6 +73,10 @@ calls: dict[str, int] = {}
 
 _EXACT = 2**53
 
+# The most nodes for which ``ebunch=None`` (every pair of nodes without an edge) is answered
+# at once: an n x n table of adjacency, 64 MiB here.
+_ALL_PAIRS = 8192
+
 
 def get_info():
     """The ``networkx.backend_info`` entry point."""
@@ -264,6 +268,14 @@ class BackendInterface:
                 return "weighted PageRank is not supported (semigraph's reads the structure)"
             if multi and _has_parallel(G):
                 return "a multigraph's parallel edges count in NetworkX's PageRank"
+        if name in ("single_source_dijkstra", "single_source_bellman_ford"):
+            target = a.get("target")
+            try:
+                missing = target is not None and target not in G
+            except TypeError:
+                missing = True
+            if missing:
+                return "the target is not in the graph (NetworkX raises its own error)"
         if name == "clustering":
             if directed or weight is not None:
                 return "only the unweighted clustering of undirected graphs is supported"
@@ -623,7 +635,12 @@ def _declines(registered, sig, a):
     G = a.get("G")
     for theirs, ours in entry["args"]:
         pairs = a.get(theirs)
-        if kinds.get(ours) != "pairs" or pairs is None:
+        if kinds.get(ours) != "pairs":
+            continue
+        if pairs is None and G is not None and len(G) > _ALL_PAIRS:
+            return (f"{theirs}=None on {len(G)} nodes: every non-edge, which NetworkX's "
+                    "generator yields one at a time")
+        if pairs is None:
             continue
         if iter(pairs) is pairs:
             return f"{theirs} is an iterator, which NetworkX reads itself if semigraph declines"

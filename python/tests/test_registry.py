@@ -394,3 +394,102 @@ def test_dijkstra_path_through_networkx_is_a_shortest_path():
         got = nx.dijkstra_path(G, 0, t, backend="semigraph")
         assert _is_path(G, got, 0, t, "weight") == nx.dijkstra_path_length(G, 0, t)
     assert snx.calls["dijkstra_path"] > before
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_single_source_paths_through_networkx_are_shortest_paths(directed):
+    """Every path NetworkX's single-source path functions return, through semigraph: the
+    same nodes reached, each path along G's edges with NetworkX's length; the distances
+    equal; a target's pair; cutoff; an unreachable target's error."""
+    G = nx.gnp_random_graph(70, 0.05, seed=31, directed=directed)
+    G.add_node(70)  # isolated
+    rng = np.random.default_rng(8)
+    for u, v in G.edges:
+        G[u][v]["weight"] = int(rng.integers(1, 9))
+    names = ("single_source_shortest_path", "single_source_dijkstra_path",
+             "single_source_bellman_ford_path", "single_source_dijkstra",
+             "single_source_bellman_ford")
+    before = {f: snx.calls.get(f, 0) for f in names}
+    for s in (0, 5, 70):
+        want = nx.single_source_shortest_path_length(G, s)
+        got = nx.single_source_shortest_path(G, s, backend="semigraph")
+        assert got.keys() == want.keys()
+        assert all(_is_path(G, p, s, t, None) == want[t] for t, p in got.items())
+        near = nx.single_source_shortest_path(G, s, cutoff=2, backend="semigraph")
+        assert near.keys() == {t for t, d in want.items() if d <= 2}
+        want = nx.single_source_dijkstra_path_length(G, s)
+        for f in ("single_source_dijkstra_path", "single_source_bellman_ford_path"):
+            got = getattr(nx, f)(G, s, backend="semigraph")
+            assert got.keys() == want.keys()
+            assert all(_is_path(G, p, s, t, "weight") == want[t] for t, p in got.items())
+        near = nx.single_source_dijkstra_path(G, s, cutoff=7, backend="semigraph")
+        assert near.keys() == {t for t, d in want.items() if d <= 7}
+        for f in ("single_source_dijkstra", "single_source_bellman_ford"):
+            dist, paths = getattr(nx, f)(G, s, backend="semigraph")
+            assert dist == want and paths.keys() == want.keys()
+            for t in (3, 40, s):
+                if t in want:
+                    d, p = getattr(nx, f)(G, s, t, backend="semigraph")
+                    assert d == want[t] == _is_path(G, p, s, t, "weight")
+                else:
+                    with pytest.raises(nx.NetworkXNoPath):
+                        getattr(nx, f)(G, s, t, backend="semigraph")
+    assert all(snx.calls[f] > before[f] for f in names)
+    # A negative cycle, as NetworkX.
+    H = nx.DiGraph([(0, 1, {"weight": 1}), (1, 2, {"weight": -3}), (2, 1, {"weight": 1})])
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path(H, 0, backend="semigraph")
+
+
+def test_path_all_is_the_tree_of_every_path():
+    a = _random(80, 0.05, seed=12)
+    g = semigraph.Graph(a, backend="cpu")
+    dist = csgraph.dijkstra(a, indices=7)
+    hops = csgraph.shortest_path(a, indices=7, unweighted=True)
+    for unweighted, want in ((False, dist), (True, hops)):
+        parent, length = g.path(7, all=True, unweighted=unweighted)
+        np.testing.assert_array_equal(length, want)
+        assert parent[7] == -1
+        for v in range(80):
+            assert (parent[v] == -1) == (v == 7 or np.isinf(want[v]))
+            if parent[v] >= 0:  # the parent's arc closes the path exactly
+                arc = 1.0 if unweighted else a[parent[v], v]
+                assert a[parent[v], v] != 0 and length[parent[v]] + arc == length[v]
+    with pytest.raises(ValueError, match="target"):
+        g.path(7)
+    with pytest.raises(ValueError, match="without a target"):
+        g.path(7, 3, all=True)
+
+
+@pytest.mark.parametrize("function", ["adamic_adar_index", "resource_allocation_index",
+                                      "preferential_attachment"])
+def test_link_prediction_through_networkx_answers_as_networkx(function):
+    G = nx.gnp_random_graph(45, 0.12, seed=9)
+    G.add_nodes_from([60, 61])  # isolated: empty neighbourhoods
+    pairs = [(0, 1), (2, 7), (60, 61), (60, 4), (9, 2), (5, 30)]
+    if function != "adamic_adar_index":  # NetworkX divides by ln 1 for a degree-1 neighbour
+        pairs.append((3, 3))
+    f = getattr(nx, function)
+    for ebunch in (pairs, None):
+        want = sorted(f(G, ebunch))
+        before = snx.calls.get(function, 0)
+        got = sorted(f(G, ebunch, backend="semigraph"))
+        assert snx.calls[function] == before + 1
+        assert [(u, v) for u, v, _ in got] == [(u, v) for u, v, _ in want]
+        for (_, _, x), (_, _, y) in zip(got, want):
+            assert x == pytest.approx(y, rel=1e-12, abs=1e-15)
+    # Every edge once (the registry's default pairs), through the generated method.
+    g = semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu")
+    name = {"adamic_adar_index": "adamic_adar",
+            "resource_allocation_index": "resource_allocation"}.get(function, function)
+    p, x = getattr(g, name)()
+    want = {(min(u, v), max(u, v)): s for u, v, s in f(G, G.edges)}
+    assert {tuple(e): y for e, y in zip(p.tolist(), x.tolist())} == pytest.approx(want)
+    H = G.copy()
+    H.add_edge(4, 4)  # NetworkX counts a self loop twice in a degree
+    sig = inspect.signature(f)
+    assert "self loops" in snx._declines(snx.REGISTERED[function], sig, {"G": H, "ebunch": pairs})
+    # Every non-edge of a large graph: NetworkX's generator, one pair at a time.
+    big = nx.empty_graph(snx._ALL_PAIRS + 1)
+    assert "every non-edge" in snx._declines(snx.REGISTERED[function], sig,
+                                             {"G": big, "ebunch": None})

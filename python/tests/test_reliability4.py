@@ -301,6 +301,19 @@ def _calls(g, rng):
         ("jaccard_coefficient", (), {}),
         ("jaccard_coefficient", ([(s, t), (t, s), (s, s)],), {}),
         ("jaccard_coefficient", ([(s, "missing")],), {}),
+        ("single_source_shortest_path", (s,), {}),
+        ("single_source_shortest_path", (s,), {"cutoff": 2}),
+        ("single_source_dijkstra_path", (s,), {}),
+        ("single_source_dijkstra_path", (s,), {"cutoff": 6}),
+        ("single_source_bellman_ford_path", (s,), {}),
+        ("single_source_dijkstra", (s,), {}),
+        ("single_source_dijkstra", (s, t), {"cutoff": 5}),
+        ("single_source_bellman_ford", (s, t), {}),
+        ("single_source_bellman_ford", (s, "missing"), {}),
+        ("adamic_adar_index", (), {}),
+        ("resource_allocation_index", ([(s, t), (t, s), (s, s)],), {}),
+        ("preferential_attachment", (), {}),
+        ("preferential_attachment", ([(s, t)],), {}),
     ]
     return calls
 
@@ -319,6 +332,25 @@ def _outcome(f, g, args, kwargs):
         if name == "k_truss":
             return ("ok", (sorted(repr(sorted(map(repr, e))) for e in r.edges),
                            sorted(map(repr, r.nodes))))
+        if name.startswith("single_source_") and not name.endswith("_length"):
+            # Paths of a shortest-path tree: each one's ends, whether it is a path, its
+            # length (ties between equal paths broken either way).
+            w = None if name == "single_source_shortest_path" else kwargs.get("weight", "weight")
+
+            def summary(p):
+                length = nx.path_weight(g, p, w) if w else len(p) - 1
+                return (repr(p[0]), repr(p[-1]), nx.is_path(g, p), round(length, 9))
+
+            if name in ("single_source_dijkstra", "single_source_bellman_ford"):
+                d, p = r
+                if isinstance(p, list):
+                    return ("ok", (round(d, 9), summary(p)))
+                return ("ok", (sorted((repr(v), round(x, 9)) for v, x in d.items()),
+                               sorted((repr(v), summary(q)) for v, q in p.items())))
+            return ("ok", sorted((repr(v), summary(p)) for v, p in r.items()))
+        if name in ("adamic_adar_index", "resource_allocation_index", "preferential_attachment"):
+            pair = (lambda u, v: (u, v)) if args else (lambda u, v: tuple(sorted((u, v))))
+            return ("ok", sorted((*pair(repr(u), repr(v)), round(p, 9)) for u, v, p in r))
         if name == "jaccard_coefficient":
             # Without pairs given, NetworkX's non-edges come in an order (and orientation)
             # of its sets: compared as unordered pairs.
