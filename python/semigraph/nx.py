@@ -488,22 +488,32 @@ def _tree_paths(G, parents, keep, source):
     """``{node: [source, ..., node]}`` along the tree ``parents`` (each vertex's parent, -1
     for none) for the rows ``keep`` selects: each path its parent's and the node, each
     parent's path made once."""
+    import gc
+
     parents = parents.tolist()
     nodes = G.nodes
     paths = {source: [nodes[source]]}
     out = {}
-    for v in np.flatnonzero(keep).tolist():
-        chain = []
-        u = v
-        while u not in paths:
-            if u < 0:
-                raise RuntimeError(f"vertex {v}'s parents do not lead to the source")
-            chain.append(u)
-            u = parents[u]
-        for w in reversed(chain):
-            paths[w] = paths[u] + [nodes[w]]
-            u = w
-        out[nodes[v]] = paths[v]
+    # Many new lists, none in a cycle: the collector, which would walk the whole NetworkX
+    # graph again and again while they are made, is paused (most of the time otherwise).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for v in np.flatnonzero(keep).tolist():
+            chain = []
+            u = v
+            while u not in paths:
+                if u < 0:
+                    raise RuntimeError(f"vertex {v}'s parents do not lead to the source")
+                chain.append(u)
+                u = parents[u]
+            for w in reversed(chain):
+                paths[w] = paths[u] + [nodes[w]]
+                u = w
+            out[nodes[v]] = paths[v]
+    finally:
+        if collecting:
+            gc.enable()
     return out
 
 
