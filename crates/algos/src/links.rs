@@ -5,12 +5,11 @@
 
 use semigraph_semiring::PlusTimes;
 use semigraph_semiring::Semiring;
-use semigraph_semiring::ops::Pair;
 
-use crate::backend::{Backend, Bound, MatrixMask};
+use crate::backend::{Backend, MatrixMask};
 use crate::error::Result;
 use crate::graph::Graph;
-use crate::similarity::{PARAMS, at_pairs, pairs_mask, similarity_bytes};
+use crate::similarity::{PARAMS, at_pairs, neighbourhoods, pairs_mask, similarity_bytes};
 
 type Pt = PlusTimes<f64>;
 
@@ -96,11 +95,8 @@ pub fn link_scores<B: Backend, S: Semiring>(
 ) -> Result<Scores> {
     let n = g.n();
     let b = g.backend();
-    let p = g.pattern::<Pt>()?;
-    // Every neighbour once (an arc and its reverse are one edge): the values made 1.
-    let a = b.apply_matrix_bound::<Pt, Pair>(&p.symmetric()?, Bound::Second(1.0))?;
+    let (a, degree) = neighbourhoods::<B, S, Pt>(g)?;
     let asked = pairs_mask(b, &a, n, pairs)?;
-    let degree = b.read_dense_owned(b.reduce_rows(&a)?)?;
     let values = match score.weight(1.0) {
         None => asked
             .pairs

@@ -88,18 +88,14 @@ pub fn similarity<B: Backend, S: Semiring>(
     measure: Measure,
     pairs: Option<&[(u32, u32)]>,
 ) -> Result<Similarities> {
-    let n = g.n();
     let b = g.backend();
-    let p = g.pattern::<PlusPair>()?;
-    // Every neighbour once (an arc and its reverse are one edge): the values made 1.
-    let a = b.apply_matrix_bound::<PlusPair, Pair>(&p.symmetric()?, Bound::Second(1))?;
-    let asked = pairs_mask(b, &a, n, pairs)?;
+    let (a, degree) = neighbourhoods::<B, S, PlusPair>(g)?;
+    let asked = pairs_mask(b, &a, g.n(), pairs)?;
     let common = at_pairs(
         &b.read_matrix(&b.spgemm_t(MatrixMask::Keep(&asked.mask), &a, &a)?)?,
         &asked,
     );
     let pairs = asked.pairs;
-    let degree = b.read_dense_owned(b.reduce_rows(&a)?)?;
     let values = pairs
         .iter()
         .zip(&common)
@@ -110,6 +106,24 @@ pub fn similarity<B: Backend, S: Semiring>(
         common,
         values,
     })
+}
+
+/// A graph's undirected matrix and its degrees ([`neighbourhoods`]).
+pub(crate) type Neighbourhoods<M, T> = (M, Vec<T>);
+
+/// The undirected graph of `g`'s arcs in `P` (an arc and its reverse one edge, every value
+/// one) and its degrees (row counts, read back).
+pub(crate) fn neighbourhoods<B: Backend, S: Semiring, P: Semiring>(
+    g: &Graph<'_, B, S>,
+) -> Result<Neighbourhoods<B::Matrix<P>, P::T>>
+where
+    P::T: semigraph_semiring::Number,
+{
+    let b = g.backend();
+    let p = g.pattern::<P>()?;
+    let a = b.apply_matrix_bound::<P, Pair>(&p.symmetric()?, Bound::Second(P::one()))?;
+    let degree = b.read_dense_owned(b.reduce_rows(&a)?)?;
+    Ok((a, degree))
 }
 
 /// The pairs a similarity answers: a mask over the graph and the pairs in the answer's order.
