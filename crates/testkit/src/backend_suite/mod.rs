@@ -450,7 +450,8 @@ pub fn register_relaxation<B, E>(
 }
 
 /// The suite's tests for `formats`, names prefixed by `prefix`; `whole` adds the tests that
-/// no relaxation setting changes (views, dense operations, built-in operators).
+/// no relaxation setting changes (views, dense operations, built-in operators, the
+/// centralities and similarities).
 fn register_in<B, E>(
     h: &mut Harness,
     prefix: &'static str,
@@ -547,12 +548,19 @@ fn register_in<B, E>(
             Ok(())
         }),
     ];
+    // What no relaxation setting changes: the built-in operators, graphs from arcs, all
+    // pairs, and the algorithms of dense sweeps and masked products (the centralities, the
+    // similarities), which take no relaxation or traversal step.
+    let settled = [
+        "operators",
+        "graphs",
+        "all_pairs",
+        "centrality",
+        "similarity",
+        "links",
+    ];
     for (name, f) in others {
-        if !whole
-            && ["operators", "graphs", "all_pairs"]
-                .iter()
-                .any(|p| name.starts_with(p))
-        {
+        if !whole && settled.iter().any(|p| name.starts_with(p)) {
             continue;
         }
         let body = move |b: &B| f(b).map_err(Failed::from);
