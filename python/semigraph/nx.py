@@ -366,14 +366,8 @@ class BackendInterface:
 
     @staticmethod
     def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-        import networkx as nx
-
-        s = _vertex(G, source)
-        _exact(G)
-        if G.negative:
-            raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
-        _ran("single_source_dijkstra_path_length")
-        dist, _ = G.graph().sssp(s)
+        s, _ = _checked(G, source, "single_source_dijkstra_path_length", dijkstra=True)
+        dist, _ = _solve(G, s, None)
         keep = np.isfinite(dist)
         if cutoff is not None:
             keep &= dist <= cutoff
@@ -381,15 +375,8 @@ class BackendInterface:
 
     @staticmethod
     def single_source_bellman_ford_path_length(G, source, weight="weight"):
-        import networkx as nx
-
-        s = _vertex(G, source)
-        _exact(G)
-        _ran("single_source_bellman_ford_path_length")
-        try:
-            dist, _ = G.graph().sssp(s, algorithm="bellman-ford")
-        except semigraph.NegativeCycleError as e:
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from e
+        s, _ = _checked(G, source, "single_source_bellman_ford_path_length")
+        dist, _ = _solve(G, s, "bellman-ford")
         return _distances(G, dist, np.isfinite(dist), s)
 
     @staticmethod
@@ -422,15 +409,10 @@ class BackendInterface:
     def _dijkstra(G, source, target, cutoff, name):
         """NetworkX's ``single_source_dijkstra``: ``(distances, paths)``, or for a target
         ``(distance, path)``."""
-        s = _vertex(G, source)
-        _exact(G)
-        if G.negative:
-            raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
-        t = _target(G, target)
-        _ran(name)
+        s, t = _checked(G, source, name, dijkstra=True, target=target)
         if t == s:
             return 0, [G.nodes[s]]
-        dist, pred = G.graph().sssp(s)
+        dist, pred = _solve(G, s, None)
         keep = np.isfinite(dist)
         if cutoff is not None:
             keep &= dist <= cutoff
@@ -440,20 +422,38 @@ class BackendInterface:
     def _bellman_ford(G, source, target, name):
         """NetworkX's ``single_source_bellman_ford``: ``(distances, paths)``, or for a
         target ``(distance, path)``."""
-        import networkx as nx
-
-        s = _vertex(G, source)
-        _exact(G)
-        t = _target(G, target)
-        _ran(name)
+        s, t = _checked(G, source, name, target=target)
         if t == s:
             return 0, [G.nodes[s]]
-        try:
-            dist, pred = G.graph().sssp(s, algorithm="bellman-ford")
-        except semigraph.NegativeCycleError as e:
-            raise nx.NetworkXUnbounded("Negative cycle detected.") from e
+        dist, pred = _solve(G, s, "bellman-ford")
         msg = f"Node {target} not reachable from {source}"
         return _with_paths(G, dist, pred, np.isfinite(dist), s, target, msg)
+
+
+def _checked(G, source, name, dijkstra=False, target=None):
+    """The source's vertex and a target's (``None`` for none) once semigraph answers the
+    call ``name`` (counted): weights float64 holds exactly, none negative for Dijkstra, the
+    target in the graph; else declined (``NotImplementedError``)."""
+    s = _vertex(G, source)
+    _exact(G)
+    if dijkstra and G.negative:
+        raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
+    t = _target(G, target)
+    _ran(name)
+    return s, t
+
+
+def _solve(G, s, algorithm):
+    """Distances and predecessors from vertex ``s`` (``algorithm``: semigraph's choice for
+    ``None``); a negative cycle as NetworkX's ``NetworkXUnbounded``."""
+    import networkx as nx
+
+    try:
+        if algorithm is None:
+            return G.graph().sssp(s)
+        return G.graph().sssp(s, algorithm=algorithm)
+    except semigraph.NegativeCycleError as e:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from e
 
 
 def _target(G, target):
