@@ -252,6 +252,16 @@ class BackendInterface:
             return f"the arguments do not fit {name}'s signature: {e}"
         bound.apply_defaults()
         a = bound.arguments
+        if name == "shortest_path":
+            # From a source to every node: the tree's paths; to one target: the registry's
+            # path; to a target from every node (no source): NetworkX's own.
+            if a.get("source") is None:
+                return "source=None: every node's path to a target, NetworkX's own"
+            if a.get("target") is not None:
+                return _declines(REGISTERED[name], sig, a) or True
+            if a.get("method") not in ("dijkstra", "bellman-ford"):
+                return "a method NetworkX refuses (it raises its own error)"
+            return True
         if name in REGISTERED and name not in _WRITTEN:
             return _declines(REGISTERED[name], sig, a) or True
         G = a.get("G")
@@ -404,6 +414,16 @@ class BackendInterface:
     @staticmethod
     def single_source_bellman_ford(G, source, target=None, weight="weight"):
         return BackendInterface._bellman_ford(G, source, target, "single_source_bellman_ford")
+
+    @staticmethod
+    def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
+        if target is not None:
+            return _REGISTRY_SHORTEST_PATH(G, source, target, weight, method)
+        if weight is None:
+            return BackendInterface.single_source_shortest_path(G, source)
+        if method == "bellman-ford":
+            return BackendInterface._bellman_ford(G, source, None, "shortest_path")[1]
+        return BackendInterface._dijkstra(G, source, None, None, "shortest_path")[1]
 
     @staticmethod
     def _dijkstra(G, source, target, cutoff, name):
@@ -815,6 +835,10 @@ def _shaped(G, shape, values):
         classes.setdefault(c, set()).add(G.nodes[i])
     return len(classes) if shape == "count" else list(classes.values())
 
+
+# ``shortest_path`` to one target, as the registry's entry dispatches it (the written
+# function answers from a source to every node).
+_REGISTRY_SHORTEST_PATH = _dispatcher(*REGISTERED["shortest_path"])
 
 for _name, (_info, _entry) in REGISTERED.items():
     if _name not in _WRITTEN:

@@ -293,10 +293,15 @@ def test_paths_through_networkx_are_shortest_paths(directed):
         if got is not None:
             assert _is_path(G, got, s, t, "weight") == nx.bellman_ford_path_length(G, s, t)
     assert snx.calls["shortest_path"] >= 20 and snx.calls["bellman_ford_path"] >= 1
-    # All targets (target=None) are NetworkX's own.
-    sig = inspect.signature(nx.shortest_path)
-    assert "target=None" in snx._declines(snx.REGISTERED["shortest_path"], sig,
-                                          {"G": G, "source": 0, "target": None})
+    # Every target (target=None): the tree's paths; every source (source=None): NetworkX's.
+    for weight in (None, "weight"):
+        want = nx.single_source_dijkstra_path_length(G, 0, weight=weight or (lambda *e: 1))
+        got = nx.shortest_path(G, 0, weight=weight, backend="semigraph")
+        assert got.keys() == want.keys()
+        assert all(_is_path(G, p, 0, t, weight) == want[t] for t, p in got.items())
+    can = snx.BackendInterface.can_run
+    assert "source=None" in can("shortest_path", (G,), {"target": 3})
+    assert "method" in can("shortest_path", (G, 0), {"method": "bfs"})
     g = semigraph.Graph(nx.to_scipy_sparse_array(G), backend="cpu")
     path, length = g.path(0, pairs[0][1], unweighted=True)
     assert length == nx.shortest_path_length(G, 0, pairs[0][1]) == len(path) - 1

@@ -302,6 +302,8 @@ def _calls(g, rng):
         ("jaccard_coefficient", ([(s, t), (t, s), (s, s)],), {}),
         ("jaccard_coefficient", ([(s, "missing")],), {}),
         ("single_source_shortest_path", (s,), {}),
+        ("shortest_path", (s,), {}),
+        ("shortest_path", (s,), {"weight": "weight", "method": "bellman-ford"}),
         ("single_source_shortest_path", (s,), {"cutoff": 2}),
         ("single_source_dijkstra_path", (s,), {}),
         ("single_source_dijkstra_path", (s,), {"cutoff": 6}),
@@ -324,6 +326,9 @@ def _outcome(f, g, args, kwargs):
         name = getattr(f, "name", "")
         if name == "hits":
             return ("ok", _principal(g, *r))
+        if name == "shortest_path" and isinstance(r, dict):
+            # Every node's path (no target): a tree's, as the single-source functions'.
+            name = "single_source_" + ("bellman_ford_path" if kwargs.get("method") else "shortest_path")
         if name in ("shortest_path", "bellman_ford_path", "dijkstra_path"):
             # One of the shortest paths: its ends, whether it is a path, its length.
             w = kwargs.get("weight", None if name == "shortest_path" else "weight")
