@@ -26,13 +26,13 @@ pub enum Score {
 }
 
 impl Score {
-    /// The weight a common neighbour of degree `d` adds; `None` where the score reads no
-    /// common neighbours.
-    fn weight(self, d: f64) -> Option<f64> {
+    /// The weight a common neighbour of degree `d` adds to a sum over common neighbours
+    /// (0 for preferential attachment, which reads none).
+    fn weight(self, d: f64) -> f64 {
         match self {
-            Score::AdamicAdar => Some(1.0 / d.ln()),
-            Score::ResourceAllocation => Some(1.0 / d),
-            Score::PreferentialAttachment => None,
+            Score::AdamicAdar => 1.0 / d.ln(),
+            Score::ResourceAllocation => 1.0 / d,
+            Score::PreferentialAttachment => 0.0,
         }
     }
 }
@@ -97,18 +97,15 @@ pub fn link_scores<B: Backend, S: Semiring>(
     let b = g.backend();
     let (a, degree) = neighbourhoods::<B, S, Pt>(g)?;
     let asked = pairs_mask(b, &a, n, pairs)?;
-    let values = match score.weight(1.0) {
-        None => asked
+    let values = match score {
+        Score::PreferentialAttachment => asked
             .pairs
             .iter()
             .map(|&(u, v)| degree[u as usize] * degree[v as usize])
             .collect(),
-        Some(_) => {
+        Score::AdamicAdar | Score::ResourceAllocation => {
             // D = diag(f(d)), then C<P> = (A D) A^T.
-            let f: Vec<f64> = degree
-                .iter()
-                .map(|&d| score.weight(d).unwrap_or(0.0))
-                .collect();
+            let f: Vec<f64> = degree.iter().map(|&d| score.weight(d)).collect();
             let diagonal: Vec<u32> = (0..n as u32).collect();
             let d = b.matrix_from_arcs::<Pt>((n, n), &diagonal, &diagonal, Some(&f))?;
             let ad = b.spgemm(MatrixMask::All, &a, &d)?;
