@@ -635,7 +635,7 @@ def _declines(registered, sig, a):
     graphs), a multigraph, a self loop where NetworkX refuses one, an edge attribute NetworkX
     reads (not 1) where semigraph reads the structure."""
     info, entry = registered
-    passed = {theirs.removesuffix("=None") for theirs, _ in entry["args"]}
+    passed = {theirs.removesuffix("=None").removesuffix("!") for theirs, _ in entry["args"]}
     if callable(a.get("weight")):
         return "a callable weight is not supported (semigraph reads an edge attribute)"
     required = {p["name"] for p in info["params"] if p["default"] is None and not p["optional"]}
@@ -711,7 +711,8 @@ def _has_self_loops(G):
 def _dispatcher(info, entry):
     """The NetworkX function of a registry entry: NetworkX's arguments bound to its
     signature, those the entry names passed on (nodes as vertices; ``is_directed()``: the
-    graph's kind; ``NAME=None``: whether NetworkX's argument is ``None``; an empty name: not
+    graph's kind; ``NAME=None`` (``NAME!=None``): whether NetworkX's argument is (is not)
+    ``None``; an empty name: not
     passed on), the entry's column returned in the entry's shape (a generator where
     NetworkX's function is one); semigraph's errors as NetworkX's (an iteration short of its
     tolerance, a cycle, no path, a negative cycle)."""
@@ -729,6 +730,8 @@ def _dispatcher(info, entry):
                 continue
             if theirs == "is_directed()":
                 value = G.is_directed()
+            elif theirs.endswith("!=None"):
+                value = bound.arguments.get(theirs[: -len("!=None")]) is not None
             elif theirs.endswith("=None"):
                 value = bound.arguments.get(theirs[: -len("=None")]) is None
             else:
@@ -738,7 +741,11 @@ def _dispatcher(info, entry):
             elif kinds.get(ours) == "pairs":
                 value = _pairs(G, value)
             kw[ours] = value
-        if info["reads"] == "distances" and not kw.get("unweighted", False):
+        if info.get("weighted_by"):
+            weighted = kw.get(info["weighted_by"], False)
+        else:
+            weighted = info["reads"] == "distances" and not kw.get("unweighted", False)
+        if weighted:
             _exact(G)
             method = bound.arguments.get("method")
             dijkstra = function.startswith("dijkstra") or method == "dijkstra"

@@ -7,7 +7,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use semigraph_algos::algorithms as list;
-use semigraph_algos::registry::{Args, Info, Kind, Output, Scalar, Shape, Values, Views};
+use semigraph_algos::registry::{
+    Args, Info, Kind, Output, Reads, Scalar, Shape, Values, Views,
+};
 use semigraph_algos::{BfsSemiring, Frontier, Graph as AlgoGraph};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
@@ -15,7 +17,9 @@ use crate::held::Held;
 use crate::plans;
 
 /// The registry as Python data: one dict per algorithm with `name`, `summary`, `returns`,
-/// `complexity`, `reads`, `accepts`, `networkx` (its NetworkX entries) and `params` (dicts of `name`, `kind`, `default` (text or `None`),
+/// `complexity`, `reads` (and `weighted_by`: the flag that makes an algorithm of the
+/// structure read the weights as distances, or `None`), `accepts`, `networkx` (its NetworkX
+/// entries) and `params` (dicts of `name`, `kind`, `default` (text or `None`),
 /// `optional`, `doc`, and `choices` for a choice).
 #[pyfunction]
 pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
@@ -26,7 +30,13 @@ pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("summary", info.summary)?;
         d.set_item("returns", info.returns.to_vec())?;
         d.set_item("complexity", info.complexity)?;
-        d.set_item("reads", format!("{:?}", info.reads).to_lowercase())?;
+        // A choice of what is read: "structure", with the flag that makes it "distances".
+        let (reads, weighted_by) = match info.reads {
+            Reads::StructureOrDistances(flag) => (Reads::Structure, Some(flag)),
+            r => (r, None),
+        };
+        d.set_item("reads", format!("{reads:?}").to_lowercase())?;
+        d.set_item("weighted_by", weighted_by)?;
         d.set_item("accepts", format!("{:?}", info.accepts).to_lowercase())?;
         let params = PyList::empty(py);
         for p in info.params {

@@ -124,12 +124,52 @@ def test_betweenness_through_networkx_answers_as_networkx(directed, normalized):
         assert got.keys() == want.keys()
         for v in want:
             assert got[v] == pytest.approx(want[v], rel=1e-12, abs=1e-15)
-    # Sampled sources and weights are NetworkX's own: declined, never answered differently.
+    # Sampled sources are NetworkX's own: declined, never answered differently.
     sig = inspect.signature(nx.betweenness_centrality)
     entry = snx.REGISTERED["betweenness_centrality"]
     assert "k=" in snx._declines(entry, sig, {"G": G, "k": 5})
-    assert "weight" in snx._declines(entry, sig, {"G": G, "weight": "w"})
+    assert snx._declines(entry, sig, {"G": G, "weight": "w"}) is None
     assert snx._declines(entry, sig, {"G": G, "seed": 3}) is None
+
+
+def _weighted(directed, seed, n=45, p=0.1):
+    """A random graph with integer weights 1..4 (many least-weight paths tie)."""
+    import random
+
+    G = nx.gnp_random_graph(n, p, seed=seed, directed=directed)
+    rng = random.Random(seed)
+    for u, v in G.edges:
+        G[u][v]["w"] = rng.randint(1, 4)
+    return G
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_weighted_betweenness_through_networkx_answers_as_networkx(directed, normalized):
+    G = _weighted(directed, 21)
+    G.add_edge(4, 4, w=2)  # a self loop lies on no least-weight path
+    for f in (nx.betweenness_centrality, nx.edge_betweenness_centrality):
+        want = f(G, normalized=normalized, weight="w")
+        before = snx.calls.get(f.__name__, 0)
+        got = f(G, normalized=normalized, weight="w", backend="semigraph")
+        assert snx.calls[f.__name__] == before + 1
+        assert got.keys() == want.keys()
+        for key in want:
+            assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
+
+
+def test_weighted_betweenness_refuses_what_has_no_least_weight_paths():
+    g = semigraph.Graph(sp.csr_matrix(np.array([[0, 1.0, 0], [0, 0, -1.0], [0, 0, 0]])),
+                        backend="cpu")
+    with pytest.raises(ValueError, match="weighs -1"):
+        g.betweenness(weighted=True)
+    # Unweighted, the weights are not read.
+    assert g.betweenness(normalized=False).tolist() == [0.0, 1.0, 0.0]
+    # Through NetworkX a negative weight is declined (NetworkX's own Dijkstra raises its error).
+    G = nx.DiGraph()
+    G.add_weighted_edges_from([(0, 1, 1.0), (1, 2, -1.0)])
+    with pytest.raises(NotImplementedError, match="semigraph"):
+        nx.betweenness_centrality(G, weight="weight", backend="semigraph")
 
 
 def test_betweenness_samples_estimate_with_the_exact_scale():
@@ -382,7 +422,7 @@ def test_edge_betweenness_through_networkx_answers_as_networkx(directed, normali
     sig = inspect.signature(nx.edge_betweenness_centrality)
     entry = snx.REGISTERED["edge_betweenness_centrality"]
     assert "k=" in snx._declines(entry, sig, {"G": G, "k": 5})
-    assert "weight" in snx._declines(entry, sig, {"G": G, "weight": "w"})
+    assert snx._declines(entry, sig, {"G": G, "weight": "w"}) is None
 
 
 def test_dijkstra_path_through_networkx_is_a_shortest_path():

@@ -92,28 +92,56 @@ pub fn betweenness<B: Backend, S: Semiring>(
     let mut sums = b.dense_filled::<Pt>(n, 1, 0.0)?;
     let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
         let mut s = sweep(b, &at, n, chunk)?;
-        let delta = dependencies(b, pt.push(), &mut s, None)?;
+        let delta = dependencies(b, pt.push(), &mut s, None, false)?;
         super::add_row_sums(b, &mut sums, &delta, chunk.len())
     })?;
     let mut bc = b.read_dense_owned(sums)?;
-    let mut scale = if opts.normalized {
-        if n > 2 {
-            1.0 / ((n - 1) as f64 * (n - 2) as f64)
-        } else {
-            1.0
-        }
-    } else if !g.reads_directed(opts.directed)? {
-        0.5
-    } else {
-        1.0
-    };
-    if sources > 0 && sources < n {
-        scale *= n as f64 / sources as f64;
-    }
+    let scale = vertex_scale(n, sources, opts, g.reads_directed(opts.directed)?);
     if scale != 1.0 {
         bc.iter_mut().for_each(|x| *x *= scale);
     }
     Ok(bc)
+}
+
+/// The factor of a vertex's sum over `sources` of `n`: `1 / ((n - 1)(n - 2))` normalized,
+/// else `1/2` for an undirected graph (each pair counted once); `n / sources` for a sample.
+pub(super) fn vertex_scale(
+    n: usize,
+    sources: usize,
+    opts: &BetweennessOptions,
+    directed: bool,
+) -> f64 {
+    let scale = match (opts.normalized, directed) {
+        (true, _) if n > 2 => 1.0 / ((n - 1) as f64 * (n - 2) as f64),
+        (true, _) | (false, true) => 1.0,
+        (false, false) => 0.5,
+    };
+    scale * sampled(n, sources)
+}
+
+/// The factor of an arc's (edge's) sum over `sources` of `n`: `1 / (n (n - 1))` normalized,
+/// else `1/2` for an undirected graph; `n / sources` for a sample.
+pub(super) fn edge_scale(
+    n: usize,
+    sources: usize,
+    opts: &BetweennessOptions,
+    directed: bool,
+) -> f64 {
+    let scale = match (opts.normalized, directed) {
+        (true, _) if n >= 2 => 1.0 / (n as f64 * (n - 1) as f64),
+        (true, _) | (false, true) => 1.0,
+        (false, false) => 0.5,
+    };
+    scale * sampled(n, sources)
+}
+
+/// `n / sources` for a sample of the `n` vertices, else 1.
+fn sampled(n: usize, sources: usize) -> f64 {
+    if sources > 0 && sources < n {
+        n as f64 / sources as f64
+    } else {
+        1.0
+    }
 }
 
 /// The dependencies `D(v, j)` of a batch's sources (`n x k`, source `j` in column `j`):
@@ -121,11 +149,17 @@ pub fn betweenness<B: Backend, S: Semiring>(
 /// With `edges`, each arc's share is added there too: per level, `E += A .* (S_{d-1} W^T)`
 /// (a sampled product, [`Products::sddmm`](crate::backend::Products::sddmm), of the path
 /// counts one level up and the level's `(1 + D) / S`), `None` until some arc has a share.
-fn dependencies<B: Backend>(
+///
+/// With `dag`, `a` is the least-weight paths' DAG and the levels are the most arcs
+/// ([`Paths::Dag`](super::Paths)): a vertex's successors lie on any deeper level, so each
+/// level's `W` reaches every vertex (no mask), and the sources' own dependencies are left
+/// in `D` (they count for no vertex: the caller drops them).
+pub(super) fn dependencies<B: Backend>(
     b: &B,
     a: &B::Matrix<Pt>,
     s: &mut Sweep<B>,
     mut edges: Option<&mut Option<B::Matrix<Pt>>>,
+    dag: bool,
 ) -> Result<B::Dense<Pt>> {
     let (n, k) = (s.n, s.k);
     let mut delta = b.dense_filled::<Pt>(n, k, 0.0)?;
@@ -136,9 +170,11 @@ fn dependencies<B: Backend>(
     at_level(b, &mut here, &s.level, s.depth)?;
     let [w, t] = &mut s.spare;
     // The sources' own dependencies (level 0) count for no vertex, but their arcs' shares do.
-    let last = if edges.is_some() { 1 } else { 2 };
+    let last = if edges.is_some() || dag { 1 } else { 2 };
     for d in (last..=s.depth).rev() {
-        at_level(b, &mut above, &s.level, d - 1)?;
+        if !dag {
+            at_level(b, &mut above, &s.level, d - 1)?;
+        }
         // W<here> = (1 + D) / S.
         b.apply(w, Mask::All, UnaryOp::Fill(0.0))?;
         b.ewise(w, b.keep(&here), Ewise::Add, &delta)?;
@@ -146,9 +182,13 @@ fn dependencies<B: Backend>(
         b.ewise_op::<Pt, Div>(w, b.keep(&here), Combine::Intersection, &s.paths)?;
         if let Some(e) = edges.as_deref_mut() {
             // T<above> = S; E += A .* (T W^T): arc (v, w)'s share sum_j S(v, j) W(w, j).
-            b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
-            b.ewise(t, b.keep(&above), Ewise::Add, &s.paths)?;
-            let share = b.sddmm(a, t, w)?;
+            let share = if dag {
+                b.sddmm(a, &s.paths, w)?
+            } else {
+                b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
+                b.ewise(t, b.keep(&above), Ewise::Add, &s.paths)?;
+                b.sddmm(a, t, w)?
+            };
             *e = Some(match e.take() {
                 None => share,
                 Some(sum) => b.ewise_matrix::<Pt, SemiringAdd<Pt>>(&sum, &share, Combine::Union)?,
@@ -156,10 +196,15 @@ fn dependencies<B: Backend>(
         }
         // T<above> = A W; D += T .* S.
         b.apply(t, Mask::All, UnaryOp::Fill(0.0))?;
-        b.mxm(t, b.keep(&above), Accum::Replace, a, w)?;
+        let mask = if dag { Mask::All } else { b.keep(&above) };
+        b.mxm(t, mask, Accum::Replace, a, w)?;
         b.ewise(t, Mask::All, Ewise::Mul, &s.paths)?;
         b.ewise(&mut delta, Mask::All, Ewise::Add, t)?;
-        std::mem::swap(&mut here, &mut above);
+        if dag {
+            at_level(b, &mut here, &s.level, d - 1)?;
+        } else {
+            std::mem::swap(&mut here, &mut above);
+        }
     }
     Ok(delta)
 }
@@ -226,19 +271,11 @@ pub fn edge_betweenness<B: Backend, S: Semiring>(
     let mut sums = None;
     let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
         let mut s = sweep(b, &at, n, chunk)?;
-        dependencies(b, pt.push(), &mut s, Some(&mut sums))?;
+        dependencies(b, pt.push(), &mut s, Some(&mut sums), false)?;
         Ok(())
     })?;
     let directed = g.reads_directed(opts.directed)?;
-    let mut scale = match (opts.normalized, directed) {
-        (true, _) if n >= 2 => 1.0 / (n as f64 * (n - 1) as f64),
-        (true, _) | (false, true) => 1.0,
-        (false, false) => 0.5,
-    };
-    if sources > 0 && sources < n {
-        scale *= n as f64 / sources as f64;
-    }
-    let arcs = b.read_matrix(pt.push())?;
+    let scale = edge_scale(n, sources, opts, directed);
     let shares = match sums {
         Some(e) => Some(b.read_matrix(&e)?),
         None => None,
@@ -249,15 +286,27 @@ pub fn edge_betweenness<B: Backend, S: Semiring>(
             .and_then(|e| e.get(u as usize, v as usize))
             .unwrap_or(0.0)
     };
+    Ok(edge_values(g.csr(), directed, scale, share))
+}
+
+/// Each arc's `share` (directed), or each edge's once with both its arcs' (undirected, `u <=
+/// v`, in order), times `scale`.
+pub(super) fn edge_values<S: Semiring>(
+    arcs: &semigraph_formats::Csr<S>,
+    directed: bool,
+    scale: f64,
+    share: impl Fn(u32, u32) -> f64,
+) -> EdgeBetweenness {
     let (mut edges, mut values) = (vec![], vec![]);
-    for (u, v, _) in arcs.iter() {
+    let arc = |u: usize, v: usize| arcs.get(u, v).is_some_and(|w| !S::is_zero(w));
+    for (u, v, _) in arcs.iter().filter(|&(_, _, w)| !S::is_zero(w)) {
         let (u, v) = (u as u32, v as u32);
         let value = match directed {
             true => share(u, v),
             false if u < v => share(u, v) + share(v, u),
             false if u == v => share(u, u),
             // An arc u -> v with u > v: counted with v -> u, or alone if it has no reverse.
-            false if arcs.get(v as usize, u as usize).is_some() => continue,
+            false if arc(v as usize, u as usize) => continue,
             false => share(u, v),
         };
         edges.push(if directed {
@@ -274,7 +323,7 @@ pub fn edge_betweenness<B: Backend, S: Semiring>(
         edges = order.iter().map(|&i| edges[i]).collect();
         values = order.iter().map(|&i| values[i]).collect();
     }
-    Ok(EdgeBetweenness { edges, values })
+    EdgeBetweenness { edges, values }
 }
 
 /// `m` with an entry (1) where `level` holds `d + 1`: the vertices at level `d`.
@@ -316,8 +365,9 @@ impl crate::registry::Algorithm for Betweenness {
         Info {
             name: "betweenness",
             command: "bc",
-            summary: "Betweenness centrality (Brandes, unweighted shortest paths), one value per \
-                      vertex: the fraction of shortest paths between other vertices through it",
+            summary: "Betweenness centrality (Brandes; fewest arcs, or least weight with \
+                      weighted), one value per vertex: the fraction of shortest paths between \
+                      other vertices through it",
             params: &[
                 Param::with_default(
                     "normalized",
@@ -347,14 +397,23 @@ impl crate::registry::Algorithm for Betweenness {
                     "batch",
                     Kind::Count,
                     "sources searched at once (default: as many as 512 MiB of arrays hold, at \
-                     most 256)",
+                     most 256; weighted: as many copies of the arcs as 4 M entries hold)",
+                ),
+                Param::with_default(
+                    "weighted",
+                    Kind::Flag,
+                    "false",
+                    "least-weight paths, the weights as lengths (none negative, no cycle of \
+                     zero weight); else the fewest arcs",
                 ),
             ],
             returns: &["centrality"],
-            reads: Reads::Structure,
+            reads: Reads::StructureOrDistances("weighted"),
             accepts: Accepts::Any,
-            complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact)",
-            method: "Brandes: SpMM in plus-times f64, forward and back per level",
+            complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact; weighted: depth \
+                         the most arcs on a least-weight path, plus the relaxation steps)",
+            method: "Brandes: SpMM in plus-times f64, forward and back per level (weighted: \
+                     over the least-weight paths' DAG of k copies of the graph)",
             steps: "sources",
             bench: &[("sources", "4")],
             distributed: false,
@@ -363,6 +422,7 @@ impl crate::registry::Algorithm for Betweenness {
                 args: &[
                     ("normalized", "normalized"),
                     ("is_directed()", "directed"),
+                    ("weight!=None", "weighted"),
                     // Read only with `k`, which is declined.
                     ("seed", ""),
                 ],
@@ -379,7 +439,10 @@ impl crate::registry::Algorithm for Betweenness {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Values};
         let (opts, k, fact) = registry_options(g.n(), args);
-        let bc = betweenness(g.structure()?, &opts)?;
+        let bc = match args.flag("weighted") {
+            Some(true) => super::weighted_betweenness(g.distances()?, &opts)?,
+            _ => betweenness(g.structure()?, &opts)?,
+        };
         Ok(crate::registry::Output {
             facts: vec![fact],
             steps: k,
@@ -396,7 +459,8 @@ impl crate::registry::Algorithm for Betweenness {
             crate::backend::BackendKind::Cpu => (64 * n * super::default_batch(n) + 8 * nnz) as u64,
             crate::backend::BackendKind::Gpu => 0,
         };
-        arrays + 16 * n as u64 + (1 << 20)
+        // Weighted: the copies of the arcs made on the host.
+        arrays + 16 * n as u64 + super::weighted::COPIES_HOST_BYTES + (1 << 20)
     }
 }
 
@@ -410,9 +474,9 @@ impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
         Info {
             name: "edge_betweenness",
             command: "edge-bc",
-            summary: "Edge betweenness centrality (Brandes, unweighted shortest paths), one value \
-                      per arc (per edge of an undirected graph): the fraction of shortest paths \
-                      through it",
+            summary: "Edge betweenness centrality (Brandes; fewest arcs, or least weight with \
+                      weighted), one value per arc (per edge of an undirected graph): the \
+                      fraction of shortest paths through it",
             returns: &["edges", "centrality"],
             params: &[
                 crate::registry::Param::with_default(
@@ -426,6 +490,7 @@ impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
                 Betweenness::INFO.params[3],
                 Betweenness::INFO.params[4],
                 Betweenness::INFO.params[5],
+                Betweenness::INFO.params[6],
             ],
             complexity: "O(k (depth + 1) (n + m)) for k sources (n: exact)",
             method: "Brandes: SpMM in plus-times f64, a sampled product per level",
@@ -434,6 +499,7 @@ impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
                 args: &[
                     ("normalized", "normalized"),
                     ("is_directed()", "directed"),
+                    ("weight!=None", "weighted"),
                     ("seed", ""),
                 ],
                 column: "centrality",
@@ -450,7 +516,10 @@ impl crate::registry::Algorithm for EdgeBetweennessAlgorithm {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Values};
         let (opts, k, fact) = registry_options(g.n(), args);
-        let e = edge_betweenness(g.structure()?, &opts)?;
+        let e = match args.flag("weighted") {
+            Some(true) => super::weighted_edge_betweenness(g.distances()?, &opts)?,
+            _ => edge_betweenness(g.structure()?, &opts)?,
+        };
         Ok(crate::registry::Output {
             facts: vec![fact],
             steps: k,

@@ -9,6 +9,7 @@
 mod betweenness;
 mod closeness;
 mod power;
+mod weighted;
 
 pub use betweenness::{
     Betweenness, BetweennessOptions, EdgeBetweenness, EdgeBetweennessAlgorithm, betweenness,
@@ -16,6 +17,7 @@ pub use betweenness::{
 };
 pub use closeness::{Closeness, Harmonic, closeness, harmonic};
 pub use power::{Centrality, Eigenvector, Hits, Hubs, Katz, PowerOptions, eigenvector, hits, katz};
+pub use weighted::{weighted_betweenness, weighted_edge_betweenness};
 
 use semigraph_semiring::PlusTimes;
 
@@ -39,13 +41,41 @@ struct Sweep<B: Backend> {
     spare: [B::Dense<Pt>; 2],
 }
 
-/// The forward sweep from the sources `chunk` over `A^T` (`at`): per level,
-/// `F<!paths> = A^T F`, `paths += F`, `level<F> = d + 1`; one count read back per level.
+/// Which paths a [`sweep_from`] counts.
+#[derive(Clone, Copy, Debug)]
+enum Paths {
+    /// The fewest arcs: a vertex is reached once, at its first level (breadth-first).
+    Fewest,
+    /// Every path of an acyclic graph (the least-weight paths' DAG): a vertex is reached at
+    /// each level a path arrives at it, and its level is its last (the most arcs). A level
+    /// of `limit` (the vertices of one source's graph) would need a cycle: refused.
+    Dag { limit: usize },
+}
+
+/// The breadth-first sweep from the sources `chunk` over `A^T` (`at`), source `j` in column
+/// `j` of `n x k` blocks ([`sweep_from`], the fewest arcs).
 fn sweep<B: Backend>(b: &B, at: &B::Matrix<Pt>, n: usize, chunk: &[usize]) -> Result<Sweep<B>> {
     let k = chunk.len();
+    let starts: Vec<usize> = chunk.iter().enumerate().map(|(j, &s)| s * k + j).collect();
+    sweep_from(b, at, (n, k), &starts, Paths::Fewest)
+}
+
+/// The forward sweep over `A^T` (`at`) on `n x k` blocks from the positions `starts`: per
+/// level, `F<!paths> = A^T F` (every path: `F = A^T F`), `paths += F`, `level<F> = d + 1`;
+/// one count read back per level.
+///
+/// # Errors
+/// `InvalidArgument` where [`Paths::Dag`] finds a cycle; backend errors.
+fn sweep_from<B: Backend>(
+    b: &B,
+    at: &B::Matrix<Pt>,
+    (n, k): (usize, usize),
+    starts: &[usize],
+    paths_of: Paths,
+) -> Result<Sweep<B>> {
     let mut start = try_vec(n * k, 0.0, "a block of sources")?;
-    for (j, &s) in chunk.iter().enumerate() {
-        start[s * k + j] = 1.0;
+    for &p in starts {
+        start[p] = 1.0;
     }
     let mut paths = b.dense::<Pt>(n, k, &start)?;
     let mut front = b.dense::<Pt>(n, k, &start)?;
@@ -54,11 +84,23 @@ fn sweep<B: Backend>(b: &B, at: &B::Matrix<Pt>, n: usize, chunk: &[usize]) -> Re
     let mut depth = 0usize;
     loop {
         crate::cancel::check()?;
-        b.mxm(&mut next, b.skip(&paths), Accum::Replace, at, &front)?;
+        let mask = match paths_of {
+            Paths::Fewest => b.skip(&paths),
+            Paths::Dag { .. } => Mask::All,
+        };
+        b.mxm(&mut next, mask, Accum::Replace, at, &front)?;
         if b.nvals(&next)? == 0 {
             break;
         }
         depth += 1;
+        if let Paths::Dag { limit } = paths_of
+            && depth >= limit
+        {
+            return Err(Error::InvalidArgument(format!(
+                "a path of {depth} arcs among {limit} vertices: the least-weight paths form a \
+                 cycle (weights too small against the path lengths to tell apart in f64)"
+            )));
+        }
         b.ewise(&mut paths, Mask::All, Ewise::Add, &next)?;
         b.apply(&mut level, b.keep(&next), UnaryOp::Fill(depth as f64 + 1.0))?;
         std::mem::swap(&mut front, &mut next);

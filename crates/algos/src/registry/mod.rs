@@ -51,6 +51,26 @@ pub enum Reads {
     Distances,
     /// The weights as capacities (max-min `f64`).
     Capacities,
+    /// The structure, or the weights as distances where the flag named here is set
+    /// (betweenness's `weighted`).
+    StructureOrDistances(&'static str),
+}
+
+impl Reads {
+    /// What a call reads, given whether a flag is set (`flag(name)`): a
+    /// [`Reads::StructureOrDistances`] resolved, the others as they are.
+    pub fn resolved(self, flag: impl Fn(&str) -> bool) -> Reads {
+        match self {
+            Reads::StructureOrDistances(f) if flag(f) => Reads::Distances,
+            Reads::StructureOrDistances(_) => Reads::Structure,
+            r => r,
+        }
+    }
+
+    /// What a call with `args` reads ([`Reads::resolved`] by its flags).
+    pub fn of(self, args: &Args) -> Reads {
+        self.resolved(|f| args.flag(f) == Some(true))
+    }
 }
 
 /// Which graphs an algorithm answers for.

@@ -17,5 +17,5 @@ pub use generate::{GenArgs, GenKind, GenLine};
 pub use options::{
     BackendOpt, Common, InputOpt, JsonOpt, PlainReportOpts, ReportOpts, RunOpts, WriteOpt,
 };
-pub(crate) use params::{given_in, with_params};
+pub(crate) use params::{given_in, reads_of, with_params};
 pub use values::*;

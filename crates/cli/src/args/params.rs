@@ -1,7 +1,7 @@
 //! A registry algorithm's arguments as clap options, for its command and its benchmark.
 
 use clap::{Arg, ArgMatches, Command};
-use semigraph_algos::registry::{Info, Kind};
+use semigraph_algos::registry::{Info, Kind, Reads};
 
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
@@ -105,6 +105,16 @@ pub(crate) fn given_in(
             (p.name, text)
         })
         .collect()
+}
+
+/// What a call of `info` with the arguments `given` ([`given_in`]) reads: the entry's form,
+/// a choice resolved by its flag.
+pub(crate) fn reads_of(info: &Info, given: &[(&str, Option<String>)]) -> Reads {
+    info.reads.resolved(|flag| {
+        given
+            .iter()
+            .any(|(name, text)| *name == flag && text.as_deref() == Some("true"))
+    })
 }
 
 fn upper_first(s: &str) -> String {

@@ -16,7 +16,7 @@ use semigraph_formats::EdgeList;
 use semigraph_semiring::OrAnd;
 use serde_json::json;
 
-use crate::args::{Common, RunOpts, given_in, with_params};
+use crate::args::{Common, RunOpts, given_in, reads_of, with_params};
 use crate::checks::plan_with;
 use crate::columns::{fact_field, write_output};
 use crate::error::{CliError, Res};
@@ -165,9 +165,10 @@ fn pairs_of(g: &EdgeList, path: &Path, file: &Path) -> Res<String> {
 /// Runs `semigraph NAME FILE ...` and writes its result.
 pub(crate) fn exec(c: &Common, cmd: &AlgoCmd) -> Res<()> {
     let file = &cmd.file;
-    let g = match cmd.info.reads {
+    let reads = reads_of(cmd.info, &cmd.given);
+    let g = match reads {
         Reads::Structure => load_pattern(file, c)?,
-        Reads::Distances | Reads::Capacities => load_weighted(file, c)?,
+        _ => load_weighted(file, c)?,
     };
     let args = cmd.args(&g)?;
     if cmd.info.distributed && (crate::multi::wanted(c) || crate::multi::past_offsets(c, &g)) {
@@ -179,6 +180,7 @@ pub(crate) fn exec(c: &Common, cmd: &AlgoCmd) -> Res<()> {
             file,
             g: &g,
             info: cmd.info,
+            reads,
             args,
             csr: Prepared::new(),
         },
@@ -196,6 +198,8 @@ struct AlgoJob<'a> {
     file: &'a Path,
     g: &'a EdgeList,
     info: &'static Info,
+    /// What this call reads (the entry's form, resolved by the arguments).
+    reads: Reads,
     args: Args,
     /// The pattern of `g` (algorithms that read the structure), once prepared.
     csr: Prepared<OrAnd>,
@@ -211,14 +215,14 @@ impl Job for AlgoJob<'_> {
     fn prepare(&mut self, gpu: bool) -> Res<()> {
         // A GPU builds the CSR from unsorted arcs itself (`Graph::from_arcs`); weights are
         // converted when the graph is built.
-        if self.info.reads != Reads::Structure || arcs_for_the_device(gpu, self.g) {
+        if self.reads != Reads::Structure || arcs_for_the_device(gpu, self.g) {
             return Ok(());
         }
         self.csr.build(self.file, self.g)
     }
 
     fn run<B: Frontier>(self, b: &B) -> Res<(Lines, registry::Output)> {
-        let structure = self.info.reads == Reads::Structure;
+        let structure = self.reads == Reads::Structure;
         // What reads the structure reads A^T too (pulls, or the undirected graph).
         let opts = GraphOptions {
             pull: structure,
@@ -243,7 +247,7 @@ impl Job for AlgoJob<'_> {
             ),
         };
         plan_with(b, self.g, value_bytes, (opts.pull, false), built, work)?;
-        let (views, build) = views(b, self.file, self.g, self.info.reads, Some(self.csr), opts)?;
+        let (views, build) = views(b, self.file, self.g, self.reads, Some(self.csr), opts)?;
         let g = self.g;
         let views = views.with_ids(move |v| g.vertex_label(v));
         let t = Instant::now();
@@ -289,5 +293,6 @@ fn views<'b, B: Frontier>(
             let Built { graph, build, .. } = job_graph(b, file, g, None, false, opts)?;
             (GraphViews::new(Base::Capacities(graph)), build)
         }
+        Reads::StructureOrDistances(_) => unreachable!("resolved by reads_of"),
     })
 }

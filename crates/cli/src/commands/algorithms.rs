@@ -73,13 +73,16 @@ fn reference() -> String {
     s
 }
 
-fn reads(i: &Info) -> &'static str {
+fn reads(i: &Info) -> String {
     match (i.reads, i.accepts) {
-        (Reads::Structure, Accepts::Any) => "structure",
-        (Reads::Structure, Accepts::Undirected) => "structure, as undirected",
-        (Reads::Structure, Accepts::Directed) => "structure, directed",
-        (Reads::Distances, _) => "weights as distances",
-        (Reads::Capacities, _) => "weights as capacities",
+        (Reads::Structure, Accepts::Any) => "structure".into(),
+        (Reads::Structure, Accepts::Undirected) => "structure, as undirected".into(),
+        (Reads::Structure, Accepts::Directed) => "structure, directed".into(),
+        (Reads::Distances, _) => "weights as distances".into(),
+        (Reads::Capacities, _) => "weights as capacities".into(),
+        (Reads::StructureOrDistances(flag), _) => {
+            format!("structure; weights as distances with `{flag}`")
+        }
     }
 }
 

@@ -1,16 +1,18 @@
 //! Centralities on a backend against queue algorithms: betweenness (Brandes) exact and
 //! sampled, directed and undirected, normalized or not, in batches that split the sources,
-//! and per arc (edge betweenness);
+//! and per arc (edge betweenness), over the fewest arcs and the least weight;
 //! closeness and harmonic centrality from a BFS per source; eigenvector and Katz centrality
 //! against NetworkX's loops written out on the host.
 
 use semigraph_algos::centrality::{
     BetweennessOptions, PowerOptions, betweenness, closeness, edge_betweenness, eigenvector,
-    harmonic, katz,
+    harmonic, katz, weighted_betweenness, weighted_edge_betweenness,
 };
-use semigraph_algos::testing::{oracle_arc_betweenness, oracle_betweenness, oracle_bfs};
+use semigraph_algos::testing::{
+    oracle_arc_betweenness, oracle_betweenness, oracle_bfs, oracle_weighted_betweenness,
+};
 use semigraph_algos::{Frontier, Graph, GraphOptions};
-use semigraph_semiring::OrAnd;
+use semigraph_semiring::{MinPlus, OrAnd};
 
 use super::algorithms::test_graphs;
 
@@ -128,40 +130,136 @@ pub fn check_edge_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
                 let used = sources.as_deref().unwrap_or(&all);
                 let shares = oracle_arc_betweenness(&a, used);
                 let share = |u: u32, v: u32| shares.get(&(u, v)).copied().unwrap_or(0.0);
-                let n = t.n as f64;
-                let mut scale = match (normalized, undirected) {
-                    (true, _) if t.n >= 2 => 1.0 / (n * (n - 1.0)),
-                    (false, true) => 0.5,
-                    _ => 1.0,
-                };
-                if used.len() < t.n {
-                    scale *= n / used.len() as f64;
-                }
-                let mut want: Vec<((u32, u32), f64)> = vec![];
-                for (u, v, _) in a.iter() {
-                    let (u, v) = (u as u32, v as u32);
-                    match undirected {
-                        false => want.push(((u, v), share(u, v) * scale)),
-                        true if u < v => want.push(((u, v), (share(u, v) + share(v, u)) * scale)),
-                        true if u == v => want.push(((u, v), share(u, v) * scale)),
-                        true => {}
-                    }
-                }
-                want.sort_by_key(|w| w.0);
-                let edges: Vec<_> = want.iter().map(|w| w.0).collect();
-                if got.edges != edges {
-                    return Err(format!("{} (symmetric {symmetric}): other edges", t.name));
-                }
-                for (i, &(e, y)) in want.iter().enumerate() {
-                    let x = got.values[i];
-                    if (x - y).abs() > 1e-9 * y.abs().max(1e-3) {
-                        return Err(format!(
-                            "{} (symmetric {symmetric}, {opts:?}): edge {e:?}: {x} != {y}",
-                            t.name
-                        ));
-                    }
-                }
+                let scale = edge_scale(t.n, used.len(), normalized, undirected);
+                let what = format!("{} (symmetric {symmetric}, {opts:?})", t.name);
+                same_edges(&got, &a, undirected, scale, share, &what)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Betweenness and edge betweenness over least-weight paths of every test graph (weights
+/// `|w| + 1`, so many paths tie) and its symmetric closure, exact (sampled on the larger
+/// graphs) and sampled in batches that split the sources, against Dijkstra's Brandes (within `1e-9` relative); a negative weight
+/// and a cycle of zero-weight arcs refused.
+pub fn check_weighted_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
+    for t in test_graphs() {
+        let weighted: Vec<(u32, u32, f64)> = t
+            .arcs
+            .iter()
+            .map(|&(u, v, w)| (u as u32, v as u32, (w.abs() + 1) as f64))
+            .collect();
+        let mut variants = vec![(false, weighted.clone())];
+        if t.n <= 500 {
+            let mut both = weighted.clone();
+            both.extend(weighted.iter().map(|&(u, v, w)| (v, u, w)));
+            variants.push((true, both));
+        }
+        for (symmetric, arcs) in variants {
+            let a = semigraph_algos::arcs_to_csr::<MinPlus<f64>>(t.n, &arcs)
+                .map_err(|e| e.to_string())?;
+            let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+            let undirected = !g.reads_directed(None).map_err(|e| e.to_string())?;
+            // Every source on the smaller graphs, a tenth of them on the larger.
+            let first = (t.n > 300).then(|| (0..t.n).step_by(10).collect::<Vec<_>>());
+            let mut runs = vec![(first, None, true)];
+            if t.n <= 64 {
+                runs.push((
+                    Some((0..t.n).step_by(3).collect::<Vec<_>>()),
+                    Some(4),
+                    false,
+                ));
+            }
+            for (sources, batch, normalized) in runs {
+                let opts = BetweennessOptions {
+                    sources: sources.clone(),
+                    normalized,
+                    directed: None,
+                    batch,
+                };
+                let what = format!("{} (symmetric {symmetric}, {opts:?}, weighted)", t.name);
+                let all: Vec<usize> = (0..t.n).collect();
+                let used = sources.as_deref().unwrap_or(&all);
+                let (vertex, shares) = oracle_weighted_betweenness(&a, used);
+                let got = weighted_betweenness(&g, &opts).map_err(|e| e.to_string())?;
+                let scale = vertex_scale(t.n, used.len(), normalized, undirected);
+                close(&got, vertex.iter().map(|x| x * scale), &what, 1e-9)?;
+                let got = weighted_edge_betweenness(&g, &opts).map_err(|e| e.to_string())?;
+                let scale = edge_scale(t.n, used.len(), normalized, undirected);
+                let share = |u: u32, v: u32| shares.get(&(u, v)).copied().unwrap_or(0.0);
+                same_edges(&got, &a, undirected, scale, share, &what)?;
+            }
+        }
+    }
+    for (arcs, why) in [
+        (vec![(0, 1, 1.0), (1, 2, -1.0)], "a negative weight"),
+        (
+            vec![(0, 1, 0.0), (1, 2, 0.0), (2, 0, 0.0), (2, 3, 1.0)],
+            "a zero-weight cycle",
+        ),
+    ] {
+        let a =
+            semigraph_algos::arcs_to_csr::<MinPlus<f64>>(4, &arcs).map_err(|e| e.to_string())?;
+        let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+        if weighted_betweenness(&g, &BetweennessOptions::default()).is_ok() {
+            return Err(format!("{why} was accepted"));
+        }
+    }
+    Ok(())
+}
+
+/// NetworkX's factor of a vertex's sum over `used` sources of `n`.
+fn vertex_scale(n: usize, used: usize, normalized: bool, undirected: bool) -> f64 {
+    let k = n as f64;
+    let scale = match (normalized, undirected) {
+        (true, _) if n > 2 => 1.0 / ((k - 1.0) * (k - 2.0)),
+        (false, true) => 0.5,
+        _ => 1.0,
+    };
+    scale * if used < n { k / used as f64 } else { 1.0 }
+}
+
+/// NetworkX's factor of an edge's sum over `used` sources of `n`.
+fn edge_scale(n: usize, used: usize, normalized: bool, undirected: bool) -> f64 {
+    let k = n as f64;
+    let scale = match (normalized, undirected) {
+        (true, _) if n >= 2 => 1.0 / (k * (k - 1.0)),
+        (false, true) => 0.5,
+        _ => 1.0,
+    };
+    scale * if used < n { k / used as f64 } else { 1.0 }
+}
+
+/// `got` holds `a`'s arcs (an undirected graph's edges once, `u <= v`, both arcs' shares)
+/// in order, each `share` times `scale` within `1e-9` relative.
+fn same_edges<S: semigraph_semiring::Semiring>(
+    got: &semigraph_algos::centrality::EdgeBetweenness,
+    a: &semigraph_formats::Csr<S>,
+    undirected: bool,
+    scale: f64,
+    share: impl Fn(u32, u32) -> f64,
+    what: &str,
+) -> Result<(), String> {
+    let mut want: Vec<((u32, u32), f64)> = vec![];
+    for (u, v, _) in a.iter() {
+        let (u, v) = (u as u32, v as u32);
+        match undirected {
+            false => want.push(((u, v), share(u, v) * scale)),
+            true if u < v => want.push(((u, v), (share(u, v) + share(v, u)) * scale)),
+            true if u == v => want.push(((u, v), share(u, v) * scale)),
+            true => {}
+        }
+    }
+    want.sort_by_key(|w| w.0);
+    let edges: Vec<_> = want.iter().map(|w| w.0).collect();
+    if got.edges != edges {
+        return Err(format!("{what}: other edges"));
+    }
+    for (i, &(e, y)) in want.iter().enumerate() {
+        let x = got.values[i];
+        if (x - y).abs() > 1e-9 * y.abs().max(1e-3) {
+            return Err(format!("{what}: edge {e:?}: {x} != {y}"));
         }
     }
     Ok(())

@@ -45,7 +45,10 @@ mod zeros;
 pub use algorithms::{check_algorithms, check_all_pairs, test_graphs};
 pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
-pub use centrality::{check_betweenness, check_closeness, check_edge_betweenness, check_power};
+pub use centrality::{
+    check_betweenness, check_closeness, check_edge_betweenness, check_power,
+    check_weighted_betweenness,
+};
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use levels::{check_queue_levels, check_queue_levels_small};
@@ -521,7 +524,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 20] = [
+    let others: [(&str, Check<B>); 21] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -535,6 +538,10 @@ fn register_in<B, E>(
         ("registry::every_algorithm", check_registry::<B>),
         ("centrality::betweenness", check_betweenness::<B>),
         ("centrality::edge_betweenness", check_edge_betweenness::<B>),
+        (
+            "centrality::weighted_betweenness",
+            check_weighted_betweenness::<B>,
+        ),
         ("centrality::closeness", check_closeness::<B>),
         ("centrality::power", check_power::<B>),
         ("centrality::hits", check_hits::<B>),
@@ -550,7 +557,9 @@ fn register_in<B, E>(
     ];
     // What no relaxation setting changes: the built-in operators, graphs from arcs, all
     // pairs, and the algorithms of dense sweeps and masked products (the centralities, the
-    // similarities), which take no relaxation or traversal step.
+    // similarities), which take no relaxation or traversal step but the weighted
+    // betweenness's distances (the queue's buckets and steps, which the variants check
+    // through SSSP).
     let settled = [
         "operators",
         "graphs",

@@ -35,6 +35,7 @@ fn views<'b, B: Frontier>(
             let c = d.map::<MaxMin<f64>>(|w| w);
             Base::Capacities(Graph::from_csr(b, c, GraphOptions::default())?)
         }
+        (Reads::StructureOrDistances(_), _) => unreachable!("resolved by Reads::of"),
     }))
 }
 
@@ -50,11 +51,11 @@ pub fn check_registry<B: Frontier>(b: &B) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", info.name))?;
             for from_weights in [false, true] {
                 let got = (|| {
-                    let v = views(b, &t, info.reads, from_weights)?;
+                    let v = views(b, &t, info.reads.of(&args), from_weights)?;
                     algorithms::run(info.name, &v, &args).expect("registered")
                 })();
                 let want = (|| {
-                    let v = views(&cpu, &t, info.reads, from_weights)?;
+                    let v = views(&cpu, &t, info.reads.of(&args), from_weights)?;
                     algorithms::run(info.name, &v, &args).expect("registered")
                 })();
                 let (got, want) = match (got, want) {

@@ -35,7 +35,8 @@ impl Host {
 pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()> {
     let (info, b) = (a.info, &a.bench);
     let runs = b.runs.max(10);
-    let (g, label) = graph(c, b, info.reads != Reads::Structure)?;
+    let reads = crate::args::reads_of(info, &a.given);
+    let (g, label) = graph(c, b, reads != Reads::Structure)?;
     let file = b.file.clone().unwrap_or_else(|| "(generated)".into());
     let source = match info.params.iter().any(|p| p.kind == Kind::Vertex) {
         true => Some(source(&g, b)?),
@@ -51,10 +52,10 @@ pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()>
             _ => text,
         }
     })?;
-    let host = match info.reads {
+    let host = match reads {
         Reads::Structure => Host::Structure(csr_of::<OrAnd>(&file, &g, true)?),
-        Reads::Distances => Host::Distances(csr_of(&file, &g, false)?),
         Reads::Capacities => Host::Capacities(csr_of(&file, &g, false)?),
+        _ => Host::Distances(csr_of(&file, &g, false)?),
     };
     let run = |views: &GraphViews<'_, _>| {
         algorithms::run(info.name, views, &args).expect("an algorithm of the registry")
