@@ -158,6 +158,24 @@ def test_weighted_betweenness_through_networkx_answers_as_networkx(directed, nor
             assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_weighted_closeness_and_harmonic_through_networkx_answer_as_networkx(directed):
+    G = _weighted(directed, 22)
+    G.add_edge(5, 5, w=3)
+    G.add_node(60)  # isolated: reached by none
+    for name, kw in (("closeness_centrality", {"wf_improved": True}),
+                     ("closeness_centrality", {"wf_improved": False}),
+                     ("harmonic_centrality", {})):
+        f = getattr(nx, name)
+        want = f(G, distance="w", **kw)
+        before = snx.calls.get(name, 0)
+        got = f(G, distance="w", backend="semigraph", **kw)
+        assert snx.calls[name] == before + 1
+        assert got.keys() == want.keys()
+        for v in want:
+            assert got[v] == pytest.approx(want[v], rel=1e-12, abs=1e-15)
+
+
 def test_weighted_betweenness_refuses_what_has_no_least_weight_paths():
     g = semigraph.Graph(sp.csr_matrix(np.array([[0, 1.0, 0], [0, 0, -1.0], [0, 0, 0]])),
                         backend="cpu")
@@ -206,7 +224,7 @@ def test_closeness_and_harmonic_through_networkx_answer_as_networkx(directed):
     assert snx.calls["closeness_centrality"] >= 2 and snx.calls["harmonic_centrality"] >= 1
     sig = inspect.signature(nx.closeness_centrality)
     entry = snx.REGISTERED["closeness_centrality"]
-    assert "distance" in snx._declines(entry, sig, {"G": G, "distance": "weight"})
+    assert snx._declines(entry, sig, {"G": G, "distance": "weight"}) is None
     assert "u=" in snx._declines(entry, sig, {"G": G, "u": 0})
 
 

@@ -1,11 +1,13 @@
 //! Closeness and harmonic centrality: the distances into each vertex from every source, summed
-//! per vertex from batched breadth-first searches.
+//! per vertex from batched breadth-first searches, or (weighted) from least-weight distances
+//! of batches of sources on copies of the graph.
 
-use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::{Minus, Minv, One};
+use semigraph_semiring::{MinPlus, Semiring};
 
+use super::weighted::on_copies;
 use super::{Pt, add_row_sums, batches, sweep};
-use crate::backend::{Backend, Bound, Mask, copy_dense};
+use crate::backend::{Backend, Bound, Frontier, Mask, copy_dense};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -50,6 +52,55 @@ fn sums<B: Backend, S: Semiring>(g: &Graph<'_, B, S>, batch: Option<usize>) -> R
     })
 }
 
+/// [`Sums`] of least-weight distances (the weights as lengths), every vertex a source, by
+/// batches of sources on copies of the graph ([`on_copies`]): per batch the distances from
+/// its sources, read back and summed per vertex.
+fn weighted_sums<B: Frontier>(
+    g: &Graph<'_, B, MinPlus<f64>>,
+    batch: Option<usize>,
+) -> Result<Sums> {
+    let n = g.n();
+    let (mut reached, mut distance, mut inverse) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    on_copies(g, None, batch, false, |c, chunk| {
+        let d = g.backend().read_dense_owned(c.distances(chunk)?)?;
+        for (p, &x) in d.iter().enumerate() {
+            if x.is_finite() {
+                let v = p / c.k;
+                reached[v] += 1.0;
+                distance[v] += x;
+                // NetworkX skips a distance of 0 (the vertex itself, zero-weight arcs).
+                if x > 0.0 {
+                    inverse[v] += 1.0 / x;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Sums {
+        reached,
+        distance,
+        inverse,
+    })
+}
+
+/// Closeness from [`Sums`]: `(r - 1) / D`, times `(r - 1) / (n - 1)` with `wf_improved`.
+fn closeness_of(n: usize, s: &Sums, wf_improved: bool) -> Vec<f64> {
+    s.reached
+        .iter()
+        .zip(&s.distance)
+        .map(|(&r, &d)| {
+            if d <= 0.0 || n <= 1 {
+                return 0.0;
+            }
+            let c = (r - 1.0) / d;
+            match wf_improved {
+                true => c * (r - 1.0) / (n - 1) as f64,
+                false => c,
+            }
+        })
+        .collect()
+}
+
 /// Closeness centrality from the distances into each vertex (NetworkX's
 /// `closeness_centrality` with `distance=None`): for `v` reached from `r - 1` other vertices
 /// at distances summing to `D > 0`, `(r - 1) / D`, times `(r - 1) / (n - 1)` with
@@ -92,22 +143,85 @@ pub fn closeness<B: Backend, S: Semiring>(
     wf_improved: bool,
     batch: Option<usize>,
 ) -> Result<Vec<f64>> {
-    let n = g.n();
-    let s = sums(g, batch)?;
-    Ok(s.reached
-        .iter()
-        .zip(&s.distance)
-        .map(|(&r, &d)| {
-            if d <= 0.0 || n <= 1 {
-                return 0.0;
-            }
-            let c = (r - 1.0) / d;
-            match wf_improved {
-                true => c * (r - 1.0) / (n - 1) as f64,
-                false => c,
-            }
-        })
-        .collect())
+    Ok(closeness_of(g.n(), &sums(g, batch)?, wf_improved))
+}
+
+/// Closeness centrality over least-weight distances: [`closeness`] with the arcs' weights
+/// as lengths (NetworkX's `closeness_centrality` with `distance=`).
+///
+/// Per batch of `k` sources, on `k` copies of the graph, the distances by delta-stepping's
+/// buckets relaxed to their fixpoint on the backend (as
+/// [`weighted_betweenness`](super::weighted_betweenness)'s), read back and summed per vertex.
+///
+/// # Arguments
+/// - `g`: the graph, its weights as lengths (min-plus `f64`, none negative);
+///   `wf_improved`: the scaling; `batch`: sources per batch (`None`: as many copies of the
+///   arcs as 4 M entries hold, at most 256).
+///
+/// # Returns
+/// One value per vertex.
+///
+/// # Errors
+/// `InvalidArgument` for a negative weight or a batch of 0; backend errors.
+///
+/// # Complexity
+/// Per batch: `O(k m)` to copy the arcs, the relaxations, `O(n k)` to sum; `n / k` batches.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::centrality::weighted_closeness;
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MinPlus;
+///
+/// // 0 -> 1 (weight 2), 1 -> 2 (weight 3): vertex 2 is 3 from vertex 1 and 5 from vertex 0.
+/// let a = arcs_to_csr::<MinPlus<f64>>(3, &[(0, 1, 2.0), (1, 2, 3.0)])?;
+/// let cpu = CpuBackend::new();
+/// let c = weighted_closeness(&Graph::new(&cpu, &a, GraphOptions::default())?, false, None)?;
+/// assert_eq!(c, vec![0.0, 0.5, 2.0 / 8.0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn weighted_closeness<B: Frontier>(
+    g: &Graph<'_, B, MinPlus<f64>>,
+    wf_improved: bool,
+    batch: Option<usize>,
+) -> Result<Vec<f64>> {
+    Ok(closeness_of(g.n(), &weighted_sums(g, batch)?, wf_improved))
+}
+
+/// Harmonic centrality over least-weight distances: [`harmonic`] with the arcs' weights as
+/// lengths (NetworkX's `harmonic_centrality` with `distance=`), by [`weighted_closeness`]'s
+/// sums (a distance of 0, from a zero-weight path, counts nothing, as NetworkX skips it).
+///
+/// # Arguments
+/// - `g`: the graph, its weights as lengths (min-plus `f64`, none negative); `batch`: as
+///   [`weighted_closeness`]'s.
+///
+/// # Returns
+/// One value per vertex.
+///
+/// # Errors
+/// As [`weighted_closeness`]'s.
+///
+/// # Complexity
+/// As [`weighted_closeness`]'s.
+///
+/// # Example
+/// ```
+/// use semigraph_algos::centrality::weighted_harmonic;
+/// use semigraph_algos::{arcs_to_csr, CpuBackend, Graph, GraphOptions};
+/// use semigraph_semiring::MinPlus;
+///
+/// let a = arcs_to_csr::<MinPlus<f64>>(3, &[(0, 1, 2.0), (1, 2, 3.0)])?;
+/// let cpu = CpuBackend::new();
+/// let h = weighted_harmonic(&Graph::new(&cpu, &a, GraphOptions::default())?, None)?;
+/// assert_eq!(h, vec![0.0, 0.5, 1.0 / 3.0 + 1.0 / 5.0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn weighted_harmonic<B: Frontier>(
+    g: &Graph<'_, B, MinPlus<f64>>,
+    batch: Option<usize>,
+) -> Result<Vec<f64>> {
+    Ok(weighted_sums(g, batch)?.inverse)
 }
 
 /// Harmonic centrality (NetworkX's `harmonic_centrality` with `distance=None`): for each
@@ -150,7 +264,16 @@ pub fn harmonic<B: Backend, S: Semiring>(
 const BATCH: crate::registry::Param = crate::registry::Param::optional(
     "batch",
     crate::registry::Kind::Count,
-    "sources searched at once (default: as many as 512 MiB of arrays hold, at most 256)",
+    "sources searched at once (default: as many as 512 MiB of arrays hold, at most 256; \
+     weighted: as many copies of the arcs as 4 M entries hold)",
+);
+
+/// The `weighted` argument both entries take.
+const WEIGHTED: crate::registry::Param = crate::registry::Param::with_default(
+    "weighted",
+    crate::registry::Kind::Flag,
+    "false",
+    "least-weight distances, the weights as lengths (none negative); else the fewest arcs",
 );
 
 /// One column of centralities, every vertex a source.
@@ -166,13 +289,14 @@ fn output(n: usize, values: Vec<f64>) -> crate::registry::Output {
     }
 }
 
-/// Host bytes: the sums, and on the CPU a batch's arrays and the pattern's values.
+/// Host bytes: the sums, and on the CPU a batch's arrays and the pattern's values; weighted,
+/// the copies of the arcs made on the host.
 fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize) -> u64 {
     let arrays = match kind {
         crate::backend::BackendKind::Cpu => (64 * n * super::default_batch(n) + 8 * nnz) as u64,
         crate::backend::BackendKind::Gpu => 0,
     };
-    arrays + 32 * n as u64 + (1 << 20)
+    arrays + 32 * n as u64 + super::weighted::COPIES_HOST_BYTES + (1 << 20)
 }
 
 /// Closeness centrality in the [registry](crate::registry): `semigraph closeness`,
@@ -185,8 +309,9 @@ impl crate::registry::Algorithm for Closeness {
         Info {
             name: "closeness",
             command: "closeness",
-            summary: "Closeness centrality (unweighted distances into each vertex), one value \
-                      per vertex: how many vertices reach it over their total distance",
+            summary: "Closeness centrality (distances into each vertex: fewest arcs, or least \
+                      weight with weighted), one value per vertex: how many vertices reach it \
+                      over their total distance",
             params: &[
                 Param::with_default(
                     "wf_improved",
@@ -196,18 +321,23 @@ impl crate::registry::Algorithm for Closeness {
                      Faust)",
                 ),
                 BATCH,
+                WEIGHTED,
             ],
             returns: &["centrality"],
-            reads: Reads::Structure,
+            reads: Reads::StructureOrDistances("weighted"),
             accepts: Accepts::Any,
-            complexity: "O(n (depth + 1) (n + m))",
-            method: "batched BFS: SpMM in plus-times f64 per level, row sums",
+            complexity: "O(n (depth + 1) (n + m)); weighted: the relaxations from every source",
+            method: "batched BFS: SpMM in plus-times f64 per level, row sums (weighted: \
+                     delta-stepping from k sources on k copies of the graph)",
             steps: "sources",
             bench: &[],
             distributed: false,
             networkx: &[NetworkX {
                 function: "closeness_centrality",
-                args: &[("wf_improved", "wf_improved")],
+                args: &[
+                    ("wf_improved", "wf_improved"),
+                    ("distance!=None", "weighted"),
+                ],
                 column: "centrality",
                 shape: Shape::Values,
                 simple: false,
@@ -220,7 +350,11 @@ impl crate::registry::Algorithm for Closeness {
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
         let wf = args.flag("wf_improved").unwrap_or(true);
-        let c = closeness(g.structure()?, wf, args.count("batch"))?;
+        let batch = args.count("batch");
+        let c = match args.flag("weighted") {
+            Some(true) => weighted_closeness(g.distances()?, wf, batch)?,
+            _ => closeness(g.structure()?, wf, batch)?,
+        };
         Ok(output(g.n(), c))
     }
 
@@ -235,28 +369,24 @@ pub struct Harmonic;
 
 impl crate::registry::Algorithm for Harmonic {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
+        use crate::registry::{Info, NetworkX, Reads, Shape};
         Info {
             name: "harmonic",
             command: "harmonic",
-            summary: "Harmonic centrality (unweighted distances into each vertex), one value \
-                      per vertex: the sum of 1/distance from the vertices that reach it",
-            params: &[BATCH],
+            summary: "Harmonic centrality (distances into each vertex: fewest arcs, or least \
+                      weight with weighted), one value per vertex: the sum of 1/distance from \
+                      the vertices that reach it",
+            params: &[BATCH, WEIGHTED],
             returns: &["centrality"],
-            reads: Reads::Structure,
-            accepts: Accepts::Any,
-            complexity: "O(n (depth + 1) (n + m))",
-            method: "batched BFS: SpMM in plus-times f64 per level, row sums",
-            steps: "sources",
-            bench: &[],
-            distributed: false,
+            reads: Reads::StructureOrDistances("weighted"),
             networkx: &[NetworkX {
                 function: "harmonic_centrality",
-                args: &[],
+                args: &[("distance!=None", "weighted")],
                 column: "centrality",
                 shape: Shape::Values,
                 simple: false,
             }],
+            ..Closeness::INFO
         }
     };
 
@@ -264,10 +394,12 @@ impl crate::registry::Algorithm for Harmonic {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        Ok(output(
-            g.n(),
-            harmonic(g.structure()?, args.count("batch"))?,
-        ))
+        let batch = args.count("batch");
+        let h = match args.flag("weighted") {
+            Some(true) => weighted_harmonic(g.distances()?, batch)?,
+            _ => harmonic(g.structure()?, batch)?,
+        };
+        Ok(output(g.n(), h))
     }
 
     fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, _: usize) -> u64 {

@@ -15,7 +15,9 @@ pub use betweenness::{
     Betweenness, BetweennessOptions, EdgeBetweenness, EdgeBetweennessAlgorithm, betweenness,
     edge_betweenness,
 };
-pub use closeness::{Closeness, Harmonic, closeness, harmonic};
+pub use closeness::{
+    Closeness, Harmonic, closeness, harmonic, weighted_closeness, weighted_harmonic,
+};
 pub use power::{Centrality, Eigenvector, Hits, Hubs, Katz, PowerOptions, eigenvector, hits, katz};
 pub use weighted::{weighted_betweenness, weighted_edge_betweenness};
 

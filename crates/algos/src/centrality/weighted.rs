@@ -40,10 +40,11 @@ const RELAXATIONS_PER_VERTEX: usize = 32;
 pub(super) const COPIES_HOST_BYTES: u64 = 32 * COPIED_ARCS as u64;
 
 /// `k` disjoint copies of a graph's arcs on the backend, and what every batch reuses.
-struct Copies<'b, B: Frontier> {
+pub(super) struct Copies<'b, B: Frontier> {
     b: &'b B,
     n: usize,
-    k: usize,
+    /// The copies (sources per batch).
+    pub(super) k: usize,
     /// The copies' arcs (self loops left out: on no least-weight path).
     arcs: B::Matrix<Mp>,
     /// `n k x 1` zeros (min-plus's one, not its zero).
@@ -53,10 +54,10 @@ struct Copies<'b, B: Frontier> {
 }
 
 impl<'b, B: Frontier> Copies<'b, B> {
-    /// `k` copies of `a`'s arcs, after checking that least-weight paths are finite in number:
-    /// no negative weight, no cycle of zero-weight arcs.
-    fn new(b: &'b B, a: &Csr<Mp>, k: usize) -> Result<Self> {
-        check_weights(a)?;
+    /// `k` copies of `a`'s arcs, after checking the weights: none negative, and with `paths`
+    /// (least-weight paths to be counted) no cycle of zero-weight arcs.
+    fn new(b: &'b B, a: &Csr<Mp>, k: usize, paths: bool) -> Result<Self> {
+        check_weights(a, paths)?;
         let n = a.nrows();
         let m = a.iter().filter(|&(u, v, _)| u != v).count();
         let mut src = try_vec(m * k, 0u32, "the copies of the arcs")?;
@@ -87,13 +88,17 @@ impl<'b, B: Frontier> Copies<'b, B> {
         })
     }
 
-    /// One batch of sources (at most `k`; source `j` in copy `j`): the dependencies of the
-    /// `n k` vertices of the copies (the sources' own included), and with `edges` each
-    /// copied arc's share.
-    fn batch(&self, chunk: &[usize], edges: bool) -> Result<(Vec<f64>, Option<Csr<Pt>>)> {
-        let (b, k) = (self.b, self.k);
-        let nk = self.n * k;
-        let starts: Vec<usize> = chunk.iter().enumerate().map(|(j, &s)| s * k + j).collect();
+    /// The copies' vertex of each source of a batch (at most `k`; source `j` in copy `j`).
+    pub(super) fn starts(&self, chunk: &[usize]) -> Vec<usize> {
+        let k = self.k;
+        chunk.iter().enumerate().map(|(j, &s)| s * k + j).collect()
+    }
+
+    /// The distances from a batch of sources ([`Copies::starts`]) to the `n k` vertices of
+    /// the copies (infinity where not reached), on the backend.
+    pub(super) fn distances(&self, chunk: &[usize]) -> Result<B::Dense<Mp>> {
+        let (b, nk) = (self.b, self.n * self.k);
+        let starts = self.starts(chunk);
         let mut start = try_vec(nk, f64::INFINITY, "the distances")?;
         for &p in &starts {
             start[p] = 0.0;
@@ -114,7 +119,15 @@ impl<'b, B: Frontier> Copies<'b, B> {
             let step = RelaxStep::new(&mut d, &self.arcs);
             fixpoint_by_steps(b, step, &mut near, &mut spare, usize::MAX)?;
         }
-        drop((near, spare));
+        Ok(d)
+    }
+
+    /// One batch of sources ([`Copies::starts`]): the dependencies of the `n k` vertices of
+    /// the copies (the sources' own included), and with `edges` each copied arc's share.
+    fn batch(&self, chunk: &[usize], edges: bool) -> Result<(Vec<f64>, Option<Csr<Pt>>)> {
+        let (b, nk) = (self.b, self.n * self.k);
+        let starts = self.starts(chunk);
+        let d = self.distances(chunk)?;
         // T = the arcs (u, v) with w(u, v) + d(u) == d(v): the sampled products give d(u)
         // and d(v) at each arc (min-plus, the other side's 0 its one).
         let from = b.sddmm(&self.arcs, &d, &self.zeros)?;
@@ -135,20 +148,20 @@ impl<'b, B: Frontier> Copies<'b, B> {
     }
 }
 
-/// Refuses what makes least-weight paths infinite in number or ill-defined: a negative
-/// weight, or a cycle of zero-weight arcs (Kahn's order over them; self loops are on no path).
-fn check_weights(a: &Csr<Mp>) -> Result<()> {
+/// Refuses what makes least-weight distances ill-defined, a negative weight, and with `paths`
+/// what makes least-weight paths infinite in number, a cycle of zero-weight arcs (Kahn's
+/// order over them; self loops are on no path).
+fn check_weights(a: &Csr<Mp>, paths: bool) -> Result<()> {
     let n = a.nrows();
     let mut zero: Vec<Vec<u32>> = Vec::new();
     let mut indegree = vec![0u32; n];
     for (u, v, w) in a.iter() {
         if w < 0.0 || w.is_nan() {
             return Err(Error::InvalidArgument(format!(
-                "arc {u} -> {v} weighs {w}: betweenness over least-weight paths takes weights \
-                 of 0 and more"
+                "arc {u} -> {v} weighs {w}: least-weight distances take weights of 0 and more"
             )));
         }
-        if w == 0.0 && u != v {
+        if paths && w == 0.0 && u != v {
             if zero.is_empty() {
                 zero = vec![vec![]; n];
             }
@@ -189,6 +202,37 @@ fn batch_size(n: usize, m: usize, sources: usize, batch: Option<usize>) -> usize
         .min((u32::MAX as usize / n.max(1)).max(1))
 }
 
+/// Runs `each` on the batches of `sources` (`None`: every vertex) over `k` copies of `g`'s
+/// arcs (made once; `k` from `batch` as [`batch_size`]), with `paths` as [`Copies::new`]'s;
+/// returns how many sources there were.
+///
+/// # Errors
+/// `InvalidArgument` for a batch of 0, a source out of range or the weights refused;
+/// `each`'s.
+pub(super) fn on_copies<B: Frontier>(
+    g: &Graph<'_, B, Mp>,
+    sources: Option<&[usize]>,
+    batch: Option<usize>,
+    paths: bool,
+    mut each: impl FnMut(&Copies<'_, B>, &[usize]) -> Result<()>,
+) -> Result<usize> {
+    let n = g.n();
+    if batch == Some(0) {
+        return Err(Error::InvalidArgument(
+            "a batch holds at least one source".into(),
+        ));
+    }
+    let count = sources.map_or(n, <[usize]>::len);
+    let k = batch_size(n, g.nnz(), count, batch);
+    let mut copies = None;
+    batches(n, sources, Some(k), |chunk| {
+        if copies.is_none() {
+            copies = Some(Copies::new(g.backend(), g.csr(), k, paths)?);
+        }
+        each(copies.as_ref().expect("made above"), chunk)
+    })
+}
+
 /// Runs the batches of `opts`' sources over copies of `g`'s arcs, handing each batch's
 /// sources, dependencies and arc shares to `each`; returns how many sources there were.
 fn sweeps<B: Frontier>(
@@ -197,22 +241,9 @@ fn sweeps<B: Frontier>(
     edges: bool,
     mut each: impl FnMut(&[usize], &[f64], Option<Csr<Pt>>, usize),
 ) -> Result<usize> {
-    let n = g.n();
-    if opts.batch == Some(0) {
-        return Err(Error::InvalidArgument(
-            "a batch holds at least one source".into(),
-        ));
-    }
-    let count = opts.sources.as_ref().map_or(n, Vec::len);
-    let k = batch_size(n, g.nnz(), count, opts.batch);
-    let mut copies = None;
-    batches(n, opts.sources.as_deref(), Some(k), |chunk| {
-        if copies.is_none() {
-            copies = Some(Copies::new(g.backend(), g.csr(), k)?);
-        }
-        let c = copies.as_ref().expect("made above");
+    on_copies(g, opts.sources.as_deref(), opts.batch, true, |c, chunk| {
         let (delta, shares) = c.batch(chunk, edges)?;
-        each(chunk, &delta, shares, k);
+        each(chunk, &delta, shares, c.k);
         Ok(())
     })
 }

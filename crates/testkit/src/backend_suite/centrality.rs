@@ -6,10 +6,12 @@
 
 use semigraph_algos::centrality::{
     BetweennessOptions, PowerOptions, betweenness, closeness, edge_betweenness, eigenvector,
-    harmonic, katz, weighted_betweenness, weighted_edge_betweenness,
+    harmonic, katz, weighted_betweenness, weighted_closeness, weighted_edge_betweenness,
+    weighted_harmonic,
 };
 use semigraph_algos::testing::{
-    oracle_arc_betweenness, oracle_betweenness, oracle_bfs, oracle_weighted_betweenness,
+    oracle_arc_betweenness, oracle_betweenness, oracle_bfs, oracle_dijkstra,
+    oracle_weighted_betweenness,
 };
 use semigraph_algos::{Frontier, Graph, GraphOptions};
 use semigraph_semiring::{MinPlus, OrAnd};
@@ -205,6 +207,77 @@ pub fn check_weighted_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
         if weighted_betweenness(&g, &BetweennessOptions::default()).is_ok() {
             return Err(format!("{why} was accepted"));
         }
+    }
+    Ok(())
+}
+
+/// Closeness (both scalings) and harmonic centrality over least-weight distances of every
+/// test graph (weights `|w| + 1`) and its symmetric closure against sums of Dijkstra's
+/// distances (within `1e-9` relative); a negative weight refused.
+pub fn check_weighted_closeness<B: Frontier>(b: &B) -> Result<(), String> {
+    for t in test_graphs() {
+        let arcs: Vec<(usize, usize, i64)> = t
+            .arcs
+            .iter()
+            .map(|&(u, v, w)| (u, v, w.abs() + 1))
+            .collect();
+        let mut variants = vec![arcs.clone()];
+        if t.n <= 500 {
+            variants.push(
+                arcs.iter()
+                    .flat_map(|&(u, v, w)| [(u, v, w), (v, u, w)])
+                    .collect(),
+            );
+        }
+        for arcs in variants {
+            let list: Vec<(u32, u32, f64)> = arcs
+                .iter()
+                .map(|&(u, v, w)| (u as u32, v as u32, w as f64))
+                .collect();
+            let a = semigraph_algos::arcs_to_csr::<MinPlus<f64>>(t.n, &list)
+                .map_err(|e| e.to_string())?;
+            let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+            let (mut r, mut d, mut h) = (vec![0.0; t.n], vec![0.0; t.n], vec![0.0; t.n]);
+            for s in 0..t.n {
+                for (v, x) in oracle_dijkstra(t.n, &arcs, s).into_iter().enumerate() {
+                    if let Some(x) = x {
+                        r[v] += 1.0;
+                        d[v] += x as f64;
+                        if x > 0 {
+                            h[v] += 1.0 / x as f64;
+                        }
+                    }
+                }
+            }
+            let n = t.n as f64;
+            let batch = (t.n > 64).then_some(37);
+            for wf in [true, false] {
+                let got = weighted_closeness(&g, wf, batch).map_err(|e| e.to_string())?;
+                let want = (0..t.n).map(|v| match d[v] > 0.0 && t.n > 1 {
+                    true => (r[v] - 1.0) / d[v] * if wf { (r[v] - 1.0) / (n - 1.0) } else { 1.0 },
+                    false => 0.0,
+                });
+                close(
+                    &got,
+                    want,
+                    &format!("weighted closeness (wf {wf}) on {}", t.name),
+                    1e-9,
+                )?;
+            }
+            let got = weighted_harmonic(&g, batch).map_err(|e| e.to_string())?;
+            close(
+                &got,
+                h.into_iter(),
+                &format!("weighted harmonic on {}", t.name),
+                1e-9,
+            )?;
+        }
+    }
+    let a = semigraph_algos::arcs_to_csr::<MinPlus<f64>>(2, &[(0, 1, -1.0)])
+        .map_err(|e| e.to_string())?;
+    let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+    if weighted_closeness(&g, true, None).is_ok() {
+        return Err("a negative weight was accepted".into());
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub use buckets::check_queue_buckets;
 pub use builtins::check_builtin_operators;
 pub use centrality::{
     check_betweenness, check_closeness, check_edge_betweenness, check_power,
-    check_weighted_betweenness,
+    check_weighted_betweenness, check_weighted_closeness,
 };
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
@@ -524,7 +524,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 21] = [
+    let others: [(&str, Check<B>); 22] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -541,6 +541,10 @@ fn register_in<B, E>(
         (
             "centrality::weighted_betweenness",
             check_weighted_betweenness::<B>,
+        ),
+        (
+            "centrality::weighted_closeness",
+            check_weighted_closeness::<B>,
         ),
         ("centrality::closeness", check_closeness::<B>),
         ("centrality::power", check_power::<B>),
