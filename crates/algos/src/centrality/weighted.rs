@@ -253,11 +253,13 @@ fn sweeps<B: Frontier>(
 /// each vertex `v`, the sum over pairs `s != v != t` of the fraction of least-weight
 /// `s -> t` paths through `v`.
 ///
-/// Per batch of `k` sources, on `k` copies of the graph: distances by relaxation steps,
-/// the least-weight paths' DAG by two sampled products compared (`d(u) + w(u, v) == d(v)`,
-/// in `f64` as NetworkX compares), then Brandes' sweeps over the DAG by levels of most arcs
-/// (see the [module](self)). Self loops lie on no path. Scaled as
-/// [`betweenness`](super::betweenness).
+/// Per batch of `k` sources, on `k` copies of the graph (vertex `v` of copy `j` at
+/// `v k + j`): the distances by delta-stepping's buckets relaxed to their fixpoint on the
+/// backend; the least-weight paths' DAG, the arcs with `w(u, v) + d(u) == d(v)` (two sampled
+/// products give `d(u)` and `d(v)` at each arc, compared entry by entry in `f64` as NetworkX
+/// compares); then Brandes' sweeps over the DAG, by levels of most arcs (every path of the
+/// DAG counted; a vertex's successors lie on any deeper level). Self loops lie on no path.
+/// Scaled as [`betweenness`](super::betweenness).
 ///
 /// # Arguments
 /// - `g`: the graph, its weights as lengths (min-plus `f64`, none negative).
