@@ -109,19 +109,35 @@ pub fn oracle_weighted_betweenness(
                 }
             }
         }
-        let mut delta = vec![0.0f64; n];
-        for &w in order.iter().rev() {
-            for &v in &preds[w] {
-                let c = sigma[v] / sigma[w] * (1.0 + delta[w]);
-                *arcs.entry((v as u32, w as u32)).or_insert(0.0) += c;
-                delta[v] += c;
-            }
-            if w != s {
-                bc[w] += delta[w];
-            }
-        }
+        backward(s, &order, &preds, &sigma, &mut bc, |v, w, c| {
+            *arcs.entry((v as u32, w as u32)).or_insert(0.0) += c;
+        });
     }
     (bc, arcs)
+}
+
+/// Brandes' backward sweep from source `s`: the vertices in the order they were settled, each
+/// one's predecessors on shortest paths and its path count; adds the dependencies to `bc`
+/// (the source's own left out) and hands each arc's share to `arc(v, w, c)`.
+fn backward(
+    s: usize,
+    order: &[usize],
+    preds: &[Vec<usize>],
+    sigma: &[f64],
+    bc: &mut [f64],
+    mut arc: impl FnMut(usize, usize, f64),
+) {
+    let mut delta = vec![0.0f64; sigma.len()];
+    for &w in order.iter().rev() {
+        for &v in &preds[w] {
+            let c = sigma[v] / sigma[w] * (1.0 + delta[w]);
+            arc(v, w, c);
+            delta[v] += c;
+        }
+        if w != s {
+            bc[w] += delta[w];
+        }
+    }
 }
 
 /// Brandes' sweep: the vertices' sums, and each arc's share `c` of one source handed to
@@ -154,17 +170,7 @@ fn brandes<S: Semiring>(
                 }
             }
         }
-        let mut delta = vec![0.0f64; n];
-        for &w in order.iter().rev() {
-            for &v in &preds[w] {
-                let c = sigma[v] / sigma[w] * (1.0 + delta[w]);
-                arc(v, w, c);
-                delta[v] += c;
-            }
-            if w != s {
-                bc[w] += delta[w];
-            }
-        }
+        backward(s, &order, &preds, &sigma, &mut bc, &mut arc);
     }
     bc
 }

@@ -249,27 +249,14 @@ pub fn check_weighted_closeness<B: Frontier>(b: &B) -> Result<(), String> {
                     }
                 }
             }
-            let n = t.n as f64;
             let batch = (t.n > 64).then_some(37);
-            for wf in [true, false] {
-                let got = weighted_closeness(&g, wf, batch).map_err(|e| e.to_string())?;
-                let want = (0..t.n).map(|v| match d[v] > 0.0 && t.n > 1 {
-                    true => (r[v] - 1.0) / d[v] * if wf { (r[v] - 1.0) / (n - 1.0) } else { 1.0 },
-                    false => 0.0,
-                });
-                close(
-                    &got,
-                    want,
-                    &format!("weighted closeness (wf {wf}) on {}", t.name),
-                    1e-9,
-                )?;
-            }
-            let got = weighted_harmonic(&g, batch).map_err(|e| e.to_string())?;
-            close(
-                &got,
-                h.into_iter(),
-                &format!("weighted harmonic on {}", t.name),
-                1e-9,
+            same_sums(
+                &format!("weighted, {}", t.name),
+                (&r, &d, &h),
+                |wf| match wf {
+                    Some(wf) => weighted_closeness(&g, wf, batch),
+                    None => weighted_harmonic(&g, batch),
+                },
             )?;
         }
     }
@@ -358,31 +345,40 @@ pub fn check_closeness<B: Frontier>(b: &B) -> Result<(), String> {
                     }
                 }
             }
-            let n = t.n as f64;
             let batch = (t.n > 64).then_some(37);
-            for wf in [true, false] {
-                let got = closeness(&g, wf, batch).map_err(|e| e.to_string())?;
-                let want = (0..t.n).map(|v| match d[v] > 0.0 && t.n > 1 {
-                    true => (r[v] - 1.0) / d[v] * if wf { (r[v] - 1.0) / (n - 1.0) } else { 1.0 },
-                    false => 0.0,
-                });
-                close(
-                    &got,
-                    want,
-                    &format!("closeness (wf {wf}) on {}", t.name),
-                    1e-9,
-                )?;
-            }
-            let got = harmonic(&g, batch).map_err(|e| e.to_string())?;
-            close(
-                &got,
-                h.into_iter(),
-                &format!("harmonic on {}", t.name),
-                1e-9,
-            )?;
+            same_sums(&t.name, (&r, &d, &h), |wf| match wf {
+                Some(wf) => closeness(&g, wf, batch),
+                None => harmonic(&g, batch),
+            })?;
         }
     }
     Ok(())
+}
+
+/// Closeness (`run(Some(wf_improved))`, both scalings) and harmonic centrality (`run(None)`)
+/// against the sums into each vertex (within `1e-9` relative): how many reach it (itself
+/// included), their distances, their inverses.
+fn same_sums(
+    what: &str,
+    (r, d, h): (&[f64], &[f64], &[f64]),
+    run: impl Fn(Option<bool>) -> semigraph_algos::Result<Vec<f64>>,
+) -> Result<(), String> {
+    let n = r.len() as f64;
+    for wf in [true, false] {
+        let got = run(Some(wf)).map_err(|e| e.to_string())?;
+        let want = (0..r.len()).map(|v| match d[v] > 0.0 && r.len() > 1 {
+            true => (r[v] - 1.0) / d[v] * if wf { (r[v] - 1.0) / (n - 1.0) } else { 1.0 },
+            false => 0.0,
+        });
+        close(&got, want, &format!("closeness (wf {wf}) on {what}"), 1e-9)?;
+    }
+    let got = run(None).map_err(|e| e.to_string())?;
+    close(
+        &got,
+        h.iter().copied(),
+        &format!("harmonic on {what}"),
+        1e-9,
+    )
 }
 
 /// `got` equals `want` within `rel` relative.
