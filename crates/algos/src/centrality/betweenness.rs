@@ -111,12 +111,8 @@ pub(super) fn vertex_scale(
     opts: &BetweennessOptions,
     directed: bool,
 ) -> f64 {
-    let scale = match (opts.normalized, directed) {
-        (true, _) if n > 2 => 1.0 / ((n - 1) as f64 * (n - 2) as f64),
-        (true, _) | (false, true) => 1.0,
-        (false, false) => 0.5,
-    };
-    scale * sampled(n, sources)
+    let pairs = (n > 2).then(|| (n - 1) as f64 * (n - 2) as f64);
+    scale(pairs, opts.normalized, directed) * sampled(n, sources)
 }
 
 /// The factor of an arc's (edge's) sum over `sources` of `n`: `1 / (n (n - 1))` normalized,
@@ -127,12 +123,17 @@ pub(super) fn edge_scale(
     opts: &BetweennessOptions,
     directed: bool,
 ) -> f64 {
-    let scale = match (opts.normalized, directed) {
-        (true, _) if n >= 2 => 1.0 / (n as f64 * (n - 1) as f64),
-        (true, _) | (false, true) => 1.0,
-        (false, false) => 0.5,
-    };
-    scale * sampled(n, sources)
+    let pairs = (n >= 2).then(|| n as f64 * (n - 1) as f64);
+    scale(pairs, opts.normalized, directed) * sampled(n, sources)
+}
+
+/// `1 / pairs` normalized (1 where there are none), else `1/2` for an undirected graph.
+fn scale(pairs: Option<f64>, normalized: bool, directed: bool) -> f64 {
+    match (normalized, pairs, directed) {
+        (true, Some(p), _) => 1.0 / p,
+        (true, None, _) | (false, _, true) => 1.0,
+        (false, _, false) => 0.5,
+    }
 }
 
 /// `n / sources` for a sample of the `n` vertices, else 1.
