@@ -148,14 +148,19 @@ def _weighted(directed, seed, n=45, p=0.1):
 def test_weighted_betweenness_through_networkx_answers_as_networkx(directed, normalized):
     G = _weighted(directed, 21)
     G.add_edge(4, 4, w=2)  # a self loop lies on no least-weight path
-    for f in (nx.betweenness_centrality, nx.edge_betweenness_centrality):
-        want = f(G, normalized=normalized, weight="w")
+    G.add_node(70)  # isolated
+    calls = [(nx.betweenness_centrality, {"weight": "w"}),
+             (nx.betweenness_centrality, {"weight": "w", "endpoints": True}),
+             (nx.betweenness_centrality, {"endpoints": True}),
+             (nx.edge_betweenness_centrality, {"weight": "w"})]
+    for f, kw in calls:
+        want = f(G, normalized=normalized, **kw)
         before = snx.calls.get(f.__name__, 0)
-        got = f(G, normalized=normalized, weight="w", backend="semigraph")
+        got = f(G, normalized=normalized, backend="semigraph", **kw)
         assert snx.calls[f.__name__] == before + 1
         assert got.keys() == want.keys()
         for key in want:
-            assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
+            assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15), (f, kw, key)
 
 
 @pytest.mark.parametrize("directed", [False, True])

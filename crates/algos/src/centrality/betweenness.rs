@@ -25,6 +25,10 @@ pub struct BetweennessOptions {
     /// Sources searched at once: each batch holds eight `n x batch` arrays of `f64`
     /// (`None`: as many as 512 MiB hold, at most 256).
     pub batch: Option<usize>,
+    /// Count the paths' ends too (NetworkX's `endpoints`): each vertex adds the sources
+    /// other than itself that reach it and, as a source, the vertices it reaches; normalized
+    /// by `n (n - 1)`. Vertex betweenness only.
+    pub endpoints: bool,
 }
 
 impl Default for BetweennessOptions {
@@ -35,6 +39,7 @@ impl Default for BetweennessOptions {
             normalized: true,
             directed: None,
             batch: None,
+            endpoints: false,
         }
     }
 }
@@ -90,12 +95,18 @@ pub fn betweenness<B: Backend, S: Semiring>(
     let pt = g.pattern::<Pt>()?;
     let at = pt.transposed()?;
     let mut sums = b.dense_filled::<Pt>(n, 1, 0.0)?;
+    let mut ends = Ends::new(opts.endpoints, n);
     let sources = batches(n, opts.sources.as_deref(), opts.batch, |chunk| {
         let mut s = sweep(b, &at, n, chunk)?;
+        if ends.wanted() {
+            // The reached positions: the entries of `level`.
+            ends.add(chunk, &b.read_dense(&s.level)?);
+        }
         let delta = dependencies(b, pt.push(), &mut s, None, false)?;
         super::add_row_sums(b, &mut sums, &delta, chunk.len())
     })?;
     let mut bc = b.read_dense_owned(sums)?;
+    ends.finish(&mut bc);
     let scale = vertex_scale(n, sources, opts, g.reads_directed(opts.directed)?);
     if scale != 1.0 {
         bc.iter_mut().for_each(|x| *x *= scale);
@@ -103,15 +114,64 @@ pub fn betweenness<B: Backend, S: Semiring>(
     Ok(bc)
 }
 
-/// The factor of a vertex's sum over `sources` of `n`: `1 / ((n - 1)(n - 2))` normalized,
-/// else `1/2` for an undirected graph (each pair counted once); `n / sources` for a sample.
+/// The paths' ends NetworkX's `endpoints` counts, summed on the host from each batch's
+/// reached positions: per source `s` and vertex `v != s` it reaches, one for `v` (a target)
+/// and one for `s` (a source).
+pub(super) struct Ends(Option<Vec<f64>>);
+
+impl Ends {
+    /// Counting (`on`) or not, for `n` vertices.
+    pub(super) fn new(on: bool, n: usize) -> Self {
+        Ends(on.then(|| vec![0.0; n]))
+    }
+
+    /// Whether the ends are counted.
+    pub(super) fn wanted(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// One batch: `reached` holds an entry (not 0) at `v k + j` where source `chunk[j]`
+    /// reaches `v`.
+    pub(super) fn add(&mut self, chunk: &[usize], reached: &[f64]) {
+        self.add_copies(chunk, chunk.len(), reached);
+    }
+
+    /// [`Ends::add`] where the positions hold `k >= chunk.len()` columns (copies past the
+    /// batch's sources reach nothing).
+    pub(super) fn add_copies(&mut self, chunk: &[usize], k: usize, reached: &[f64]) {
+        let Some(by) = self.0.as_mut() else {
+            return;
+        };
+        for (p, _) in reached.iter().enumerate().filter(|(_, x)| **x != 0.0) {
+            let (v, s) = (p / k, chunk[p % k]);
+            if v != s {
+                by[v] += 1.0;
+                by[s] += 1.0;
+            }
+        }
+    }
+
+    /// Adds the ends to the sums `bc`.
+    pub(super) fn finish(self, bc: &mut [f64]) {
+        if let Some(by) = self.0 {
+            bc.iter_mut().zip(by).for_each(|(x, e)| *x += e);
+        }
+    }
+}
+
+/// The factor of a vertex's sum over `sources` of `n`: `1 / ((n - 1)(n - 2))` normalized
+/// (`1 / (n (n - 1))` with the ends), else `1/2` for an undirected graph (each pair counted
+/// once); `n / sources` for a sample.
 pub(super) fn vertex_scale(
     n: usize,
     sources: usize,
     opts: &BetweennessOptions,
     directed: bool,
 ) -> f64 {
-    let pairs = (n > 2).then(|| (n - 1) as f64 * (n - 2) as f64);
+    let pairs = match opts.endpoints {
+        false => (n > 2).then(|| (n - 1) as f64 * (n - 2) as f64),
+        true => (n >= 2).then(|| n as f64 * (n - 1) as f64),
+    };
     scale(pairs, opts.normalized, directed) * sampled(n, sources)
 }
 
@@ -347,6 +407,7 @@ fn registry_options(
         normalized: args.flag("normalized").unwrap_or(true),
         directed: args.flag("directed"),
         batch: args.count("batch"),
+        endpoints: args.flag("endpoints").unwrap_or(false),
     };
     let fact = Fact {
         name: "sources",
@@ -407,6 +468,12 @@ impl crate::registry::Algorithm for Betweenness {
                     "least-weight paths, the weights as lengths (none negative, no cycle of \
                      zero weight); else the fewest arcs",
                 ),
+                Param::with_default(
+                    "endpoints",
+                    Kind::Flag,
+                    "false",
+                    "count the paths' ends too (normalized by n (n - 1))",
+                ),
             ],
             returns: &["centrality"],
             reads: Reads::StructureOrDistances("weighted"),
@@ -424,6 +491,7 @@ impl crate::registry::Algorithm for Betweenness {
                     ("normalized", "normalized"),
                     ("is_directed()", "directed"),
                     ("weight!=None", "weighted"),
+                    ("endpoints", "endpoints"),
                     // Read only with `k`, which is declined.
                     ("seed", ""),
                 ],

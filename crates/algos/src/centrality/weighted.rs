@@ -19,7 +19,7 @@ use semigraph_formats::Csr;
 use semigraph_semiring::MinPlus;
 use semigraph_semiring::ops::{Eq, Plus, ValueEq};
 
-use super::betweenness::{dependencies, edge_scale, edge_values, vertex_scale};
+use super::betweenness::{Ends, dependencies, edge_scale, edge_values, vertex_scale};
 use super::{BetweennessOptions, EdgeBetweenness, Paths, Pt, batches, sweep_from};
 use crate::backend::{Combine, Frontier, RelaxStep, fixpoint_by_steps, waiting_again};
 use crate::error::{Error, Result, try_vec};
@@ -38,6 +38,16 @@ const RELAXATIONS_PER_VERTEX: usize = 32;
 
 /// Host bytes the copies take at most while made: three arrays of them and a CSR.
 pub(super) const COPIES_HOST_BYTES: u64 = 32 * COPIED_ARCS as u64;
+
+/// What a batch of sources on the copies gives ([`Copies::batch`]), on the host.
+struct Batch {
+    /// The dependencies of the copies' vertices.
+    delta: Vec<f64>,
+    /// Each copied arc's share (edge betweenness).
+    shares: Option<Csr<Pt>>,
+    /// The reached positions (the paths' ends counted).
+    reached: Option<Vec<f64>>,
+}
 
 /// `k` disjoint copies of a graph's arcs on the backend, and what every batch reuses.
 pub(super) struct Copies<'b, B: Frontier> {
@@ -123,8 +133,9 @@ impl<'b, B: Frontier> Copies<'b, B> {
     }
 
     /// One batch of sources ([`Copies::starts`]): the dependencies of the `n k` vertices of
-    /// the copies (the sources' own included), and with `edges` each copied arc's share.
-    fn batch(&self, chunk: &[usize], edges: bool) -> Result<(Vec<f64>, Option<Csr<Pt>>)> {
+    /// the copies (the sources' own included), with `edges` each copied arc's share, and with
+    /// `ends` the reached positions (an entry, not 0, where a source reaches a vertex).
+    fn batch(&self, chunk: &[usize], edges: bool, ends: bool) -> Result<Batch> {
         let (b, nk) = (self.b, self.n * self.k);
         let starts = self.starts(chunk);
         let d = self.distances(chunk)?;
@@ -138,13 +149,21 @@ impl<'b, B: Frontier> Copies<'b, B> {
         drop((from, reach, into, same, d));
         let dag_t = b.transpose_matrix(&dag)?;
         let mut s = sweep_from(b, &dag_t, (nk, 1), &starts, Paths::Dag { limit: self.n })?;
+        let reached = match ends {
+            true => Some(b.read_dense(&s.level)?),
+            false => None,
+        };
         let mut shares = None;
         let delta = dependencies(b, &dag, &mut s, edges.then_some(&mut shares), true)?;
         let shares = match shares {
             Some(e) => Some(b.read_matrix(&e)?),
             None => None,
         };
-        Ok((b.read_dense_owned(delta)?, shares))
+        Ok(Batch {
+            delta: b.read_dense_owned(delta)?,
+            shares,
+            reached,
+        })
     }
 }
 
@@ -234,16 +253,15 @@ pub(super) fn on_copies<B: Frontier>(
 }
 
 /// Runs the batches of `opts`' sources over copies of `g`'s arcs, handing each batch's
-/// sources, dependencies and arc shares to `each`; returns how many sources there were.
+/// sources, [`Batch`] and copies to `each`; returns how many sources there were.
 fn sweeps<B: Frontier>(
     g: &Graph<'_, B, Mp>,
     opts: &BetweennessOptions,
     edges: bool,
-    mut each: impl FnMut(&[usize], &[f64], Option<Csr<Pt>>, usize),
+    mut each: impl FnMut(&[usize], Batch, usize),
 ) -> Result<usize> {
     on_copies(g, opts.sources.as_deref(), opts.batch, true, |c, chunk| {
-        let (delta, shares) = c.batch(chunk, edges)?;
-        each(chunk, &delta, shares, c.k);
+        each(chunk, c.batch(chunk, edges, opts.endpoints && !edges)?, c.k);
         Ok(())
     })
 }
@@ -299,15 +317,21 @@ pub fn weighted_betweenness<B: Frontier>(
 ) -> Result<Vec<f64>> {
     let n = g.n();
     let mut bc = vec![0.0; n];
-    let sources = sweeps(g, opts, false, |chunk, delta, _, k| {
-        for (p, &x) in delta.iter().enumerate() {
+    let mut ends = Ends::new(opts.endpoints, n);
+    let sources = sweeps(g, opts, false, |chunk, batch, k| {
+        for (p, &x) in batch.delta.iter().enumerate() {
             // A source's own dependency counts for no vertex.
             let (v, j) = (p / k, p % k);
             if x != 0.0 && chunk.get(j) != Some(&v) {
                 bc[v] += x;
             }
         }
+        if let Some(r) = &batch.reached {
+            // Copy `j` of a batch shorter than `k` holds no source: nothing reached there.
+            ends.add_copies(chunk, k, r);
+        }
     })?;
+    ends.finish(&mut bc);
     let scale = vertex_scale(n, sources, opts, g.reads_directed(opts.directed)?);
     if scale != 1.0 {
         bc.iter_mut().for_each(|x| *x *= scale);
@@ -357,8 +381,8 @@ pub fn weighted_edge_betweenness<B: Frontier>(
 ) -> Result<EdgeBetweenness> {
     let n = g.n();
     let mut shares: BTreeMap<(u32, u32), f64> = BTreeMap::new();
-    let sources = sweeps(g, opts, true, |_, _, e, k| {
-        for (r, c, x) in e.iter().flat_map(|e| e.iter()) {
+    let sources = sweeps(g, opts, true, |_, batch, k| {
+        for (r, c, x) in batch.shares.iter().flat_map(|e| e.iter()) {
             *shares
                 .entry(((r / k) as u32, (c / k) as u32))
                 .or_insert(0.0) += x;

@@ -50,37 +50,34 @@ pub fn check_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
             let paired = pairs.iter().all(|&(u, v)| pairs.contains(&(v, u)));
             let all: Vec<usize> = (0..t.n).collect();
             let some: Vec<usize> = (0..t.n).step_by(3).collect();
-            let mut runs = vec![(None, None, false, None)];
+            let mut runs = vec![(None, None, false, None, false)];
             if t.n <= 64 {
                 // Every option on the small graphs: batches that split the sources, samples,
-                // the graph's kind given.
-                runs.extend([(None, None, true, None), (None, Some(7), false, Some(true))]);
-                runs.extend([(Some(some.clone()), Some(5), true, Some(false))]);
-                runs.extend([(Some(some.clone()), None, false, None)]);
+                // the graph's kind given, the paths' ends counted.
+                runs.extend([(None, None, true, None, false)]);
+                runs.extend([(None, Some(7), false, Some(true), false)]);
+                runs.extend([(Some(some.clone()), Some(5), true, Some(false), false)]);
+                runs.extend([(Some(some.clone()), None, false, None, false)]);
+                runs.extend([(None, Some(7), true, None, true)]);
+                runs.extend([(Some(some.clone()), Some(5), false, None, true)]);
             }
-            for (sources, batch, normalized, directed) in runs {
+            for (sources, batch, normalized, directed, endpoints) in runs {
                 let opts = BetweennessOptions {
                     sources: sources.clone(),
                     normalized,
                     directed,
                     batch,
+                    endpoints,
                 };
                 let undirected = directed.map_or(paired, |d| !d);
                 let got = betweenness(&g, &opts).map_err(|e| e.to_string())?;
                 let used = sources.as_deref().unwrap_or(&all);
-                let n = t.n as f64;
-                let mut scale = match (normalized, undirected) {
-                    (true, _) if t.n > 2 => 1.0 / ((n - 1.0) * (n - 2.0)),
-                    (false, true) => 0.5,
-                    _ => 1.0,
-                };
-                if used.len() < t.n {
-                    scale *= n / used.len() as f64;
+                let mut sums = oracle_betweenness(&a, used);
+                if endpoints {
+                    add_ends(&a, used, &mut sums);
                 }
-                let want: Vec<f64> = oracle_betweenness(&a, used)
-                    .iter()
-                    .map(|x| x * scale)
-                    .collect();
+                let scale = vertex_scale(t.n, used.len(), normalized, undirected, endpoints);
+                let want: Vec<f64> = sums.iter().map(|x| x * scale).collect();
                 for v in 0..t.n {
                     let (x, y) = (got[v], want[v]);
                     if (x - y).abs() > 1e-9 * y.abs().max(1.0) {
@@ -126,6 +123,7 @@ pub fn check_edge_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
                     normalized,
                     directed: None,
                     batch: Some(5),
+                    endpoints: false,
                 };
                 let got = edge_betweenness(&g, &opts).map_err(|e| e.to_string())?;
                 let all: Vec<usize> = (0..t.n).collect();
@@ -174,18 +172,24 @@ pub fn check_weighted_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
                 ));
             }
             for (sources, batch, normalized) in runs {
+                // The small graphs' sampled run counts the paths' ends too (vertices only).
+                let endpoints = !normalized;
                 let opts = BetweennessOptions {
                     sources: sources.clone(),
                     normalized,
                     directed: None,
                     batch,
+                    endpoints,
                 };
                 let what = format!("{} (symmetric {symmetric}, {opts:?}, weighted)", t.name);
                 let all: Vec<usize> = (0..t.n).collect();
                 let used = sources.as_deref().unwrap_or(&all);
-                let (vertex, shares) = oracle_weighted_betweenness(&a, used);
+                let (mut vertex, shares) = oracle_weighted_betweenness(&a, used);
+                if endpoints {
+                    add_ends(&a, used, &mut vertex);
+                }
                 let got = weighted_betweenness(&g, &opts).map_err(|e| e.to_string())?;
-                let scale = vertex_scale(t.n, used.len(), normalized, undirected);
+                let scale = vertex_scale(t.n, used.len(), normalized, undirected, endpoints);
                 close(&got, vertex.iter().map(|x| x * scale), &what, 1e-9)?;
                 let got = weighted_edge_betweenness(&g, &opts).map_err(|e| e.to_string())?;
                 let scale = edge_scale(t.n, used.len(), normalized, undirected);
@@ -269,11 +273,30 @@ pub fn check_weighted_closeness<B: Frontier>(b: &B) -> Result<(), String> {
     Ok(())
 }
 
-/// NetworkX's factor of a vertex's sum over `used` sources of `n`.
-fn vertex_scale(n: usize, used: usize, normalized: bool, undirected: bool) -> f64 {
+/// The paths' ends NetworkX's `endpoints` counts, added to `sums`: for each source `s` and
+/// vertex `v != s` it reaches (queue BFS), one for each.
+fn add_ends<S: semigraph_semiring::Semiring>(
+    a: &semigraph_formats::Csr<S>,
+    sources: &[usize],
+    sums: &mut [f64],
+) {
+    for &s in sources {
+        for (v, l) in oracle_bfs(a, s).into_iter().enumerate() {
+            if l.is_some() && v != s {
+                sums[v] += 1.0;
+                sums[s] += 1.0;
+            }
+        }
+    }
+}
+
+/// NetworkX's factor of a vertex's sum over `used` sources of `n` (with the paths' ends
+/// counted, `endpoints`).
+fn vertex_scale(n: usize, used: usize, normalized: bool, undirected: bool, endpoints: bool) -> f64 {
     let k = n as f64;
     let scale = match (normalized, undirected) {
-        (true, _) if n > 2 => 1.0 / ((k - 1.0) * (k - 2.0)),
+        (true, _) if endpoints && n >= 2 => 1.0 / (k * (k - 1.0)),
+        (true, _) if !endpoints && n > 2 => 1.0 / ((k - 1.0) * (k - 2.0)),
         (false, true) => 0.5,
         _ => 1.0,
     };
