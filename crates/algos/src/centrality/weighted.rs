@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use semigraph_formats::Csr;
 use semigraph_semiring::MinPlus;
-use semigraph_semiring::ops::{Eq, Plus, ValueEq};
+use semigraph_semiring::ops::{Eq, Offdiag, Plus, ValueEq};
 
 use super::betweenness::{Ends, dependencies, edge_scale, edge_values, vertex_scale};
 use super::{BetweennessOptions, EdgeBetweenness, Paths, Pt, batches, sweep_from};
@@ -36,7 +36,8 @@ const COPIED_ARCS: usize = 1 << 22;
 /// Improvements per vertex of the copies before the buckets give way to Bellman-Ford's steps.
 const RELAXATIONS_PER_VERTEX: usize = 32;
 
-/// Host bytes the copies take at most while made: three arrays of them and a CSR.
+/// Host bytes the copies take at most while made (two copies or more; one is made on the
+/// backend): three arrays of them and a CSR.
 pub(super) const COPIES_HOST_BYTES: u64 = 32 * COPIED_ARCS as u64;
 
 /// What a batch of sources on the copies gives ([`Copies::batch`]), on the host.
@@ -66,9 +67,22 @@ pub(super) struct Copies<'b, B: Frontier> {
 impl<'b, B: Frontier> Copies<'b, B> {
     /// `k` copies of `a`'s arcs, after checking the weights: none negative, and with `paths`
     /// (least-weight paths to be counted) no cycle of zero-weight arcs.
-    fn new(b: &'b B, a: &Csr<Mp>, k: usize, paths: bool) -> Result<Self> {
+    /// One copy is the graph's own matrix without its self loops, made on the backend.
+    fn new(g: &Graph<'b, B, Mp>, k: usize, paths: bool) -> Result<Self> {
+        let (b, a) = (g.backend(), g.csr());
         check_weights(a, paths)?;
         let n = a.nrows();
+        let delta = delta_of::<f64>(&weight_facts(a), n, a.nnz()).max(f64::MIN_POSITIVE);
+        if k == 1 {
+            return Ok(Copies {
+                b,
+                n,
+                k,
+                arcs: b.select::<Mp, Offdiag>(g.push(), 0.0)?,
+                zeros: b.dense_filled::<Mp>(n, 1, 0.0)?,
+                delta,
+            });
+        }
         let m = a.iter().filter(|&(u, v, _)| u != v).count();
         let mut src = try_vec(m * k, 0u32, "the copies of the arcs")?;
         let mut dst = try_vec(m * k, 0u32, "the copies of the arcs")?;
@@ -94,7 +108,7 @@ impl<'b, B: Frontier> Copies<'b, B> {
             k,
             arcs,
             zeros,
-            delta: delta_of::<f64>(&weight_facts(a), n, a.nnz()).max(f64::MIN_POSITIVE),
+            delta,
         })
     }
 
@@ -246,7 +260,7 @@ pub(super) fn on_copies<B: Frontier>(
     let mut copies = None;
     batches(n, sources, Some(k), |chunk| {
         if copies.is_none() {
-            copies = Some(Copies::new(g.backend(), g.csr(), k, paths)?);
+            copies = Some(Copies::new(g, k, paths)?);
         }
         each(copies.as_ref().expect("made above"), chunk)
     })

@@ -165,6 +165,8 @@ pub fn check_weighted_betweenness<B: Frontier>(b: &B) -> Result<(), String> {
             let first = (t.n > 300).then(|| (0..t.n).step_by(10).collect::<Vec<_>>());
             let mut runs = vec![(first, None, true)];
             if t.n <= 64 {
+                // One source a batch: the graph's own matrix, no copies.
+                runs.push((None, Some(1), true));
                 runs.push((
                     Some((0..t.n).step_by(3).collect::<Vec<_>>()),
                     Some(4),
