@@ -9,6 +9,7 @@
 mod betweenness;
 mod closeness;
 mod power;
+mod scaling;
 mod weighted;
 
 pub use betweenness::{

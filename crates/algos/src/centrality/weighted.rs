@@ -19,7 +19,8 @@ use semigraph_formats::Csr;
 use semigraph_semiring::MinPlus;
 use semigraph_semiring::ops::{Eq, Offdiag, Plus, ValueEq};
 
-use super::betweenness::{Ends, dependencies, edge_scale, edge_values, vertex_scale};
+use super::betweenness::dependencies;
+use super::scaling::{Ends, edge_scale, edge_values, vertex_scale};
 use super::{BetweennessOptions, EdgeBetweenness, Paths, Pt, batches, sweep_from};
 use crate::backend::{Combine, Frontier, RelaxStep, fixpoint_by_steps, waiting_again};
 use crate::error::{Error, Result, try_vec};
