@@ -184,7 +184,7 @@ def test_weighted_closeness_and_harmonic_through_networkx_answer_as_networkx(dir
 def test_weighted_betweenness_refuses_what_has_no_least_weight_paths():
     g = semigraph.Graph(sp.csr_matrix(np.array([[0, 1.0, 0], [0, 0, -1.0], [0, 0, 0]])),
                         backend="cpu")
-    with pytest.raises(ValueError, match="weighs -1"):
+    with pytest.raises(ValueError, match="has weight -1"):
         g.betweenness(weighted=True)
     # Unweighted, the weights are not read.
     assert g.betweenness(normalized=False).tolist() == [0.0, 1.0, 0.0]

@@ -162,7 +162,7 @@ pub fn closeness<B: Backend, S: Semiring>(
 /// One value per vertex.
 ///
 /// # Errors
-/// `InvalidArgument` for a negative weight or a batch of 0; backend errors.
+/// `NegativeWeight` for a negative weight; `InvalidArgument` for a batch of 0; backend errors.
 ///
 /// # Complexity
 /// Per batch: `O(k m)` to copy the arcs, the relaxations, `O(n k)` to sum; `n / k` batches.

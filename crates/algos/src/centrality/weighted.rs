@@ -25,7 +25,7 @@ use super::{BetweennessOptions, EdgeBetweenness, Paths, Pt, batches, sweep_from}
 use crate::backend::{Combine, Frontier, RelaxStep, fixpoint_by_steps, waiting_again};
 use crate::error::{Error, Result, try_vec};
 use crate::graph::Graph;
-use crate::sssp::{Width, delta_of, weight_facts};
+use crate::sssp::{Width, check_no_negative, delta_of, weight_facts};
 
 /// The semiring of the distances.
 type Mp = MinPlus<f64>;
@@ -189,12 +189,8 @@ fn check_weights(a: &Csr<Mp>, paths: bool) -> Result<()> {
     let n = a.nrows();
     let mut zero: Vec<Vec<u32>> = Vec::new();
     let mut indegree = vec![0u32; n];
+    check_no_negative(a, "a least-weight centrality")?;
     for (u, v, w) in a.iter() {
-        if w < 0.0 || w.is_nan() {
-            return Err(Error::InvalidArgument(format!(
-                "arc {u} -> {v} weighs {w}: least-weight distances take weights of 0 and more"
-            )));
-        }
         if paths && w == 0.0 && u != v {
             if zero.is_empty() {
                 zero = vec![vec![]; n];
@@ -303,8 +299,8 @@ fn sweeps<B: Frontier>(
 /// One value per vertex.
 ///
 /// # Errors
-/// `InvalidArgument` for a negative weight, a cycle of zero-weight arcs (paths not finite in
-/// number), a source out of range or a batch of 0; backend errors (memory).
+/// `NegativeWeight` for a negative weight; `InvalidArgument` for a cycle of zero-weight arcs
+/// (paths not finite in number), a source out of range or a batch of 0; backend errors.
 ///
 /// # Complexity
 /// Per batch of `k` sources: `O(k m)` to copy the arcs and find the DAG, the relaxation steps

@@ -376,7 +376,7 @@ impl<'b, B: Frontier, D: Distance> DeltaGraph<'b, B, D> {
     /// and finite; [`Error::NegativeWeight`] for a negative weight; backend errors.
     pub fn new(backend: &'b B, a: &'b Csr<MinPlus<D>>, delta: Option<D>) -> Result<Self> {
         crate::error::check_square(a.nrows(), a.ncols())?;
-        check_no_negative(a)?;
+        check_no_negative(a, "delta-stepping")?;
         Self::with_delta(Graph::new(backend, a, GraphOptions::default())?, delta)
     }
 
@@ -399,7 +399,7 @@ impl<'b, B: Frontier, D: Distance> DeltaGraph<'b, B, D> {
     /// # Ok::<(), semigraph_algos::Error>(())
     /// ```
     pub fn from_graph(graph: Graph<'b, B, MinPlus<D>>, delta: Option<D>) -> Result<Self> {
-        check_no_negative(graph.csr())?;
+        check_no_negative(graph.csr(), "delta-stepping")?;
         Self::with_delta(graph, delta)
     }
 
@@ -433,10 +433,13 @@ impl<'b, B: Frontier, D: Distance> DeltaGraph<'b, B, D> {
 }
 
 /// Delta-stepping's precondition: no negative weight.
-fn check_no_negative<D: Distance>(a: &Csr<MinPlus<D>>) -> Result<()> {
+pub(crate) fn check_no_negative<D: Distance>(
+    a: &Csr<MinPlus<D>>,
+    algorithm: &'static str,
+) -> Result<()> {
     match a.iter().find(|t| t.2 < <D as Number>::ZERO) {
         Some((u, v, w)) => Err(Error::NegativeWeight {
-            algorithm: "delta-stepping",
+            algorithm,
             from: u,
             to: v,
             weight: w.to_string(),
