@@ -7,9 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use semigraph_algos::algorithms as list;
-use semigraph_algos::registry::{
-    Args, Info, Kind, Output, Reads, Scalar, Shape, Values, Views,
-};
+use semigraph_algos::registry::{Args, Info, Kind, Output, Reads, Scalar, Shape, Values, Views};
 use semigraph_algos::{BfsSemiring, Frontier, Graph as AlgoGraph};
 use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
