@@ -32,6 +32,7 @@ algorithms!(
     crate::rank::PageRankAlgorithm,
     crate::components::WeakComponents,
     crate::communities::LabelPropagation,
+    crate::communities::LouvainAlgorithm,
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
     crate::centrality::Betweenness,
@@ -51,6 +52,9 @@ algorithms!(
     crate::links::AdamicAdar,
     crate::links::ResourceAllocation,
     crate::links::PreferentialAttachment,
+    crate::combinatorial::IndependentSetAlgorithm,
+    crate::combinatorial::ColoringAlgorithm,
+    crate::combinatorial::MatchingAlgorithm,
 );
 
 /// The algorithm called `name`'s [`Info`].

@@ -28,6 +28,7 @@ pub mod backend;
 pub mod bfs;
 pub mod cancel;
 pub mod centrality;
+pub mod combinatorial;
 pub mod communities;
 pub mod components;
 pub mod cores;

@@ -35,8 +35,18 @@ pub fn kronecker(scale: u32, edge_factor: u32, seed: u64) -> EdgeList {
     kronecker_with(scale, edge_factor, [0.57, 0.19, 0.19], seed)
 }
 
-/// A seeded uniform permutation of `0..n` (Fisher-Yates).
-pub(crate) fn permutation(n: usize, rng: Rng) -> Vec<u32> {
+/// A seeded uniform permutation of `0..n` (Fisher-Yates): the same for a seed on every
+/// machine (the generators' labels, the random priorities of independent sets).
+///
+/// ```
+/// use semigraph_formats::generate::{permutation, Rng};
+///
+/// let mut p = permutation(5, Rng::new(7));
+/// assert_eq!(p, permutation(5, Rng::new(7)));
+/// p.sort_unstable();
+/// assert_eq!(p, vec![0, 1, 2, 3, 4]);
+/// ```
+pub fn permutation(n: usize, rng: Rng) -> Vec<u32> {
     let mut p: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
         let j = rng.below(i as u64, i as u64 + 1) as usize;

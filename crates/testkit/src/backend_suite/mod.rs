@@ -29,6 +29,7 @@ mod algorithms;
 mod buckets;
 mod builtins;
 mod centrality;
+mod combinatorial;
 mod fixpoint;
 mod graphalytics;
 mod graphs;
@@ -49,6 +50,7 @@ pub use centrality::{
     check_betweenness, check_closeness, check_edge_betweenness, check_power,
     check_weighted_betweenness, check_weighted_closeness,
 };
+pub use combinatorial::check_combinatorial;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use levels::{check_queue_levels, check_queue_levels_small};
@@ -524,7 +526,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 22] = [
+    let others: [(&str, Check<B>); 23] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -554,6 +556,10 @@ fn register_in<B, E>(
         ("structure::paths", check_paths::<B>),
         ("similarity::measures", check_similarity::<B>),
         ("links::scores", check_link_scores::<B>),
+        (
+            "combinatorial::sets_colors_matchings",
+            check_combinatorial::<B>,
+        ),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())
@@ -571,6 +577,7 @@ fn register_in<B, E>(
         "centrality",
         "similarity",
         "links",
+        "combinatorial",
     ];
     for (name, f) in others {
         if !whole && settled.iter().any(|p| name.starts_with(p)) {

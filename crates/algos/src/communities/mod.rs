@@ -1,6 +1,13 @@
-//! Community detection by label propagation (CDLP), the LDBC Graphalytics definition, as a
-//! sparse x sparse product per iteration: neighbours' labels counted by `S L` (`L` the
-//! label-assignment matrix), the most frequent label picked by a row arg-max.
+//! Communities: label propagation (CDLP, the LDBC Graphalytics definition: neighbours'
+//! labels counted by a product `S L`, `L` the label-assignment matrix, the most frequent
+//! picked by a row arg-max), Louvain ([`louvain`]) and the modularity of a partition
+//! ([`modularity`]).
+
+mod louvain;
+mod modularity;
+
+pub use louvain::{Communities, LouvainAlgorithm, LouvainOptions, louvain};
+pub use modularity::modularity;
 
 use semigraph_semiring::ops::{First, Offdiag};
 use semigraph_semiring::{MaxMin, PlusTimes};
