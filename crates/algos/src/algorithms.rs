@@ -55,6 +55,7 @@ algorithms!(
     crate::combinatorial::IndependentSetAlgorithm,
     crate::combinatorial::ColoringAlgorithm,
     crate::combinatorial::MatchingAlgorithm,
+    crate::combinatorial::SpanningForest,
 );
 
 /// The algorithm called `name`'s [`Info`].

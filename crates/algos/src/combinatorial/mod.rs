@@ -1,7 +1,8 @@
-//! Combinatorial structure by rounds of masked products over random priorities: maximal
-//! independent sets ([`maximal_independent_set`]), colorings ([`coloring`]) and maximal
-//! matchings ([`maximal_matching`]), as LAGraph writes them with GraphBLAS (Luby's rounds:
-//! every vertex compares itself with its neighbours at once).
+//! Combinatorial structure by rounds of masked products: maximal independent sets
+//! ([`maximal_independent_set`]), colorings ([`coloring`]) and maximal matchings
+//! ([`maximal_matching`]) over random priorities, and minimum spanning forests
+//! ([`minimum_spanning_forest`]), as LAGraph writes them with GraphBLAS (every vertex, or
+//! every component, decides at once each round).
 //!
 //! They read the undirected simple graph of the arcs: an arc either way is an edge, a self
 //! loop is ignored (NetworkX's `maximal_independent_set` ignores it too). The priorities are a
@@ -9,10 +10,12 @@
 //! every backend and thread count.
 
 mod coloring;
+mod forest;
 mod matching;
 mod mis;
 
 pub use coloring::{Coloring, ColoringAlgorithm, coloring};
+pub use forest::{Forest, SpanningForest, minimum_spanning_forest};
 pub use matching::{Matching, MatchingAlgorithm, maximal_matching};
 pub use mis::{IndependentSet, IndependentSetAlgorithm, maximal_independent_set};
 

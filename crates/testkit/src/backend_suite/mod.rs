@@ -30,6 +30,7 @@ mod buckets;
 mod builtins;
 mod centrality;
 mod combinatorial;
+mod communities;
 mod fixpoint;
 mod graphalytics;
 mod graphs;
@@ -51,6 +52,7 @@ pub use centrality::{
     check_weighted_betweenness, check_weighted_closeness,
 };
 pub use combinatorial::check_combinatorial;
+pub use communities::check_communities;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
 pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
 pub use levels::{check_queue_levels, check_queue_levels_small};
@@ -526,7 +528,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 23] = [
+    let others: [(&str, Check<B>); 24] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -560,6 +562,7 @@ fn register_in<B, E>(
             "combinatorial::sets_colors_matchings",
             check_combinatorial::<B>,
         ),
+        ("communities::louvain_modularity", check_communities::<B>),
         ("operators::builtins", |b| {
             check_builtin_operators(b);
             Ok(())
@@ -578,6 +581,7 @@ fn register_in<B, E>(
         "similarity",
         "links",
         "combinatorial",
+        "communities",
     ];
     for (name, f) in others {
         if !whole && settled.iter().any(|p| name.starts_with(p)) {
