@@ -31,7 +31,7 @@ pub struct Forest {
 }
 
 /// A minimum spanning forest: a spanning tree of least total weight in each connected
-/// component (NetworkX's `minimum_spanning_edges`, SciPy's `minimum_spanning_tree`).
+/// component (NetworkX's `minimum_spanning_edges`, `SciPy`'s `minimum_spanning_tree`).
 ///
 /// Boruvka's rounds on the arcs between distinct components (SDDMMs of the component
 /// numbers at both ends of each arc, compared; the arcs inside a component dropped for good):
