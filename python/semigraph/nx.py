@@ -811,6 +811,8 @@ def _empty(shape):
         "pair": ({}, {}),
         "triples": iter(()),
         "by_edge": {},
+        "members": [],
+        "edges": set(),
     }[shape]
 
 
@@ -818,7 +820,8 @@ def _shaped(G, shape, values):
     """A registry column (``values``; for a pair, the two; with pairs of nodes, the pairs
     first) as NetworkX returns it: a dict by node, the sets of nodes of each class, their
     number, the nodes in order, a pair of dicts, the graph of a column of edges (without
-    isolated nodes), ``(u, v, value)`` triples, a dict by edge."""
+    isolated nodes), ``(u, v, value)`` triples, a dict by edge, the nodes whose flag is set, a
+    set of edges."""
     if shape == "values":
         return G.keyed(values)
     if shape == "pair":
@@ -831,6 +834,10 @@ def _shaped(G, shape, values):
     if shape == "by_edge":
         pairs, x = values
         return {(G.nodes[u], G.nodes[v]): c for (u, v), c in zip(pairs.tolist(), x.tolist())}
+    if shape == "members":
+        return [G.nodes[i] for i in values.nonzero()[0].tolist()]
+    if shape == "edges":
+        return {(G.nodes[u], G.nodes[v]) for u, v in values.tolist()}
     if shape == "subgraph":
         import networkx as nx
 

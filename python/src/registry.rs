@@ -65,6 +65,8 @@ pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 Shape::Subgraph => ("subgraph", None),
                 Shape::Triples(pairs) => ("triples", Some(pairs)),
                 Shape::ByEdge(pairs) => ("by_edge", Some(pairs)),
+                Shape::Members => ("members", None),
+                Shape::Edges => ("edges", None),
             };
             ed.set_item("shape", shape)?;
             ed.set_item("second", second)?;

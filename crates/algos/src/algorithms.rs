@@ -33,6 +33,7 @@ algorithms!(
     crate::components::WeakComponents,
     crate::communities::LabelPropagation,
     crate::communities::LouvainAlgorithm,
+    crate::communities::LeidenAlgorithm,
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
     crate::centrality::Betweenness,

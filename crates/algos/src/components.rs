@@ -126,6 +126,19 @@ pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
         true => None,
         false => Some(p.transposed()?),
     };
+    let (f, rounds) = fastsv(b, p.push(), at.as_deref())?;
+    Ok(ResidentComponents { labels: f, rounds })
+}
+
+/// `FastSV` over the arcs of `a` and, where given, `at` (`A^T`; none for a symmetric `a`):
+/// each vertex's label, the smallest vertex of its component, and the rounds run (as
+/// [`wcc_resident`], on matrices of the backend).
+pub(crate) fn fastsv<B: Backend>(
+    b: &B,
+    a: &B::Matrix<Label>,
+    at: Option<&B::Matrix<Label>>,
+) -> Result<(B::Dense<Label>, usize)> {
+    let n = b.matrix_info(a).nrows;
     let ids: Vec<u32> = (0..n as u32).collect();
     let mut f = b.dense::<Label>(n, 1, &ids)?;
     let mut gp = b.dense::<Label>(n, 1, &ids)?;
@@ -135,8 +148,8 @@ pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
     loop {
         crate::cancel::check()?;
         rounds += 1;
-        b.mxm(&mut mngp, Mask::All, Accum::Replace, p.push(), &gp)?;
-        if let Some(at) = &at {
+        b.mxm(&mut mngp, Mask::All, Accum::Replace, a, &gp)?;
+        if let Some(at) = at {
             b.mxm(&mut mngp, Mask::All, Accum::Add, at, &gp)?;
         }
         // f(f(v)) min= mngp(v): the indices are a copy of f, which the scatter changes.
@@ -158,7 +171,7 @@ pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
             break;
         }
     }
-    Ok(ResidentComponents { labels: f, rounds })
+    Ok((f, rounds))
 }
 
 /// Weakly connected components in the [registry](crate::registry): `semigraph wcc`.

@@ -121,7 +121,7 @@ pub struct MatchingAlgorithm;
 
 impl crate::registry::Algorithm for MatchingAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "matching",
             command: "matching",
@@ -141,7 +141,13 @@ impl crate::registry::Algorithm for MatchingAlgorithm {
             steps: "rounds",
             bench: &[],
             distributed: false,
-            networkx: &[],
+            networkx: &[NetworkX {
+                function: "maximal_matching",
+                args: &[],
+                column: "pairs",
+                shape: Shape::Edges,
+                simple: false,
+            }],
         }
     };
 

@@ -117,7 +117,7 @@ pub struct IndependentSetAlgorithm;
 
 impl crate::registry::Algorithm for IndependentSetAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "mis",
             command: "mis",
@@ -137,7 +137,14 @@ impl crate::registry::Algorithm for IndependentSetAlgorithm {
             steps: "rounds",
             bench: &[],
             distributed: false,
-            networkx: &[],
+            // A seed is declined: NetworkX's random choices are its own.
+            networkx: &[NetworkX {
+                function: "maximal_independent_set",
+                args: &[],
+                column: "members",
+                shape: Shape::Members,
+                simple: true,
+            }],
         }
     };
 

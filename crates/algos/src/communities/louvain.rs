@@ -84,7 +84,8 @@ pub struct Communities {
 /// The communities, their modularity, the levels and iterations run.
 ///
 /// # Errors
-/// `InvalidArgument` for a resolution that is not finite, a weight that is negative;
+/// `InvalidArgument` for a resolution that is not finite, a weight that is negative, no
+/// level;
 /// backend errors.
 ///
 /// # Complexity
@@ -114,7 +115,23 @@ pub struct Communities {
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> Result<Communities> {
+    detect(g, opts, false)
+}
+
+/// Louvain's levels ([`louvain`]); with `refine`, Leiden's: each level's communities split
+/// into their connected components, the levels contracting the components and starting from
+/// the communities.
+pub(super) fn detect<B: Backend>(
+    g: &Graph<'_, B, Weight>,
+    opts: &LouvainOptions,
+    refine: bool,
+) -> Result<Communities> {
     let (b, n) = (g.backend(), g.n());
+    if opts.max_levels == 0 {
+        return Err(Error::InvalidArgument(
+            "max_levels must be at least 1".into(),
+        ));
+    }
     if !opts.resolution.is_finite() {
         return Err(Error::InvalidArgument(format!(
             "resolution {} is not finite",
@@ -123,7 +140,7 @@ pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> R
     }
     if g.csr().vals().iter().any(|&w| w < 0.0) {
         return Err(Error::InvalidArgument(
-            "Louvain: a weight is negative (modularity needs weights >= 0)".into(),
+            "a weight is negative (modularity needs weights >= 0)".into(),
         ));
     }
     let sym;
@@ -136,6 +153,7 @@ pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> R
     };
     let mut level = Level::of(b, a)?;
     let two_m = level.two_m(b)?;
+    // Each vertex's vertex of the current level.
     let mut comm: Vec<u32> = (0..n as u32).collect();
     let mut out = Communities {
         labels: Vec::new(),
@@ -154,29 +172,30 @@ pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> R
         .parts(b, &b.dense::<Parents>(n, 1, &start)?, two_m, gamma)?
         .q;
     while out.levels < opts.max_levels {
-        let (labels, q_level, iterations) = moves(b, &level, &start, two_m, gamma)?;
+        let (labels, mut q_level, iterations) = moves(b, &level, &start, two_m, gamma)?;
         out.levels += 1;
         out.iterations += iterations;
-        // Number the communities 0.. in the order of their labels.
-        let mut number = vec![NO_PARENT; level.n];
-        labels.iter().for_each(|&l| number[l as usize] = 0);
-        let mut count = 0;
-        for x in number.iter_mut().filter(|x| **x == 0) {
-            *x = count;
-            count += 1;
-        }
-        let labels: Vec<u32> = labels.iter().map(|&l| number[l as usize]).collect();
-        comm.iter_mut().for_each(|c| *c = labels[*c as usize]);
+        // The groups the next level contracts: the communities, or their components.
+        let groups = match refine {
+            false => labels.clone(),
+            true => {
+                let parts = super::leiden::components(b, &level, &labels)?;
+                q_level = level
+                    .parts(b, &b.dense::<Parents>(level.n, 1, &parts)?, two_m, gamma)?
+                    .q;
+                parts
+            }
+        };
+        let (groups, count) = numbered(&groups);
+        comm.iter_mut().for_each(|c| *c = groups[*c as usize]);
         let gain = q_level - q;
         q = q_level;
         out.modularity = Some(q);
-        if count as usize == level.n || gain <= opts.threshold {
+        if count == level.n || gain <= opts.threshold {
             break;
         }
-        let p = b.index_matrix::<Weight, Parents>(
-            &b.dense::<Parents>(level.n, 1, &labels)?,
-            count as usize,
-        )?;
+        let p =
+            b.index_matrix::<Weight, Parents>(&b.dense::<Parents>(level.n, 1, &groups)?, count)?;
         let pt = b.transpose_matrix(&p)?;
         let full = b.spgemm(
             MatrixMask::All,
@@ -184,7 +203,18 @@ pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> R
             &b.spgemm(MatrixMask::All, &level.full, &p)?,
         )?;
         level = Level::doubled(b, full)?;
-        start = (0..count).collect();
+        // The next level starts from each group's community (a group of its own in Louvain),
+        // numbered by its first group.
+        start = (0..count as u32).collect();
+        if refine {
+            let mut first = vec![NO_PARENT; labels.len()];
+            for (v, &c) in labels.iter().enumerate() {
+                first[c as usize] = first[c as usize].min(groups[v]);
+            }
+            for (v, &c) in labels.iter().enumerate() {
+                start[groups[v] as usize] = first[c as usize];
+            }
+        }
     }
     // Each community labelled by its smallest vertex.
     let mut first = vec![NO_PARENT; n];
@@ -196,6 +226,22 @@ pub fn louvain<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> R
     out.labels = comm.iter().map(|&c| first[c as usize]).collect();
     out.count = first.iter().filter(|&&f| f != NO_PARENT).count();
     Ok(out)
+}
+
+/// Labels (each below their number) renumbered `0..count` in the order of the labels, and
+/// `count`.
+fn numbered(labels: &[u32]) -> (Vec<u32>, usize) {
+    let mut number = vec![NO_PARENT; labels.len()];
+    labels.iter().for_each(|&l| number[l as usize] = 0);
+    let mut count = 0;
+    for x in number.iter_mut().filter(|x| **x == 0) {
+        *x = count;
+        count += 1;
+    }
+    (
+        labels.iter().map(|&l| number[l as usize]).collect(),
+        count as usize,
+    )
 }
 
 /// One level's local moves from the partition `start`: the best partition seen, its
@@ -293,49 +339,97 @@ fn gain_copy_of<B: Backend>(b: &B, x: &B::Dense<Gain>) -> Result<B::Dense<Gain>>
     Ok(y)
 }
 
+/// The arguments of Louvain and Leiden in the registry.
+pub(super) const PARAMS: &[crate::registry::Param] = {
+    use crate::registry::{Kind, Param};
+    &[
+        Param::with_default(
+            "resolution",
+            Kind::Real,
+            "1",
+            "the modularity's resolution: below 1 favours larger communities",
+        ),
+        Param::with_default(
+            "seed",
+            Kind::Count,
+            "0",
+            "draws the first level's community numbers, which break ties",
+        ),
+        Param::optional(
+            "max_levels",
+            Kind::Count,
+            "the levels run at most (default: until the modularity stops rising)",
+        ),
+        Param::with_default(
+            "threshold",
+            Kind::Real,
+            "1e-7",
+            "a level gaining at most this much modularity is the last",
+        ),
+        Param::with_default(
+            "weighted",
+            Kind::Flag,
+            "false",
+            "read the weights (positive) instead of weight 1 per edge",
+        ),
+    ]
+};
+
+/// Runs `detect` (Louvain or Leiden) with the registry's [`PARAMS`] on the structure (weights
+/// 1) or, with `weighted`, the weights.
+pub(super) fn run_with<'b, B: crate::backend::Frontier + 'b>(
+    g: &impl crate::registry::Views<'b, B>,
+    args: &crate::registry::Args,
+    detect: fn(&Graph<'_, B, Weight>, &LouvainOptions) -> Result<Communities>,
+) -> Result<crate::registry::Output> {
+    use crate::registry::{Column, Fact, Output, Scalar, Values};
+    let opts = LouvainOptions {
+        resolution: args.real("resolution").unwrap_or(1.0),
+        seed: args.count("seed").unwrap_or(0) as u64,
+        max_levels: args.count("max_levels").unwrap_or(usize::MAX),
+        threshold: args.real("threshold").unwrap_or(1e-7),
+    };
+    let c = match args.flag("weighted") == Some(true) {
+        true => detect(&g.distances()?.view::<Weight>()?, &opts)?,
+        false => detect(&g.structure()?.pattern::<Weight>()?, &opts)?,
+    };
+    Ok(Output {
+        facts: vec![
+            Fact::scalar("modularity", Scalar::MaybeReal(c.modularity)),
+            Fact {
+                name: "communities",
+                text: format!(
+                    "{} ({} levels, {} iterations)",
+                    c.count, c.levels, c.iterations
+                ),
+                scalars: vec![
+                    ("communities", Scalar::Int(c.count as u64)),
+                    ("levels", Scalar::Int(c.levels as u64)),
+                    ("iterations", Scalar::Int(c.iterations as u64)),
+                ],
+            },
+        ],
+        steps: c.iterations,
+        columns: vec![Column {
+            name: "labels",
+            values: Values::Class(c.labels),
+        }],
+    })
+}
+
 /// Louvain in the [registry](crate::registry): `semigraph louvain`.
 pub struct LouvainAlgorithm;
 
 impl crate::registry::Algorithm for LouvainAlgorithm {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, Param, Reads};
+        use crate::registry::{Accepts, Info, NetworkX, Reads, Shape};
         Info {
             name: "louvain",
             command: "louvain",
             summary: "Louvain communities (levels of synchronous local moves and contraction): \
                       a community per vertex, labelled by its smallest vertex, and the \
                       partition's modularity",
-            params: &[
-                Param::with_default(
-                    "resolution",
-                    Kind::Real,
-                    "1",
-                    "the modularity's resolution: below 1 favours larger communities",
-                ),
-                Param::with_default(
-                    "seed",
-                    Kind::Count,
-                    "0",
-                    "draws the first level's community numbers, which break ties",
-                ),
-                Param::optional(
-                    "max_levels",
-                    Kind::Count,
-                    "the levels run at most (default: until the modularity stops rising)",
-                ),
-                Param::with_default(
-                    "threshold",
-                    Kind::Real,
-                    "1e-7",
-                    "a level gaining at most this much modularity is the last",
-                ),
-                Param::with_default(
-                    "weighted",
-                    Kind::Flag,
-                    "false",
-                    "read the weights (positive) instead of weight 1 per edge",
-                ),
-            ],
+            params: PARAMS,
             returns: &["labels"],
             reads: Reads::StructureOrDistances("weighted"),
             accepts: Accepts::Undirected,
@@ -344,7 +438,19 @@ impl crate::registry::Algorithm for LouvainAlgorithm {
             steps: "iterations",
             bench: &[],
             distributed: false,
-            networkx: &[],
+            // A seed is declined: NetworkX's random order is its own.
+            networkx: &[NetworkX {
+                function: "louvain_communities",
+                args: &[
+                    ("weight!=None", "weighted"),
+                    ("resolution", "resolution"),
+                    ("threshold", "threshold"),
+                    ("max_level", "max_levels"),
+                ],
+                column: "labels",
+                shape: Shape::Groups,
+                simple: false,
+            }],
         }
     };
 
@@ -352,38 +458,6 @@ impl crate::registry::Algorithm for LouvainAlgorithm {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
-        let opts = LouvainOptions {
-            resolution: args.real("resolution").unwrap_or(1.0),
-            seed: args.count("seed").unwrap_or(0) as u64,
-            max_levels: args.count("max_levels").unwrap_or(usize::MAX),
-            threshold: args.real("threshold").unwrap_or(1e-7),
-        };
-        let c = match args.flag("weighted") == Some(true) {
-            true => louvain(&g.distances()?.view::<Weight>()?, &opts)?,
-            false => louvain(&g.structure()?.pattern::<Weight>()?, &opts)?,
-        };
-        Ok(Output {
-            facts: vec![
-                Fact::scalar("modularity", Scalar::MaybeReal(c.modularity)),
-                Fact {
-                    name: "communities",
-                    text: format!(
-                        "{} ({} levels, {} iterations)",
-                        c.count, c.levels, c.iterations
-                    ),
-                    scalars: vec![
-                        ("communities", Scalar::Int(c.count as u64)),
-                        ("levels", Scalar::Int(c.levels as u64)),
-                        ("iterations", Scalar::Int(c.iterations as u64)),
-                    ],
-                },
-            ],
-            steps: c.iterations,
-            columns: vec![Column {
-                name: "labels",
-                values: Values::Class(c.labels),
-            }],
-        })
+        run_with(g, args, louvain)
     }
 }

@@ -1,11 +1,13 @@
 //! Communities: label propagation (CDLP, the LDBC Graphalytics definition: neighbours'
 //! labels counted by a product `S L`, `L` the label-assignment matrix, the most frequent
-//! picked by a row arg-max), Louvain ([`louvain`]) and the modularity of a partition
+//! picked by a row arg-max), Louvain ([`louvain`]), Leiden ([`leiden`]) and the modularity of a partition
 //! ([`modularity`]).
 
+mod leiden;
 mod louvain;
 mod modularity;
 
+pub use leiden::{LeidenAlgorithm, leiden};
 pub use louvain::{Communities, LouvainAlgorithm, LouvainOptions, louvain};
 pub use modularity::modularity;
 

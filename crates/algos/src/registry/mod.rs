@@ -127,6 +127,11 @@ pub enum Shape {
     /// `{(u, v): value}`: the column keyed by the pairs of the [`Values::Arcs`] column named
     /// here (NetworkX's edge values).
     ByEdge(&'static str),
+    /// The nodes whose value is true, in a list (a [`Values::Flag`] column: NetworkX's
+    /// independent sets).
+    Members,
+    /// A set of `(u, v)` tuples (a [`Values::Arcs`] column: NetworkX's matchings).
+    Edges,
 }
 
 /// What the registry knows of an algorithm: everything the surfaces write about it.

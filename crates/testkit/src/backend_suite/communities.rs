@@ -1,10 +1,10 @@
-//! Modularity and Louvain on a backend against NetworkX's definition computed on the host:
+//! Modularity, Louvain and Leiden on a backend against NetworkX's definition computed on the host:
 //! `Q = sum_c L_c / m - gamma (d_c / 2m)^2` over the undirected edges of every test graph
 //! (each edge once, weighted and not, self loops kept).
 
 use std::collections::BTreeMap;
 
-use semigraph_algos::communities::{LouvainOptions, louvain, modularity};
+use semigraph_algos::communities::{LouvainOptions, leiden, louvain, modularity};
 use semigraph_algos::{Frontier, Graph, GraphOptions};
 use semigraph_semiring::PlusTimes;
 
@@ -33,12 +33,38 @@ fn oracle(n: usize, edges: &BTreeMap<(usize, usize), f64>, labels: &[u32], gamma
         .sum()
 }
 
+/// A vertex that its community's smallest vertex does not reach inside the community.
+fn disconnected(n: usize, edges: &BTreeMap<(usize, usize), f64>, labels: &[u32]) -> Option<usize> {
+    let mut nbrs = vec![vec![]; n];
+    for &(u, v) in edges.keys() {
+        if labels[u] == labels[v] {
+            nbrs[u].push(v);
+            nbrs[v].push(u);
+        }
+    }
+    let mut seen = vec![false; n];
+    for root in (0..n).filter(|&v| labels[v] as usize == v) {
+        let mut stack = vec![root];
+        seen[root] = true;
+        while let Some(u) = stack.pop() {
+            for &v in &nbrs[u] {
+                if !seen[v] {
+                    seen[v] = true;
+                    stack.push(v);
+                }
+            }
+        }
+    }
+    (0..n).find(|&v| !seen[v])
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
 }
 
-/// Modularity of several partitions and Louvain's communities (valid labels, the modularity
-/// it reports equal to the oracle's of its labels, at least the singletons'), weighted and
+/// Modularity of several partitions and Louvain's and Leiden's communities (valid labels, the modularity
+/// it reports equal to the oracle's of its labels, at least the singletons', Leiden's
+/// connected), weighted and
 /// not, at resolutions 1 and 0.5.
 pub fn check_communities<B: Frontier>(b: &B) -> Result<(), String> {
     for t in test_graphs() {
@@ -72,13 +98,18 @@ pub fn check_communities<B: Frontier>(b: &B) -> Result<(), String> {
                         return Err(format!("{name}: modularity {q} (expected {want})"));
                     }
                 }
-                for seed in [0, 1] {
+                for (seed, refined) in [(0, false), (1, false), (0, true), (1, true)] {
                     let opts = LouvainOptions {
                         resolution: gamma,
                         seed,
                         ..LouvainOptions::default()
                     };
-                    let c = louvain(&g, &opts).map_err(|e| e.to_string())?;
+                    let c = match refined {
+                        false => louvain(&g, &opts),
+                        true => leiden(&g, &opts),
+                    }
+                    .map_err(|e| e.to_string())?;
+                    let name = format!("{name}, {}", ["louvain", "leiden"][refined as usize]);
                     let l = &c.labels;
                     if l.len() != n || (0..n).any(|v| l[v] as usize > v || l[l[v] as usize] != l[v])
                     {
@@ -89,6 +120,9 @@ pub fn check_communities<B: Frontier>(b: &B) -> Result<(), String> {
                     let count = (0..n).filter(|&v| l[v] as usize == v).count();
                     if count != c.count {
                         return Err(format!("{name}: {} communities, {count} labelled", c.count));
+                    }
+                    if refined && let Some(v) = disconnected(n, &edges, l) {
+                        return Err(format!("{name}: community {} is not connected ({v})", l[v]));
                     }
                     let want = oracle(n, &edges, l, gamma);
                     let floor = oracle(n, &edges, &singletons, gamma);
