@@ -633,7 +633,8 @@ def _declines(registered, sig, a):
     argument does not take (a dict ``beta``), a callable weight, the empty graph, a directed
     graph for an algorithm of undirected graphs (an undirected one for one of directed
     graphs), a multigraph, a self loop where NetworkX refuses one, an edge attribute NetworkX
-    reads (not 1) where semigraph reads the structure."""
+    reads (not 1) where semigraph reads the structure, communities that are an iterator or no
+    partition of the nodes."""
     info, entry = registered
     passed = {theirs.removesuffix("=None").removesuffix("!") for theirs, _ in entry["args"]}
     if callable(a.get("weight")):
@@ -679,6 +680,14 @@ def _declines(registered, sig, a):
                 return f"a node of {theirs} is not in the graph (NetworkX raises its error)"
         except (TypeError, ValueError):
             return f"{theirs} does not hold pairs of nodes"
+    for theirs, ours in entry["args"]:
+        communities = a.get(theirs)
+        if kinds.get(ours) != "labels" or communities is None or G is None:
+            continue
+        if iter(communities) is communities:
+            return f"{theirs} is an iterator, which NetworkX reads itself if semigraph declines"
+        if _labels(G, communities) is None:
+            return f"{theirs} is not a partition of the nodes (NetworkX raises NotAPartition)"
     if G is not None and len(G) == 0:
         return "the graph has no nodes (NetworkX answers or raises itself)"
     if G is not None and G.is_multigraph():
@@ -698,6 +707,23 @@ def _declines(registered, sig, a):
             if _has_weights(G, attr):
                 return f"NetworkX reads the edges' {attr!r}, semigraph's algorithm the structure"
     return None
+
+
+def _labels(G, communities):
+    """A partition (sets of nodes) as a label per vertex, the index of each node's set;
+    ``None`` unless every node of ``G`` lies in exactly one set."""
+    index = G.index if isinstance(G, SemigraphGraph) else {v: i for i, v in enumerate(G)}
+    labels = np.full(len(index), -1, dtype=np.int64)
+    try:
+        for c, nodes in enumerate(communities):
+            for v in nodes:
+                i = index[v]
+                if labels[i] >= 0:
+                    return None
+                labels[i] = c
+    except (KeyError, TypeError):
+        return None
+    return None if (labels < 0).any() else labels
 
 
 def _has_self_loops(G):
@@ -740,6 +766,8 @@ def _dispatcher(info, entry):
                 value = _vertex(G, value)
             elif kinds.get(ours) == "pairs":
                 value = _pairs(G, value)
+            elif kinds.get(ours) == "labels":
+                value = _labels(G, value)
             kw[ours] = value
         if info.get("weighted_by"):
             weighted = kw.get(info["weighted_by"], False)
@@ -813,6 +841,7 @@ def _empty(shape):
         "by_edge": {},
         "members": [],
         "edges": set(),
+        "scalar": None,
     }[shape]
 
 
@@ -834,6 +863,10 @@ def _shaped(G, shape, values):
     if shape == "by_edge":
         pairs, x = values
         return {(G.nodes[u], G.nodes[v]): c for (u, v), c in zip(pairs.tolist(), x.tolist())}
+    if shape == "scalar":
+        if values is None:
+            raise NotImplementedError("no edge: NetworkX raises its own error")
+        return values
     if shape == "members":
         return [G.nodes[i] for i in values.nonzero()[0].tolist()]
     if shape == "edges":

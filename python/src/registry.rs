@@ -67,6 +67,7 @@ pub(crate) fn algorithms(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 Shape::ByEdge(pairs) => ("by_edge", Some(pairs)),
                 Shape::Members => ("members", None),
                 Shape::Edges => ("edges", None),
+                Shape::Scalar => ("scalar", None),
             };
             ed.set_item("shape", shape)?;
             ed.set_item("second", second)?;
@@ -117,6 +118,7 @@ pub(crate) fn args(info: &Info, n: usize, kwargs: Option<&Bound<'_, PyDict>>) ->
                 Kind::Choice(_) => v.extract::<String>().map_err(what)?,
                 Kind::Flag => v.extract::<bool>().map_err(what)?.to_string(),
                 Kind::Pairs => pairs_text(&v, n)?,
+                Kind::Labels => labels_text(&v)?,
             });
         }
     }
@@ -137,6 +139,15 @@ fn pairs_text(v: &Bound<'_, PyAny>, n: usize) -> PyResult<String> {
         let _ = write!(text, "{}{sep}", plans::vertex(x, n)?);
     }
     Ok(text)
+}
+
+/// An array-like of a label per vertex (integers) as [`Kind::Labels`] text.
+fn labels_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    let np = v.py().import("numpy")?;
+    let a = np.call_method1("asarray", (v,))?.call_method0("ravel")?;
+    let labels: Vec<i64> = a.call_method0("tolist")?.extract()?;
+    let words: Vec<String> = labels.iter().map(i64::to_string).collect();
+    Ok(words.join(" "))
 }
 
 /// The result as Python returns it: the columns and scalars named in `returns`, one object,

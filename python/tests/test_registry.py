@@ -36,6 +36,7 @@ def test_every_algorithm_is_a_method_and_a_function():
         for p in info["params"]:
             assert p["name"] in params, (name, p["name"])
         kw = {p["name"]: 0 for p in info["params"] if p["kind"] == "vertex"}
+        kw.update({p["name"]: np.arange(g.n) % 3 for p in info["params"] if p["kind"] == "labels"})
         if any(p["name"] == "tolerance" for p in info["params"]):
             kw["tolerance"] = 0.01  # power iterations on a DAG converge slowly
         out = getattr(g, name)(**kw)

@@ -34,6 +34,7 @@ algorithms!(
     crate::communities::LabelPropagation,
     crate::communities::LouvainAlgorithm,
     crate::communities::LeidenAlgorithm,
+    crate::communities::Modularity,
     crate::triangles::ClusteringCoefficients,
     crate::triangles::Triangles,
     crate::centrality::Betweenness,

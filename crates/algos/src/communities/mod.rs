@@ -9,7 +9,7 @@ mod modularity;
 
 pub use leiden::{LeidenAlgorithm, leiden};
 pub use louvain::{Communities, LouvainAlgorithm, LouvainOptions, louvain};
-pub use modularity::modularity;
+pub use modularity::{Modularity, modularity};
 
 use semigraph_semiring::ops::{First, Offdiag};
 use semigraph_semiring::{MaxMin, PlusTimes};

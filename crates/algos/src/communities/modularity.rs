@@ -177,3 +177,77 @@ pub(super) fn check_labels(labels: &[u32], n: usize) -> Result<()> {
     }
     Ok(())
 }
+
+/// Modularity in the [registry](crate::registry): `semigraph modularity FILE --partition P`.
+pub struct Modularity;
+
+impl crate::registry::Algorithm for Modularity {
+    const INFO: crate::registry::Info = {
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
+        Info {
+            name: "modularity",
+            command: "modularity",
+            summary: "Modularity of a partition (Newman's, with a resolution; NetworkX's \
+                      definition): the weight inside the communities against its expectation",
+            params: &[
+                Param::required(
+                    "partition",
+                    Kind::Labels,
+                    "each vertex's community: a file of `id community` lines",
+                ),
+                Param::with_default(
+                    "resolution",
+                    Kind::Real,
+                    "1",
+                    "below 1 favours larger communities",
+                ),
+                Param::with_default(
+                    "weighted",
+                    Kind::Flag,
+                    "false",
+                    "read the weights instead of weight 1 per edge",
+                ),
+            ],
+            returns: &["modularity"],
+            reads: Reads::StructureOrDistances("weighted"),
+            accepts: Accepts::Undirected,
+            complexity: "O(m log d + n) (a product A P)",
+            method: "SpGEMM A P, reductions",
+            steps: "products",
+            bench: &[],
+            distributed: false,
+            networkx: &[NetworkX {
+                function: "modularity",
+                args: &[
+                    ("communities", "partition"),
+                    ("weight!=None", "weighted"),
+                    ("resolution", "resolution"),
+                ],
+                column: "modularity",
+                shape: Shape::Scalar,
+                simple: false,
+            }],
+        }
+    };
+
+    fn run<'b, B: crate::backend::Frontier + 'b>(
+        g: &impl crate::registry::Views<'b, B>,
+        args: &crate::registry::Args,
+    ) -> Result<crate::registry::Output> {
+        use crate::registry::{Fact, Output, Scalar};
+        let labels = args.labels("partition").unwrap_or_default();
+        let resolution = args.real("resolution").unwrap_or(1.0);
+        let q = match args.flag("weighted") == Some(true) {
+            true => modularity(&g.distances()?.view::<Weight>()?, labels, resolution)?,
+            false => modularity(&g.structure()?.pattern::<Weight>()?, labels, resolution)?,
+        };
+        Ok(Output {
+            facts: vec![Fact::scalar(
+                "modularity",
+                Scalar::MaybeReal(Some(q).filter(|q| !q.is_nan())),
+            )],
+            steps: 1,
+            columns: vec![],
+        })
+    }
+}

@@ -132,6 +132,8 @@ pub enum Shape {
     Members,
     /// A set of `(u, v)` tuples (a [`Values::Arcs`] column: NetworkX's matchings).
     Edges,
+    /// The result's scalar named as the column (NetworkX's modularity).
+    Scalar,
 }
 
 /// What the registry knows of an algorithm: everything the surfaces write about it.

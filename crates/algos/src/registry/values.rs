@@ -22,6 +22,11 @@ pub enum Kind {
     /// Pairs of vertices: as text, vertex indices two by two (`u v` per line on the command
     /// line, from a file of the input's ids; an `m x 2` array in Python).
     Pairs,
+    /// A label per vertex (a partition into communities): as text, one integer per vertex in
+    /// vertex order (`id label` lines on the command line, every vertex once; an array of `n`
+    /// integers in Python; a list of sets of nodes in NetworkX). Any integers: they are
+    /// numbered `0..` in the order they first appear.
+    Labels,
 }
 
 impl Kind {
@@ -34,6 +39,7 @@ impl Kind {
             Kind::Choice(_) => "choice",
             Kind::Flag => "flag",
             Kind::Pairs => "pairs",
+            Kind::Labels => "labels",
         }
     }
 }
@@ -109,6 +115,8 @@ pub enum Value {
     Flag(bool),
     /// Pairs of vertex indices.
     Pairs(Vec<(u32, u32)>),
+    /// A label per vertex, numbered `0..` in the order they first appear.
+    Labels(Vec<u32>),
 }
 
 /// The arguments of one call, in the order of the algorithm's [`Param`]s, checked.
@@ -186,6 +194,14 @@ impl Args {
         }
     }
 
+    /// A labels argument's labels (`None` if absent).
+    pub fn labels(&self, name: &str) -> Option<&[u32]> {
+        match self.get(name) {
+            Value::Labels(l) => Some(l),
+            _ => None,
+        }
+    }
+
     /// A choice argument's word (`""` if absent).
     pub fn word(&self, name: &str) -> &str {
         match self.get(name) {
@@ -246,6 +262,24 @@ fn parse_value(p: &Param, t: &str, n: usize) -> Result<Value> {
                 return Err(bad(p, format!("must hold pairs: {} vertices", ids.len())));
             }
             Value::Pairs(ids.chunks_exact(2).map(|c| (c[0], c[1])).collect())
+        }
+        Kind::Labels => {
+            let mut number = std::collections::HashMap::new();
+            let mut labels = Vec::with_capacity(n);
+            for w in t.split_ascii_whitespace() {
+                let l: i64 = w
+                    .parse()
+                    .map_err(|_| bad(p, format!("must hold integers, not {w:?}")))?;
+                let next = number.len() as u32;
+                labels.push(*number.entry(l).or_insert(next));
+            }
+            if labels.len() != n {
+                return Err(bad(
+                    p,
+                    format!("must hold a label per vertex: {} for {n}", labels.len()),
+                ));
+            }
+            Value::Labels(labels)
         }
     })
 }

@@ -8,14 +8,15 @@ fn leak(s: String) -> &'static str {
 }
 
 /// `cmd` with an option per argument of `info` (`--damping`, `--source`/`-s`, ...); for a
-/// benchmark (`bench`), the benchmark's defaults ([`Info::bench`]), no vertex arguments (the
-/// benchmark picks its source) and none whose name the benchmark's own options take (the
-/// generator's `--seed`: the row runs the argument's default).
+/// benchmark (`bench`), the benchmark's defaults ([`Info::bench`]), no vertex, pairs or labels
+/// arguments (the benchmark picks its source, every edge, each vertex its own label) and none
+/// whose name the benchmark's own options take (the generator's `--seed`: the row runs the
+/// argument's default).
 pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) -> Command {
     for p in info.params {
         let long = leak(p.name.replace('_', "-"));
         let taken = cmd.get_arguments().any(|a| a.get_long() == Some(long));
-        if bench && (matches!(p.kind, Kind::Vertex | Kind::Pairs) || taken) {
+        if bench && (matches!(p.kind, Kind::Vertex | Kind::Pairs | Kind::Labels) || taken) {
             continue;
         }
         let default = match bench {
@@ -42,8 +43,8 @@ pub(crate) fn with_params(mut cmd: Command, info: &'static Info, bench: bool) ->
             Kind::Count => a.value_parser(clap::value_parser!(usize)),
             Kind::Real => a.value_parser(clap::value_parser!(f64)),
             Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
-            // A file of pairs, read once the graph's ids are known.
-            Kind::Pairs => a.value_name("FILE"),
+            // A file of pairs, or of a label per vertex, read once the graph's ids are known.
+            Kind::Pairs | Kind::Labels => a.value_name("FILE"),
             // `--flag` alone is `--flag true`.
             Kind::Flag => a
                 .value_parser(clap::value_parser!(bool))
@@ -93,7 +94,7 @@ pub(crate) fn given_in(
                     .ok()
                     .flatten()
                     .map(f64::to_string),
-                Kind::Choice(_) | Kind::Pairs => {
+                Kind::Choice(_) | Kind::Pairs | Kind::Labels => {
                     m.try_get_one::<String>(name).ok().flatten().cloned()
                 }
                 Kind::Flag => m

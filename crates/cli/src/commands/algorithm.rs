@@ -115,6 +115,7 @@ impl AlgoCmd {
                     Some(source_of(g, label, &self.file)?.to_string())
                 }
                 (Kind::Pairs, Some(path)) => Some(pairs_of(g, Path::new(path), &self.file)?),
+                (Kind::Labels, Some(path)) => Some(labels_of(g, Path::new(path), &self.file)?),
                 (_, t) => t.clone(),
             };
             given.push(text);
@@ -160,6 +161,47 @@ fn pairs_of(g: &EdgeList, path: &Path, file: &Path) -> Res<String> {
         }
     }
     Ok(out)
+}
+
+/// The labels in `path` (lines `id label` in the ids of `file`, every vertex once; `#` and `%`
+/// lines are comments) as [`Kind::Labels`] text: a label per vertex, in vertex order.
+fn labels_of(g: &EdgeList, path: &Path, file: &Path) -> Res<String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("--partition {}: {e}", path.display())))?;
+    let n = g.num_vertices();
+    let mut labels: Vec<Option<i64>> = vec![None; n];
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('%') {
+            continue;
+        }
+        let at = |why: String| CliError(format!("{} line {}: {why}", path.display(), i + 1));
+        let mut words = line.split_ascii_whitespace();
+        let (Some(id), Some(label)) = (words.next(), words.next()) else {
+            return Err(at(format!(
+                "expected a vertex id and a label, found {line:?}"
+            )));
+        };
+        let id: i64 = id
+            .parse()
+            .map_err(|_| at(format!("{id:?} is not a vertex id")))?;
+        let label: i64 = label
+            .parse()
+            .map_err(|_| at(format!("{label:?} is not an integer label")))?;
+        let v = source_of(g, id, file).map_err(|e| at(e.0))?;
+        if labels[v].replace(label).is_some() {
+            return Err(at(format!("vertex {id} is labelled twice")));
+        }
+    }
+    if let Some(v) = labels.iter().position(Option::is_none) {
+        return Err(CliError(format!(
+            "{}: vertex {} has no label (every vertex needs one)",
+            path.display(),
+            g.vertex_label(v)
+        )));
+    }
+    let words: Vec<String> = labels.iter().map(|l| l.unwrap_or(0).to_string()).collect();
+    Ok(words.join(" "))
 }
 
 /// Runs `semigraph NAME FILE ...` and writes its result.

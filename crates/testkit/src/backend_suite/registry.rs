@@ -1,5 +1,5 @@
 //! Every algorithm of the registry on a backend, through the registry as the surfaces call it
-//! (default arguments, source 0): from the weights (the forms derived on the backend) and from
+//! (default arguments, source 0, a partition into three): from the weights (the forms derived on the backend) and from
 //! the structure, each result equal to the CPU backend's (reals within `1e-9` relative).
 
 use semigraph_algos::algorithms;
@@ -46,6 +46,13 @@ pub fn check_registry<B: Frontier>(b: &B) -> Result<(), String> {
         for info in algorithms::infos() {
             let args = Args::parse(info.params, t.n, |p| match p.kind {
                 registry::Kind::Vertex => Some("0".into()),
+                // A partition into three.
+                registry::Kind::Labels => Some(
+                    (0..t.n)
+                        .map(|v| (v % 3).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
                 _ => None,
             })
             .map_err(|e| format!("{}: {e}", info.name))?;

@@ -49,6 +49,13 @@ pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()>
             // The benchmark's source; an optional vertex (a path's target) left out.
             Kind::Vertex if !p.optional => source.map(|s| s.to_string()),
             Kind::Vertex => None,
+            // A partition: each vertex its own label (the same work as any other).
+            Kind::Labels => Some(
+                (0..g.num_vertices())
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             _ => text,
         }
     })?;
@@ -83,6 +90,7 @@ fn method(info: &Info, args: &Args) -> String {
             registry::Value::Word(w) => Some(format!("{} {w}", p.name)),
             registry::Value::Flag(b) => Some(format!("{} {b}", p.name)),
             registry::Value::Pairs(x) => Some(format!("{} {}", p.name, x.len())),
+            registry::Value::Labels(_) => Some(format!("{} singletons", p.name)),
         })
         .collect();
     match shown.is_empty() {
