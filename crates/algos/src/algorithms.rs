@@ -58,6 +58,7 @@ algorithms!(
     crate::combinatorial::ColoringAlgorithm,
     crate::combinatorial::MatchingAlgorithm,
     crate::combinatorial::SpanningForest,
+    crate::combinatorial::MaximumFlow,
 );
 
 /// The algorithm called `name`'s [`Info`].

@@ -41,13 +41,13 @@ fn every_algorithm_is_a_command_and_a_benchmark() {
         let command = line.split_whitespace().next().expect("a command");
         let needs_source = matches!(
             command,
-            "bfs" | "sssp" | "widest-path" | "reachability" | "path"
+            "bfs" | "sssp" | "widest-path" | "reachability" | "path" | "maxflow"
         );
         let mut args = vec![command, g.as_str(), "--backend", "cpu", "-q", "--json"];
         if needs_source {
             args.extend(["-s", "1"]);
         }
-        if command == "path" {
+        if command == "path" || command == "maxflow" {
             args.extend(["-t", "5"]);
         }
         if command == "modularity" {
@@ -67,7 +67,7 @@ fn every_algorithm_is_a_command_and_a_benchmark() {
             "ktruss" => 0..=0,
             "msf" => 5..=5,
             "matching" => 2..=3,
-            "modularity" => 0..=0,
+            "modularity" | "maxflow" => 0..=0,
             _ => 6..=6,
         };
         let got = v["vertices"].as_array().map_or(0, Vec::len);

@@ -1,7 +1,7 @@
 //! Combinatorial structure by rounds of masked products: maximal independent sets
 //! ([`maximal_independent_set`]), colorings ([`coloring`]) and maximal matchings
-//! ([`maximal_matching`]) over random priorities, and minimum spanning forests
-//! ([`minimum_spanning_forest`]), as LAGraph writes them with GraphBLAS (every vertex, or
+//! ([`maximal_matching`]) over random priorities, minimum spanning forests
+//! ([`minimum_spanning_forest`]) and maximum flows ([`maximum_flow`]), as LAGraph writes them with GraphBLAS (every vertex, or
 //! every component, decides at once each round).
 //!
 //! They read the undirected simple graph of the arcs: an arc either way is an edge, a self
@@ -10,11 +10,13 @@
 //! every backend and thread count.
 
 mod coloring;
+mod flow;
 mod forest;
 mod matching;
 mod mis;
 
 pub use coloring::{Coloring, ColoringAlgorithm, coloring};
+pub use flow::{Flow, MaximumFlow, maximum_flow};
 pub use forest::{Forest, SpanningForest, minimum_spanning_forest};
 pub use matching::{Matching, MatchingAlgorithm, maximal_matching};
 pub use mis::{IndependentSet, IndependentSetAlgorithm, maximal_independent_set};

@@ -3,15 +3,15 @@
 //! several seeds on every test graph: independent and maximal; proper, each color class
 //! maximal among the vertices it was drawn from; disjoint edges of the graph, maximal; and
 //! minimum spanning forests against Kruskal's weight, a forest of the graph's lightest arcs
-//! spanning every component.
+//! spanning every component; maximum flows against Edmonds and Karp's.
 
 use std::collections::BTreeSet;
 
 use semigraph_algos::combinatorial::{
-    coloring, maximal_independent_set, maximal_matching, minimum_spanning_forest,
+    coloring, maximal_independent_set, maximal_matching, maximum_flow, minimum_spanning_forest,
 };
 use semigraph_algos::{Frontier, Graph, GraphOptions, NO_PARENT};
-use semigraph_semiring::{MinPlus, OrAnd};
+use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
 
 use super::algorithms::test_graphs;
 
@@ -35,6 +35,7 @@ pub fn check_combinatorial<B: Frontier>(b: &B) -> Result<(), String> {
         }
         let name = &t.name;
         check_forest(b, &t)?;
+        check_flow(b, &t)?;
         for seed in [0, 1, 7] {
             let s = maximal_independent_set(&g, seed).map_err(|e| e.to_string())?;
             let m = &s.members;
@@ -160,4 +161,94 @@ fn check_forest<B: Frontier>(b: &B, t: &semigraph_algos::testing::TestGraph) -> 
         root[ru] = rv;
     }
     Ok(())
+}
+
+/// Maximum flows between a few pairs of a test graph (its weights the capacities, parallel
+/// arcs the largest, self loops ignored) against Edmonds and Karp's on the host.
+fn check_flow<B: Frontier>(b: &B, t: &semigraph_algos::testing::TestGraph) -> Result<(), String> {
+    let n = t.n;
+    if n < 2 {
+        return Ok(());
+    }
+    let arcs: Vec<_> = t
+        .arcs
+        .iter()
+        .map(|&(u, v, w)| (u as u32, v as u32, w as f64))
+        .collect();
+    let a = semigraph_algos::arcs_to_csr::<MaxMin<f64>>(n, &arcs).map_err(|e| e.to_string())?;
+    let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
+    let mut cap = std::collections::HashMap::<(usize, usize), f64>::new();
+    for (u, (cols, vals)) in (0..n).map(|u| (u, a.row(u))) {
+        for (&v, &c) in cols.iter().zip(vals) {
+            if u != v as usize {
+                *cap.entry((u, v as usize)).or_default() += c;
+            }
+        }
+    }
+    for (s, sink) in [(0, n - 1), (n - 1, 0), (n / 2, n / 3 + 1), (1, n / 2)] {
+        if s == sink {
+            continue;
+        }
+        let want = edmonds_karp(n, &cap, s, sink);
+        let got = maximum_flow(&g, s, sink).map_err(|e| e.to_string())?;
+        if (got.value - want).abs() > 1e-9 * want.max(1.0) {
+            return Err(format!(
+                "{}: flow {s} -> {sink} {} (expected {want})",
+                t.name, got.value
+            ));
+        }
+    }
+    if maximum_flow(&g, 0, 0).is_ok() {
+        return Err(format!(
+            "{}: a flow from a vertex to itself was answered",
+            t.name
+        ));
+    }
+    Ok(())
+}
+
+/// The maximum flow's value by shortest augmenting paths.
+fn edmonds_karp(
+    n: usize,
+    cap: &std::collections::HashMap<(usize, usize), f64>,
+    s: usize,
+    t: usize,
+) -> f64 {
+    let mut r = cap.clone();
+    let mut nbrs = vec![BTreeSet::new(); n];
+    for &(u, v) in cap.keys() {
+        nbrs[u].insert(v);
+        nbrs[v].insert(u);
+    }
+    let mut total = 0.0;
+    loop {
+        let mut parent = vec![usize::MAX; n];
+        parent[s] = s;
+        let mut queue = std::collections::VecDeque::from([s]);
+        while let Some(u) = queue.pop_front() {
+            for &v in &nbrs[u] {
+                if parent[v] == usize::MAX && r.get(&(u, v)).copied().unwrap_or(0.0) > 0.0 {
+                    parent[v] = u;
+                    queue.push_back(v);
+                }
+            }
+        }
+        if parent[t] == usize::MAX {
+            return total;
+        }
+        let mut delta = f64::INFINITY;
+        let mut v = t;
+        while v != s {
+            delta = delta.min(r[&(parent[v], v)]);
+            v = parent[v];
+        }
+        let mut v = t;
+        while v != s {
+            let u = parent[v];
+            *r.get_mut(&(u, v)).unwrap() -= delta;
+            *r.entry((v, u)).or_default() += delta;
+            v = u;
+        }
+        total += delta;
+    }
 }

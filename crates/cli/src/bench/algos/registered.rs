@@ -43,11 +43,22 @@ pub(crate) fn algorithm_bench(c: &Common, a: &crate::args::BenchAlgo) -> Res<()>
         false => None,
     };
     let mut given = a.given.iter();
+    let mut vertices = 0;
+    let last = g.num_vertices().saturating_sub(1);
     let args = Args::parse(info.params, g.num_vertices(), |p| {
         let text = given.next().and_then(|(_, t)| t.clone());
         match p.kind {
-            // The benchmark's source; an optional vertex (a path's target) left out.
-            Kind::Vertex if !p.optional => source.map(|s| s.to_string()),
+            // The benchmark's source; a second required vertex (a flow's sink) the last
+            // vertex (the first if the source is the last); an optional one (a path's
+            // target) left out.
+            Kind::Vertex if !p.optional => {
+                vertices += 1;
+                match (vertices, source) {
+                    (1, s) => s.map(|s| s.to_string()),
+                    (_, Some(s)) if s == last => Some("0".into()),
+                    _ => Some(last.to_string()),
+                }
+            }
             Kind::Vertex => None,
             // A partition: each vertex its own label (the same work as any other).
             Kind::Labels => Some(
