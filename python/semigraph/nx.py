@@ -103,7 +103,7 @@ class SemigraphGraph:
     __networkx_backend__ = NAME
 
     def __init__(self, nodes, matrix, directed, weight=None, *, integral=True, exact=True,
-                 negative=False, parallel=False, multigraph=False):
+                 negative=False, parallel=False, multigraph=False, numeric=True):
         self.nodes = list(nodes)
         self.index = {v: i for i, v in enumerate(self.nodes)}
         self.matrix = matrix
@@ -112,6 +112,7 @@ class SemigraphGraph:
         self.weighted = weight is not None
         self.integral = integral
         self.exact = exact
+        self.numeric = numeric
         self.negative = negative
         self.parallel = parallel
         self.multigraph = multigraph
@@ -216,6 +217,7 @@ class BackendInterface:
         else:
             values = [d.get(weight, default) for u in nodes for d in adj[u].values()]
         w = _weights(values)
+        numeric = w is not None
         if w is None:
             data, integral, exact, negative = np.ones(len(cols)), False, False, False
         else:
@@ -228,11 +230,11 @@ class BackendInterface:
             # Every attribute kept (a function that returns a subgraph): NetworkX's cache
             # hands this conversion to later calls that read one attribute as weights, which
             # it does not hold, so weighted calls on it decline (``_exact``).
-            exact = False
+            exact = numeric = False
         a = scipy.sparse.csr_matrix((data, cols, indptr), shape=(n, n))
         return SemigraphGraph(
             nodes, a, G.is_directed(), weight, integral=integral, exact=exact,
-            negative=negative, parallel=parallel, multigraph=multi,
+            negative=negative, parallel=parallel, multigraph=multi, numeric=numeric,
         )
 
     @staticmethod
@@ -243,10 +245,8 @@ class BackendInterface:
     def can_run(name, args, kwargs):
         if name not in FUNCTIONS:
             return False
-        import networkx as nx
-
         try:
-            sig = inspect.signature(getattr(nx, name))
+            sig = inspect.signature(_nx_function(name))
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
             return f"the arguments do not fit {name}'s signature: {e}"
@@ -550,6 +550,17 @@ def _exact(G):
         )
 
 
+# Registry algorithms that only sum weights in float64 (modularity's sums, as NetworkX's own
+# float sums): any real weights will do, where path lengths must be exact.
+_SUMMED = {"louvain", "leiden", "modularity"}
+
+
+def _numeric(G):
+    """Declines (``NotImplementedError``) a graph whose weights are not all real numbers."""
+    if not G.numeric:
+        raise NotImplementedError("weights that are not real numbers")
+
+
 def _distances(G, dist, keep, source):
     """Distances keyed by node as NetworkX sums them: integers where every weight is one,
     and the source's the integer 0."""
@@ -637,6 +648,7 @@ def _declines(registered, sig, a):
     partition of the nodes."""
     info, entry = registered
     passed = {theirs.removesuffix("=None").removesuffix("!") for theirs, _ in entry["args"]}
+    a = {k: _unseeded(v) for k, v in a.items()}
     if callable(a.get("weight")):
         return "a callable weight is not supported (semigraph reads an edge attribute)"
     required = {p["name"] for p in info["params"] if p["default"] is None and not p["optional"]}
@@ -701,7 +713,7 @@ def _declines(registered, sig, a):
     import networkx as nx
 
     # An edge attribute NetworkX reads without an argument naming it (HITS's weights).
-    read = getattr(getattr(nx, entry["function"]), "preserve_edge_attrs", False)
+    read = getattr(_nx_function(entry["function"]), "preserve_edge_attrs", False)
     if G is not None and isinstance(read, dict) and info["reads"] == "structure":
         for attr in read.get("G", {}):
             if _has_weights(G, attr):
@@ -726,6 +738,30 @@ def _labels(G, communities):
     return None if (labels < 0).any() else labels
 
 
+def _unseeded(value):
+    """``None`` for the random state NetworkX's ``py_random_state`` and ``np_random_state``
+    make of ``seed=None`` (the global generators), the value otherwise: an unseeded call is
+    the default one."""
+    import random
+
+    if value is random._inst or value is np.random.mtrand._rand:
+        return None
+    return value
+
+
+def _nx_function(name):
+    """NetworkX's dispatchable function ``name``, wherever it lives (``nx.pagerank``,
+    ``nx.community.louvain_communities``)."""
+    import networkx as nx
+
+    f = getattr(nx, name, None)
+    if f is None:
+        from networkx.utils.backends import _registered_algorithms
+
+        f = _registered_algorithms[name]
+    return f
+
+
 def _has_self_loops(G):
     """Whether the graph (NetworkX's or converted) has an edge from a node to itself."""
     if isinstance(G, SemigraphGraph):
@@ -748,7 +784,7 @@ def _dispatcher(info, entry):
     def f(G, *args, **kwargs):
         import networkx as nx
 
-        bound = inspect.signature(getattr(nx, function)).bind(G, *args, **kwargs)
+        bound = inspect.signature(_nx_function(function)).bind(G, *args, **kwargs)
         bound.apply_defaults()
         kw = {}
         for theirs, ours in entry["args"]:
@@ -761,7 +797,7 @@ def _dispatcher(info, entry):
             elif theirs.endswith("=None"):
                 value = bound.arguments.get(theirs[: -len("=None")]) is None
             else:
-                value = bound.arguments.get(theirs)
+                value = _unseeded(bound.arguments.get(theirs))
             if kinds.get(ours) == "vertex":
                 value = _vertex(G, value)
             elif kinds.get(ours) == "pairs":
@@ -773,7 +809,9 @@ def _dispatcher(info, entry):
             weighted = kw.get(info["weighted_by"], False)
         else:
             weighted = info["reads"] == "distances" and not kw.get("unweighted", False)
-        if weighted:
+        if weighted and info["name"] in _SUMMED:
+            _numeric(G)
+        elif weighted:
             _exact(G)
             method = bound.arguments.get("method")
             dijkstra = function.startswith("dijkstra") or method == "dijkstra"
@@ -812,7 +850,7 @@ def _dispatcher(info, entry):
     def call(G, *args, **kwargs):
         import networkx as nx
 
-        if inspect.isgeneratorfunction(getattr(getattr(nx, function), "orig_func", None)):
+        if inspect.isgeneratorfunction(getattr(_nx_function(function), "orig_func", None)):
             # NetworkX returns a generator, which runs (and raises) when first iterated.
             return _lazily(f, G, args, kwargs)
         return f(G, *args, **kwargs)
