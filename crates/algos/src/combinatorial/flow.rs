@@ -4,7 +4,7 @@
 //! transpose, heights by row arg-mins of an SDDMM, and global relabels by a relaxation from
 //! the sink.
 
-use semigraph_semiring::ops::{First, Ge, Gt, Min, Minus, Offdiag, Plus};
+use semigraph_semiring::ops::{First, Ge, Gt, Min, Minus, Neg, Offdiag, Plus};
 use semigraph_semiring::{MaxMin, MinPlus, PlusTimes};
 
 use crate::backend::{
@@ -138,7 +138,7 @@ pub fn maximum_flow<B: Frontier>(
         // (an SDDMM in min-plus, 0 + h(v); +inf, no entry, outside the active rows).
         let mut at = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
         b.apply(&mut at, b.keep(&active), UnaryOp::Fill(0.0))?;
-        let heights = b.sddmm(&b.pattern::<Cap, Height>(&r)?, &at, &h)?;
+        let heights = b.sddmm(&b.view::<Cap, Height>(&r)?, &at, &h)?;
         let pick = b.reduce_rows_arg(&heights)?;
         let low = b.reduce_rows(&heights)?;
         // Those above it push: 1 where h(u) > low(u), 0 elsewhere.
@@ -185,8 +185,13 @@ pub fn maximum_flow<B: Frontier>(
 /// The residual capacities after pushing `d` (an entry per push, `d(u, v)` sent from `u` to
 /// `v`, within `r`'s entries): `r - d + d^T`, a saturated arc dropped, a reverse arc made.
 fn push_along<B: Backend>(b: &B, r: &B::Matrix<Cap>, d: &B::Matrix<Cap>) -> Result<B::Matrix<Cap>> {
-    let less = b.ewise_matrix::<Cap, Minus>(r, d, Combine::Union)?;
-    b.ewise_matrix::<Cap, Plus>(&less, &b.transpose_matrix(d)?, Combine::Union)
+    // d^T - d first (as small as the pushes), then one pass over r.
+    let change = b.ewise_matrix::<Cap, Plus>(
+        &b.transpose_matrix(d)?,
+        &b.apply_matrix::<Cap, Neg>(d)?,
+        Combine::Union,
+    )?;
+    b.ewise_matrix::<Cap, Plus>(r, &change, Combine::Union)
 }
 
 /// Heights to the residual distances to the sink (`+inf` where it cannot be reached): a
