@@ -101,17 +101,7 @@ pub fn cdlp_from<B: Backend, S: semigraph_semiring::Semiring>(
 ) -> Result<Vec<u32>> {
     let n = g.n();
     let b = g.backend();
-    if initial.len() != n {
-        return Err(Error::InvalidArgument(format!(
-            "{} initial labels for {n} vertices",
-            initial.len()
-        )));
-    }
-    if let Some(l) = initial.iter().find(|&&l| l as usize >= n) {
-        return Err(Error::InvalidArgument(format!(
-            "initial label {l} is not below the {n} vertices"
-        )));
-    }
+    check_labels(initial, n, "initial labels")?;
     let mut labels = b.dense::<Parents>(n, 1, initial)?;
     if n == 0 || iterations == 0 {
         return b.read_dense_owned(labels);
@@ -191,4 +181,20 @@ impl crate::registry::Algorithm for LabelPropagation {
     fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize, threads: usize) -> u64 {
         crate::memory::kernel_host_bytes(kind, crate::memory::Kernel::Cdlp, n, nnz, threads)
     }
+}
+
+/// `InvalidArgument` (naming `what`) unless `labels` holds one label below `n` per vertex.
+pub(crate) fn check_labels(labels: &[u32], n: usize, what: &str) -> Result<()> {
+    if labels.len() != n {
+        return Err(Error::InvalidArgument(format!(
+            "{} {what} for {n} vertices",
+            labels.len()
+        )));
+    }
+    if let Some(l) = labels.iter().find(|&&l| l as usize >= n) {
+        return Err(Error::InvalidArgument(format!(
+            "{what}: {l} is not below the {n} vertices"
+        )));
+    }
+    Ok(())
 }

@@ -7,7 +7,7 @@ use semigraph_semiring::ops::{Diag, First, Offdiag, Plus};
 use semigraph_semiring::{MaxPlus, PlusTimes};
 
 use crate::backend::{Backend, Combine, Mask, MatrixMask, Parents, copy_dense};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::Graph;
 
 /// Weights, degrees and community sums (plus-times `f64`).
@@ -155,27 +155,11 @@ pub fn modularity<B: Backend>(
     resolution: f64,
 ) -> Result<f64> {
     let (b, n) = (g.backend(), g.n());
-    check_labels(labels, n)?;
+    super::check_labels(labels, n, "labels")?;
     let level = Level::of(b, g.push())?;
     let two_m = level.two_m(b)?;
     let labels = b.dense::<Parents>(n, 1, labels)?;
     Ok(level.parts(b, &labels, two_m, resolution)?.q)
-}
-
-/// `InvalidArgument` unless `labels` holds one label below `n` per vertex.
-pub(super) fn check_labels(labels: &[u32], n: usize) -> Result<()> {
-    if labels.len() != n {
-        return Err(Error::InvalidArgument(format!(
-            "{} labels for {n} vertices",
-            labels.len()
-        )));
-    }
-    if let Some(l) = labels.iter().find(|&&l| l as usize >= n) {
-        return Err(Error::InvalidArgument(format!(
-            "label {l} is not below the {n} vertices"
-        )));
-    }
-    Ok(())
 }
 
 /// Modularity in the [registry](crate::registry): `semigraph modularity FILE --partition P`.

@@ -11,7 +11,7 @@ use semigraph_algos::combinatorial::{
     coloring, maximal_independent_set, maximal_matching, maximum_flow, minimum_spanning_forest,
 };
 use semigraph_algos::{Frontier, Graph, GraphOptions, NO_PARENT};
-use semigraph_semiring::{MaxMin, MinPlus, OrAnd};
+use semigraph_semiring::{MaxMin, OrAnd};
 
 use super::algorithms::test_graphs;
 
@@ -19,12 +19,7 @@ use super::algorithms::test_graphs;
 pub fn check_combinatorial<B: Frontier>(b: &B) -> Result<(), String> {
     for t in test_graphs() {
         let n = t.n;
-        let arcs: Vec<_> = t
-            .arcs
-            .iter()
-            .map(|&(u, v, _)| (u as u32, v as u32, true))
-            .collect();
-        let a = semigraph_algos::arcs_to_csr::<OrAnd>(n, &arcs).map_err(|e| e.to_string())?;
+        let a = t.csr::<f64>().map::<OrAnd>(|_| true);
         let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
         let mut nbrs = vec![BTreeSet::new(); n];
         for &(u, v, _) in &t.arcs {
@@ -112,12 +107,7 @@ fn check_forest<B: Frontier>(b: &B, t: &semigraph_algos::testing::TestGraph) -> 
         let e = light.entry((u.min(v), u.max(v))).or_insert(f64::INFINITY);
         *e = e.min(w as f64);
     }
-    let arcs: Vec<_> = t
-        .arcs
-        .iter()
-        .map(|&(u, v, w)| (u as u32, v as u32, w as f64))
-        .collect();
-    let a = semigraph_algos::arcs_to_csr::<MinPlus<f64>>(n, &arcs).map_err(|e| e.to_string())?;
+    let a = t.csr::<f64>();
     let g = Graph::new(b, &a, GraphOptions::default()).map_err(|e| e.to_string())?;
     let f = minimum_spanning_forest(&g).map_err(|e| e.to_string())?;
     // Kruskal.
