@@ -55,9 +55,10 @@ pub struct Flow {
 /// negative or not finite; backend errors.
 ///
 /// # Complexity
-/// `O(n^2 m)` for push-relabel in the worst case; each round `O(n + m)` (an SDDMM and
-/// element-wise passes over the residual arcs), a relaxation from the sink every 8 rounds;
-/// one count read back per round.
+/// `O(n^2 m)` for push-relabel in the worst case; each round `O(n)` element-wise, the active
+/// vertices' rows (extracted: an SDDMM of heights, a row arg-min, the pushed arcs' room) and
+/// one pass over the residual arcs to update them; a relaxation from the sink every 8
+/// rounds; the active vertices' list read back per round.
 ///
 /// # Example
 /// ```
@@ -125,22 +126,28 @@ pub fn maximum_flow<B: Frontier>(
             let dead = b.dense_as::<Height, Cap>(dead);
             b.apply(&mut e, b.keep(&dead), UnaryOp::Fill(0.0))?;
         }
-        // The active vertices: excess, neither the source nor the sink.
+        // The active vertices: excess, neither the source nor the sink; their list read
+        // back, so that the round reads their rows only.
         let mut active = b.dense_filled::<Cap>(n, 1, 0.0)?;
         copy_dense(b, &mut active, &e)?;
         b.set(&mut active, source, 0.0)?;
         b.set(&mut active, sink, 0.0)?;
-        if b.nvals(&active)? == 0 {
+        let (rows, _) = b.read_sparse(&b.compact(&active)?)?;
+        if rows.is_empty() {
             break;
         }
         rounds += 1;
+        let k = rows.len();
+        let at = b.dense::<Parents>(k, 1, &rows)?;
+        let sub = b.extract_rows(&r, &rows)?;
         // Each active vertex's lowest residual neighbour: the heights at its residual arcs
-        // (an SDDMM in min-plus, 0 + h(v); +inf, no entry, outside the active rows).
-        let mut at = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
-        b.apply(&mut at, b.keep(&active), UnaryOp::Fill(0.0))?;
-        let heights = b.sddmm(&b.view::<Cap, Height>(&r)?, &at, &h)?;
-        let pick = b.reduce_rows_arg(&heights)?;
-        let low = b.reduce_rows(&heights)?;
+        // (an SDDMM in min-plus, 0 + h(v)), then back at the vertex's position.
+        let zeros = b.dense_filled::<Height>(k, 1, 0.0)?;
+        let heights = b.sddmm(&b.view::<Cap, Height>(&sub)?, &zeros, &h)?;
+        let mut pick = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
+        b.scatter_op::<Parents, Min, Parents>(&mut pick, &at, &b.reduce_rows_arg(&heights)?)?;
+        let mut low = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
+        b.scatter_op::<Height, Min, Parents>(&mut low, &at, &b.reduce_rows(&heights)?)?;
         // Those above it push: 1 where h(u) > low(u), 0 elsewhere.
         let mut above = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
         copy_dense(b, &mut above, &h)?;
@@ -149,14 +156,14 @@ pub fn maximum_flow<B: Frontier>(
         let pushes = b.dense_as::<Height, Cap>(above);
         let mut to = pick;
         b.apply(&mut to, b.skip(&pushes), UnaryOp::Fill(NO_PARENT))?;
-        // delta(u) = min(e(u), r(u, to(u))).
-        let chosen = b.index_matrix::<Cap, Parents>(&to, n)?;
-        let room =
-            b.reduce_rows(&b.ewise_matrix::<Cap, First>(&r, &chosen, Combine::Intersection)?)?;
+        // delta(u) = min(e(u), r(u, to(u))), the room read from the active rows.
+        let chosen = b.index_matrix::<Cap, Parents>(&b.gather(&to, &at)?, n)?;
+        let room_k = b.reduce_rows(&b.ewise_matrix::<Cap, First>(&sub, &chosen, Combine::Intersection)?)?;
         let mut delta = b.dense_filled::<Cap>(n, 1, 0.0)?;
-        copy_dense(b, &mut delta, &e)?;
-        b.ewise_op::<Cap, Min>(&mut delta, Mask::All, Combine::Intersection, &room)?;
-        r = push_along(b, &r, &b.sddmm(&chosen, &delta, &ones)?)?;
+        b.scatter_op::<Cap, Plus, Parents>(&mut delta, &at, &room_k)?;
+        b.ewise_op::<Cap, Min>(&mut delta, Mask::All, Combine::Intersection, &e)?;
+        let pushed = b.index_matrix::<Cap, Parents>(&to, n)?;
+        r = push_along(b, &r, &b.sddmm(&pushed, &delta, &ones)?)?;
         b.ewise_op::<Cap, Minus>(&mut e, Mask::All, Combine::Union, &delta)?;
         let mut received = b.dense_filled::<Cap>(n, 1, 0.0)?;
         b.scatter_op::<Cap, Plus, Parents>(&mut received, &to, &delta)?;
