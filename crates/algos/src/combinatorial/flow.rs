@@ -158,7 +158,8 @@ pub fn maximum_flow<B: Frontier>(
         b.apply(&mut to, b.skip(&pushes), UnaryOp::Fill(NO_PARENT))?;
         // delta(u) = min(e(u), r(u, to(u))), the room read from the active rows.
         let chosen = b.index_matrix::<Cap, Parents>(&b.gather(&to, &at)?, n)?;
-        let room_k = b.reduce_rows(&b.ewise_matrix::<Cap, First>(&sub, &chosen, Combine::Intersection)?)?;
+        let room_k =
+            b.reduce_rows(&b.ewise_matrix::<Cap, First>(&sub, &chosen, Combine::Intersection)?)?;
         let mut delta = b.dense_filled::<Cap>(n, 1, 0.0)?;
         b.scatter_op::<Cap, Plus, Parents>(&mut delta, &at, &room_k)?;
         b.ewise_op::<Cap, Min>(&mut delta, Mask::All, Combine::Intersection, &e)?;
