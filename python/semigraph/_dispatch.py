@@ -23,9 +23,10 @@ from semigraph.nx import (
     _vertex,
 )
 
-# Registry algorithms that only sum weights in float64 (modularity's sums, as NetworkX's own
-# float sums): any real weights will do, where path lengths must be exact.
-_SUMMED = {"louvain", "leiden", "modularity"}
+# Registry algorithms that only sum weights in float64 (modularity's sums, a flow's, as
+# NetworkX's own float sums): any real weights will do, where path lengths must be exact; an
+# infinite capacity (NetworkX's default for an edge without one) is no real weight.
+_SUMMED = {"louvain", "leiden", "modularity", "maxflow"}
 
 
 def _numeric(G):
@@ -43,6 +44,8 @@ def _declines(registered, sig, a):
     reads (not 1) where semigraph reads the structure, communities that are an iterator or no
     partition of the nodes."""
     info, entry = registered
+    # The graph's parameter: G, or flowG for the flow functions.
+    graph = next(iter(sig.parameters))
     passed = {theirs.removesuffix("=None").removesuffix("!") for theirs, _ in entry["args"]}
     a = {k: _unseeded(v) for k, v in a.items()}
     if callable(a.get("weight")):
@@ -64,14 +67,16 @@ def _declines(registered, sig, a):
         if ours and theirs in sig.parameters and value is not None and not fits(value):
             return f"{theirs}={value!r} is not a {kinds[ours]} semigraph takes"
     for p in sig.parameters.values():
-        if p.name == "G" or p.name in passed or p.kind is p.VAR_KEYWORD:
+        if p.kind is p.VAR_KEYWORD and a.get(p.name):
+            return f"keyword arguments for NetworkX's own functions: {sorted(a[p.name])}"
+        if p.name == graph or p.name in passed or p.kind is p.VAR_KEYWORD:
             continue
         value = a.get(p.name, p.default)
         if callable(value) and p.name == "weight":
             return "a callable weight is not supported (semigraph reads an edge attribute)"
         if value is not p.default and value != p.default:
             return f"{p.name}={value!r} is not supported by semigraph's {info['name']}"
-    G = a.get("G")
+    G = a.get(graph)
     for theirs, ours in entry["args"]:
         pairs = a.get(theirs)
         if kinds.get(ours) != "pairs":
@@ -202,7 +207,9 @@ def _dispatcher(info, entry):
         if info.get("weighted_by"):
             weighted = kw.get(info["weighted_by"], False)
         else:
-            weighted = info["reads"] == "distances" and not kw.get("unweighted", False)
+            weighted = info["reads"] in ("distances", "capacities") and not kw.get(
+                "unweighted", False
+            )
         if weighted and info["name"] in _SUMMED:
             _numeric(G)
         elif weighted:

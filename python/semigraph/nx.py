@@ -576,10 +576,14 @@ def _has_parallel(G):
 def _vertex(G, source):
     import networkx as nx
 
+    class NodeNotFound(nx.NodeNotFound, nx.NetworkXError):
+        """A node not in the graph: NetworkX's ``NodeNotFound`` (as its path functions raise)
+        that is also a ``NetworkXError`` (as its flow functions raise)."""
+
     try:
         return G.index[source]
     except (KeyError, TypeError):
-        raise nx.NodeNotFound(f"Source {source} is not in G") from None
+        raise NodeNotFound(f"Source {source} is not in G") from None
 
 
 def _pairs(G, ebunch):

@@ -83,3 +83,16 @@ def test_coloring_and_spanning_forest_by_definition():
     want = csgraph.minimum_spanning_tree(a).sum()
     assert weights.sum() == pytest.approx(want)
     assert len(edges) == a.shape[0] - csgraph.connected_components(a)[0]
+
+
+def test_networkx_maximum_flow_value_dispatches_and_agrees():
+    G = nx.gnm_random_graph(60, 200, seed=3, directed=True)
+    for u, v in G.edges:
+        G[u][v]["capacity"] = (u * 7 + v) % 9 + 1
+    before = semigraph.nx.calls.get("maximum_flow_value", 0)
+    for s, t in [(0, 59), (5, 17), (17, 5)]:
+        want = nx.maximum_flow_value(G, s, t)
+        assert nx.maximum_flow_value(G, s, t, backend="semigraph") == want
+    assert semigraph.nx.calls["maximum_flow_value"] == before + 3
+    with pytest.raises(nx.NetworkXError):
+        nx.maximum_flow_value(G, 0, "missing", backend="semigraph")

@@ -319,6 +319,8 @@ def _calls(g, rng):
         ("modularity", ([set(nodes[::2]), set(nodes[1::2])],), {}),
         ("modularity", ([set(nodes[::2]), set(nodes[1::2])],), {"weight": None, "resolution": 0.5}),
         ("modularity", ([set(nodes[:1])],), {}),
+        ("maximum_flow_value", (s, t), {"capacity": "cap"}),
+        ("maximum_flow_value", (s, t), {}),
     ]
     return calls
 

@@ -227,7 +227,7 @@ pub struct MaximumFlow;
 
 impl crate::registry::Algorithm for MaximumFlow {
     const INFO: crate::registry::Info = {
-        use crate::registry::{Accepts, Info, Kind, Param, Reads};
+        use crate::registry::{Accepts, Info, Kind, NetworkX, Param, Reads, Shape};
         Info {
             name: "maxflow",
             command: "maxflow",
@@ -245,7 +245,15 @@ impl crate::registry::Algorithm for MaximumFlow {
             steps: "rounds",
             bench: &[],
             distributed: false,
-            networkx: &[],
+            // The capacity attribute is the one NetworkX converts the graph with; another
+            // flow function, or its keyword arguments, decline.
+            networkx: &[NetworkX {
+                function: "maximum_flow_value",
+                args: &[("_s", "source"), ("_t", "target"), ("capacity", "")],
+                column: "flow",
+                shape: Shape::Scalar,
+                simple: false,
+            }],
         }
     };
 
