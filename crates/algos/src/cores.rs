@@ -148,14 +148,7 @@ impl crate::registry::Algorithm for CoreNumbers {
         let c = core_numbers(s, directed)?;
         Ok(Output {
             facts: vec![
-                Fact {
-                    name: "degeneracy",
-                    text: format!("{} ({} rounds)", c.degeneracy, c.rounds),
-                    scalars: vec![
-                        ("degeneracy", Scalar::Int(c.degeneracy as u64)),
-                        ("rounds", Scalar::Int(c.rounds as u64)),
-                    ],
-                },
+                Fact::with_rounds("degeneracy", c.degeneracy as u64, c.rounds),
                 Fact::scalar("self loops ignored", Scalar::Int(c.self_loops as u64)),
             ],
             steps: c.rounds,

@@ -142,17 +142,10 @@ impl crate::registry::Algorithm for KTruss {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        use crate::registry::{Column, Fact, Output, Values};
         let t = k_truss(g.structure()?, args.count("k").unwrap_or(3))?;
         Ok(Output {
-            facts: vec![Fact {
-                name: "edges",
-                text: format!("{} ({} rounds)", t.edges.len(), t.rounds),
-                scalars: vec![
-                    ("edges", Scalar::Int(t.edges.len() as u64)),
-                    ("rounds", Scalar::Int(t.rounds as u64)),
-                ],
-            }],
+            facts: vec![Fact::with_rounds("edges", t.edges.len() as u64, t.rounds)],
             steps: t.rounds,
             columns: vec![
                 Column {

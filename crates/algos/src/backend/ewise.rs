@@ -190,3 +190,14 @@ pub(crate) fn copy_dense<B: ElementWise + ?Sized, S: Semiring>(
     b.apply(y, Mask::All, UnaryOp::Fill(S::zero()))?;
     b.ewise(y, Mask::All, Ewise::Add, x)
 }
+
+/// A new array equal to `x` (its shape, its values): [`copy_dense`] into a fresh one.
+pub(crate) fn cloned<B: ElementWise + ?Sized, S: Semiring>(
+    b: &B,
+    x: &B::Dense<S>,
+) -> Result<B::Dense<S>> {
+    let (rows, cols) = b.dense_shape(x);
+    let mut y = b.dense_filled::<S>(rows, cols, S::zero())?;
+    copy_dense(b, &mut y, x)?;
+    Ok(y)
+}

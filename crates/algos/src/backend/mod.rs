@@ -49,7 +49,7 @@ mod types;
 pub(crate) use buckets::waiting_again;
 pub use buckets::{Buckets, NARROWINGS, buckets_by_fixpoint};
 pub use ewise::ElementWise;
-pub(crate) use ewise::copy_dense;
+pub(crate) use ewise::{cloned, copy_dense};
 pub use frontier::{Frontier, fixpoint_by_steps};
 pub use objects::Objects;
 pub use operators::{Bound, Combine, Operators};

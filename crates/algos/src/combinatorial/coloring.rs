@@ -115,17 +115,10 @@ impl crate::registry::Algorithm for ColoringAlgorithm {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        use crate::registry::{Column, Fact, Output, Values};
         let c = coloring(g.structure()?, args.count("seed").unwrap_or(0) as u64)?;
         Ok(Output {
-            facts: vec![Fact {
-                name: "colors",
-                text: format!("{} ({} rounds)", c.count, c.rounds),
-                scalars: vec![
-                    ("colors", Scalar::Int(c.count as u64)),
-                    ("rounds", Scalar::Int(c.rounds as u64)),
-                ],
-            }],
+            facts: vec![Fact::with_rounds("colors", c.count as u64, c.rounds)],
             steps: c.rounds,
             columns: vec![Column {
                 name: "colors",

@@ -8,8 +8,8 @@ use semigraph_semiring::ops::{First, Ge, Gt, Min, Minus, Neg, Offdiag, Plus};
 use semigraph_semiring::{MaxMin, MinPlus, PlusTimes};
 
 use crate::backend::{
-    Backend, Bound, Combine, Ewise, Frontier, Mask, NO_PARENT, Parents, RelaxStep, UnaryOp,
-    copy_dense, fixpoint_by_steps,
+    Backend, Bound, Combine, Ewise, Frontier, Mask, NO_PARENT, Parents, RelaxStep, UnaryOp, cloned,
+    fixpoint_by_steps,
 };
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -113,6 +113,10 @@ pub fn maximum_flow<B: Frontier>(
     let mut e = b.dense::<Cap>(n, 1, &e0)?;
     let mut h = b.dense_filled::<Height>(n, 1, 0.0)?;
     let ones = b.dense_filled::<Cap>(n, 1, 1.0)?;
+    // 1 but at the source and the sink, which are never active.
+    let mut inner = b.dense_filled::<Cap>(n, 1, 1.0)?;
+    b.set(&mut inner, source, 0.0)?;
+    b.set(&mut inner, sink, 0.0)?;
     let mut rounds = 0;
     loop {
         crate::cancel::check()?;
@@ -120,18 +124,15 @@ pub fn maximum_flow<B: Frontier>(
             relabel_globally(b, &r, &mut h, sink)?;
             b.set(&mut h, source, top)?;
             // A vertex that cannot reach the sink keeps its excess out of the flow.
-            let mut dead = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
-            copy_dense(b, &mut dead, &h)?;
+            let mut dead = cloned(b, &h)?;
             b.apply_bound::<Height, Ge>(&mut dead, Mask::All, Bound::Second(top))?;
             let dead = b.dense_as::<Height, Cap>(dead);
             b.apply(&mut e, b.keep(&dead), UnaryOp::Fill(0.0))?;
         }
         // The active vertices: excess, neither the source nor the sink; their list read
         // back, so that the round reads their rows only.
-        let mut active = b.dense_filled::<Cap>(n, 1, 0.0)?;
-        copy_dense(b, &mut active, &e)?;
-        b.set(&mut active, source, 0.0)?;
-        b.set(&mut active, sink, 0.0)?;
+        let mut active = cloned(b, &e)?;
+        b.apply(&mut active, b.skip(&inner), UnaryOp::Fill(0.0))?;
         let (rows, _) = b.read_sparse(&b.compact(&active)?)?;
         if rows.is_empty() {
             break;
@@ -149,8 +150,7 @@ pub fn maximum_flow<B: Frontier>(
         let mut low = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
         b.scatter_op::<Height, Min, Parents>(&mut low, &at, &b.reduce_rows(&heights)?)?;
         // Those above it push: 1 where h(u) > low(u), 0 elsewhere.
-        let mut above = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
-        copy_dense(b, &mut above, &h)?;
+        let mut above = cloned(b, &h)?;
         b.ewise_op::<Height, Gt>(&mut above, Mask::All, Combine::Intersection, &low)?;
         b.apply(&mut above, b.skip(&low), UnaryOp::Fill(0.0))?;
         let pushes = b.dense_as::<Height, Cap>(above);
@@ -173,14 +173,12 @@ pub fn maximum_flow<B: Frontier>(
         let mut rise = active;
         b.apply(&mut rise, b.keep(&pushes), UnaryOp::Fill(0.0))?;
         b.apply(&mut rise, b.keep(&received), UnaryOp::Fill(0.0))?;
-        let mut next = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
-        copy_dense(b, &mut next, &low)?;
+        let mut next = cloned(b, &low)?;
         b.apply(&mut next, Mask::All, UnaryOp::MulBy(1.0))?;
         b.apply(&mut h, b.keep(&rise), UnaryOp::Fill(f64::INFINITY))?;
         b.ewise(&mut h, b.keep(&rise), Ewise::Add, &next)?;
         // Risen to n or past (or with no residual arc): out.
-        let mut dead = b.dense_filled::<Height>(n, 1, f64::INFINITY)?;
-        copy_dense(b, &mut dead, &h)?;
+        let mut dead = cloned(b, &h)?;
         b.apply_bound::<Height, Ge>(&mut dead, b.keep(&rise), Bound::Second(top))?;
         b.apply(&mut dead, b.skip(&rise), UnaryOp::Fill(0.0))?;
         let dead = b.dense_as::<Height, Cap>(dead);

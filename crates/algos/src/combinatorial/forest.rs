@@ -5,7 +5,7 @@
 use semigraph_semiring::ops::{First, Max, Min, Ne, Offdiag};
 use semigraph_semiring::{MinPlus, PlusTimes};
 
-use crate::backend::{Backend, Combine, Ewise, Mask, NO_PARENT, Parents, UnaryOp, copy_dense};
+use crate::backend::{Backend, Combine, Ewise, Mask, NO_PARENT, Parents, UnaryOp, cloned};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -121,12 +121,12 @@ pub fn minimum_spanning_forest<B: Backend>(g: &Graph<'_, B, Weight>) -> Result<F
         b.apply(&mut off, Mask::All, UnaryOp::AddTo(1.0))?;
         let off = b.dense_as::<Weight, Real>(off); // no entry: the vertex reaches the least
         // Ties: the smallest lower end, then the smallest upper end.
-        let mut low = copy(b, &pick)?;
+        let mut low = cloned(b, &pick)?;
         b.ewise_op::<Parents, Min>(&mut low, Mask::All, Combine::Intersection, &ids)?;
         b.apply(&mut low, b.keep(&off), UnaryOp::Fill(NO_PARENT))?;
         let mut c1 = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
         b.scatter_op::<Parents, Min, Parents>(&mut c1, &f, &low)?;
-        let mut high = copy(b, &pick)?;
+        let mut high = cloned(b, &pick)?;
         b.ewise_op::<Parents, Max>(&mut high, Mask::All, Combine::Intersection, &ids)?;
         let mut other = b.gather(&c1, &f)?;
         b.ewise_op::<Parents, Ne>(&mut other, Mask::All, Combine::Intersection, &low)?;
@@ -137,7 +137,7 @@ pub fn minimum_spanning_forest<B: Backend>(g: &Graph<'_, B, Weight>) -> Result<F
         // Each root's edge (c1, c2) leads to the component of its end outside the root's.
         let mut to = b.gather(&f, &c1)?;
         let f2 = b.gather(&f, &c2)?;
-        let mut inside = copy(b, &to)?;
+        let mut inside = cloned(b, &to)?;
         b.ewise_op::<Parents, Ne>(&mut inside, Mask::All, Combine::Intersection, &ids)?;
         let inside = b.dense_as::<Parents, Count>(inside); // no entry: c1 is the root's
         b.apply(&mut to, b.skip(&inside), UnaryOp::Fill(NO_PARENT))?;
@@ -148,7 +148,7 @@ pub fn minimum_spanning_forest<B: Backend>(g: &Graph<'_, B, Weight>) -> Result<F
         let pair = b.dense_as::<Parents, Count>(pair); // no entry: in a pair
         b.ewise_op::<Parents, Min>(&mut to, b.skip(&pair), Combine::Intersection, &ids)?;
         // The roots that hook record their edge and follow it.
-        let mut hooks = copy(b, &to)?;
+        let mut hooks = cloned(b, &to)?;
         b.ewise_op::<Parents, Ne>(&mut hooks, Mask::All, Combine::Intersection, &ids)?;
         b.apply(&mut hooks, b.skip(&to), UnaryOp::Fill(0))?;
         let hooks = b.dense_as::<Parents, Count>(hooks);
@@ -160,7 +160,7 @@ pub fn minimum_spanning_forest<B: Backend>(g: &Graph<'_, B, Weight>) -> Result<F
         // Pointer jumping to the new roots.
         loop {
             let next = b.gather(&f, &f)?;
-            let mut moved = copy(b, &next)?;
+            let mut moved = cloned(b, &next)?;
             b.ewise_op::<Parents, Ne>(&mut moved, Mask::All, Combine::Intersection, &f)?;
             let moved = b.dense_as::<Parents, Count>(moved);
             f = next;
@@ -181,13 +181,6 @@ pub fn minimum_spanning_forest<B: Backend>(g: &Graph<'_, B, Weight>) -> Result<F
         weights: forest.iter().map(|e| e.2).collect(),
         rounds,
     })
-}
-
-/// A copy of an array of vertex numbers.
-fn copy<B: Backend>(b: &B, x: &B::Dense<Parents>) -> Result<B::Dense<Parents>> {
-    let mut y = b.dense_filled::<Parents>(b.dense_shape(x).0, 1, NO_PARENT)?;
-    copy_dense(b, &mut y, x)?;
-    Ok(y)
 }
 
 /// Minimum spanning forests in the [registry](crate::registry): `semigraph msf`.
@@ -223,14 +216,7 @@ impl crate::registry::Algorithm for SpanningForest {
         Ok(Output {
             facts: vec![
                 Fact::scalar("weight", Scalar::Real(f.weight)),
-                Fact {
-                    name: "edges",
-                    text: format!("{} ({} rounds)", f.edges.len(), f.rounds),
-                    scalars: vec![
-                        ("edges", Scalar::Int(f.edges.len() as u64)),
-                        ("rounds", Scalar::Int(f.rounds as u64)),
-                    ],
-                },
+                Fact::with_rounds("edges", f.edges.len() as u64, f.rounds),
             ],
             steps: f.rounds,
             columns: vec![

@@ -155,17 +155,10 @@ impl crate::registry::Algorithm for MatchingAlgorithm {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        use crate::registry::{Column, Fact, Output, Values};
         let m = maximal_matching(g.structure()?, args.count("seed").unwrap_or(0) as u64)?;
         Ok(Output {
-            facts: vec![Fact {
-                name: "matched",
-                text: format!("{} pairs ({} rounds)", m.pairs.len(), m.rounds),
-                scalars: vec![
-                    ("matched", Scalar::Int(m.pairs.len() as u64)),
-                    ("rounds", Scalar::Int(m.rounds as u64)),
-                ],
-            }],
+            facts: vec![Fact::with_rounds("matched", m.pairs.len() as u64, m.rounds)],
             steps: m.rounds,
             columns: vec![Column {
                 name: "pairs",

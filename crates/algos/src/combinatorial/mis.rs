@@ -152,17 +152,10 @@ impl crate::registry::Algorithm for IndependentSetAlgorithm {
         g: &impl crate::registry::Views<'b, B>,
         args: &crate::registry::Args,
     ) -> Result<crate::registry::Output> {
-        use crate::registry::{Column, Fact, Output, Scalar, Values};
+        use crate::registry::{Column, Fact, Output, Values};
         let s = maximal_independent_set(g.structure()?, args.count("seed").unwrap_or(0) as u64)?;
         Ok(Output {
-            facts: vec![Fact {
-                name: "size",
-                text: format!("{} ({} rounds)", s.size, s.rounds),
-                scalars: vec![
-                    ("size", Scalar::Int(s.size as u64)),
-                    ("rounds", Scalar::Int(s.rounds as u64)),
-                ],
-            }],
+            facts: vec![Fact::with_rounds("size", s.size as u64, s.rounds)],
             steps: s.rounds,
             columns: vec![Column {
                 name: "members",

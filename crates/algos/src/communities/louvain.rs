@@ -9,7 +9,8 @@ use semigraph_semiring::ops::{Gt, Lt, Minus, Times};
 
 use super::modularity::{Gain, Level, Weight};
 use crate::backend::{
-    Backend, Bound, Combine, Ewise, Mask, MatrixMask, NO_PARENT, Parents, UnaryOp, copy_dense,
+    Backend, Bound, Combine, Ewise, Mask, MatrixMask, NO_PARENT, Parents, UnaryOp, cloned,
+    copy_dense,
 };
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -91,7 +92,7 @@ pub struct Communities {
 /// # Complexity
 /// Per iteration a product `A P` (`O(m)` terms, sorted per row), an SDDMM and row reductions
 /// over its entries, `O(n)` more; the levels shrink the graph. Reads back two scalars and a
-/// count per iteration and the partition per level.
+/// count per iteration and the partition once per level.
 ///
 /// # Example
 /// ```
@@ -256,12 +257,12 @@ fn moves<B: Backend>(
     let n = level.n;
     let mut labels = b.dense::<Parents>(n, 1, start)?;
     // k in max-plus (every value an entry) and gamma k / 2m in both.
-    let k = gain_copy(b, &level.k)?;
-    let mut ks = b.dense_filled::<Weight>(n, 1, 0.0)?;
-    copy_dense(b, &mut ks, &level.k)?;
+    let k = b.dense_as::<Weight, Gain>(cloned(b, &level.k)?);
+    let mut ks = cloned(b, &level.k)?;
     b.apply_bound::<Weight, Times>(&mut ks, Mask::All, Bound::Second(gamma / two_m))?;
-    let ks_gain = gain_copy(b, &ks)?;
-    let (mut best, mut best_q) = (start.to_vec(), f64::NEG_INFINITY);
+    let ks_gain = b.dense_as::<Weight, Gain>(cloned(b, &ks)?);
+    // The best partition seen stays on the backend, read back once at the end.
+    let (mut best, mut best_q) = (cloned(b, &labels)?, f64::NEG_INFINITY);
     let (mut stalls, mut idle, mut iterations) = (0, 0, 0);
     for it in 0..MOVES {
         crate::cancel::check()?;
@@ -269,7 +270,7 @@ fn moves<B: Backend>(
         let parts = level.parts(b, &labels, two_m, gamma)?;
         if parts.q > best_q {
             best_q = parts.q;
-            best = b.read_dense(&labels)?;
+            copy_dense(b, &mut best, &labels)?;
             stalls = 0;
         } else {
             stalls += 1;
@@ -278,9 +279,7 @@ fn moves<B: Backend>(
             }
         }
         // The gains of joining each neighbouring community: W - gamma k tot / 2m.
-        let mut tot = b.dense_filled::<Gain>(n, 1, 0.0)?;
-        copy_dense(b, &mut tot, &parts.tot)?;
-        let tot = b.dense_as::<Gain, Weight>(tot);
+        let tot = b.dense_as::<Gain, Weight>(cloned(b, &parts.tot)?);
         let cost = b.sddmm(&parts.w, &ks, &tot)?;
         let gains = b.ewise_matrix::<Gain, Minus>(
             &b.view::<Weight, Gain>(&parts.w)?,
@@ -293,7 +292,7 @@ fn moves<B: Backend>(
         let mut stay = b.gather(&parts.tot, &labels)?;
         b.ewise_op::<Gain, Minus>(&mut stay, Mask::All, Combine::Intersection, &k)?;
         b.ewise_op::<Gain, Times>(&mut stay, Mask::All, Combine::Intersection, &ks_gain)?;
-        let mut own = gain_copy_of(b, &parts.own)?;
+        let mut own = cloned(b, &parts.own)?;
         b.ewise_op::<Gain, Minus>(&mut own, Mask::All, Combine::Intersection, &stay)?;
         // Better than staying: 1 (0 elsewhere, -inf where no neighbour turned to 0).
         let mut better = top;
@@ -303,8 +302,7 @@ fn moves<B: Backend>(
         // This iteration's direction: up on even iterations, down on odd ones.
         let mut to = pick;
         b.apply(&mut to, b.skip(&better), UnaryOp::Fill(NO_PARENT))?;
-        let mut way = b.dense_filled::<Parents>(n, 1, NO_PARENT)?;
-        copy_dense(b, &mut way, &to)?;
+        let mut way = cloned(b, &to)?;
         match it % 2 {
             0 => b.ewise_op::<Parents, Gt>(&mut way, Mask::All, Combine::Intersection, &labels)?,
             _ => b.ewise_op::<Parents, Lt>(&mut way, Mask::All, Combine::Intersection, &labels)?,
@@ -322,21 +320,7 @@ fn moves<B: Backend>(
         b.apply(&mut labels, b.keep(&way), UnaryOp::Fill(NO_PARENT))?;
         b.ewise(&mut labels, b.keep(&way), Ewise::Add, &to)?;
     }
-    Ok((best, best_q, iterations))
-}
-
-/// A copy of plus-times values in max-plus, where 0 is a value.
-fn gain_copy<B: Backend>(b: &B, x: &B::Dense<Weight>) -> Result<B::Dense<Gain>> {
-    let mut y = b.dense_filled::<Weight>(b.dense_shape(x).0, 1, 0.0)?;
-    copy_dense(b, &mut y, x)?;
-    Ok(b.dense_as::<Weight, Gain>(y))
-}
-
-/// A copy of max-plus values.
-fn gain_copy_of<B: Backend>(b: &B, x: &B::Dense<Gain>) -> Result<B::Dense<Gain>> {
-    let mut y = b.dense_filled::<Gain>(b.dense_shape(x).0, 1, 0.0)?;
-    copy_dense(b, &mut y, x)?;
-    Ok(y)
+    Ok((b.read_dense_owned(best)?, best_q, iterations))
 }
 
 /// The arguments of Louvain and Leiden in the registry.

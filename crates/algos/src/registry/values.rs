@@ -422,6 +422,18 @@ impl Fact {
         }
     }
 
+    /// A count and the rounds it took (`edges: 12 (3 rounds)`), both scalars.
+    pub fn with_rounds(name: &'static str, count: u64, rounds: usize) -> Fact {
+        Fact {
+            name,
+            text: format!("{count} ({rounds} rounds)"),
+            scalars: vec![
+                (name, Scalar::Int(count)),
+                ("rounds", Scalar::Int(rounds as u64)),
+            ],
+        }
+    }
+
     /// Whether the fact is a single scalar named as itself.
     pub fn is_bare(&self) -> bool {
         matches!(self.scalars.as_slice(), [(k, _)] if *k == self.name)
