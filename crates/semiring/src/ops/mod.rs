@@ -9,7 +9,7 @@
 //!   (`GrB_IndexUnaryOp` returning `bool`), for `select`: the lower triangle, the entries above
 //!   a threshold, ...
 //!
-//! Built-ins ([`builtin`]) cover the common ones; [`unary_op!`](crate::unary_op),
+//! Built-ins ([`builtin`]) cover the common ones ([`NamedOps`] finds them by name at run time); [`unary_op!`](crate::unary_op),
 //! [`binary_op!`](crate::binary_op) and [`select_op!`](crate::select_op) define others:
 //!
 //! ```
@@ -29,11 +29,13 @@
 //! `GxB_ISLT`); a value equal to the semiring's zero is no entry, as everywhere in semigraph.
 
 pub mod builtin;
+mod named;
 mod user;
 
 use std::fmt::Write as _;
 
 pub use builtin::*;
+pub use named::{BinaryVisitor, NamedOps, SelectVisitor, UnaryVisitor};
 
 use crate::scalar::{Scalar, ScalarType};
 use crate::semiring::{Semiring, atomic_source, is_key_name};
