@@ -44,10 +44,19 @@ from ._native import (
     SemigraphError,
 )
 
+from .algebra import Matrix, Vector, mxm, mxv, operators, vxm, wait
+
 __version__ = _native.__version__
 
 __all__ = [
     "DeviceArray",
+    "Matrix",
+    "Vector",
+    "mxm",
+    "mxv",
+    "operators",
+    "vxm",
+    "wait",
     "Graph",
     "GpuUnavailable",
     "NegativeCycleError",

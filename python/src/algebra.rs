@@ -44,7 +44,7 @@ macro_rules! on_backend {
 /// The semiring's matrix of `arcs`: its values, or for semirings whose products read the
 /// structure only (a boolean semiring, an index product: or-and, the secondi family) every
 /// entry `one`.
-fn csr_of<S: Semiring>(arcs: EdgeList) -> PyResult<Csr<S>>
+pub(crate) fn csr_of<S: Semiring>(arcs: EdgeList) -> PyResult<Csr<S>>
 where
     S::T: WeightValue,
 {

@@ -18,7 +18,7 @@ pub(crate) enum Ints<'py> {
 impl Ints<'_> {
     /// The values as u32, each checked to lie in `0..limit` (`what` names the array): checked
     /// in one pass, converted in another (no per-value `Result`).
-    fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
+    pub(crate) fn to_u32(&self, limit: u64, what: &str) -> PyResult<Vec<u32>> {
         let limit = limit.min(u32::MAX as u64 + 1);
         let bad = |x: i64| {
             PyValueError::new_err(format!(

@@ -42,6 +42,11 @@ pub(crate) fn gpu() -> Result<&'static GpuBackend, String> {
     Ok(g)
 }
 
+/// The GPU backend if this process opened it.
+pub(crate) fn opened_gpu() -> Option<&'static GpuBackend> {
+    GPU.get().and_then(|g| g.as_ref().ok())
+}
+
 /// Records the kernels the GPU backend loaded in this process as the package's profile (at the
 /// interpreter's exit); nothing if the GPU was never opened. A profile that cannot be written
 /// costs the next process time, never a result, so a failure is not reported.
