@@ -49,7 +49,8 @@ pub trait SelectVisitor<T: Scalar> {
 }
 
 /// The built-in operators of a value type, by the names their [`name`](UnaryOperator::name)
-/// functions give (`plus`, `lt`, `minv`, `tril`, `value_gt`, ...; the table in [`builtin`]).
+/// functions give (`plus`, `lt`, `minv`, `tril`, `value_gt`, ...; the table in
+/// [`builtin`](super::builtin)).
 pub trait NamedOps: Scalar {
     /// The unary operators of the type.
     fn unary_names() -> &'static [&'static str];
