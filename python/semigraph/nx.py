@@ -27,8 +27,21 @@ import numpy as np
 import scipy.sparse
 
 import semigraph
+from semigraph import _nx_paths
+from semigraph._nx_paths import (
+    _checked,
+    _distances,
+    _ran,
+    _solve,
+    _tree_paths,
+    _vertex,
+    _with_paths,
+)
 
 NAME = "semigraph"
+
+# Calls that ran on semigraph in this process, by function name.
+calls = _nx_paths.calls
 
 # NetworkX function name -> what semigraph runs for it.
 FUNCTIONS = {
@@ -65,10 +78,6 @@ def _entries():
 REGISTERED = _entries()
 for _name, (_info, _) in REGISTERED.items():
     FUNCTIONS.setdefault(_name, _info["summary"])
-
-# Calls that ran on semigraph in this process, by function name (tests check the backend
-# was reached, not only declined).
-calls: dict[str, int] = {}
 
 _EXACT = 2**53
 
@@ -263,6 +272,8 @@ class BackendInterface:
             return True
         if name in REGISTERED and name not in _WRITTEN:
             return _declines(REGISTERED[name], sig, a) or True
+        if name in _nx_more.WRITTEN:
+            return _nx_more.WRITTEN[name][2](a)
         G = a.get("G")
         directed = G.is_directed() if G is not None else False
         multi = G.is_multigraph() if G is not None else False
@@ -449,116 +460,6 @@ class BackendInterface:
         return _with_paths(G, dist, pred, np.isfinite(dist), s, target, msg)
 
 
-def _checked(G, source, name, dijkstra=False, target=None):
-    """The source's vertex and a target's (``None`` for none) once semigraph answers the
-    call ``name`` (counted): weights float64 holds exactly, none negative for Dijkstra, the
-    target in the graph; else declined (``NotImplementedError``)."""
-    s = _vertex(G, source)
-    _exact(G)
-    if dijkstra and G.negative:
-        raise NotImplementedError("Dijkstra with a negative weight: NetworkX's own answer")
-    t = _target(G, target)
-    _ran(name)
-    return s, t
-
-
-def _solve(G, s, algorithm):
-    """Distances and predecessors from vertex ``s`` (``algorithm``: semigraph's choice for
-    ``None``); a negative cycle as NetworkX's ``NetworkXUnbounded``."""
-    import networkx as nx
-
-    try:
-        if algorithm is None:
-            return G.graph().sssp(s)
-        return G.graph().sssp(s, algorithm=algorithm)
-    except semigraph.NegativeCycleError as e:
-        raise nx.NetworkXUnbounded("Negative cycle detected.") from e
-
-
-def _target(G, target):
-    """The vertex of a target node (``None`` for none); a node not in the graph declined
-    (NetworkX answers with its own error)."""
-    if target is None:
-        return None
-    try:
-        return G.index[target]
-    except (KeyError, TypeError):
-        raise NotImplementedError(f"target {target!r} is not in G: NetworkX's own answer") from None
-
-
-def _with_paths(G, dist, pred, keep, source, target, no_path):
-    """``(distances, paths)`` of the rows ``keep`` selects as NetworkX keys them, or for a
-    target node the pair of its own (``NetworkXNoPath`` with ``no_path`` when not kept)."""
-    import networkx as nx
-
-    if target is not None:
-        t = G.index[target]
-        if not keep[t]:
-            raise nx.NetworkXNoPath(no_path)
-        keep = np.zeros(len(G.nodes), dtype=bool)
-        keep[t] = True
-        paths = _tree_paths(G, pred, keep, source)
-        d = _distances(G, dist, keep, source)
-        return d[target], paths[target]
-    return _distances(G, dist, keep, source), _tree_paths(G, pred, keep, source)
-
-
-def _tree_paths(G, parents, keep, source):
-    """``{node: [source, ..., node]}`` along the tree ``parents`` (each vertex's parent, -1
-    for none) for the rows ``keep`` selects: each path its parent's and the node, each
-    parent's path made once."""
-    import gc
-
-    parents = parents.tolist()
-    nodes = G.nodes
-    paths = {source: [nodes[source]]}
-    out = {}
-    # Many new lists, none in a cycle: the collector, which would walk the whole NetworkX
-    # graph again and again while they are made, is paused (most of the time otherwise).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        for v in np.flatnonzero(keep).tolist():
-            chain = []
-            u = v
-            while u not in paths:
-                if u < 0:
-                    raise RuntimeError(f"vertex {v}'s parents do not lead to the source")
-                chain.append(u)
-                u = parents[u]
-            for w in reversed(chain):
-                paths[w] = paths[u] + [nodes[w]]
-                u = w
-            out[nodes[v]] = paths[v]
-    finally:
-        if collecting:
-            gc.enable()
-    return out
-
-
-def _ran(name):
-    calls[name] = calls.get(name, 0) + 1
-
-
-def _exact(G):
-    """Declines (``NotImplementedError``: NetworkX then runs its own) a graph whose weights or
-    path lengths float64 cannot hold exactly, or whose weights are not numbers."""
-    if not G.exact:
-        raise NotImplementedError(
-            "weights semigraph cannot hold exactly (beyond 2^53, or not numbers)"
-        )
-
-
-def _distances(G, dist, keep, source):
-    """Distances keyed by node as NetworkX sums them: integers where every weight is one,
-    and the source's the integer 0."""
-    d = G.keyed(dist, keep)
-    if G.integral:
-        return {v: int(x) for v, x in d.items()}
-    d[G.nodes[source]] = 0
-    return d
-
-
 def _has_weights(G, weight):
     """Whether the graph (NetworkX's or converted) has an edge whose ``weight`` is not 1."""
     if isinstance(G, SemigraphGraph):
@@ -571,19 +472,6 @@ def _has_parallel(G):
     if isinstance(G, SemigraphGraph):
         return G.parallel
     return any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
-
-
-def _vertex(G, source):
-    import networkx as nx
-
-    class NodeNotFound(nx.NodeNotFound, nx.NetworkXError):
-        """A node not in the graph: NetworkX's ``NodeNotFound`` (as its path functions raise)
-        that is also a ``NetworkXError`` (as its flow functions raise)."""
-
-    try:
-        return G.index[source]
-    except (KeyError, TypeError):
-        raise NodeNotFound(f"Source {source} is not in G") from None
 
 
 def _pairs(G, ebunch):
@@ -641,3 +529,12 @@ _REGISTRY_SHORTEST_PATH = _dispatcher(*REGISTERED["shortest_path"])
 for _name, (_info, _entry) in REGISTERED.items():
     if _name not in _WRITTEN:
         setattr(BackendInterface, _name, staticmethod(_dispatcher(_info, _entry)))
+
+# The functions written over semigraph's traversals and algebra beyond the registry
+# (``_nx_more.py``), each with the check that declines what it does not answer.
+from semigraph import _nx_more  # noqa: E402
+
+for _name, (_summary, _f, _) in _nx_more.WRITTEN.items():
+    FUNCTIONS[_name] = _summary
+    setattr(BackendInterface, _name, staticmethod(_f))
+    _WRITTEN.add(_name)
