@@ -14,7 +14,7 @@ use crate::arrays::{Arrays, Ints, Values};
 use crate::backends::{Choice, choose};
 use crate::errors::py_err;
 use crate::objects::{
-    Handle, Native, converted, dense_in, on_semiring, value_of, values_of, weight_of,
+    Handle, Native, converted, dense_copy, dense_in, on_semiring, value_of, values_of, weight_of,
 };
 
 /// A matrix held by a backend in a built-in semiring (`semigraph.Matrix` wraps it).
@@ -248,7 +248,7 @@ pub(crate) fn vector_as(
     semiring: &str,
 ) -> PyResult<VectorHandle> {
     let h = on_semiring!(py, semiring, x.h.choice, S, b => {
-        let v = crate::ops::dense_copy::<_, S>(b, &*dense_in::<_, S>(b, &x.h)?)?;
+        let v = dense_copy::<_, S>(b, &*dense_in::<_, S>(b, &x.h)?)?;
         Ok(Handle::new::<S, _>(x.h.choice, v))
     })?;
     Ok(VectorHandle { h, n: x.n })

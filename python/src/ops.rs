@@ -20,20 +20,9 @@ use semigraph_semiring::{OrAnd, Semiring};
 use crate::errors::py_err;
 use crate::handles::{MatrixHandle, VectorHandle};
 use crate::objects::{
-    Column, Erased, Handle, Native, dense_in, held_dense_mut, held_matrix, matrix_in, name,
-    on_semiring, same_backend, value_of, weight_of,
+    Column, Erased, Handle, Native, dense_copy, dense_in, held_dense_mut, held_matrix, matrix_in,
+    name, on_semiring, same_backend, value_of, weight_of,
 };
-
-/// A new array equal to `x`: cleared to the zero, then `x` added (`add`'s identity).
-pub(crate) fn dense_copy<B: ElementWise, S: Semiring>(
-    b: &B,
-    x: &B::Dense<S>,
-) -> PyResult<B::Dense<S>> {
-    let (r, c) = b.dense_shape(x);
-    let mut y = b.dense_filled::<S>(r, c, S::zero()).map_err(py_err)?;
-    b.ewise(&mut y, Mask::All, Ewise::Add, x).map_err(py_err)?;
-    Ok(y)
-}
 
 /// The output mask of a vector operation: every position, or the entries of `m` (with
 /// `complement`, the positions where it has none).
