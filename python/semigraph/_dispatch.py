@@ -13,8 +13,8 @@ import inspect
 import numpy as np
 
 import semigraph
+from semigraph._nx_graph import _ALL_PAIRS, SemigraphGraph, _has_weights, _pairs
 from semigraph._nx_paths import _exact, _ran, _vertex
-from semigraph.nx import _ALL_PAIRS, SemigraphGraph, _has_weights, _pairs
 
 # Registry algorithms that only sum weights in float64 (modularity's sums, a flow's, as
 # NetworkX's own float sums): any real weights will do, where path lengths must be exact; an

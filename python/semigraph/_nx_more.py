@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 import semigraph
+from semigraph import _nx_paths
+from semigraph._nx_graph import SemigraphGraph, _select
 from semigraph._nx_paths import _exact, _ran, _vertex
-from semigraph.nx import BackendInterface, SemigraphGraph
 
 WRITTEN: dict = {}
 
@@ -134,7 +135,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 
     if weight is None:
         if target is None:
-            return BackendInterface.single_source_shortest_path_length(G, source)
+            return _nx_paths.single_source_shortest_path_length(G, source)
         s = _vertex(G, source)
         t = _node_or_missing(G, target, nx.NodeNotFound(f"Target {target} is not in G"))
         _ran("shortest_path_length")
@@ -144,21 +145,21 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
         return d
     if method == "bellman-ford":
         if target is None:
-            return BackendInterface.single_source_bellman_ford_path_length(G, source)
-        return BackendInterface._bellman_ford(G, source, target, "shortest_path_length")[0]
+            return _nx_paths.single_source_bellman_ford_path_length(G, source)
+        return _nx_paths._bellman_ford(G, source, target, "shortest_path_length")[0]
     if target is None:
-        return BackendInterface.single_source_dijkstra_path_length(G, source)
-    return BackendInterface._dijkstra(G, source, target, None, "shortest_path_length")[0]
+        return _nx_paths.single_source_dijkstra_path_length(G, source)
+    return _nx_paths._dijkstra(G, source, target, None, "shortest_path_length")[0]
 
 
 @_written("SSSP (Bellman-Ford or delta-stepping): the distance to the target")
 def dijkstra_path_length(G, source, target, weight="weight"):
-    return BackendInterface._dijkstra(G, source, target, None, "dijkstra_path_length")[0]
+    return _nx_paths._dijkstra(G, source, target, None, "dijkstra_path_length")[0]
 
 
 @_written("SSSP (Bellman-Ford): the distance to the target")
 def bellman_ford_path_length(G, source, target, weight="weight"):
-    return BackendInterface._bellman_ford(G, source, target, "bellman_ford_path_length")[0]
+    return _nx_paths._bellman_ford(G, source, target, "bellman_ford_path_length")[0]
 
 
 @_written("BFS levels on the reversed graph (cutoff: levels up to it)")
@@ -200,7 +201,7 @@ def ancestors(G, source):
 @_written("BFS levels from every node")
 def all_pairs_shortest_path_length(G, cutoff=None):
     _ran("all_pairs_shortest_path_length")
-    one = BackendInterface.single_source_shortest_path_length
+    one = _nx_paths.single_source_shortest_path_length
     return ((v, one(G, v, cutoff)) for v in list(G.nodes))
 
 
@@ -222,14 +223,14 @@ def _all_sssp(G, dijkstra, name):
 @_written("SSSP from every node (cutoff)", _weighted)
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _all_sssp(G, True, "all_pairs_dijkstra_path_length")
-    one = BackendInterface.single_source_dijkstra_path_length
+    one = _nx_paths.single_source_dijkstra_path_length
     return ((v, one(G, v, cutoff)) for v in list(G.nodes))
 
 
 @_written("SSSP (Bellman-Ford) from every node", _weighted)
 def all_pairs_bellman_ford_path_length(G, weight="weight"):
     _all_sssp(G, False, "all_pairs_bellman_ford_path_length")
-    one = BackendInterface.single_source_bellman_ford_path_length
+    one = _nx_paths.single_source_bellman_ford_path_length
     return ((v, one(G, v)) for v in list(G.nodes))
 
 
@@ -420,7 +421,9 @@ def _average_clustering_check(a):
 @_written("LCC (unweighted, undirected graphs), averaged", _average_clustering_check)
 def average_clustering(G, nodes=None, weight=None, count_zeros=True):
     _ran("average_clustering")
-    c = BackendInterface.clustering(G, nodes)
+    # As NetworkX's clustering: the integer 0 where a vertex is in no triangle.
+    lcc = G.graph().lcc() if len(G.nodes) else np.zeros(0)
+    c = _select(G, {v: (0 if x == 0 else x) for v, x in G.keyed(lcc).items()}, nodes)
     c = c.values() if isinstance(c, dict) else [c]
     if not count_zeros:
         c = [v for v in c if abs(v) > 0]

@@ -7,8 +7,6 @@ import numpy as np
 
 import semigraph
 
-_EXACT = 2**53
-
 # Calls that ran on semigraph in this process, by function name (tests check the backend
 # was reached, not only declined).
 calls: dict[str, int] = {}
@@ -135,3 +133,80 @@ def _vertex(G, source):
         return G.index[source]
     except (KeyError, TypeError):
         raise NodeNotFound(f"Source {source} is not in G") from None
+
+
+# NetworkX's single-source path functions.
+
+def single_source_shortest_path_length(G, source, cutoff=None):
+    _ran("single_source_shortest_path_length")
+    s = _vertex(G, source)
+    levels, _ = G.graph().bfs(s)
+    keep = levels >= 0
+    if cutoff is not None:
+        keep &= levels <= cutoff
+    return G.keyed(levels, keep)
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    s, _ = _checked(G, source, "single_source_dijkstra_path_length", dijkstra=True)
+    dist, _ = _solve(G, s, None)
+    keep = np.isfinite(dist)
+    if cutoff is not None:
+        keep &= dist <= cutoff
+    return _distances(G, dist, keep, s)
+
+
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    s, _ = _checked(G, source, "single_source_bellman_ford_path_length")
+    dist, _ = _solve(G, s, "bellman-ford")
+    return _distances(G, dist, np.isfinite(dist), s)
+
+
+def single_source_shortest_path(G, source, cutoff=None):
+    _ran("single_source_shortest_path")
+    s = _vertex(G, source)
+    levels, parents = G.graph().bfs(s)
+    keep = levels >= 0
+    if cutoff is not None:
+        keep &= levels <= cutoff
+    return _tree_paths(G, parents, keep, s)
+
+
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    return _dijkstra(G, source, None, cutoff, "single_source_dijkstra_path")[1]
+
+
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    return _dijkstra(G, source, target, cutoff, "single_source_dijkstra")
+
+
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    return _bellman_ford(G, source, None, "single_source_bellman_ford_path")[1]
+
+
+def single_source_bellman_ford(G, source, target=None, weight="weight"):
+    return _bellman_ford(G, source, target, "single_source_bellman_ford")
+
+
+def _dijkstra(G, source, target, cutoff, name):
+    """NetworkX's ``single_source_dijkstra``: ``(distances, paths)``, or for a target
+    ``(distance, path)``."""
+    s, t = _checked(G, source, name, dijkstra=True, target=target)
+    if t == s:
+        return 0, [G.nodes[s]]
+    dist, pred = _solve(G, s, None)
+    keep = np.isfinite(dist)
+    if cutoff is not None:
+        keep &= dist <= cutoff
+    return _with_paths(G, dist, pred, keep, s, target, f"No path to {target}.")
+
+
+def _bellman_ford(G, source, target, name):
+    """NetworkX's ``single_source_bellman_ford``: ``(distances, paths)``, or for a
+    target ``(distance, path)``."""
+    s, t = _checked(G, source, name, target=target)
+    if t == s:
+        return 0, [G.nodes[s]]
+    dist, pred = _solve(G, s, "bellman-ford")
+    msg = f"Node {target} not reachable from {source}"
+    return _with_paths(G, dist, pred, np.isfinite(dist), s, target, msg)

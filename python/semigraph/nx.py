@@ -27,16 +27,17 @@ import numpy as np
 import scipy.sparse
 
 import semigraph
-from semigraph import _nx_paths
-from semigraph._nx_paths import (
-    _checked,
-    _distances,
-    _ran,
-    _solve,
-    _tree_paths,
-    _vertex,
-    _with_paths,
+from semigraph import _nx_more, _nx_paths
+from semigraph._dispatch import _declines, _dispatcher, _nx_function
+from semigraph._nx_graph import (
+    _EXACT,
+    SemigraphGraph,
+    _has_parallel,
+    _has_weights,
+    _select,
+    _weights,
 )
+from semigraph._nx_paths import _ran
 
 NAME = "semigraph"
 
@@ -79,13 +80,6 @@ REGISTERED = _entries()
 for _name, (_info, _) in REGISTERED.items():
     FUNCTIONS.setdefault(_name, _info["summary"])
 
-_EXACT = 2**53
-
-# The most nodes for which ``ebunch=None`` (every pair of nodes without an edge) is answered
-# at once: an n x n table of adjacency, 64 MiB here.
-_ALL_PAIRS = 8192
-
-
 def get_info():
     """The ``networkx.backend_info`` entry point."""
     return {
@@ -97,88 +91,6 @@ def get_info():
         "functions": {name: {"additional_docs": doc} for name, doc in FUNCTIONS.items()},
         "default_config": {},
     }
-
-
-class SemigraphGraph:
-    """A NetworkX graph as semigraph holds it: ``nodes[i]`` is row ``i`` of ``matrix``
-    (``matrix[i, j]`` the weight of the arc ``i -> j``, the smallest of a multigraph's
-    parallel edges; an undirected edge is two arcs). ``weight`` is the attribute read
-    (``None``: every weight 1); ``integral`` whether every weight is an integer (distances are
-    then returned as integers), ``exact`` whether float64 holds every weight and every
-    possible path length exactly, ``negative`` whether a weight is negative, ``parallel``
-    whether a multigraph has parallel edges."""
-
-    __networkx_backend__ = NAME
-
-    def __init__(self, nodes, matrix, directed, weight=None, *, integral=True, exact=True,
-                 negative=False, parallel=False, multigraph=False, numeric=True):
-        self.nodes = list(nodes)
-        self.index = {v: i for i, v in enumerate(self.nodes)}
-        self.matrix = matrix
-        self.directed = directed
-        self.weight = weight
-        self.weighted = weight is not None
-        self.integral = integral
-        self.exact = exact
-        self.numeric = numeric
-        self.negative = negative
-        self.parallel = parallel
-        self.multigraph = multigraph
-        self._graph = None
-        self.__networkx_cache__ = {}
-
-    def is_directed(self):
-        return self.directed
-
-    def is_multigraph(self):
-        return self.multigraph
-
-    def __len__(self):
-        return len(self.nodes)
-
-    def graph(self):
-        """The semigraph :class:`semigraph.Graph` (uploaded on first use, then kept)."""
-        if self._graph is None:
-            self._graph = semigraph.Graph(self.matrix)
-        return self._graph
-
-    def keyed(self, values, keep=None):
-        """``{node: values[i]}`` for the rows ``keep`` selects (all by default)."""
-        rows = range(len(self.nodes)) if keep is None else np.flatnonzero(keep)
-        values = values.tolist()
-        return {self.nodes[i]: values[i] for i in rows}
-
-
-def _weights(values):
-    """The weights as float64 and what they are: ``(array, integral, exact, negative)``, or
-    ``None`` for a value that is not a real number."""
-    if not values:
-        return np.zeros(0), True, True, False
-    try:
-        a = np.asarray(values)
-    except (OverflowError, ValueError):
-        return None
-    if a.dtype == object:
-        # Integers beyond int64, or values of mixed types.
-        if not all(isinstance(x, (int, float, np.integer, np.floating)) for x in values):
-            return None
-        if all(isinstance(x, (int, np.integer)) for x in values):
-            big = max(abs(int(x)) for x in values)
-            return np.array([float(x) for x in values]), True, big <= _EXACT, min(values) < 0
-        return None
-    if a.dtype.kind == "b":
-        a = a.astype(np.int64)
-    if a.dtype.kind in "iu":
-        big = int(np.abs(a).max()) if a.size else 0
-        return a.astype(np.float64), True, big <= _EXACT, bool((a < 0).any())
-    if a.dtype.kind == "f":
-        f = a.astype(np.float64)
-        if not np.isfinite(f).all():
-            return None  # NaN, or an infinity NetworkX adds along paths
-        # Integers beside floats: NetworkX's sums are ints or floats by the path taken.
-        mixed = any(isinstance(x, (int, np.integer)) for x in values)
-        return f, False, not mixed, bool((f < 0).any())
-    return None
 
 
 class BackendInterface:
@@ -374,142 +286,24 @@ class BackendInterface:
         d = {v: (0 if x == 0 else x) for v, x in G.keyed(G.graph().lcc()).items()}
         return _select(G, d, nodes)
 
-    @staticmethod
-    def single_source_shortest_path_length(G, source, cutoff=None):
-        _ran("single_source_shortest_path_length")
-        s = _vertex(G, source)
-        levels, _ = G.graph().bfs(s)
-        keep = levels >= 0
-        if cutoff is not None:
-            keep &= levels <= cutoff
-        return G.keyed(levels, keep)
-
-    @staticmethod
-    def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-        s, _ = _checked(G, source, "single_source_dijkstra_path_length", dijkstra=True)
-        dist, _ = _solve(G, s, None)
-        keep = np.isfinite(dist)
-        if cutoff is not None:
-            keep &= dist <= cutoff
-        return _distances(G, dist, keep, s)
-
-    @staticmethod
-    def single_source_bellman_ford_path_length(G, source, weight="weight"):
-        s, _ = _checked(G, source, "single_source_bellman_ford_path_length")
-        dist, _ = _solve(G, s, "bellman-ford")
-        return _distances(G, dist, np.isfinite(dist), s)
-
-    @staticmethod
-    def single_source_shortest_path(G, source, cutoff=None):
-        _ran("single_source_shortest_path")
-        s = _vertex(G, source)
-        levels, parents = G.graph().bfs(s)
-        keep = levels >= 0
-        if cutoff is not None:
-            keep &= levels <= cutoff
-        return _tree_paths(G, parents, keep, s)
-
-    @staticmethod
-    def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
-        return BackendInterface._dijkstra(G, source, None, cutoff, "single_source_dijkstra_path")[1]
-
-    @staticmethod
-    def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
-        return BackendInterface._dijkstra(G, source, target, cutoff, "single_source_dijkstra")
-
-    @staticmethod
-    def single_source_bellman_ford_path(G, source, weight="weight"):
-        return BackendInterface._bellman_ford(G, source, None, "single_source_bellman_ford_path")[1]
-
-    @staticmethod
-    def single_source_bellman_ford(G, source, target=None, weight="weight"):
-        return BackendInterface._bellman_ford(G, source, target, "single_source_bellman_ford")
+    single_source_shortest_path_length = staticmethod(_nx_paths.single_source_shortest_path_length)
+    single_source_dijkstra_path_length = staticmethod(_nx_paths.single_source_dijkstra_path_length)
+    single_source_bellman_ford_path_length = staticmethod(_nx_paths.single_source_bellman_ford_path_length)
+    single_source_shortest_path = staticmethod(_nx_paths.single_source_shortest_path)
+    single_source_dijkstra_path = staticmethod(_nx_paths.single_source_dijkstra_path)
+    single_source_dijkstra = staticmethod(_nx_paths.single_source_dijkstra)
+    single_source_bellman_ford_path = staticmethod(_nx_paths.single_source_bellman_ford_path)
+    single_source_bellman_ford = staticmethod(_nx_paths.single_source_bellman_ford)
 
     @staticmethod
     def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         if target is not None:
             return _REGISTRY_SHORTEST_PATH(G, source, target, weight, method)
         if weight is None:
-            return BackendInterface.single_source_shortest_path(G, source)
+            return _nx_paths.single_source_shortest_path(G, source)
         if method == "bellman-ford":
-            return BackendInterface._bellman_ford(G, source, None, "shortest_path")[1]
-        return BackendInterface._dijkstra(G, source, None, None, "shortest_path")[1]
-
-    @staticmethod
-    def _dijkstra(G, source, target, cutoff, name):
-        """NetworkX's ``single_source_dijkstra``: ``(distances, paths)``, or for a target
-        ``(distance, path)``."""
-        s, t = _checked(G, source, name, dijkstra=True, target=target)
-        if t == s:
-            return 0, [G.nodes[s]]
-        dist, pred = _solve(G, s, None)
-        keep = np.isfinite(dist)
-        if cutoff is not None:
-            keep &= dist <= cutoff
-        return _with_paths(G, dist, pred, keep, s, target, f"No path to {target}.")
-
-    @staticmethod
-    def _bellman_ford(G, source, target, name):
-        """NetworkX's ``single_source_bellman_ford``: ``(distances, paths)``, or for a
-        target ``(distance, path)``."""
-        s, t = _checked(G, source, name, target=target)
-        if t == s:
-            return 0, [G.nodes[s]]
-        dist, pred = _solve(G, s, "bellman-ford")
-        msg = f"Node {target} not reachable from {source}"
-        return _with_paths(G, dist, pred, np.isfinite(dist), s, target, msg)
-
-
-def _has_weights(G, weight):
-    """Whether the graph (NetworkX's or converted) has an edge whose ``weight`` is not 1."""
-    if isinstance(G, SemigraphGraph):
-        return G.weighted and bool((G.matrix.data != 1).any())
-    return any(d.get(weight, 1) != 1 for _, _, d in G.edges(data=True))
-
-
-def _has_parallel(G):
-    """Whether a multigraph (NetworkX's or converted) has parallel edges."""
-    if isinstance(G, SemigraphGraph):
-        return G.parallel
-    return any(len(keys) > 1 for nbrs in G._adj.values() for keys in nbrs.values())
-
-
-def _pairs(G, ebunch):
-    """NetworkX's pairs of nodes (``ebunch``) as an ``m x 2`` array of vertices; ``None``:
-    every pair of distinct nodes without an edge (NetworkX's ``non_edges``). A node not in the
-    graph is declined (NetworkX raises its own error)."""
-    if ebunch is None:
-        n = len(G.nodes)
-        adjacent = np.zeros((n, n), dtype=bool)
-        m = G.matrix.tocoo()
-        adjacent[m.row, m.col] = True
-        adjacent |= adjacent.T
-        u, v = np.nonzero(np.triu(~adjacent, 1))
-        return np.stack([u, v], axis=1)
-    try:
-        pairs = [(G.index[u], G.index[v]) for u, v in ebunch]
-    except (KeyError, TypeError):
-        raise NotImplementedError("a pair's node is not in the graph: NetworkX's own error")
-    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
-
-
-def _select(G, d, nodes):
-    """NetworkX's convention: one node gives its value, a collection (``nbunch``) a dict of
-    the nodes of it that are in the graph."""
-    import networkx as nx
-
-    if nodes is None:
-        return d
-    try:
-        if nodes in G.index:
-            return d[nodes]
-    except TypeError:
-        pass  # unhashable: a collection
-    try:
-        return {v: d[v] for v in nodes if v in G.index}
-    except TypeError as e:
-        raise nx.NetworkXError(f"nbunch {nodes!r} is not a node or a sequence of nodes") from e
-
+            return _nx_paths._bellman_ford(G, source, None, "shortest_path")[1]
+        return _nx_paths._dijkstra(G, source, None, None, "shortest_path")[1]
 
 # The NetworkX functions written above, with NetworkX's conventions of their own (a
 # convergence error, sets of components, an integer 0, ``nodes=``).
@@ -517,10 +311,6 @@ _WRITTEN = {
     name for name, f in vars(BackendInterface).items() if isinstance(f, staticmethod)
 }
 
-
-# The registry's entries' dispatch (``_dispatch.py``), imported once every name it uses from
-# here is defined.
-from semigraph._dispatch import _declines, _dispatcher, _nx_function  # noqa: E402
 
 # ``shortest_path`` to one target, as the registry's entry dispatches it (the written
 # function answers from a source to every node).
@@ -532,8 +322,6 @@ for _name, (_info, _entry) in REGISTERED.items():
 
 # The functions written over semigraph's traversals and algebra beyond the registry
 # (``_nx_more.py``), each with the check that declines what it does not answer.
-from semigraph import _nx_more  # noqa: E402
-
 for _name, (_summary, _f, _) in _nx_more.WRITTEN.items():
     FUNCTIONS[_name] = _summary
     setattr(BackendInterface, _name, staticmethod(_f))

@@ -13,6 +13,7 @@ from scipy.sparse import csgraph
 import semigraph
 import semigraph.nx as snx
 from semigraph import _native
+from semigraph._nx_graph import _ALL_PAIRS
 
 
 def _random(n=60, density=0.08, seed=3):
@@ -561,6 +562,6 @@ def test_link_prediction_through_networkx_answers_as_networkx(function):
     sig = inspect.signature(f)
     assert "self loops" in snx._declines(snx.REGISTERED[function], sig, {"G": H, "ebunch": pairs})
     # Every non-edge of a large graph: NetworkX's generator, one pair at a time.
-    big = nx.empty_graph(snx._ALL_PAIRS + 1)
+    big = nx.empty_graph(_ALL_PAIRS + 1)
     assert "every non-edge" in snx._declines(snx.REGISTERED[function], sig,
                                              {"G": big, "ebunch": None})
