@@ -2,14 +2,11 @@
 //! communities are refined before they are contracted, so that every community is
 //! connected. The refinement here splits each community into its connected components
 //! (`FastSV` on the arcs inside the communities, found by comparing the ends' communities
-//! with two SDDMMs); the next level contracts the components and starts from the communities.
-
-use semigraph_semiring::ops::Eq;
+//! with two SDDMMs: `modularity::components`); the next level contracts the components and starts from the communities.
 
 use super::louvain::{Communities, LouvainOptions, detect};
-use super::modularity::{Level, Weight};
-use crate::backend::{Backend, Combine};
-use crate::components::LabelSemiring;
+use super::modularity::Weight;
+use crate::backend::Backend;
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -54,25 +51,6 @@ use crate::graph::Graph;
 /// ```
 pub fn leiden<B: Backend>(g: &Graph<'_, B, Weight>, opts: &LouvainOptions) -> Result<Communities> {
     detect(g, opts, true)
-}
-
-/// The connected components of each community of `labels` on `level`: a label per vertex
-/// (the smallest vertex of its component within its community).
-pub(super) fn components<B: Backend>(b: &B, level: &Level<B>, labels: &[u32]) -> Result<Vec<u32>> {
-    let n = level.n;
-    let x: Vec<f64> = labels.iter().map(|&l| f64::from(l) + 1.0).collect();
-    let x = b.dense::<Weight>(n, 1, &x)?;
-    let ones = b.dense_filled::<Weight>(n, 1, 1.0)?;
-    let pattern = b.pattern::<Weight, Weight>(&level.a)?;
-    // 1 where both ends lie in one community (the ends' numbers equal), no entry elsewhere.
-    let inside = b.ewise_matrix::<Weight, Eq>(
-        &b.sddmm(&pattern, &x, &ones)?,
-        &b.sddmm(&pattern, &ones, &x)?,
-        Combine::Intersection,
-    )?;
-    let inside = b.pattern::<Weight, LabelSemiring>(&inside)?;
-    let (f, _) = crate::components::fastsv(b, &inside, None)?;
-    b.read_dense_owned(f)
 }
 
 /// Leiden in the [registry](crate::registry): `semigraph leiden`.

@@ -180,7 +180,7 @@ pub(super) fn detect<B: Backend>(
         let groups = match refine {
             false => labels.clone(),
             true => {
-                let parts = super::leiden::components(b, &level, &labels)?;
+                let parts = super::modularity::components(b, &level, &labels)?;
                 q_level = level
                     .parts(b, &b.dense::<Parents>(level.n, 1, &parts)?, two_m, gamma)?
                     .q;

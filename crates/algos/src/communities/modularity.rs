@@ -3,10 +3,11 @@
 //! vertex's weight to each community, the weight inside the communities is `W`'s entries on
 //! `P`'s pattern, and the communities' degrees are a scatter of the vertices'.
 
-use semigraph_semiring::ops::{Diag, First, Offdiag, Plus};
+use semigraph_semiring::ops::{Diag, Eq, First, Offdiag, Plus};
 use semigraph_semiring::{MaxPlus, PlusTimes};
 
 use crate::backend::{Backend, Combine, Mask, MatrixMask, Parents, copy_dense};
+use crate::components::LabelSemiring;
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -234,4 +235,23 @@ impl crate::registry::Algorithm for Modularity {
             columns: vec![],
         })
     }
+}
+
+/// The connected components of each community of `labels` on `level`: a label per vertex
+/// (the smallest vertex of its component within its community).
+pub(super) fn components<B: Backend>(b: &B, level: &Level<B>, labels: &[u32]) -> Result<Vec<u32>> {
+    let n = level.n;
+    let x: Vec<f64> = labels.iter().map(|&l| f64::from(l) + 1.0).collect();
+    let x = b.dense::<Weight>(n, 1, &x)?;
+    let ones = b.dense_filled::<Weight>(n, 1, 1.0)?;
+    let pattern = b.pattern::<Weight, Weight>(&level.a)?;
+    // 1 where both ends lie in one community (the ends' numbers equal), no entry elsewhere.
+    let inside = b.ewise_matrix::<Weight, Eq>(
+        &b.sddmm(&pattern, &x, &ones)?,
+        &b.sddmm(&pattern, &ones, &x)?,
+        Combine::Intersection,
+    )?;
+    let inside = b.pattern::<Weight, LabelSemiring>(&inside)?;
+    let (f, _) = crate::components::fastsv(b, &inside, None)?;
+    b.read_dense_owned(f)
 }
