@@ -402,7 +402,7 @@ impl crate::registry::Algorithm for Betweenness {
             crate::backend::BackendKind::Gpu => 0,
         };
         // Weighted: the copies of the arcs made on the host.
-        arrays + 16 * n as u64 + super::weighted::COPIES_HOST_BYTES + (1 << 20)
+        arrays + 16 * n as u64 + super::COPIES_HOST_BYTES + (1 << 20)
     }
 }
 

@@ -296,7 +296,7 @@ fn host_bytes(kind: crate::backend::BackendKind, n: usize, nnz: usize) -> u64 {
         crate::backend::BackendKind::Cpu => (64 * n * super::default_batch(n) + 8 * nnz) as u64,
         crate::backend::BackendKind::Gpu => 0,
     };
-    arrays + 32 * n as u64 + super::weighted::COPIES_HOST_BYTES + (1 << 20)
+    arrays + 32 * n as u64 + super::COPIES_HOST_BYTES + (1 << 20)
 }
 
 /// Closeness centrality in the [registry](crate::registry): `semigraph closeness`,

@@ -27,6 +27,15 @@ use semigraph_semiring::PlusTimes;
 use crate::backend::{Accum, Backend, Ewise, Mask, UnaryOp};
 use crate::error::{Error, Result, check_vertex, try_vec};
 
+/// Arc entries of the weighted centralities' copies a batch holds unless its size is given:
+/// `k` copies of `m` arcs hold at most this many (a few arrays of them on the host and the
+/// backend).
+const COPIED_ARCS: usize = 1 << 22;
+
+/// Host bytes those copies take at most while made (two copies or more; one is made on the
+/// backend): three arrays of them and a CSR. Betweenness and closeness plan their memory with it.
+const COPIES_HOST_BYTES: u64 = 32 * COPIED_ARCS as u64;
+
 /// The semiring of path counts, levels and sums.
 type Pt = PlusTimes<f64>;
 

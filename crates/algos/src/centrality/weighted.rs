@@ -30,16 +30,8 @@ use crate::sssp::{Width, check_no_negative, delta_of, weight_facts};
 /// The semiring of the distances.
 type Mp = MinPlus<f64>;
 
-/// Arc entries of the copies a batch holds unless its size is given: `k` copies of `m` arcs
-/// hold at most this many (a few arrays of them on the host and the backend).
-const COPIED_ARCS: usize = 1 << 22;
-
 /// Improvements per vertex of the copies before the buckets give way to Bellman-Ford's steps.
 const RELAXATIONS_PER_VERTEX: usize = 32;
-
-/// Host bytes the copies take at most while made (two copies or more; one is made on the
-/// backend): three arrays of them and a CSR.
-pub(super) const COPIES_HOST_BYTES: u64 = 32 * COPIED_ARCS as u64;
 
 /// What a batch of sources on the copies gives ([`Copies::batch`]), on the host.
 struct Batch {
@@ -224,9 +216,9 @@ fn check_weights(a: &Csr<Mp>, paths: bool) -> Result<()> {
 }
 
 /// Sources per batch: `batch` if given (at most 256), else as many copies as
-/// [`COPIED_ARCS`] arc entries hold; never more than the sources.
+/// [`COPIED_ARCS`](super::COPIED_ARCS) arc entries hold; never more than the sources.
 fn batch_size(n: usize, m: usize, sources: usize, batch: Option<usize>) -> usize {
-    let k = batch.unwrap_or(COPIED_ARCS / m.max(1)).clamp(1, 256);
+    let k = batch.unwrap_or(super::COPIED_ARCS / m.max(1)).clamp(1, 256);
     // The copies' vertices are numbered in 32 bits.
     k.min(sources.max(1))
         .min((u32::MAX as usize / n.max(1)).max(1))
