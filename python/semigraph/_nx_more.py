@@ -290,34 +290,30 @@ def is_directed_acyclic_graph(G):
 # -- degrees, isolates, reciprocity ------------------------------------------------------
 
 
-@_written("Degrees by row and column reductions of the pattern", _no_parallel)
-def degree_centrality(G):
-    _ran("degree_centrality")
+def _centrality(G, name, degrees):
+    """NetworkX's degree centralities: each degree over ``n - 1`` (1 for every node of a graph
+    of one node)."""
+    _ran(name)
     n = len(G.nodes)
     if n <= 1:
         return {v: 1 for v in G.nodes}
     s = 1.0 / (n - 1.0)
-    return {v: d * s for v, d in zip(G.nodes, _degree(G).tolist())}
+    return {v: d * s for v, d in zip(G.nodes, degrees(G).tolist())}
+
+
+@_written("Degrees by row and column reductions of the pattern", _no_parallel)
+def degree_centrality(G):
+    return _centrality(G, "degree_centrality", _degree)
 
 
 @_written("In-degrees by column reductions of the pattern", _no_parallel)
 def in_degree_centrality(G):
-    _ran("in_degree_centrality")
-    n = len(G.nodes)
-    if n <= 1:
-        return {v: 1 for v in G.nodes}
-    s = 1.0 / (n - 1.0)
-    return {v: d * s for v, d in zip(G.nodes, _degrees(G)[0].tolist())}
+    return _centrality(G, "in_degree_centrality", lambda G: _degrees(G)[0])
 
 
 @_written("Out-degrees by row reductions of the pattern", _no_parallel)
 def out_degree_centrality(G):
-    _ran("out_degree_centrality")
-    n = len(G.nodes)
-    if n <= 1:
-        return {v: 1 for v in G.nodes}
-    s = 1.0 / (n - 1.0)
-    return {v: d * s for v, d in zip(G.nodes, _degrees(G)[1].tolist())}
+    return _centrality(G, "out_degree_centrality", lambda G: _degrees(G)[1])
 
 
 @_written("Degrees by reductions of the pattern: the nodes of degree 0")
