@@ -4,7 +4,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use semigraph_algos::{Objects, Reductions};
+use semigraph_algos::{Objects, Reductions, cloned};
 use semigraph_formats::{ConvertOptions, Format};
 use semigraph_semiring::Semiring;
 use semigraph_semiring::ops::NamedOps;
@@ -13,9 +13,7 @@ use crate::algebra::csr_of;
 use crate::arrays::{Arrays, Ints, Values};
 use crate::backends::{Choice, choose};
 use crate::errors::py_err;
-use crate::objects::{
-    Handle, Native, converted, dense_copy, dense_in, on_semiring, value_of, values_of, weight_of,
-};
+use crate::objects::{Handle, Native, converted, dense_in, on_semiring, values_of};
 
 /// A matrix held by a backend in a built-in semiring (`semigraph.Matrix` wraps it).
 #[pyclass(module = "semigraph._native", frozen)]
@@ -248,7 +246,7 @@ pub(crate) fn vector_as(
     semiring: &str,
 ) -> PyResult<VectorHandle> {
     let h = on_semiring!(py, semiring, x.h.choice, S, b => {
-        let v = dense_copy::<_, S>(b, &*dense_in::<_, S>(b, &x.h)?)?;
+        let v = cloned(b, &*dense_in::<_, S>(b, &x.h)?).map_err(py_err)?;
         Ok(Handle::new::<S, _>(x.h.choice, v))
     })?;
     Ok(VectorHandle { h, n: x.n })
@@ -289,19 +287,4 @@ pub(crate) fn semiring_info(
     });
     let (zero, one, u, bn, s) = found.ok_or_else(|| crate::objects::unknown(semiring))?;
     Ok((zero.scalar(py)?, one.scalar(py)?, u, bn, s))
-}
-
-/// A Python number as a value of the semiring (checked), for the tests of conversions.
-#[pyfunction]
-pub(crate) fn semiring_value(
-    py: Python<'_>,
-    semiring: &str,
-    x: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    let w = weight_of(x)?;
-    let c = semigraph_semiring::with_builtin!(semiring, S => {
-        value_of::<S>(w).map(|v| <<S as Semiring>::T as Native>::column(vec![v]))
-    })
-    .ok_or_else(|| crate::objects::unknown(semiring))??;
-    c.scalar(py)
 }

@@ -49,7 +49,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(handles::vector_as, m)?,
         wrap_pyfunction!(handles::nvals, m)?,
         wrap_pyfunction!(handles::semiring_info, m)?,
-        wrap_pyfunction!(handles::semiring_value, m)?,
         wrap_pyfunction!(handles::wait, m)?,
         wrap_pyfunction!(ops::mxv, m)?,
         wrap_pyfunction!(ops::mxm, m)?,

@@ -11,7 +11,7 @@ use numpy::IntoPyArray;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
-use semigraph_algos::{Backend, CpuBackend, ElementWise, Ewise, Mask, Objects, Parents};
+use semigraph_algos::{Backend, CpuBackend, ElementWise, Objects, Parents};
 use semigraph_formats::{ConvertOptions, Csr, Format, Weight, WeightValue};
 use semigraph_gpu::GpuBackend;
 use semigraph_semiring::ops::NamedOps;
@@ -284,17 +284,6 @@ macro_rules! erased {
 }
 erased!(CpuBackend);
 erased!(GpuBackend);
-
-/// A new array equal to `x`: cleared to the zero, then `x` added (`add`'s identity).
-pub(crate) fn dense_copy<B: ElementWise, S: Semiring>(
-    b: &B,
-    x: &B::Dense<S>,
-) -> PyResult<B::Dense<S>> {
-    let (r, c) = b.dense_shape(x);
-    let mut y = b.dense_filled::<S>(r, c, S::zero()).map_err(py_err)?;
-    b.ewise(&mut y, Mask::All, Ewise::Add, x).map_err(py_err)?;
-    Ok(y)
-}
 
 /// Refuses an operand held by another backend than the operation's.
 pub(crate) fn same_backend(h: &Handle, choice: Choice) -> PyResult<()> {

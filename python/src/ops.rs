@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use semigraph_algos::{
     Accum, Bound as Fixed, Combine, ElementWise, Ewise, Mask, MatrixMask, Objects, Operators,
-    Products, Reductions, UnaryOp,
+    Products, Reductions, UnaryOp, cloned,
 };
 use semigraph_formats::Weight;
 use semigraph_semiring::ops::{
@@ -20,8 +20,8 @@ use semigraph_semiring::{OrAnd, Semiring};
 use crate::errors::py_err;
 use crate::handles::{MatrixHandle, VectorHandle};
 use crate::objects::{
-    Column, Erased, Handle, Native, dense_copy, dense_in, held_dense_mut, held_matrix, matrix_in,
-    name, on_semiring, same_backend, value_of, weight_of,
+    Column, Erased, Handle, Native, dense_in, held_dense_mut, held_matrix, matrix_in, name,
+    on_semiring, same_backend, value_of, weight_of,
 };
 
 /// The output mask of a vector operation: every position, or the entries of `m` (with
@@ -283,7 +283,7 @@ pub(crate) fn ewise(
         same_backend(&yv.h, choice)?;
         let sr = semiring_or(&semiring, &xv.h).to_string();
         let h = on_semiring!(py, &sr, choice, S, b => {
-            let mut t = dense_copy::<_, S>(b, &*dense_in::<_, S>(b, &xv.h)?)?;
+            let mut t = cloned(b, &*dense_in::<_, S>(b, &xv.h)?).map_err(py_err)?;
             let other = dense_in::<_, S>(b, &yv.h)?;
             match &op {
                 None => {
@@ -418,7 +418,7 @@ pub(crate) fn apply(
         let choice = xv.h.choice;
         let sr = semiring_or(&semiring, &xv.h).to_string();
         let h = on_semiring!(py, &sr, choice, S, b => {
-            let mut y = dense_copy::<_, S>(b, &*dense_in::<_, S>(b, &xv.h)?)?;
+            let mut y = cloned(b, &*dense_in::<_, S>(b, &xv.h)?).map_err(py_err)?;
             let r = match fixed {
                 None => <<S as Semiring>::T as NamedOps>::unary_named(&op, UnaryVec { b, y: &mut y })
                     .ok_or_else(|| no_operator::<S>("unary", &op, <<S as Semiring>::T as NamedOps>::unary_names()))?,

@@ -87,7 +87,7 @@ pub use backend::cpu::{self, CpuBackend};
 pub use backend::{
     Accum, Backend, BackendKind, Bound, Buckets, Combine, Counters, Defer, ElementWise, Ewise,
     Frontier, LevelsFound, Mask, MatrixInfo, MatrixMask, Objects, Operators, Parents, Products,
-    QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp,
+    QueueInfo, Reductions, RelaxStep, StepOutputs, UnaryOp, cloned,
 };
 pub use bfs::{
     Bfs, BfsOptions, BfsSemiring, Direction, NO_PARENT, ResidentBfs, UNREACHED, bfs, bfs_multi,

@@ -191,13 +191,22 @@ pub(crate) fn copy_dense<B: ElementWise + ?Sized, S: Semiring>(
     b.ewise(y, Mask::All, Ewise::Add, x)
 }
 
-/// A new array equal to `x` (its shape, its values): [`copy_dense`] into a fresh one.
-pub(crate) fn cloned<B: ElementWise + ?Sized, S: Semiring>(
-    b: &B,
-    x: &B::Dense<S>,
-) -> Result<B::Dense<S>> {
+/// A new array equal to `x` (its shape, its values): a fresh array of the zero, `x` added
+/// (`add`'s identity keeps every value of `x`, the zero's too).
+///
+/// ```
+/// use semigraph_algos::prelude::*;
+/// use semigraph_algos::cloned;
+/// use semigraph_semiring::MinPlus;
+///
+/// let b = CpuBackend::new();
+/// let x = b.dense::<MinPlus<i32>>(3, 1, &[4, i32::MAX, 0])?;
+/// assert_eq!(b.read_dense(&cloned(&b, &x)?)?, vec![4, i32::MAX, 0]);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn cloned<B: ElementWise + ?Sized, S: Semiring>(b: &B, x: &B::Dense<S>) -> Result<B::Dense<S>> {
     let (rows, cols) = b.dense_shape(x);
     let mut y = b.dense_filled::<S>(rows, cols, S::zero())?;
-    copy_dense(b, &mut y, x)?;
+    b.ewise(&mut y, Mask::All, Ewise::Add, x)?;
     Ok(y)
 }
