@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse
 
 from . import _native
+from ._convert import _real, _values
 from ._native import (
     ConvergenceError,
     CycleError,
@@ -127,18 +128,6 @@ def _csr(a):
 _EXACT = 2**53
 
 
-def _real(data):
-    """Refuses what has no real value: complex numbers (their imaginary part would be
-    dropped) and objects."""
-    if np.iscomplexobj(data):
-        raise TypeError(
-            f"complex values ({data.dtype}) are not weights: give their real part "
-            "(A.real) or their magnitude (abs(A)) explicitly"
-        )
-    if data.dtype.kind not in "biuf":
-        raise TypeError(f"values of type {data.dtype} are not numbers")
-
-
 def _f64(data):
     """The values as float64 weights: an integer beyond 2^53, which float64 would round, is
     refused (a ``ValueError``)."""
@@ -151,18 +140,6 @@ def _f64(data):
                 "rounded); the Graph's distances are float64"
             )
     return data if data.dtype == np.float64 else np.asarray(data, dtype=np.float64)
-
-
-def _values(data):
-    """The values as the native functions take them, exact: float64 for reals (float16 and
-    float32 widen exactly), int64 for integers and booleans, uint64 kept."""
-    data = np.asarray(data)
-    _real(data)
-    if data.dtype.kind == "f":
-        return data if data.dtype == np.float64 else data.astype(np.float64)
-    if data.dtype == np.uint64:
-        return data
-    return data if data.dtype == np.int64 else data.astype(np.int64)
 
 
 def _arrays(a, square=False):

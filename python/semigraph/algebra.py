@@ -29,21 +29,9 @@ import numpy as np
 import scipy.sparse
 
 from . import _native
+from ._convert import _values
 
 __all__ = ["Matrix", "Vector", "mxv", "vxm", "mxm", "operators", "wait"]
-
-
-def _values(data):
-    """Values as the native functions take them, exact: float64, int64 (booleans and integers)
-    or uint64."""
-    data = np.asarray(data)
-    if np.iscomplexobj(data) or data.dtype.kind not in "biuf":
-        raise TypeError(f"values of type {data.dtype} are not real numbers")
-    if data.dtype.kind == "f":
-        return np.ascontiguousarray(data, dtype=np.float64)
-    if data.dtype == np.uint64:
-        return np.ascontiguousarray(data)
-    return np.ascontiguousarray(data, dtype=np.int64)
 
 
 def _indices(idx):
@@ -67,7 +55,45 @@ def wait():
     _native.wait()
 
 
-class Matrix:
+class _Held:
+    """What matrices and vectors share: the handle on the backend, its semiring and the
+    element-wise operations (each returns an object of the operand's own class)."""
+
+    __slots__ = ("_h",)
+
+    @property
+    def semiring(self) -> str:
+        """The semiring, as :func:`semigraph.semirings` names it."""
+        return self._h.semiring
+
+    @property
+    def backend(self) -> str:
+        """``"cpu"`` or ``"gpu"``."""
+        return self._h.backend
+
+    @property
+    def nvals(self) -> int:
+        """The number of entries."""
+        return _native.nvals(self._h)
+
+    def apply(self, op: str, left=None, right=None, semiring=None):
+        """The unary operator ``op`` at every entry, or the binary operator ``op`` with its
+        first operand ``left`` or its second ``right`` fixed. A result equal to the zero is no
+        entry."""
+        return type(self)(_native.apply(self._h, op, left, right, semiring))
+
+    def ewise_add(self, other, op=None, semiring=None):
+        """Entries where either has one: ``op(a, b)`` where both do (default: the semiring's
+        addition), the one entry elsewhere."""
+        return type(self)(_native.ewise(self._h, other._h, True, op, semiring))
+
+    def ewise_mult(self, other, op=None, semiring=None):
+        """Entries where both have one: ``op(a, b)`` (default: the semiring's
+        multiplication)."""
+        return type(self)(_native.ewise(self._h, other._h, False, op, semiring))
+
+
+class Matrix(_Held):
     """A sparse matrix held by a backend in a built-in semiring.
 
     ``Matrix(a, semiring="plus-times:f64", backend="auto")`` takes anything
@@ -75,7 +101,7 @@ class Matrix:
     and an entry equal to its zero is none. :meth:`from_entries` builds one from coordinates.
     """
 
-    __slots__ = ("_h",)
+    __slots__ = ()
 
     def __init__(self, a, semiring: str = "plus-times:f64", backend: str = "auto"):
         if isinstance(a, _native.MatrixHandle):
@@ -117,21 +143,6 @@ class Matrix:
     def ncols(self) -> int:
         return self._h.shape[1]
 
-    @property
-    def semiring(self) -> str:
-        """The semiring, as :func:`semigraph.semirings` names it."""
-        return self._h.semiring
-
-    @property
-    def backend(self) -> str:
-        """``"cpu"`` or ``"gpu"``."""
-        return self._h.backend
-
-    @property
-    def nvals(self) -> int:
-        """The number of entries."""
-        return _native.nvals(self._h)
-
     def to_scipy(self) -> scipy.sparse.csr_matrix:
         """The entries as a SciPy CSR matrix (rows sorted by column)."""
         indptr, indices, data = _native.matrix_to_csr(self._h)
@@ -165,26 +176,10 @@ class Matrix:
         """The semiring sum of every entry, as a Python number."""
         return self.reduce_rows(semiring).reduce()
 
-    def apply(self, op: str, left=None, right=None, semiring=None) -> "Matrix":
-        """The unary operator ``op`` at every entry, or the binary operator ``op`` with its
-        first operand ``left`` or its second ``right`` fixed. A result equal to the zero is no
-        entry."""
-        return Matrix(_native.apply(self._h, op, left, right, semiring))
-
     def select(self, op: str, thunk=None) -> "Matrix":
         """The entries the select operator ``op`` keeps (``tril``, ``offdiag``,
         ``value_gt`` with ``thunk`` the bound, ...)."""
         return Matrix(_native.select(self._h, op, thunk))
-
-    def ewise_add(self, other: "Matrix", op=None, semiring=None) -> "Matrix":
-        """Entries where either has one: ``op(a, b)`` where both do (default: the semiring's
-        addition), the one entry elsewhere."""
-        return Matrix(_native.ewise(self._h, other._h, True, op, semiring))
-
-    def ewise_mult(self, other: "Matrix", op=None, semiring=None) -> "Matrix":
-        """Entries where both have one: ``op(a, b)`` (default: the semiring's
-        multiplication)."""
-        return Matrix(_native.ewise(self._h, other._h, False, op, semiring))
 
     def extract(self, rows=None, cols=None) -> "Matrix":
         """``A(rows, cols)``: the rows and columns listed (``None``: all, in order; indices
@@ -205,7 +200,7 @@ class Matrix:
                 f"{self.semiring}, {self.backend})")
 
 
-class Vector:
+class Vector(_Held):
     """A vector held by a backend in a built-in semiring: position ``i`` has an entry unless
     its value is the semiring's zero.
 
@@ -213,7 +208,7 @@ class Vector:
     position's value; :meth:`from_entries` and :meth:`empty` make one from entries.
     """
 
-    __slots__ = ("_h",)
+    __slots__ = ()
 
     def __init__(self, values, semiring: str = "plus-times:f64", backend: str = "auto"):
         if isinstance(values, _native.VectorHandle):
@@ -245,19 +240,6 @@ class Vector:
     def __len__(self):
         return self._h.size
 
-    @property
-    def semiring(self) -> str:
-        return self._h.semiring
-
-    @property
-    def backend(self) -> str:
-        return self._h.backend
-
-    @property
-    def nvals(self) -> int:
-        """The number of entries."""
-        return _native.nvals(self._h)
-
     def to_numpy(self) -> np.ndarray:
         """Every position's value (the semiring's zero where there is no entry)."""
         return _native.vector_to_numpy(self._h)
@@ -279,18 +261,6 @@ class Vector:
     def reduce(self, semiring=None):
         """The semiring sum of the entries (its zero if none), as a Python number."""
         return _native.reduce_vector(self._h, semiring)
-
-    def apply(self, op: str, left=None, right=None, semiring=None) -> "Vector":
-        """As :meth:`Matrix.apply`, at the vector's entries."""
-        return Vector(_native.apply(self._h, op, left, right, semiring))
-
-    def ewise_add(self, other: "Vector", op=None, semiring=None) -> "Vector":
-        """As :meth:`Matrix.ewise_add`."""
-        return Vector(_native.ewise(self._h, other._h, True, op, semiring))
-
-    def ewise_mult(self, other: "Vector", op=None, semiring=None) -> "Vector":
-        """As :meth:`Matrix.ewise_mult`."""
-        return Vector(_native.ewise(self._h, other._h, False, op, semiring))
 
     def extract(self, indices) -> "Vector":
         """``x(indices)``: ``indices`` an array, or a vector of ``u32`` values (every
