@@ -109,4 +109,4 @@ pub use sssp::{
     DeltaGraph, Distance, FIXPOINT_DELTA_FACTOR, ShortestPaths, SsspMethod, Width, auto_delta,
     bellman_ford, delta_stepping, fixpoint_paths, sssp_choice, sssp_choice_of,
 };
-pub use triangles::{lcc, triangle_count, triangles_per_vertex};
+pub use triangles::{VertexOrder, lcc, triangle_count, triangle_count_in, triangles_per_vertex};

@@ -3,7 +3,7 @@
 //! LCC from `S W_L^T` masked by `S` (`S` the undirected pattern, `W` the arcs counted both
 //! ways, `L` and `W_L` lower triangles).
 
-use semigraph_semiring::ops::{Div, Minus, Offdiag, Pair, StrictTril, Times};
+use semigraph_semiring::ops::{Div, Minus, Offdiag, Pair, StrictTril, Times, ValueGt};
 use semigraph_semiring::{PlusTimes, Semiring};
 
 use crate::backend::{Backend, Bound, Combine, Mask, MatrixMask};
@@ -36,17 +36,62 @@ where
     b.select::<P, Offdiag>(&ones, P::zero())
 }
 
-/// The strictly lower triangle of [`undirected`]'s matrix, taken before the values are made
-/// one (half the entries to map; none when the graph is undirected: its pattern is ones).
-fn lower<B: Backend, S: Semiring, P: Semiring>(g: &Graph<'_, B, S>) -> Result<B::Matrix<P>>
-where
-    P::T: semigraph_semiring::Number,
-{
+/// Degrees at least this skewed (`n sum(d^2) / (sum d)^2`: 1 for a regular graph, about 1.1
+/// for a road network, hundreds for a Kronecker graph) order the vertices by degree before
+/// triangles are counted ([`VertexOrder::Auto`]).
+const SKEWED: f64 = 2.0;
+
+/// The strictly lower triangle of `A + A^T` (every entry one) in an order of the vertices: by
+/// (degree, index) where the degrees are at least `skewed` ([`SKEWED`]; 0: always, infinite:
+/// never), else by index. In the
+/// degree order a vertex's row of `L` holds its neighbours of smaller degree, so the product's
+/// dot products walk the short rows and probe the long ones (a hub's row is walked by the few
+/// vertices of larger degree, not by each of its neighbours): GAP's relabelling by degree,
+/// done without moving the graph. The order is kept in the values: `C<S> = X Y^T` with
+/// `X = [key, 1]`, `Y = [1, -key]` (an SDDMM) is `key(i) - key(j)` at each entry, and `L`
+/// its positive entries.
+fn lower_by_degree<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    skewed: f64,
+) -> Result<B::Matrix<Count>> {
     let b = g.backend();
-    let l = b.select::<P, StrictTril>(&both_ways(g)?, P::zero())?;
+    let s = both_ways::<B, S, Count>(g)?;
+    if skewed == f64::INFINITY {
+        return lower_by_index(g, &s);
+    }
+    // Degrees (an arc both ways counts twice in a directed graph: any key orders the vertices).
+    let deg = b.read_dense_owned(b.reduce_rows(&s)?)?;
+    let (sum, squares) = deg.iter().fold((0f64, 0f64), |(s, q), &d| {
+        let d = d as f64;
+        (s + d, q + d * d)
+    });
+    if sum == 0.0 || (deg.len() as f64) * squares < skewed * sum * sum {
+        return lower_by_index(g, &s);
+    }
+    // key(v) = (degree, v) in one i64 (degree capped at 2^30: keys below 2^62, differences exact).
+    let key = |v: usize| (deg[v].min((1 << 30) - 1) << 32) | v as i64;
+    let x: Vec<i64> = (0..deg.len()).flat_map(|v| [key(v), 1]).collect();
+    let y: Vec<i64> = (0..deg.len()).flat_map(|v| [1, -key(v)]).collect();
+    let n = deg.len();
+    let diff = b.sddmm(
+        &s,
+        &b.dense::<Count>(n, 2, &x)?,
+        &b.dense::<Count>(n, 2, &y)?,
+    )?;
+    b.pattern::<Count, Count>(&b.select::<Count, ValueGt>(&diff, 0)?)
+}
+
+/// The strictly lower triangle of `s` (`A + A^T`) by index, every entry one: taken before the
+/// values are made one (none to make when the graph is undirected: its pattern is ones).
+fn lower_by_index<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    s: &B::Matrix<Count>,
+) -> Result<B::Matrix<Count>> {
+    let b = g.backend();
+    let l = b.select::<Count, StrictTril>(s, 0)?;
     match g.is_undirected() {
         true => Ok(l),
-        false => b.apply_matrix_bound::<P, Pair>(&l, Bound::Second(P::one())),
+        false => b.pattern::<Count, Count>(&l),
     }
 }
 
@@ -55,7 +100,9 @@ where
 ///
 /// Sandia's method: `L` the strictly lower triangle of `A + A^T`, `C = L L^T` masked by `L`
 /// (one dot product per entry of `L`: the common lower neighbours of its two ends), the total
-/// the sum of `C`. Each triangle `a > b > c` is counted once, at `C(a, b)`.
+/// the sum of `C`. Each triangle `a > b > c` is counted once, at `C(a, b)`. "Lower" is by
+/// index, or by degree where the degrees are skewed (a power-law graph: `n sum(d^2) /
+/// (sum d)^2 >= 2`), so that no hub's long row is walked once per neighbour.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read).
@@ -67,8 +114,9 @@ where
 /// Backend errors (memory refused up front for the product).
 ///
 /// # Complexity
-/// `O(sum over arcs (u, v) of L of min(deg_L(u), deg_L(v)) log)` for the dot products, plus
-/// `O(n + m)` to form `L`.
+/// `O(sum over arcs (u, v) of L of min(deg_L(u), deg_L(v)) log)` for the dot products
+/// (`O(m^1.5)` in the degree order), plus `O(n + m)` to form `L` and one read of the `n`
+/// degrees.
 ///
 /// # Example
 /// ```
@@ -82,8 +130,49 @@ where
 /// # Ok::<(), semigraph_algos::Error>(())
 /// ```
 pub fn triangle_count<B: Backend, S: Semiring>(g: &Graph<'_, B, S>) -> Result<u64> {
+    triangle_count_in(g, VertexOrder::Auto)
+}
+
+/// The order of the vertices in which [`triangle_count_in`] takes the lower triangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VertexOrder {
+    /// By degree where the degrees are skewed (`n sum(d^2) / (sum d)^2 >= 2`: power-law
+    /// graphs), else by index (road networks, grids, uniform random graphs).
+    Auto,
+    /// By (degree, index): a vertex's row of `L` holds its neighbours of smaller degree.
+    Degree,
+    /// By index: `L` the strictly lower triangle as stored.
+    Index,
+}
+
+/// [`triangle_count`] with the vertex order chosen: the count is the same in every order,
+/// the work is not (on a power-law graph the index order walks each hub's long row once per
+/// neighbour).
+///
+/// Arguments, returns, errors and complexity as [`triangle_count`].
+///
+/// # Example
+/// ```
+/// use semigraph_algos::{arcs_to_csr, triangle_count_in, CpuBackend, Graph, GraphOptions, VertexOrder};
+/// use semigraph_semiring::OrAnd;
+///
+/// let a = arcs_to_csr::<OrAnd>(4, &[(0, 1, true), (1, 2, true), (2, 0, true), (2, 3, true)])?;
+/// let cpu = CpuBackend::new();
+/// let g = Graph::new(&cpu, &a, GraphOptions::default())?;
+/// assert_eq!(triangle_count_in(&g, VertexOrder::Degree)?, triangle_count_in(&g, VertexOrder::Index)?);
+/// # Ok::<(), semigraph_algos::Error>(())
+/// ```
+pub fn triangle_count_in<B: Backend, S: Semiring>(
+    g: &Graph<'_, B, S>,
+    order: VertexOrder,
+) -> Result<u64> {
     let b = g.backend();
-    let l = lower::<B, S, Count>(g)?;
+    let skewed = match order {
+        VertexOrder::Auto => SKEWED,
+        VertexOrder::Degree => 0.0,
+        VertexOrder::Index => f64::INFINITY,
+    };
+    let l = lower_by_degree(g, skewed)?;
     let c = b.spgemm_t(MatrixMask::Keep(&l), &l, &l)?;
     let per_row = b.reduce_rows(&c)?;
     Ok(b.reduce(&per_row, Mask::All)? as u64)
@@ -260,13 +349,23 @@ impl crate::registry::Algorithm for Triangles {
             command: "tc",
             summary: "Triangles of the undirected simple graph (arcs in either direction, \
                       loops ignored): the total, and the triangles each vertex belongs to",
-            params: &[Param::with_default(
-                "count",
-                Kind::Choice(&["per-vertex", "total"]),
-                "per-vertex",
-                "per-vertex: the total and each vertex's triangles; total: the total alone \
-                 (one product of half the work)",
-            )],
+            params: &[
+                Param::with_default(
+                    "count",
+                    Kind::Choice(&["per-vertex", "total"]),
+                    "per-vertex",
+                    "per-vertex: the total and each vertex's triangles; total: the total alone \
+                     (one product of half the work)",
+                ),
+                Param::with_default(
+                    "order",
+                    Kind::Choice(&["auto", "degree", "index"]),
+                    "auto",
+                    "the vertex order of the total's lower triangle: degree (a power-law \
+                     graph's hubs walked rarely), index, or auto (degree where degrees are \
+                     skewed)",
+                ),
+            ],
             returns: &["triangles", "per_vertex"],
             reads: Reads::Structure,
             accepts: Accepts::Undirected,
@@ -291,7 +390,12 @@ impl crate::registry::Algorithm for Triangles {
     ) -> Result<crate::registry::Output> {
         use crate::registry::{Column, Fact, Output, Scalar, Values};
         let g = g.structure()?;
-        let total = triangle_count(g)?;
+        let order = match args.word("order") {
+            "degree" => VertexOrder::Degree,
+            "index" => VertexOrder::Index,
+            _ => VertexOrder::Auto,
+        };
+        let total = triangle_count_in(g, order)?;
         let columns = match args.word("count") {
             "total" => vec![],
             _ => vec![Column {

@@ -275,6 +275,9 @@ macro_rules! unary {
 
 macro_rules! select {
     ($op:ident, $key:literal, [$($g:tt)*] $t:ty, |$x:ident, $i:ident, $j:ident, $s:ident| $cpu:expr, $cuda:expr) => {
+        select!($op, $key, [$($g)*] $t, |$x, $i, $j, $s| $cpu, $cuda, |i| { let _ = i; None });
+    };
+    ($op:ident, $key:literal, [$($g:tt)*] $t:ty, |$x:ident, $i:ident, $j:ident, $s:ident| $cpu:expr, $cuda:expr, |$r:ident| $columns:expr) => {
         impl<$($g)*> SelectOperator<$t> for $op {
             fn name() -> String {
                 $key.into()
@@ -286,6 +289,9 @@ macro_rules! select {
             }
             fn cuda() -> CudaOp {
                 CudaOp::new::<$t>(OpKind::Select, $key, $cuda)
+            }
+            fn columns($r: u64) -> Option<(u64, u64)> {
+                $columns
             }
         }
     };
@@ -360,11 +366,11 @@ unary!(Identity, "identity", [] bool, |x| x, "x");
 unary!(LNot, "lnot", [] bool, |x| !x, "!x");
 unary!(One, "one", [] bool, |x| { let _ = x; true }, "true");
 
-select!(Tril, "tril", [T: Scalar] T, |x, i, j, s| j <= i, "j <= i");
-select!(Triu, "triu", [T: Scalar] T, |x, i, j, s| j >= i, "j >= i");
-select!(StrictTril, "strict_tril", [T: Scalar] T, |x, i, j, s| j < i, "j < i");
-select!(StrictTriu, "strict_triu", [T: Scalar] T, |x, i, j, s| j > i, "j > i");
-select!(Diag, "diag", [T: Scalar] T, |x, i, j, s| j == i, "j == i");
+select!(Tril, "tril", [T: Scalar] T, |x, i, j, s| j <= i, "j <= i", |i| Some((0, i + 1)));
+select!(Triu, "triu", [T: Scalar] T, |x, i, j, s| j >= i, "j >= i", |i| Some((i, u64::MAX)));
+select!(StrictTril, "strict_tril", [T: Scalar] T, |x, i, j, s| j < i, "j < i", |i| Some((0, i)));
+select!(StrictTriu, "strict_triu", [T: Scalar] T, |x, i, j, s| j > i, "j > i", |i| Some((i + 1, u64::MAX)));
+select!(Diag, "diag", [T: Scalar] T, |x, i, j, s| j == i, "j == i", |i| Some((i, i + 1)));
 select!(Offdiag, "offdiag", [T: Scalar] T, |x, i, j, s| j != i, "j != i");
 select!(ValueEq, "value_eq", [T: Number] T, |x, i, j, s| x == s, "x == s");
 select!(ValueNe, "value_ne", [T: Number] T, |x, i, j, s| x != s, "x != s");
@@ -374,3 +380,30 @@ select!(ValueGt, "value_gt", [T: Number] T, |x, i, j, s| x > s, "x > s");
 select!(ValueGe, "value_ge", [T: Number] T, |x, i, j, s| x >= s, "x >= s");
 select!(ValueEq, "value_eq", [] bool, |x, i, j, s| x == s, "x == s");
 select!(ValueNe, "value_ne", [] bool, |x, i, j, s| x != s, "x != s");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where an operator names its columns, they are exactly the entries `keep` keeps.
+    fn columns_agree<P: SelectOperator<i32>>() -> bool {
+        (0..7u64).all(|i| match P::columns(i) {
+            Some((lo, hi)) => (0..7u64).all(|j| P::keep(5, i, j, 0) == (lo <= j && j < hi)),
+            None => true,
+        })
+    }
+
+    #[test]
+    fn positional_columns_match_keep() {
+        assert!(columns_agree::<Tril>());
+        assert!(columns_agree::<Triu>());
+        assert!(columns_agree::<StrictTril>());
+        assert!(columns_agree::<StrictTriu>());
+        assert!(columns_agree::<Diag>());
+        assert!(
+            <Tril as SelectOperator<i32>>::columns(3).is_some()
+                && <Offdiag as SelectOperator<i32>>::columns(3).is_none()
+        );
+        assert!(<ValueGt as SelectOperator<i32>>::columns(0).is_none());
+    }
+}

@@ -198,6 +198,15 @@ pub trait SelectOperator<T: Scalar>: Send + Sync + 'static {
     fn keep(x: T, i: u64, j: u64, s: T) -> bool;
     /// The CUDA source ([`OpKind::Select`], a `bool` expression over `x`, `i`, `j`, `s`).
     fn cuda() -> CudaOp;
+    /// For an operator that reads positions only and keeps one range of columns in each row
+    /// (`tril`, `triu`, `diag` and their strict forms): the columns `lo..hi` it keeps in row
+    /// `i`, whatever the values, so that a backend copies each row's slice (found by binary
+    /// search in a sorted row) instead of testing each entry. `None` (the default): test
+    /// each entry with [`SelectOperator::keep`].
+    fn columns(i: u64) -> Option<(u64, u64)> {
+        let _ = i;
+        None
+    }
 }
 
 /// The `add` of semiring `S` as a binary operator (e.g. `A + A^T` in `S`).

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use semigraph_algos::{
-    Frontier, Graph, GraphOptions, PageRankOptions, cdlp, cdlp_from, lcc, pagerank, triangle_count,
-    triangles_per_vertex, wcc,
+    Frontier, Graph, GraphOptions, PageRankOptions, VertexOrder, cdlp, cdlp_from, lcc, pagerank,
+    triangle_count, triangle_count_in, triangles_per_vertex, wcc,
 };
 use semigraph_formats::EdgeList;
 use semigraph_formats::io::{ReadOptions, read_graph};
@@ -374,6 +374,14 @@ pub fn check_graphalytics_random<B: Frontier>(b: &B) -> Res {
             return Err(format!(
                 "{name}: {total} triangles, the vertices say otherwise"
             ));
+        }
+        for order in [VertexOrder::Degree, VertexOrder::Index] {
+            let t = triangle_count_in(&gr, order).map_err(|e| err("triangle_count_in", e))?;
+            if t != total {
+                return Err(format!(
+                    "{name}: {t} triangles in {order:?} order, {total} else"
+                ));
+            }
         }
         let labels = cdlp(&gr, 4).map_err(|e| err("cdlp", e))?;
         if labels != cdlp_reference(tg.n, &tg.arcs, 4) {

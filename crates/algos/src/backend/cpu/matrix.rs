@@ -29,6 +29,27 @@ impl<S: Semiring> Structure for Csr<S> {
     }
 }
 
+/// Row pointers and columns with no values: the structure of a pattern an operation made (a
+/// select of positions, rows extracted from a pattern).
+#[derive(Debug)]
+struct OwnStructure {
+    row_ptr: Vec<u32>,
+    col_idx: Vec<u32>,
+    ncols: usize,
+}
+
+impl Structure for OwnStructure {
+    fn row_ptr(&self) -> &[u32] {
+        &self.row_ptr
+    }
+    fn col_idx(&self) -> &[u32] {
+        &self.col_idx
+    }
+    fn ncols(&self) -> usize {
+        self.ncols
+    }
+}
+
 /// What a [`CpuMatrix`] holds.
 #[derive(Debug)]
 enum Stored<S: Semiring> {
@@ -90,6 +111,149 @@ impl<S: Semiring> CpuMatrix<S> {
             Some(p) => p,
             None => CpuMatrix::new(SparseMatrix::Csr(self.csr().pattern()), self.nnz),
         }
+    }
+
+    /// The `nrows x ncols` matrix whose row `i` is entries `ranges[i]` (places in `a`'s CSR
+    /// arrays, each within one row) of `a`: each row a slice copied in parallel into arrays
+    /// sized once; a pattern (no value array) when every entry of `a` holds one value. For
+    /// the operations that keep a range of each row (a select of positions) or whole rows.
+    pub(super) fn from_ranges(
+        a: &Rows<'_, S>,
+        ranges: &[(u32, u32)],
+    ) -> crate::error::Result<CpuMatrix<S>> {
+        use crate::error::{Error, try_vec};
+        const BLOCK: usize = 4096;
+        let nrows = ranges.len();
+        let block_nnz: Vec<usize> = ranges
+            .par_chunks(BLOCK)
+            .map(|b| b.iter().map(|&(lo, hi)| (hi - lo) as usize).sum())
+            .collect();
+        let nnz: usize = block_nnz.iter().sum();
+        if nnz > u32::MAX as usize {
+            return Err(Error::InvalidArgument(format!(
+                "the result has {nnz} entries; CSR with 32-bit indices holds at most {}",
+                u32::MAX
+            )));
+        }
+        let mut row_ptr = try_vec(nrows + 1, 0u32, "row pointers")?;
+        let mut col_idx = try_vec(nnz, 0u32, "column indices")?;
+        // Each block's rows, row pointers and columns: disjoint slices, filled in parallel.
+        let mut pieces = Vec::with_capacity(block_nnz.len());
+        let (mut rp_rest, mut ci_rest) = (&mut row_ptr[1..], &mut col_idx[..]);
+        let mut start = 0u32;
+        for (b, &len) in block_nnz.iter().enumerate() {
+            let rows = &ranges[b * BLOCK..((b + 1) * BLOCK).min(nrows)];
+            let (rp, rp_next) = rp_rest.split_at_mut(rows.len());
+            let (ci, ci_next) = ci_rest.split_at_mut(len);
+            pieces.push((rows, rp, ci, start));
+            (rp_rest, ci_rest) = (rp_next, ci_next);
+            start += len as u32;
+        }
+        let cols = a.col_idx();
+        pieces.into_par_iter().for_each(|(rows, rp, ci, start)| {
+            let mut at = 0usize;
+            for (&(lo, hi), p) in rows.iter().zip(rp) {
+                let (lo, hi) = (lo as usize, hi as usize);
+                // An element loop: most rows are a few entries, too short for a memcpy call.
+                for (d, &c) in ci[at..at + hi - lo].iter_mut().zip(&cols[lo..hi]) {
+                    *d = c;
+                }
+                at += hi - lo;
+                *p = start + at as u32;
+            }
+        });
+        let ncols = a.ncols();
+        if let Some(v) = a.iso().filter(|v| !S::is_zero(*v)) {
+            let on = Arc::new(OwnStructure {
+                row_ptr,
+                col_idx,
+                ncols,
+            });
+            return Ok(CpuMatrix::on_structure(on, v, nnz).expect("the value is not the zero"));
+        }
+        let Vals::Stored(src) = a.vals else {
+            unreachable!("values are stored where they are not all one")
+        };
+        let mut vals = try_vec(nnz, S::zero(), "values")?;
+        let mut pieces = Vec::with_capacity(block_nnz.len());
+        let mut rest = &mut vals[..];
+        for (b, &len) in block_nnz.iter().enumerate() {
+            let (v, next) = rest.split_at_mut(len);
+            pieces.push((&ranges[b * BLOCK..((b + 1) * BLOCK).min(nrows)], v));
+            rest = next;
+        }
+        pieces.into_par_iter().for_each(|(rows, v)| {
+            let mut at = 0usize;
+            for &(lo, hi) in rows {
+                let (lo, hi) = (lo as usize, hi as usize);
+                for (d, &x) in v[at..at + hi - lo].iter_mut().zip(&src[lo..hi]) {
+                    *d = x;
+                }
+                at += hi - lo;
+            }
+        });
+        let csr = Csr::try_from_parts(nrows, ncols, row_ptr, col_idx, vals)?;
+        Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz))
+    }
+
+    /// The matrix on `a`'s structure whose entry `e` (its place in CSR order) holds `vals[e]`,
+    /// the entries whose value is the zero dropped: the structure copied where none is, else
+    /// each block of rows compacted in parallel into arrays sized once. With [`entry_values`],
+    /// the element-wise operations (apply, select by value, SDDMM) without growing a row at a
+    /// time.
+    pub(super) fn from_entry_values<S2: Semiring>(
+        a: &Rows<'_, S2>,
+        vals: Vec<S::T>,
+    ) -> crate::error::Result<CpuMatrix<S>> {
+        use crate::error::try_vec;
+        let (nrows, ncols, rp, cols) = (a.nrows(), a.ncols(), a.row_ptr(), a.col_idx());
+        if !vals.par_iter().any(|v| S::is_zero(*v)) {
+            let nnz = vals.len();
+            let csr = Csr::try_from_parts(nrows, ncols, rp.to_vec(), cols.to_vec(), vals)?;
+            return Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz));
+        }
+        let blocks: Vec<(usize, usize)> = (0..nrows.div_ceil(ROWS))
+            .map(|b| (b * ROWS, ((b + 1) * ROWS).min(nrows)))
+            .collect();
+        let kept: Vec<usize> = blocks
+            .par_iter()
+            .map(|&(r0, r1)| {
+                let (e0, e1) = (rp[r0] as usize, rp[r1] as usize);
+                vals[e0..e1].iter().filter(|v| !S::is_zero(**v)).count()
+            })
+            .collect();
+        let nnz: usize = kept.iter().sum();
+        let mut row_ptr = try_vec(nrows + 1, 0u32, "row pointers")?;
+        let mut col_idx = try_vec(nnz, 0u32, "column indices")?;
+        let mut out = try_vec(nnz, S::zero(), "values")?;
+        let mut pieces = Vec::with_capacity(blocks.len());
+        let (mut rp_rest, mut ci_rest, mut v_rest) =
+            (&mut row_ptr[1..], &mut col_idx[..], &mut out[..]);
+        let mut start = 0u32;
+        for (&(r0, r1), &len) in blocks.iter().zip(&kept) {
+            let (p, p_next) = rp_rest.split_at_mut(r1 - r0);
+            let (c, c_next) = ci_rest.split_at_mut(len);
+            let (v, v_next) = v_rest.split_at_mut(len);
+            pieces.push(((r0, r1), p, c, v, start));
+            (rp_rest, ci_rest, v_rest) = (p_next, c_next, v_next);
+            start += len as u32;
+        }
+        pieces
+            .into_par_iter()
+            .for_each(|((r0, r1), p, c, v, start)| {
+                let mut at = 0;
+                for (i, pi) in (r0..r1).zip(p) {
+                    for e in rp[i] as usize..rp[i + 1] as usize {
+                        if !S::is_zero(vals[e]) {
+                            (c[at], v[at]) = (cols[e], vals[e]);
+                            at += 1;
+                        }
+                    }
+                    *pi = start + at as u32;
+                }
+            });
+        let csr = Csr::try_from_parts(nrows, ncols, row_ptr, col_idx, out)?;
+        Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz))
     }
 
     /// Every entry `value` at the places of `on`'s entries, sharing the structure; `None`
@@ -218,6 +382,43 @@ impl<S: Semiring> CpuMatrix<S> {
     }
 }
 
+/// Rows per parallel block of the builders above.
+const ROWS: usize = 4096;
+
+/// `f(i, j, v)` for each entry `(i, j, v)` of `a`, in CSR order (`zero` where the stored
+/// value is the zero of `S`), rows in parallel blocks, each writing its slice of one array
+/// sized once: the values for [`CpuMatrix::from_entry_values`].
+pub(super) fn entry_values<S: Semiring, T: Copy + Send + Sync>(
+    a: &Rows<'_, S>,
+    zero: T,
+    f: impl Fn(usize, u32, S::T) -> T + Sync,
+) -> crate::error::Result<Vec<T>> {
+    let (nrows, rp) = (a.nrows(), a.row_ptr());
+    let mut vals = crate::error::try_vec(a.col_idx().len(), zero, "values")?;
+    let mut pieces = Vec::with_capacity(nrows.div_ceil(ROWS));
+    let mut rest = &mut vals[..];
+    for r0 in (0..nrows).step_by(ROWS) {
+        let r1 = (r0 + ROWS).min(nrows);
+        let (v, next) = rest.split_at_mut((rp[r1] - rp[r0]) as usize);
+        pieces.push((r0, r1, v));
+        rest = next;
+    }
+    pieces.into_par_iter().for_each(|(r0, r1, v)| {
+        let base = rp[r0] as usize;
+        for i in r0..r1 {
+            let (cols, vs) = a.row(i);
+            let out = &mut v[rp[i] as usize - base..rp[i + 1] as usize - base];
+            for (e, (&j, d)) in cols.iter().zip(out).enumerate() {
+                let x = vs.at(e);
+                if !S::is_zero(x) {
+                    *d = f(i, j, x);
+                }
+            }
+        }
+    });
+    Ok(vals)
+}
+
 /// The values of a matrix's entries: stored, or one value for all.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Vals<'a, T> {
@@ -270,6 +471,13 @@ impl<'a, S: Semiring> Rows<'a, S> {
             all => all,
         };
         (&self.col_idx[a..b], vals)
+    }
+    /// The one value of every entry, where all hold the same (nothing to read).
+    pub(super) fn iso(&self) -> Option<S::T> {
+        match self.vals {
+            Vals::All(v) => Some(v),
+            Vals::Stored(_) => None,
+        }
     }
     /// Row `i` as `(column, value)` pairs.
     #[inline(always)]

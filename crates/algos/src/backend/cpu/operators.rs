@@ -3,6 +3,7 @@
 
 use semigraph_semiring::ops::{BinaryOperator, SelectOperator, UnaryOperator};
 
+use super::matrix::entry_values;
 use super::*;
 use crate::backend::{Bound, Combine, NO_PARENT, Operators};
 
@@ -66,39 +67,31 @@ fn row_blocks<T: Scalar>(nrows: usize, row: &RowFn<'_, T>) -> Result<RowBlock<T>
     Ok((rp, ci, vals))
 }
 
-/// Row `i` of `a`'s CSR without its stored zeros, as `(column, value)` pairs.
 /// `C<M> = X (+).(x) Y^T` at the entries of `mask` ([`Products::sddmm`]), rows in parallel.
 pub(super) fn sddmm<S: Semiring>(
     mask: &CpuMatrix<S>,
     x: &CpuDense<S>,
     y: &CpuDense<S>,
 ) -> Result<CpuMatrix<S>> {
-    let m = mask.csr();
+    let m = mask.rows();
     let (nrows, ncols) = (m.nrows(), m.ncols());
     crate::backend::check_sddmm((nrows, ncols), (x.rows, x.cols), (y.rows, y.cols))?;
     let k = x.cols;
-    build_rows(nrows, ncols, |i, ci, vals| {
-        let xi = &x.data[i * k..(i + 1) * k];
-        for (j, _) in entries(m, i) {
-            let yj = &y.data[j as usize * k..(j as usize + 1) * k];
-            let mut acc = S::zero();
-            for (t, (&a, &b)) in xi.iter().zip(yj).enumerate() {
-                acc = S::add(acc, S::mul_at(a, b, t as u64));
-            }
-            if !S::is_zero(acc) {
-                ci.push(j);
-                vals.push(acc);
-            }
+    let vals = entry_values(&m, S::zero(), |i, j, _| {
+        let (xi, yj) = (&x.data[i * k..(i + 1) * k], &y.data[j as usize * k..][..k]);
+        let mut acc = S::zero();
+        for (t, (&a, &b)) in xi.iter().zip(yj).enumerate() {
+            acc = S::add(acc, S::mul_at(a, b, t as u64));
         }
-    })
+        acc
+    })?;
+    CpuMatrix::from_entry_values(&m, vals)
 }
 
-fn entries<S: Semiring>(a: &Csr<S>, i: usize) -> impl Iterator<Item = (u32, S::T)> + '_ {
-    let (c, v) = a.row(i);
-    c.iter()
-        .zip(v)
-        .filter(|(_, v)| !S::is_zero(**v))
-        .map(|(&c, &v)| (c, v))
+/// Row `i` of `a` without its stored zeros, as `(column, value)` pairs (a pattern's rows
+/// read in place, not written out).
+fn entries<'a, S: Semiring>(a: &Rows<'a, S>, i: usize) -> impl Iterator<Item = (u32, S::T)> + 'a {
+    a.entries(i).filter(|(_, v)| !S::is_zero(*v))
 }
 
 /// `f(a, b)` where both are entries, the entry where one is, the zero where none.
@@ -145,15 +138,9 @@ impl CpuBackend {
         a: &CpuMatrix<S>,
         f: impl Fn(usize, u32, S::T) -> Option<S::T> + Sync,
     ) -> Result<CpuMatrix<S>> {
-        let c = a.csr();
-        build_rows(c.nrows(), c.ncols(), |i, ci, vals| {
-            for (j, v) in entries(c, i) {
-                if let Some(r) = f(i, j, v).filter(|r| !S::is_zero(*r)) {
-                    ci.push(j);
-                    vals.push(r);
-                }
-            }
-        })
+        let c = a.rows();
+        let vals = entry_values(&c, S::zero(), |i, j, v| f(i, j, v).unwrap_or_else(S::zero))?;
+        CpuMatrix::from_entry_values(&c, vals)
     }
 }
 
@@ -270,6 +257,22 @@ impl Operators for CpuBackend {
         a: &CpuMatrix<S>,
         s: S::T,
     ) -> Result<CpuMatrix<S>> {
+        if P::columns(0).is_some() && a.zero_free() {
+            // Positions only: each row's kept columns are one slice of the sorted row.
+            let r = a.rows();
+            let rp = r.row_ptr();
+            let ranges: Vec<(u32, u32)> = (0..r.nrows())
+                .into_par_iter()
+                .with_min_len(4096)
+                .map(|i| {
+                    let (cols, _) = r.row(i);
+                    let (lo, hi) = P::columns(i as u64).expect("a positional operator");
+                    let at = |c: u64| cols.partition_point(|&j| (j as u64) < c) as u32;
+                    (rp[i] + at(lo), rp[i] + at(hi))
+                })
+                .collect();
+            return CpuMatrix::from_ranges(&r, &ranges);
+        }
         self.map_matrix(a, |i, j, v| P::keep(v, i as u64, j as u64, s).then_some(v))
     }
 
@@ -279,7 +282,7 @@ impl Operators for CpuBackend {
         b: &CpuMatrix<S>,
         how: Combine,
     ) -> Result<CpuMatrix<S>> {
-        let (ca, cb) = (a.csr(), b.csr());
+        let (ca, cb) = (a.rows(), b.rows());
         assert_eq!(
             (ca.nrows(), ca.ncols()),
             (cb.nrows(), cb.ncols()),
@@ -292,7 +295,7 @@ impl Operators for CpuBackend {
                     vals.push(v);
                 }
             };
-            let (mut x, mut y) = (entries(ca, i).peekable(), entries(cb, i).peekable());
+            let (mut x, mut y) = (entries(&ca, i).peekable(), entries(&cb, i).peekable());
             loop {
                 match (x.peek().copied(), y.peek().copied()) {
                     (Some((j, u)), Some((k, v))) if j == k => {
@@ -325,7 +328,7 @@ impl Operators for CpuBackend {
     }
 
     fn extract_rows<S: Semiring>(&self, a: &CpuMatrix<S>, rows: &[u32]) -> Result<CpuMatrix<S>> {
-        let c = a.csr();
+        let c = a.rows();
         if let Some(&r) = rows.iter().find(|&&r| r as usize >= c.nrows()) {
             return Err(Error::InvalidArgument(format!(
                 "row {r} is out of range: the matrix has {} rows",
@@ -333,7 +336,7 @@ impl Operators for CpuBackend {
             )));
         }
         build_rows(rows.len(), c.ncols(), |k, ci, vals| {
-            for (j, v) in entries(c, rows[k] as usize) {
+            for (j, v) in entries(&c, rows[k] as usize) {
                 ci.push(j);
                 vals.push(v);
             }
@@ -391,7 +394,7 @@ impl Operators for CpuBackend {
     }
 
     fn matrix_to_dense<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<CpuDense<S>> {
-        let c = a.csr();
+        let c = a.rows();
         let (m, n) = (c.nrows(), c.ncols());
         let len = m.checked_mul(n).ok_or_else(|| {
             Error::InvalidArgument(format!("a {m} x {n} dense array does not fit in memory"))
@@ -399,7 +402,7 @@ impl Operators for CpuBackend {
         let mut data = try_vec(len, S::zero(), "dense matrix")?;
         if n > 0 {
             data.par_chunks_mut(n).enumerate().for_each(|(i, row)| {
-                for (j, v) in entries(c, i) {
+                for (j, v) in entries(&c, i) {
                     row[j as usize] = v;
                 }
             });

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// A [`CpuMatrix`]'s rows, read in place (named apart from this file's [`Rows`] of results).
+type MatrixRows<'a, S> = super::matrix::Rows<'a, S>;
+
 /// `C<mask> = A (+).(x) B`.
 pub(super) fn spgemm<S: Semiring>(
     mask: MatrixMask<'_, CpuBackend, S>,
@@ -166,16 +169,18 @@ fn assemble<S: Semiring>(m: usize, n: usize, chunks: Vec<Rows<S::T>>) -> Result<
 /// the mask (its value not the zero), the terms `mul(A(i, k), B(j, k), k)` over the `k` in both
 /// row `i` of `A` and row `j` of `B`, combined in increasing `k` (the order of Gustavson's
 /// accumulator, so the result is [`spgemm`]'s of `A` and `B^T` bit for bit). Row `i` of `A` is
-/// marked in a dense array of `A`'s width (one per chunk of rows), so a row `j` of `B` is walked
-/// once rather than merged; a row of `B` more than 8 times longer than row `i` is searched
-/// instead. `B^T` is never formed: triangle counting's `L L^T` masked by `L` reads `L` alone,
-/// and a hub's long column is not walked once per neighbour.
+/// marked in a scratch of `A`'s width (one per chunk of rows): one bit a column where every
+/// entry of `A` holds one value (a pattern: the scratch of a million columns stays in a core's
+/// cache), else the entry's place; a row `j` of `B` is then walked once rather than merged, and
+/// a row of `B` more than 8 times longer than row `i` is searched instead. `B^T` is never
+/// formed: triangle counting's `L L^T` masked by `L` reads `L` alone, and a hub's long column is
+/// not walked once per neighbour.
 pub(super) fn spgemm_dot<S: Semiring>(
     mask: &CpuMatrix<S>,
     a: &CpuMatrix<S>,
     b: &CpuMatrix<S>,
 ) -> Result<CpuMatrix<S>> {
-    let (mc, a, b) = (mask.csr(), a.csr(), b.csr());
+    let (mc, a, b) = (mask.rows(), a.rows(), b.rows());
     assert_eq!(
         a.ncols(),
         b.ncols(),
@@ -191,15 +196,36 @@ pub(super) fn spgemm_dot<S: Semiring>(
         mc.nrows(),
         mc.ncols()
     );
-    // pos[k] = 1 + the place of k in row i of A; 0 where row i has no k.
-    let row_of = |pos: &mut Vec<u32>, i: usize, out: &mut Rows<S::T>| {
+    match a.iso() {
+        Some(_) => dots::<S, true>(mc, a, b),
+        None => dots::<S, false>(mc, a, b),
+    }
+}
+
+/// [`spgemm_dot`] with row `i` of `A` marked as bits (`BITS`: `A` holds one value) or as
+/// `1 +` each entry's place in the row (`0`: no entry).
+fn dots<S: Semiring, const BITS: bool>(
+    mc: MatrixRows<'_, S>,
+    a: MatrixRows<'_, S>,
+    b: MatrixRows<'_, S>,
+) -> Result<CpuMatrix<S>> {
+    let (m, n) = (a.nrows(), b.nrows());
+    let width = match BITS {
+        true => a.ncols().div_ceil(32),
+        false => a.ncols(),
+    };
+    let row_of = |marks: &mut Vec<u32>, i: usize, out: &mut Rows<S::T>| {
         let (acols, avals) = a.row(i);
         for (p, &k) in acols.iter().enumerate() {
-            pos[k as usize] = p as u32 + 1;
+            let k = k as usize;
+            match BITS {
+                true => marks[k >> 5] |= 1 << (k & 31),
+                false => marks[k] = p as u32 + 1,
+            }
         }
         let (mcols, mvals) = mc.row(i);
-        for (&j, &mv) in mcols.iter().zip(mvals) {
-            if S::is_zero(mv) {
+        for (e, &j) in mcols.iter().enumerate() {
+            if S::is_zero(mvals.at(e)) {
                 continue;
             }
             let (bcols, bvals) = b.row(j as usize);
@@ -210,17 +236,27 @@ pub(super) fn spgemm_dot<S: Semiring>(
             };
             if bcols.len() > 8 * acols.len() {
                 let mut from = 0;
-                for (&k, &av) in acols.iter().zip(avals) {
+                for (p, &k) in acols.iter().enumerate() {
                     from += bcols[from..].partition_point(|&x| x < k);
                     if from < bcols.len() && bcols[from] == k {
-                        term(k, av, bvals[from]);
+                        term(k, avals.at(p), bvals.at(from));
                     }
                 }
             } else {
-                for (&k, &bv) in bcols.iter().zip(bvals) {
-                    let p = pos[k as usize];
-                    if p != 0 {
-                        term(k, avals[p as usize - 1], bv);
+                for (q, &k) in bcols.iter().enumerate() {
+                    let ku = k as usize;
+                    match BITS {
+                        true => {
+                            if marks[ku >> 5] & (1 << (ku & 31)) != 0 {
+                                term(k, avals.at(0), bvals.at(q));
+                            }
+                        }
+                        false => {
+                            let p = marks[ku];
+                            if p != 0 {
+                                term(k, avals.at(p as usize - 1), bvals.at(q));
+                            }
+                        }
                     }
                 }
             }
@@ -229,11 +265,15 @@ pub(super) fn spgemm_dot<S: Semiring>(
             }
         }
         for &k in acols {
-            pos[k as usize] = 0;
+            let k = k as usize;
+            match BITS {
+                true => marks[k >> 5] = 0,
+                false => marks[k] = 0,
+            }
         }
         Ok(())
     };
-    let marks = || try_vec(a.ncols(), 0u32, "spgemm's marks of a row");
+    let marks = || try_vec(width, 0u32, "spgemm's marks of a row");
     assemble(m, n, by_rows(m, marks, row_of)?)
 }
 
