@@ -91,6 +91,28 @@ pub(super) fn mxm<S: Semiring>(
                 });
             return Ok(());
         }
+        if k == 1 {
+            // One column: blocks of rows in parallel, each row a tight loop over its terms (no
+            // per-row chunk of one output to set up).
+            y.data
+                .par_chunks_mut(ROW_BLOCK)
+                .enumerate()
+                .for_each(|(blk, ys)| {
+                    for (d, yv) in ys.iter_mut().enumerate() {
+                        let i = blk * ROW_BLOCK + d;
+                        if !allows(&mask, i) {
+                            continue;
+                        }
+                        let (cols, vals) = r.row(i);
+                        let acc = match vals {
+                            Vals::All(av) => row_product::<S>(cols, |_| av, &x.data, 1, 0),
+                            Vals::Stored(v) => row_product::<S>(cols, |e| v[e], &x.data, 1, 0),
+                        };
+                        *yv = combine::<S>(accum, *yv, acc);
+                    }
+                });
+            return Ok(());
+        }
         y.data
             .par_chunks_mut(k.max(1))
             .enumerate()
@@ -181,6 +203,9 @@ fn presence<S: Semiring>(x: &CpuDense<S>, k: usize) -> Option<Vec<u64>> {
     let stored: usize = bits.par_iter().map(|w| w.count_ones() as usize).sum();
     (stored * PRESENCE_DENSITY <= x.data.len()).then_some(bits)
 }
+
+/// Rows per parallel task of a one-column product.
+const ROW_BLOCK: usize = 2048;
 
 /// [`presence`]'s size below which `X` stays in a core's cache anyway (bytes).
 const PRESENCE_BYTES: usize = 1 << 20;
