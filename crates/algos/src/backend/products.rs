@@ -211,6 +211,15 @@ pub trait Products: Objects {
         let t = self.transpose_matrix(b)?;
         self.spgemm(mask, a, &t)
     }
+    /// Whether [`Products::spgemm_t`]'s dot products under a kept mask run faster on a lower
+    /// triangle in degree order than in index order where degrees are skewed (a power-law
+    /// graph): true of the CPU backend (a row of `A` marked once, the rows of `B` walked: in
+    /// degree order those are the short rows), false in the provided version (the GPU's
+    /// kernel is slower in degree order; docs/PERFORMANCE.md has the figures).
+    /// [`triangle_count`](crate::triangle_count) orders by degree only where this says so.
+    fn dot_degree_order_pays(&self) -> bool {
+        false
+    }
     /// The witnesses of a push product: for each entry `j` of `at` (a sparse vector of any
     /// semiring), `p(j)` becomes the smallest `k` among the entries of `x` whose product term
     /// `mul_at(A(k, j), x(k), k)` is not the zero and equals `d(j)` bit for bit, or

@@ -368,6 +368,10 @@ pub(super) fn transpose<T: Copy + Send + Sync>(
 }
 
 impl Products for CpuBackend {
+    fn dot_degree_order_pays(&self) -> bool {
+        true
+    }
+
     fn spgemm<S: Semiring>(
         &self,
         mask: MatrixMask<'_, Self, S>,
