@@ -122,10 +122,9 @@ impl<S: Semiring> CpuMatrix<S> {
         ranges: &[(u32, u32)],
     ) -> crate::error::Result<CpuMatrix<S>> {
         use crate::error::{Error, try_vec};
-        const BLOCK: usize = 4096;
         let nrows = ranges.len();
         let block_nnz: Vec<usize> = ranges
-            .par_chunks(BLOCK)
+            .par_chunks(ROWS)
             .map(|b| b.iter().map(|&(lo, hi)| (hi - lo) as usize).sum())
             .collect();
         let nnz: usize = block_nnz.iter().sum();
@@ -138,30 +137,30 @@ impl<S: Semiring> CpuMatrix<S> {
         let mut row_ptr = try_vec(nrows + 1, 0u32, "row pointers")?;
         let mut col_idx = try_vec(nnz, 0u32, "column indices")?;
         // Each block's rows, row pointers and columns: disjoint slices, filled in parallel.
-        let mut pieces = Vec::with_capacity(block_nnz.len());
-        let (mut rp_rest, mut ci_rest) = (&mut row_ptr[1..], &mut col_idx[..]);
-        let mut start = 0u32;
-        for (b, &len) in block_nnz.iter().enumerate() {
-            let rows = &ranges[b * BLOCK..((b + 1) * BLOCK).min(nrows)];
-            let (rp, rp_next) = rp_rest.split_at_mut(rows.len());
-            let (ci, ci_next) = ci_rest.split_at_mut(len);
-            pieces.push((rows, rp, ci, start));
-            (rp_rest, ci_rest) = (rp_next, ci_next);
-            start += len as u32;
-        }
-        let cols = a.col_idx();
-        pieces.into_par_iter().for_each(|(rows, rp, ci, start)| {
-            let mut at = 0usize;
-            for (&(lo, hi), p) in rows.iter().zip(rp) {
-                let (lo, hi) = (lo as usize, hi as usize);
-                // An element loop: most rows are a few entries, too short for a memcpy call.
-                for (d, &c) in ci[at..at + hi - lo].iter_mut().zip(&cols[lo..hi]) {
-                    *d = c;
-                }
-                at += hi - lo;
-                *p = start + at as u32;
-            }
+        let starts = block_nnz.iter().scan(0u32, |s, &len| {
+            let at = *s;
+            *s += len as u32;
+            Some(at)
         });
+        let blocks = ranges.chunks(ROWS);
+        let rps = split_by(&mut row_ptr[1..], blocks.clone().map(<[_]>::len));
+        let cis = split_by(&mut col_idx, block_nnz.iter().copied());
+        let pieces: Vec<_> = blocks.zip(rps).zip(cis).zip(starts).collect();
+        let cols = a.col_idx();
+        pieces
+            .into_par_iter()
+            .for_each(|(((rows, rp), ci), start)| {
+                let mut at = 0usize;
+                for (&(lo, hi), p) in rows.iter().zip(rp) {
+                    let (lo, hi) = (lo as usize, hi as usize);
+                    // An element loop: most rows are a few entries, too short for a memcpy call.
+                    for (d, &c) in ci[at..at + hi - lo].iter_mut().zip(&cols[lo..hi]) {
+                        *d = c;
+                    }
+                    at += hi - lo;
+                    *p = start + at as u32;
+                }
+            });
         let ncols = a.ncols();
         if let Some(v) = a.iso().filter(|v| !S::is_zero(*v)) {
             let on = Arc::new(OwnStructure {
@@ -175,13 +174,8 @@ impl<S: Semiring> CpuMatrix<S> {
             unreachable!("values are stored where they are not all one")
         };
         let mut vals = try_vec(nnz, S::zero(), "values")?;
-        let mut pieces = Vec::with_capacity(block_nnz.len());
-        let mut rest = &mut vals[..];
-        for (b, &len) in block_nnz.iter().enumerate() {
-            let (v, next) = rest.split_at_mut(len);
-            pieces.push((&ranges[b * BLOCK..((b + 1) * BLOCK).min(nrows)], v));
-            rest = next;
-        }
+        let vs = split_by(&mut vals, block_nnz.iter().copied());
+        let pieces: Vec<_> = ranges.chunks(ROWS).zip(vs).collect();
         pieces.into_par_iter().for_each(|(rows, v)| {
             let mut at = 0usize;
             for &(lo, hi) in rows {
@@ -226,21 +220,24 @@ impl<S: Semiring> CpuMatrix<S> {
         let mut row_ptr = try_vec(nrows + 1, 0u32, "row pointers")?;
         let mut col_idx = try_vec(nnz, 0u32, "column indices")?;
         let mut out = try_vec(nnz, S::zero(), "values")?;
-        let mut pieces = Vec::with_capacity(blocks.len());
-        let (mut rp_rest, mut ci_rest, mut v_rest) =
-            (&mut row_ptr[1..], &mut col_idx[..], &mut out[..]);
-        let mut start = 0u32;
-        for (&(r0, r1), &len) in blocks.iter().zip(&kept) {
-            let (p, p_next) = rp_rest.split_at_mut(r1 - r0);
-            let (c, c_next) = ci_rest.split_at_mut(len);
-            let (v, v_next) = v_rest.split_at_mut(len);
-            pieces.push(((r0, r1), p, c, v, start));
-            (rp_rest, ci_rest, v_rest) = (p_next, c_next, v_next);
-            start += len as u32;
-        }
+        let starts = kept.iter().scan(0u32, |s, &len| {
+            let at = *s;
+            *s += len as u32;
+            Some(at)
+        });
+        let rps = split_by(&mut row_ptr[1..], blocks.iter().map(|&(r0, r1)| r1 - r0));
+        let cis = split_by(&mut col_idx, kept.iter().copied());
+        let vs = split_by(&mut out, kept.iter().copied());
+        let pieces: Vec<_> = blocks
+            .iter()
+            .zip(rps)
+            .zip(cis)
+            .zip(vs)
+            .zip(starts)
+            .collect();
         pieces
             .into_par_iter()
-            .for_each(|((r0, r1), p, c, v, start)| {
+            .for_each(|((((&(r0, r1), p), c), v), start)| {
                 let mut at = 0;
                 for (i, pi) in (r0..r1).zip(p) {
                     for e in rp[i] as usize..rp[i + 1] as usize {
@@ -382,6 +379,16 @@ impl<S: Semiring> CpuMatrix<S> {
     }
 }
 
+/// `v` cut into consecutive slices of the given lengths (the parts a parallel task each fills).
+fn split_by<T>(mut v: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    lens.map(|len| {
+        let (head, rest) = std::mem::take(&mut v).split_at_mut(len);
+        v = rest;
+        head
+    })
+    .collect()
+}
+
 /// Rows per parallel block of the builders above.
 const ROWS: usize = 4096;
 
@@ -395,15 +402,15 @@ pub(super) fn entry_values<S: Semiring, T: Copy + Send + Sync>(
 ) -> crate::error::Result<Vec<T>> {
     let (nrows, rp) = (a.nrows(), a.row_ptr());
     let mut vals = crate::error::try_vec(a.col_idx().len(), zero, "values")?;
-    let mut pieces = Vec::with_capacity(nrows.div_ceil(ROWS));
-    let mut rest = &mut vals[..];
-    for r0 in (0..nrows).step_by(ROWS) {
-        let r1 = (r0 + ROWS).min(nrows);
-        let (v, next) = rest.split_at_mut((rp[r1] - rp[r0]) as usize);
-        pieces.push((r0, r1, v));
-        rest = next;
-    }
-    pieces.into_par_iter().for_each(|(r0, r1, v)| {
+    let blocks = (0..nrows)
+        .step_by(ROWS)
+        .map(|r0| (r0, (r0 + ROWS).min(nrows)));
+    let vs = split_by(
+        &mut vals,
+        blocks.clone().map(|(r0, r1)| (rp[r1] - rp[r0]) as usize),
+    );
+    let pieces: Vec<_> = blocks.zip(vs).collect();
+    pieces.into_par_iter().for_each(|((r0, r1), v)| {
         let base = rp[r0] as usize;
         for i in r0..r1 {
             let (cols, vs) = a.row(i);
