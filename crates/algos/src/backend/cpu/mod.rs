@@ -147,6 +147,13 @@ pub trait MaskTest: Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// `out[d] = self.has(from + d)` for every `d` of `out`: one call for a run of positions
+    /// (a loop the compiler sees whole) instead of one a position.
+    fn has_run(&self, from: usize, out: &mut [bool]) {
+        for (d, o) in out.iter_mut().enumerate() {
+            *o = self.has(from + d);
+        }
+    }
 }
 
 impl<S: Semiring> MaskTest for CpuDense<S> {
@@ -156,6 +163,12 @@ impl<S: Semiring> MaskTest for CpuDense<S> {
     #[inline]
     fn has(&self, i: usize) -> bool {
         !S::is_zero(self.data[i])
+    }
+    fn has_run(&self, from: usize, out: &mut [bool]) {
+        let len = out.len();
+        for (o, &v) in out.iter_mut().zip(&self.data[from..from + len]) {
+            *o = !S::is_zero(v);
+        }
     }
 }
 
