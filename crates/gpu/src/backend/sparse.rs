@@ -100,7 +100,7 @@ impl GpuBackend {
                 nrows: m as u64,
                 ub: &mut ub,
             }
-            .launch(&self.dev, &f, cfg_stride(m as u64))?;
+            .launch(&self.dev, &f, cfg_warps(m as u64))?;
         }
         let (long, long_stats) =
             self.rows_between(Words::Wide(&ub), m, BLOCK_ROW as u64, u64::MAX)?;
@@ -292,7 +292,7 @@ impl GpuBackend {
             .launch(
                 &self.dev,
                 &self.dev.func::<S>(Kernel::ColScatter)?,
-                cfg_stride(m as u64),
+                cfg_warps(m as u64),
             )
         };
         self.csr_from_scatter((n, m), (&c.ci, nnz), scatter, Some((&c.vals, false)))

@@ -33,6 +33,12 @@ where
         (27, (37, 29, 23), (5, 5), true),
         // Rows of up to 320 terms (sorted by a block on a GPU), in a few columns.
         (28, (20, 40, 300), (8, 40), true),
+        // Long rows over short rows of B (a label matrix's shape): a GPU takes most chunks
+        // of A's row by sorting their few terms at once, the others one row of B at a time.
+        (29, (8, 3000, 200), (3000, 4), false),
+        // Rows of A and of B^T of hundreds of entries: a GPU's masked dot products take such
+        // an intersection by a whole warp.
+        (30, (6, 400, 6), (300, 300), false),
     ] {
         let (mut a, mut bb) = (
             random_csr::<S>(m, k, per_a, seed),
