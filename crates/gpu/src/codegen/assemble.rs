@@ -5,7 +5,9 @@
 use semigraph_semiring::CudaSemiring;
 use semigraph_semiring::ops::CudaOp;
 
-use super::{COMMON, Kernel, KernelKey, matrix, ops, queue, relax, scan, sparse, traverse, vector};
+use super::{
+    COMMON, Kernel, KernelKey, matrix, ops, queue, relax, scan, sparse, spgemm, traverse, vector,
+};
 
 /// The complete CUDA source of `kernel` for semiring `sr` (`None` for semiring-independent
 /// kernels). Panics if the kernel does not apply to the semiring's type, or needs an operator
@@ -107,6 +109,7 @@ fn body(kernel: Kernel) -> &'static str {
         .or_else(|| vector::body(kernel))
         .or_else(|| queue::body(kernel))
         .or_else(|| sparse::body(kernel))
+        .or_else(|| spgemm::body(kernel))
         .or_else(|| ops::body(kernel))
         .or_else(|| scan::body(kernel))
         .or_else(|| traverse::body(kernel))

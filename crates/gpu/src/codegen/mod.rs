@@ -18,6 +18,7 @@ mod queue;
 mod relax;
 mod scan;
 mod sparse;
+mod spgemm;
 mod traverse;
 mod vector;
 
