@@ -62,14 +62,39 @@ __device__ unsigned int sg_combine_runs(const unsigned long long* sk, const sr_t
     __syncthreads();
     return w;
 }
-__device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
-        const sg_vals v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
-    sg_idx_t end = hi;
+// The first place in the sorted ci[lo..hi) whose column is not below j (hi if none).
+__device__ __forceinline__ sg_idx_t sg_lower_bound(const sg_idx_t* __restrict__ ci,
+        sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
     while (lo < hi) {
         sg_idx_t mid = lo + (hi - lo) / 2;
         if (ci[mid] < j) lo = mid + 1; else hi = mid;
     }
-    return lo < end && ci[lo] == j && !sr_is_zero(v[lo]);
+    return lo;
+}
+__device__ __forceinline__ bool sg_row_has(const sg_idx_t* __restrict__ ci,
+        const sg_vals v, sg_idx_t lo, sg_idx_t hi, sg_idx_t j) {
+    sg_idx_t at = sg_lower_bound(ci, lo, hi, j);
+    return at < hi && ci[at] == j && !sr_is_zero(v[at]);
+}
+// A block sorts the p2 (a power of two) keyed values sk, sv in shared memory by key: a
+// bitonic network, a barrier after each stage. Every thread of the block calls it, after a
+// barrier that follows the writes of sk and sv.
+__device__ void sg_block_sort(unsigned long long* sk, sr_t* sv, unsigned int p2) {
+    for (unsigned int size = 2; size <= p2; size <<= 1) {
+        for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
+            for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
+                unsigned int u = t ^ stride;
+                if (u > t) {
+                    unsigned long long a = sk[t], b = sk[u];
+                    if ((a > b) == ((t & size) == 0)) {
+                        sk[t] = b; sk[u] = a;
+                        sr_t x = sv[t]; sv[t] = sv[u]; sv[u] = x;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+    }
 }
 "#;
 
@@ -217,21 +242,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
             if (t < n) { sk[t] = k[t]; sv[t] = v[t]; } else { sk[t] = 0xffffffffffffffffull; }
         }
         __syncthreads();
-        for (unsigned int size = 2; size <= p2; size <<= 1) {
-            for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
-                for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
-                    unsigned int u = t ^ stride;
-                    if (u > t) {
-                        unsigned long long a = sk[t], b = sk[u];
-                        if ((a > b) == ((t & size) == 0)) {
-                            sk[t] = b; sk[u] = a;
-                            sr_t x = sv[t]; sv[t] = sv[u]; sv[u] = x;
-                        }
-                    }
-                }
-                __syncthreads();
-            }
-        }
+        sg_block_sort(sk, sv, p2);
         unsigned int w = sg_combine_runs(sk, sv, k, v, n);
         if (threadIdx.x == 0) cnt[i] = w;
         __syncthreads();

@@ -122,15 +122,12 @@ extern "C" __global__ void KERNEL(PARAMS) {
 __device__ __forceinline__ sr_t sg_dot_shfl(sr_t v, unsigned int from) {
     return sr_from_word((sr_word_t)__shfl_sync(SG_FULL, (unsigned long long)sr_to_word(v), from));
 }
-// The place of k in the sorted ci[lo..hi), or hi.
-__device__ __forceinline__ sg_idx_t sg_dot_find(const sg_idx_t* ci, sg_idx_t lo, sg_idx_t hi,
-        sg_idx_t k) {
-    sg_idx_t end = hi;
-    while (lo < hi) {
-        sg_idx_t m = lo + (hi - lo) / 2;
-        if (ci[m] < k) lo = m + 1; else hi = m;
-    }
-    return lo < end && ci[lo] == k ? lo : end;
+// The term of a meeting k: at place w of the walked row and s of the searched one (the walked
+// row A's where a_walks, else B^T's), multiplied in the order A, B.
+__device__ __forceinline__ sr_t sg_dot_term(const sg_vals av, const sg_vals btv, bool a_walks,
+        sg_idx_t w, sg_idx_t s, sg_idx_t k) {
+    return a_walks ? sr_mul(av[w], btv[s], (unsigned long long)k)
+                   : sr_mul(av[s], btv[w], (unsigned long long)k);
 }
 extern "C" __global__ void KERNEL(PARAMS) {
     unsigned int lane = threadIdx.x & 31u;
@@ -145,32 +142,17 @@ extern "C" __global__ void KERNEL(PARAMS) {
         bool coop = min(a1 - a0, b1 - b0) > SG_DOT_WARP;
         sr_t acc = SR_ZERO;
         bool any = false;
-        if (!coop && a1 - a0 <= b1 - b0) {
-            sg_idx_t from = b0;
-            for (sg_idx_t e = a0; e < a1; ++e) {
-                sg_idx_t k = aci[e], l = from, h = b1;
-                while (l < h) {
-                    sg_idx_t m = l + (h - l) / 2;
-                    if (btci[m] < k) l = m + 1; else h = m;
-                }
+        if (!coop) {
+            // The shorter row walked, the longer searched from the last place found.
+            bool a_walks = a1 - a0 <= b1 - b0;
+            const sg_idx_t* wci = a_walks ? aci : btci;
+            const sg_idx_t* sci = a_walks ? btci : aci;
+            sg_idx_t w1 = a_walks ? a1 : b1, from = a_walks ? b0 : a0, s1 = a_walks ? b1 : a1;
+            for (sg_idx_t e = a_walks ? a0 : b0; e < w1; ++e) {
+                sg_idx_t k = wci[e], l = sg_lower_bound(sci, from, s1, k);
                 from = l;
-                if (l < b1 && btci[l] == k) {
-                    sr_t t = sr_mul(av[e], btv[l], (unsigned long long)k);
-                    acc = any ? sr_add(acc, t) : t;
-                    any = true;
-                }
-            }
-        } else if (!coop) {
-            sg_idx_t from = a0;
-            for (sg_idx_t q = b0; q < b1; ++q) {
-                sg_idx_t k = btci[q], l = from, h = a1;
-                while (l < h) {
-                    sg_idx_t m = l + (h - l) / 2;
-                    if (aci[m] < k) l = m + 1; else h = m;
-                }
-                from = l;
-                if (l < a1 && aci[l] == k) {
-                    sr_t t = sr_mul(av[l], btv[q], (unsigned long long)k);
+                if (l < s1 && sci[l] == k) {
+                    sr_t t = sg_dot_term(av, btv, a_walks, e, l, k);
                     acc = any ? sr_add(acc, t) : t;
                     any = true;
                 }
@@ -183,21 +165,19 @@ extern "C" __global__ void KERNEL(PARAMS) {
             sg_idx_t xa0 = __shfl_sync(SG_FULL, a0, owner), xa1 = __shfl_sync(SG_FULL, a1, owner);
             sg_idx_t xb0 = __shfl_sync(SG_FULL, b0, owner), xb1 = __shfl_sync(SG_FULL, b1, owner);
             bool a_walks = xa1 - xa0 <= xb1 - xb0;
-            sg_idx_t s0 = a_walks ? xa0 : xb0, s1 = a_walks ? xa1 : xb1;
+            const sg_idx_t* wci = a_walks ? aci : btci;
+            const sg_idx_t* sci = a_walks ? btci : aci;
+            sg_idx_t w0 = a_walks ? xa0 : xb0, w1 = a_walks ? xa1 : xb1;
+            sg_idx_t s0 = a_walks ? xb0 : xa0, s1 = a_walks ? xb1 : xa1;
             sr_t wacc = SR_ZERO;
             bool wany = false;
-            for (sg_idx_t e0 = s0; e0 < s1; e0 += 32) {
+            for (sg_idx_t e0 = w0; e0 < w1; e0 += 32) {
                 sg_idx_t e = e0 + lane;
                 bool hit = false;
                 sr_t t = SR_ZERO;
-                if (e < s1) {
-                    if (a_walks) {
-                        sg_idx_t k = aci[e], l = sg_dot_find(btci, xb0, xb1, k);
-                        if (l < xb1) { t = sr_mul(av[e], btv[l], (unsigned long long)k); hit = true; }
-                    } else {
-                        sg_idx_t k = btci[e], l = sg_dot_find(aci, xa0, xa1, k);
-                        if (l < xa1) { t = sr_mul(av[l], btv[e], (unsigned long long)k); hit = true; }
-                    }
+                if (e < w1) {
+                    sg_idx_t k = wci[e], l = sg_lower_bound(sci, s0, s1, k);
+                    if (l < s1 && sci[l] == k) { t = sg_dot_term(av, btv, a_walks, e, l, k); hit = true; }
                 }
                 unsigned int hits = __ballot_sync(SG_FULL, hit);
                 while (hits != 0) {
@@ -331,21 +311,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
                 while (p2 < nt) p2 <<= 1;
                 for (unsigned int t = nt + threadIdx.x; t < p2; t += blockDim.x) tkey[t] = ~0ull;
                 __syncthreads();
-                for (unsigned int size = 2; size <= p2; size <<= 1) {
-                    for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
-                        for (unsigned int t = threadIdx.x; t < p2; t += blockDim.x) {
-                            unsigned int u = t ^ stride;
-                            if (u > t) {
-                                unsigned long long x = tkey[t], y = tkey[u];
-                                if ((x > y) == ((t & size) == 0)) {
-                                    tkey[t] = y; tkey[u] = x;
-                                    sr_t z = tval[t]; tval[t] = tval[u]; tval[u] = z;
-                                }
-                            }
-                        }
-                        __syncthreads();
-                    }
-                }
+                sg_block_sort(tkey, tval, p2);
                 for (unsigned int t = threadIdx.x; t < nt; t += blockDim.x) {
                     unsigned long long key = tkey[t];
                     if (key == ~0ull) continue;
