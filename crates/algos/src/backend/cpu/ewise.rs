@@ -23,19 +23,13 @@ impl ElementWise for CpuBackend {
     ) -> Result<()> {
         assert_eq!((y.rows, y.cols), (x.rows, x.cols), "ewise: shapes differ");
         check_mask(&mask, y.data.len());
-        y.data
-            .par_iter_mut()
-            .zip(&x.data)
-            .enumerate()
-            .with_min_len(4096)
-            .for_each(|(i, (yv, &xv))| {
-                if allows(&mask, i) {
-                    *yv = match op {
-                        Ewise::Add => S::add(*yv, xv),
-                        Ewise::Mul => S::mul_at(*yv, xv, 0),
-                    };
-                }
-            });
+        runs(&mut y.data, &mask, |first, ys, ok| {
+            let xs = &x.data[first..first + ys.len()];
+            match op {
+                Ewise::Add => each2(ys, xs, ok, |y, x| *y = S::add(*y, x)),
+                Ewise::Mul => each2(ys, xs, ok, |y, x| *y = S::mul_at(*y, x, 0)),
+            }
+        });
         Ok(())
     }
 
@@ -46,19 +40,11 @@ impl ElementWise for CpuBackend {
         op: UnaryOp<S::T>,
     ) -> Result<()> {
         check_mask(&mask, y.data.len());
-        y.data
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(4096)
-            .for_each(|(i, yv)| {
-                if allows(&mask, i) {
-                    *yv = match op {
-                        UnaryOp::Fill(c) => c,
-                        UnaryOp::MulBy(c) => S::mul_at(*yv, c, 0),
-                        UnaryOp::AddTo(c) => S::add(*yv, c),
-                    };
-                }
-            });
+        runs(&mut y.data, &mask, |_, ys, ok| match op {
+            UnaryOp::Fill(c) => each(ys, ok, |y| *y = c),
+            UnaryOp::MulBy(c) => each(ys, ok, |y| *y = S::mul_at(*y, c, 0)),
+            UnaryOp::AddTo(c) => each(ys, ok, |y| *y = S::add(*y, c)),
+        });
         Ok(())
     }
 

@@ -203,6 +203,63 @@ fn combine<S: Semiring>(accum: Accum, y: S::T, t: S::T) -> S::T {
 
 const MIN_LEN: usize = 512;
 
+/// Positions per run of an element-wise pass ([`runs`]): one task of the pool, its mask
+/// read into this many flags at once.
+const RUN: usize = 4096;
+
+/// `f(first, run, allowed)` for each run of [`RUN`] positions of `ys`, in parallel: `first`
+/// the run's first position, `allowed` `None` without a mask (every position allowed), else
+/// whether the mask allows each position of the run (read a run at a time). The mask is
+/// tested once a run, not once a position, so that a pass without one is a loop the
+/// compiler vectorises ([`each`], [`each2`]).
+fn runs<T: Send>(
+    ys: &mut [T],
+    mask: &Mask<'_, CpuBackend>,
+    f: impl Fn(usize, &mut [T], Option<&[bool]>) + Sync,
+) {
+    ys.par_chunks_mut(RUN).enumerate().for_each(|(c, ys)| {
+        let (m, keep) = match mask {
+            Mask::All => return f(c * RUN, ys, None),
+            Mask::Keep(m) => (m, true),
+            Mask::Skip(m) => (m, false),
+        };
+        let mut has = [false; RUN];
+        let has = &mut has[..ys.len()];
+        m.has_run(c * RUN, has);
+        if !keep {
+            has.iter_mut().for_each(|h| *h = !*h);
+        }
+        f(c * RUN, ys, Some(has));
+    });
+}
+
+/// `f(y)` at each allowed position of a run ([`runs`]).
+#[inline(always)]
+fn each<T>(ys: &mut [T], allowed: Option<&[bool]>, f: impl Fn(&mut T)) {
+    match allowed {
+        None => ys.iter_mut().for_each(f),
+        Some(a) => ys.iter_mut().zip(a).for_each(|(y, &ok)| {
+            if ok {
+                f(y)
+            }
+        }),
+    }
+}
+
+/// `f(y, x)` at each allowed position of a run of `ys` ([`runs`]) and the same positions of
+/// `xs`.
+#[inline(always)]
+fn each2<T, U: Copy>(ys: &mut [T], xs: &[U], allowed: Option<&[bool]>, f: impl Fn(&mut T, U)) {
+    match allowed {
+        None => ys.iter_mut().zip(xs).for_each(|(y, &x)| f(y, x)),
+        Some(a) => ys.iter_mut().zip(xs).zip(a).for_each(|((y, &x), &ok)| {
+            if ok {
+                f(y, x)
+            }
+        }),
+    }
+}
+
 impl Objects for CpuBackend {
     fn read_matrix<S: Semiring>(&self, a: &CpuMatrix<S>) -> Result<Csr<S>> {
         // Stored zeros (padding, or values equal to the zero) are no entries.

@@ -121,15 +121,13 @@ impl CpuBackend {
         f: impl Fn(S::T) -> S::T + Sync,
     ) {
         check_mask(&mask, y.data.len());
-        y.data
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(4096)
-            .for_each(|(i, v)| {
-                if !S::is_zero(*v) && allows(&mask, i) {
+        runs(&mut y.data, &mask, |_, ys, ok| {
+            each(ys, ok, |v| {
+                if !S::is_zero(*v) {
                     *v = f(*v);
                 }
-            });
+            })
+        });
     }
 
     /// A new matrix of `f(i, j, v)` at each entry of `a`, results equal to the zero dropped.
@@ -177,20 +175,18 @@ impl Operators for CpuBackend {
             "ewise_op: shapes differ"
         );
         check_mask(&mask, y.data.len());
-        y.data
-            .par_iter_mut()
-            .zip(&x.data)
-            .enumerate()
-            .with_min_len(4096)
-            .for_each(|(i, (yv, &xv))| {
-                if allows(&mask, i) {
-                    *yv = match how {
-                        Combine::Union => union::<S, F>(*yv, xv),
-                        Combine::Intersection if S::is_zero(*yv) || S::is_zero(xv) => S::zero(),
-                        Combine::Intersection => F::apply(*yv, xv),
-                    };
-                }
-            });
+        runs(&mut y.data, &mask, |first, ys, ok| {
+            let xs = &x.data[first..first + ys.len()];
+            match how {
+                Combine::Union => each2(ys, xs, ok, |y, x| *y = union::<S, F>(*y, x)),
+                Combine::Intersection => each2(ys, xs, ok, |y, x| {
+                    *y = match S::is_zero(*y) || S::is_zero(x) {
+                        true => S::zero(),
+                        false => F::apply(*y, x),
+                    }
+                }),
+            }
+        });
         Ok(())
     }
 

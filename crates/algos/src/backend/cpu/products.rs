@@ -190,6 +190,17 @@ fn presence<S: Semiring>(x: &CpuDense<S>, k: usize) -> Option<Vec<u64>> {
     if k != 1 || std::mem::size_of_val(x.data.as_slice()) < PRESENCE_BYTES {
         return None;
     }
+    // Evenly spaced positions first: a vector stored at most of them (ranks, labels) is read
+    // whole, without a pass over it to count.
+    let step = x.data.len().div_ceil(PRESENCE_SAMPLES);
+    let (mut sampled, mut stored) = (0, 0);
+    for &v in x.data.iter().step_by(step) {
+        sampled += 1;
+        stored += !S::is_zero(v) as usize;
+    }
+    if 4 * stored > 3 * sampled {
+        return None;
+    }
     let bits: Vec<u64> = x
         .data
         .par_chunks(64)
@@ -209,6 +220,9 @@ const ROW_BLOCK: usize = 2048;
 
 /// [`presence`]'s size below which `X` stays in a core's cache anyway (bytes).
 const PRESENCE_BYTES: usize = 1 << 20;
+
+/// [`presence`]'s sample: positions tested before the whole vector is.
+const PRESENCE_SAMPLES: usize = 1024;
 
 /// [`presence`]'s density: a bitmap where at most one entry in this many is stored (a
 /// denser `X` is read whole anyway).
