@@ -104,6 +104,9 @@ pub struct PageRank {
 /// `apply` (absent where there are no out-arcs), each iteration a masked reduction (the
 /// dangling rank), an element-wise product and one SpMV with `A^T` accumulated into the
 /// teleport term. Uses the graph's pull matrix if it has one, else transposes `A` once.
+/// Each iteration's SpMV reads the contributions `PR * d / outdeg` (kept whole at dangling
+/// vertices, whose rank no arc carries) and writes the next ranks, from which the next
+/// contributions are made in place: one element-wise pass, one fill and the SpMV.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read); `opts`: damping, iterations and
@@ -117,7 +120,9 @@ pub struct PageRank {
 /// not a number; backend errors.
 ///
 /// # Complexity
-/// `O(iterations * (n + m))` work; one scalar read back per iteration (two with a tolerance).
+/// `O(iterations * (n + m))` work; one scalar read back per iteration where some vertex has
+/// no out-arcs (the dangling rank), none where every vertex has one; one more with a
+/// tolerance.
 ///
 /// # Example
 /// ```
@@ -189,38 +194,54 @@ pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
     let p = g.pattern::<Pr>()?;
     let at = p.transposed()?;
     let nf = n as f64;
-    // outdeg(v) (absent for dangling vertices) and d / outdeg(v).
+    // outdeg(v) (absent for dangling vertices) and the scale of a rank into what each of
+    // its arcs carries: d / outdeg(v), and 1 at a dangling vertex (no arc carries its rank:
+    // the contribution keeps it whole for the dangling sum).
     let outdeg = b.reduce_rows(p.push())?;
-    let mut scale = b.dense_filled::<Pr>(n, 1, 0.0)?;
-    b.ewise(&mut scale, Mask::All, Ewise::Add, &outdeg)?;
-    b.apply_bound::<Pr, Div>(&mut scale, Mask::All, Bound::First(d))?;
+    let dangling = b.nvals(&outdeg)? < n;
+    let mut scale = b.dense_filled::<Pr>(n, 1, 1.0)?;
+    b.apply(&mut scale, b.keep(&outdeg), UnaryOp::Fill(0.0))?;
+    b.ewise(&mut scale, b.keep(&outdeg), Ewise::Add, &outdeg)?;
+    b.apply_bound::<Pr, Div>(&mut scale, b.keep(&outdeg), Bound::First(d))?;
     let mut pr = b.dense_filled::<Pr>(n, 1, 1.0 / nf)?;
     let mut next = b.dense_filled::<Pr>(n, 1, 0.0)?;
+    // w: the contributions of PR (PR * scale).
     let mut w = b.dense_filled::<Pr>(n, 1, 0.0)?;
+    copy_dense(b, &mut w, &pr)?;
+    b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
     let (mut iterations, mut delta) = (0, None);
     while iterations < opts.iterations {
         crate::cancel::check()?;
-        let dangling = b.reduce(&pr, b.skip(&outdeg))?;
-        let teleport = (1.0 - d) / nf + d * dangling / nf;
-        // w = PR * d / outdeg; next = teleport + A^T w.
-        copy_dense(b, &mut w, &pr)?;
-        b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
+        // The dangling vertices' rank, read where there are any (none: no read at all).
+        let lost = match dangling {
+            true => b.reduce(&w, b.skip(&outdeg))?,
+            false => 0.0,
+        };
+        let teleport = (1.0 - d) / nf + d * lost / nf;
+        // next = teleport + A^T w.
         b.apply(&mut next, Mask::All, UnaryOp::Fill(teleport))?;
         b.mxm(&mut next, Mask::All, Accum::Add, &at, &w)?;
         iterations += 1;
+        let last = iterations == opts.iterations;
         if let Some(t) = opts.tolerance {
-            // |next - PR|, summed.
+            // |next - PR|, summed (w as scratch, its contributions made again after).
             copy_dense(b, &mut w, &next)?;
             b.ewise_op::<Pr, Minus>(&mut w, Mask::All, Combine::Union, &pr)?;
             b.apply_op::<Pr, Abs>(&mut w, Mask::All)?;
             let change = b.reduce(&w, Mask::All)?;
             delta = Some(change);
             std::mem::swap(&mut pr, &mut next);
-            if change <= t {
+            if change <= t || last {
                 break;
             }
-        } else {
+            copy_dense(b, &mut w, &pr)?;
+            b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
+        } else if last {
             std::mem::swap(&mut pr, &mut next);
+        } else {
+            // The next contributions made in place of the ranks, which no later step reads.
+            std::mem::swap(&mut w, &mut next);
+            b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
         }
     }
     Ok(ResidentPageRank {
