@@ -100,13 +100,13 @@ pub struct PageRank {
 /// dangling w (no out-arcs) of PR(w)`. The arcs' weights are ignored (parallel arcs count
 /// once: the graph's stored entries).
 ///
-/// As linear algebra in plus-times `f64`: the out-degrees are a row reduction, `d/outdeg` an
-/// `apply` (absent where there are no out-arcs), each iteration a masked reduction (the
-/// dangling rank), an element-wise product and one SpMV with `A^T` accumulated into the
-/// teleport term. Uses the graph's pull matrix if it has one, else transposes `A` once.
-/// Each iteration's SpMV reads the contributions `PR * d / outdeg` (kept whole at dangling
-/// vertices, whose rank no arc carries) and writes the next ranks, from which the next
-/// contributions are made in place: one element-wise pass, one fill and the SpMV.
+/// As linear algebra in plus-times `f64`: the out-degrees are a row reduction, the scale
+/// `d/outdeg` a masked `apply` (1 where there are no out-arcs). Each iteration is a fill of
+/// the teleport term, one SpMV with `A^T` accumulated into it, reading the contributions
+/// `w = PR * scale` (whole at dangling vertices, whose column of `A^T` is empty: the masked
+/// reduction of `w` there is the dangling rank, taken only where some vertex is dangling),
+/// and one element-wise product making the next contributions from the new ranks in place.
+/// Uses the graph's pull matrix if it has one, else transposes `A` once.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read); `opts`: damping, iterations and
