@@ -4,7 +4,7 @@
 use semigraph_semiring::PlusTimes;
 use semigraph_semiring::ops::{Abs, Div, Minus};
 
-use crate::backend::{Accum, Backend, Bound, Combine, Ewise, Mask, UnaryOp, copy_dense};
+use crate::backend::{Accum, Backend, Combine, Ewise, Mask, UnaryOp, cloned, copy_dense};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -101,8 +101,9 @@ pub struct PageRank {
 /// once: the graph's stored entries).
 ///
 /// As linear algebra in plus-times `f64`: the out-degrees are a row reduction, the scale
-/// `d/outdeg` a masked `apply` (1 where there are no out-arcs). Each iteration is a fill of
-/// the teleport term, one SpMV with `A^T` accumulated into it, reading the contributions
+/// `d/outdeg` a masked element-wise division (1 where there are no out-arcs). Each
+/// iteration is a fill of the teleport term, one SpMV with `A^T` accumulated into it,
+/// reading the contributions
 /// `w = PR * scale` (whole at dangling vertices, whose column of `A^T` is empty: the masked
 /// reduction of `w` there is the dangling rank, taken only where some vertex is dangling),
 /// and one element-wise product making the next contributions from the new ranks in place.
@@ -199,15 +200,13 @@ pub fn pagerank_resident<B: Backend, S: semigraph_semiring::Semiring>(
     // the contribution keeps it whole for the dangling sum).
     let outdeg = b.reduce_rows(p.push())?;
     let dangling = b.nvals(&outdeg)? < n;
-    let mut scale = b.dense_filled::<Pr>(n, 1, 1.0)?;
-    b.apply(&mut scale, b.keep(&outdeg), UnaryOp::Fill(0.0))?;
-    b.ewise(&mut scale, b.keep(&outdeg), Ewise::Add, &outdeg)?;
-    b.apply_bound::<Pr, Div>(&mut scale, b.keep(&outdeg), Bound::First(d))?;
+    let mut scale = b.dense_filled::<Pr>(n, 1, d)?;
+    b.ewise_op::<Pr, Div>(&mut scale, b.keep(&outdeg), Combine::Union, &outdeg)?;
+    b.apply(&mut scale, b.skip(&outdeg), UnaryOp::Fill(1.0))?;
     let mut pr = b.dense_filled::<Pr>(n, 1, 1.0 / nf)?;
     let mut next = b.dense_filled::<Pr>(n, 1, 0.0)?;
     // w: the contributions of PR (PR * scale).
-    let mut w = b.dense_filled::<Pr>(n, 1, 0.0)?;
-    copy_dense(b, &mut w, &pr)?;
+    let mut w = cloned(b, &pr)?;
     b.ewise(&mut w, Mask::All, Ewise::Mul, &scale)?;
     let (mut iterations, mut delta) = (0, None);
     while iterations < opts.iterations {
