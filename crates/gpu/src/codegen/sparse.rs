@@ -18,6 +18,24 @@ __device__ unsigned long long sg_row_of(const sg_idx_t* rp, unsigned long long n
     }
     return lo;
 }
+// This thread's rank among the threads of its block that have an item (has), in thread
+// order, and the block's count of items in total: a ballot per warp, the warps' counts in
+// sums (shared, one per warp; blockDim.x a multiple of 32). Every thread of the block calls
+// it; sums is written again only after a barrier.
+__device__ __forceinline__ unsigned int sg_block_rank(bool has, unsigned int* sums,
+        unsigned int& total) {
+    unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned int bal = __ballot_sync(SG_FULL, has);
+    if (lane == 0) sums[wid] = __popc(bal);
+    __syncthreads();
+    unsigned int before = __popc(bal & ((1u << lane) - 1u));
+    total = 0;
+    for (unsigned int w = 0; w < nw; ++w) {
+        if (w < wid) before += sums[w];
+        total += sums[w];
+    }
+    return before;
+}
 // A block combines the runs of equal columns of n sorted keyed values (sk, sv): the first
 // value of each run sums the run in key order, and the sums that are not the zero go, in
 // order, to k and v (a block prefix count of the runs); returns their number (to every
@@ -27,7 +45,6 @@ __device__ unsigned int sg_combine_runs(const unsigned long long* sk, const sr_t
         unsigned long long* k, sr_t* v, unsigned int n) {
     __shared__ unsigned int warp_sums[32];
     __shared__ unsigned int wbase;
-    unsigned int lane = threadIdx.x & 31u, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
     if (threadIdx.x == 0) wbase = 0;
     __syncthreads();
     for (unsigned int t0 = 0; t0 < n; t0 += blockDim.x) {
@@ -45,14 +62,7 @@ __device__ unsigned int sg_combine_runs(const unsigned long long* sk, const sr_t
                 has = !sr_is_zero(acc);
             }
         }
-        unsigned int bal = __ballot_sync(SG_FULL, has);
-        if (lane == 0) warp_sums[wid] = __popc(bal);
-        __syncthreads();
-        unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
-        for (unsigned int w = 0; w < nw; ++w) {
-            if (w < wid) before += warp_sums[w];
-            total += warp_sums[w];
-        }
+        unsigned int total, before = sg_block_rank(has, warp_sums, total);
         if (has) { k[wbase + before] = col << 32; v[wbase + before] = acc; }
         __syncthreads();
         if (threadIdx.x == 0) wbase += total;

@@ -385,14 +385,7 @@ extern "C" __global__ void KERNEL(PARAMS) {
                 c = listed ? list[x] : x;
                 if (f[c]) { v = acc[c]; f[c] = 0; has = !sr_is_zero(v); }
             }
-            unsigned int bal = __ballot_sync(SG_FULL, has);
-            if (lane == 0) warp_sums[wid] = __popc(bal);
-            __syncthreads();
-            unsigned int before = __popc(bal & ((1u << lane) - 1u)), total = 0;
-            for (unsigned int w = 0; w < nw; ++w) {
-                if (w < wid) before += warp_sums[w];
-                total += warp_sums[w];
-            }
+            unsigned int total, before = sg_block_rank(has, warp_sums, total);
             if (has) { tk[p0 + base + before] = c << 32; tv[p0 + base + before] = v; }
             __syncthreads();
             if (threadIdx.x == 0) base += total;
