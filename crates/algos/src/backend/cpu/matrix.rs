@@ -199,21 +199,38 @@ impl<S: Semiring> CpuMatrix<S> {
         a: &Rows<'_, S2>,
         vals: Vec<S::T>,
     ) -> crate::error::Result<CpuMatrix<S>> {
-        use crate::error::try_vec;
         let (nrows, ncols, rp, cols) = (a.nrows(), a.ncols(), a.row_ptr(), a.col_idx());
         if !vals.par_iter().any(|v| S::is_zero(*v)) {
             let nnz = vals.len();
             let csr = Csr::try_from_parts(nrows, ncols, rp.to_vec(), cols.to_vec(), vals)?;
             return Ok(CpuMatrix::new(SparseMatrix::Csr(csr), nnz));
         }
+        Self::compacted(a, |_, e| (!S::is_zero(vals[e])).then_some(vals[e]))
+    }
+
+    /// The entries of `a`'s structure for which `take(i, e)` (row `i`, place `e` in CSR
+    /// order) gives a value, with that value: each block of rows counts what it keeps, then
+    /// writes it into arrays sized once (no row grown a push at a time). `take` runs twice
+    /// per entry.
+    pub(super) fn compacted<S2: Semiring>(
+        a: &Rows<'_, S2>,
+        take: impl Fn(usize, usize) -> Option<S::T> + Sync,
+    ) -> crate::error::Result<CpuMatrix<S>> {
+        use crate::error::try_vec;
+        let (nrows, ncols, rp, cols) = (a.nrows(), a.ncols(), a.row_ptr(), a.col_idx());
         let blocks: Vec<(usize, usize)> = (0..nrows.div_ceil(ROWS))
             .map(|b| (b * ROWS, ((b + 1) * ROWS).min(nrows)))
             .collect();
         let kept: Vec<usize> = blocks
             .par_iter()
             .map(|&(r0, r1)| {
-                let (e0, e1) = (rp[r0] as usize, rp[r1] as usize);
-                vals[e0..e1].iter().filter(|v| !S::is_zero(**v)).count()
+                (r0..r1)
+                    .map(|i| {
+                        (rp[i] as usize..rp[i + 1] as usize)
+                            .filter(|&e| take(i, e).is_some())
+                            .count()
+                    })
+                    .sum()
             })
             .collect();
         let nnz: usize = kept.iter().sum();
@@ -240,9 +257,10 @@ impl<S: Semiring> CpuMatrix<S> {
             .for_each(|((((&(r0, r1), p), c), v), start)| {
                 let mut at = 0;
                 for (i, pi) in (r0..r1).zip(p) {
-                    for e in rp[i] as usize..rp[i + 1] as usize {
-                        if !S::is_zero(vals[e]) {
-                            (c[at], v[at]) = (cols[e], vals[e]);
+                    let (e0, e1) = (rp[i] as usize, rp[i + 1] as usize);
+                    for (e, &j) in (e0..e1).zip(&cols[e0..e1]) {
+                        if let Some(x) = take(i, e) {
+                            (c[at], v[at]) = (j, x);
                             at += 1;
                         }
                     }
@@ -485,6 +503,11 @@ impl<'a, S: Semiring> Rows<'a, S> {
             Vals::All(v) => Some(v),
             Vals::Stored(_) => None,
         }
+    }
+    /// The value of entry `e` (its place in CSR order).
+    #[inline(always)]
+    pub(super) fn value(&self, e: usize) -> S::T {
+        self.vals.at(e)
     }
     /// Row `i` as `(column, value)` pairs.
     #[inline(always)]

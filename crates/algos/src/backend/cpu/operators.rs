@@ -269,7 +269,12 @@ impl Operators for CpuBackend {
                 .collect();
             return CpuMatrix::from_ranges(&r, &ranges);
         }
-        self.map_matrix(a, |i, j, v| P::keep(v, i as u64, j as u64, s).then_some(v))
+        let r = a.rows();
+        let cols = r.col_idx();
+        CpuMatrix::compacted(&r, |i, e| {
+            let v = r.value(e);
+            (!S::is_zero(v) && P::keep(v, i as u64, u64::from(cols[e]), s)).then_some(v)
+        })
     }
 
     fn ewise_matrix<S: Semiring, F: BinaryOperator<S::T>>(
