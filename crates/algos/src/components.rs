@@ -2,9 +2,9 @@
 //! a scatter with a min accumulator, gathers and element-wise minima, in `O(log n)` rounds.
 
 use semigraph_semiring::MinSecond;
-use semigraph_semiring::ops::Min;
+use semigraph_semiring::ops::{Min, Second};
 
-use crate::backend::{Accum, Backend, Ewise, Mask, UnaryOp};
+use crate::backend::{Accum, Backend, Combine, Ewise, Mask};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -45,9 +45,9 @@ impl Components {
 /// the in- and out-neighbours: two `SpMVs`, no `A + A^T` formed; one on an undirected
 /// graph, [`Graph::is_undirected`]), stochastic
 /// hooking `f(f(v)) min= mngp(v)` (a scatter with a min accumulator), aggressive hooking
-/// `f = min(f, mngp)`, shortcutting `f = min(f, gp)`, and `gp = f(f)` (a gather); it stops
-/// when `gp` no longer changes, and pointer jumping `f = f(f)` ends with every vertex on its
-/// root, the smallest vertex of its component.
+/// `f = min(f, mngp)`, shortcutting `f = min(f, gp)`, two pointer jumps `f = f(f)` and
+/// `gp = f(f)` (gathers); it stops when `gp` no longer changes, and pointer jumping `f = f(f)`
+/// ends with every vertex on its root, the smallest vertex of its component.
 ///
 /// # Arguments
 /// - `g`: the graph (any semiring: only its arcs are read).
@@ -130,6 +130,11 @@ pub fn wcc_resident<B: Backend, S: semigraph_semiring::Semiring>(
     Ok(ResidentComponents { labels: f, rounds })
 }
 
+/// Pointer jumps `f = f(f)` in each round before the grandparents' gather: a gather costs
+/// a fraction of the round's product and halves the paths, so fewer rounds are needed
+/// (on road graphs 11 -> 6).
+const JUMPS: usize = 2;
+
 /// `FastSV` over the arcs of `a` and, where given, `at` (`A^T`; none for a symmetric `a`):
 /// each vertex's label, the smallest vertex of its component, and the rounds run (as
 /// [`wcc_resident`], on matrices of the backend).
@@ -153,11 +158,13 @@ pub(crate) fn fastsv<B: Backend>(
             b.mxm(&mut mngp, Mask::All, Accum::Add, at, &gp)?;
         }
         // f(f(v)) min= mngp(v): the indices are a copy of f, which the scatter changes.
-        b.apply(&mut parents, Mask::All, UnaryOp::Fill(u32::MAX))?;
-        b.ewise(&mut parents, Mask::All, Ewise::Add, &f)?;
+        b.ewise_op::<Label, Second>(&mut parents, Mask::All, Combine::Union, &f)?;
         b.scatter_op::<Label, Min, Label>(&mut f, &parents, &mngp)?;
         b.ewise(&mut f, Mask::All, Ewise::Add, &mngp)?;
         b.ewise(&mut f, Mask::All, Ewise::Add, &gp)?;
+        for _ in 0..JUMPS {
+            f = b.gather(&f, &f)?;
+        }
         let next = b.gather(&f, &f)?;
         if b.improve_dense(&mut gp, &next)? == 0 {
             break;

@@ -425,3 +425,68 @@ pub fn check_graphalytics_random<B: Frontier>(b: &B) -> Res {
     }
     Ok(())
 }
+
+/// WCC on dense random blocks (14 arcs a vertex), tails of one arc into the first (vertex 0
+/// among them: the large component's least vertex hangs on one arc), pairs and isolated
+/// vertices, the numbering shuffled; directed, symmetrised, and with the pull matrix, against
+/// the host's union-find.
+pub fn check_wcc_blocks<B: Frontier>(b: &B) -> Res {
+    let n = 4000;
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as usize
+    };
+    // The shuffled numbering, the first tail (position 3000) numbered 0.
+    let mut id: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        id.swap(i, next(i + 1));
+    }
+    let zero = id.iter().position(|&v| v == 0).expect("a permutation");
+    id.swap(zero, 3000);
+    let mut arcs = Vec::new();
+    for (lo, len) in [(0, 2000), (2000, 1000)] {
+        for u in lo..lo + len {
+            for _ in 0..14 {
+                arcs.push((id[u], id[lo + next(len)], 1));
+            }
+        }
+    }
+    for t in 3000..3300 {
+        arcs.push((id[t], id[next(2000)], 1));
+    }
+    for p in (3300..3500).step_by(2) {
+        arcs.push((id[p + 1], id[p], 1));
+    }
+    let pulled = GraphOptions {
+        pull: true,
+        ..Default::default()
+    };
+    for sym in [false, true] {
+        let mut all = arcs.clone();
+        if sym {
+            all.extend(arcs.iter().map(|&(u, v, w)| (v, u, w)));
+        }
+        let tg = semigraph_algos::testing::TestGraph {
+            name: format!("wcc blocks (sym {sym})"),
+            n,
+            arcs: all,
+        };
+        let want = components_reference(n, &tg.arcs);
+        let a = tg.csr::<i32>();
+        for opts in [GraphOptions::default(), pulled] {
+            let g = Graph::new(b, &a, opts).map_err(|e| e.to_string())?;
+            let got = wcc(&g).map_err(|e| format!("{}: {e}", tg.name))?;
+            if got.labels != want {
+                let v = (0..n).find(|&v| got.labels[v] != want[v]).unwrap_or(0);
+                return Err(format!(
+                    "{} (pull {}): label of {v} {} vs {}",
+                    tg.name, opts.pull, got.labels[v], want[v]
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -54,7 +54,7 @@ pub use centrality::{
 pub use combinatorial::check_combinatorial;
 pub use communities::check_communities;
 use fixpoint::{check_relax_fixpoint, check_relax_fixpoint_deferred};
-pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random};
+pub use graphalytics::{check_graphalytics_ldbc, check_graphalytics_random, check_wcc_blocks};
 pub use levels::{check_queue_levels, check_queue_levels_small};
 pub use operators::{check_dense_operators, check_matrix_operators};
 pub use products::check_matrix_ops;
@@ -528,7 +528,7 @@ fn register_in<B, E>(
     if whole {
         crate::for_each_suite_semiring!(dense);
     }
-    let others: [(&str, Check<B>); 24] = [
+    let others: [(&str, Check<B>); 25] = [
         ("products::zeros", check_zero_rules::<B>),
         ("graphs::from_arcs", graphs::check_graph_from_arcs::<B>),
         ("all_pairs", |b| {
@@ -539,6 +539,7 @@ fn register_in<B, E>(
         ("queues::buckets", check_queue_buckets::<B>),
         ("graphalytics::ldbc", check_graphalytics_ldbc::<B>),
         ("graphalytics::random", check_graphalytics_random::<B>),
+        ("graphalytics::wcc_blocks", check_wcc_blocks::<B>),
         ("registry::every_algorithm", check_registry::<B>),
         ("centrality::betweenness", check_betweenness::<B>),
         ("centrality::edge_betweenness", check_edge_betweenness::<B>),
